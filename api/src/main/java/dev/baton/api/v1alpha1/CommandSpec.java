@@ -1,0 +1,44 @@
+package dev.baton.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.contract.Names;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+/** A command a WorkerService accepts. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class CommandSpec {
+
+  @JsonPropertyDescription("Command name: lowercase letters, digits, '_' and '-', no dots. Queue q.<service>.<name>, routing key service.<service>.<name>.")
+  @Required
+  @Pattern(Names.TOKEN_PATTERN)
+  private String name;
+
+  @JsonPropertyDescription("Name of a RetryPolicy in the same namespace. Without one, the first technical failure dead-letters the command.")
+  @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+  private String retryPolicy;
+
+  public CommandSpec() {}
+
+  public CommandSpec(String name, String retryPolicy) {
+    this.name = name;
+    this.retryPolicy = retryPolicy;
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  public String getRetryPolicy() {
+    return retryPolicy;
+  }
+
+  public void setRetryPolicy(String retryPolicy) {
+    this.retryPolicy = retryPolicy;
+  }
+}

@@ -1,0 +1,15 @@
+package dev.baton.api.v1alpha1;
+
+/** Condition types Baton writes. */
+public final class ConditionTypes {
+  /** Sums up the others: True only when everything the resource asks for is in place. */
+  public static final String READY = "Ready";
+  /** A WorkerService's or Workflow's exchanges, queues, bindings, user and permissions are declared as planned. */
+  public static final String TOPOLOGY_READY = "TopologyReady";
+  /** A WorkerService's Deployment has its replicas available (True with reason NotRequested without a deployment). */
+  public static final String DEPLOYMENT_READY = "DeploymentReady";
+  /** Autoscaling is in place (KEDA ScaledObject), when requested. */
+  public static final String AUTOSCALING_READY = "AutoscalingReady";
+
+  private ConditionTypes() {}
+}

@@ -1,0 +1,22 @@
+package dev.baton.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * How workers retry a command that fails technically: the staircase of seed §6, carried out by RabbitMQ TTL and
+ * dead-letter queues, no cron job.
+ */
+@Group(BatonGroup.NAME)
+@Version(BatonGroup.VERSION)
+@ShortNames("rp")
+@AdditionalPrinterColumn(name = "Attempts", jsonPath = ".spec.maxAttempts", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Delays", jsonPath = ".status.delays", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class RetryPolicy extends CustomResource<RetryPolicySpec, RetryPolicyStatus> implements Namespaced {}

@@ -1,0 +1,31 @@
+package dev.baton.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A service module that "both listens and speaks" (seed §2): the commands it accepts, the events it publishes, its
+ * broker user and, optionally, the Deployment of its workers.
+ */
+@Group(BatonGroup.NAME)
+@Version(BatonGroup.VERSION)
+@ShortNames("ws")
+@AdditionalPrinterColumn(name = "Service", jsonPath = ".status.service", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Commands", jsonPath = ".status.commandCount", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Messages", jsonPath = ".status.messages", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "DeadLetters", jsonPath = ".status.deadLetters", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class WorkerService extends CustomResource<WorkerServiceSpec, WorkerServiceStatus> implements Namespaced {
+
+  /** The service name used in broker names: {@code spec.service}, or the resource's name. */
+  public String serviceName() {
+    String s = getSpec() == null ? null : getSpec().getService();
+    return s == null || s.isBlank() ? getMetadata().getName() : s;
+  }
+}

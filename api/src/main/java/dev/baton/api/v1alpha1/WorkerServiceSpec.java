@@ -1,0 +1,105 @@
+package dev.baton.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.contract.Names;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.commands) || self.commands.all(c, self.commands.exists_one(d, d.name == c.name))",
+    message = "command names must be unique")
+@ValidationRule(value = "!has(self.subscriptions) || self.subscriptions.all(c, self.subscriptions.exists_one(d, d.name == c.name))",
+    message = "subscription names must be unique")
+@ValidationRule(value = "!has(self.commands) || !has(self.subscriptions) || self.commands.all(c, !self.subscriptions.exists(s, s.name == c.name))",
+    message = "a subscription cannot have the name of a command: both are queues q.<service>.<name>")
+public class WorkerServiceSpec {
+
+  @JsonPropertyDescription("Service name used in every broker name (S.command.topic.ex, q.S.C, ...); defaults to metadata.name. "
+      + "Lowercase letters, digits, '_' and '-', no dots; 'retry', 'dlx' and 'orchestrator' are reserved. Unique per RabbitMQ vhost.")
+  @Pattern(Names.TOKEN_PATTERN)
+  @ValidationRule(value = "!(self in ['retry', 'dlx', 'orchestrator'])",
+      message = "'retry', 'dlx' and 'orchestrator' are reserved: they begin Baton's own queue names")
+  private String service;
+
+  @JsonPropertyDescription("Commands the service accepts: one queue q.<service>.<command> each, fed by routing key service.<service>.<command>.")
+  @Size(max = 100)
+  private List<CommandSpec> commands = new ArrayList<>();
+
+  @JsonPropertyDescription("Subscriptions to other services' events, by topic pattern (e.g. '*.pay.failed'): one queue q.<service>.<name> each.")
+  @Size(max = 100)
+  private List<SubscriptionSpec> subscriptions = new ArrayList<>();
+
+  @JsonPropertyDescription("Queue type and worker prefetch.")
+  private QueueSettings queue = new QueueSettings();
+
+  @JsonPropertyDescription("The workers' Deployment. Without it only topology and credentials are managed (workers run elsewhere).")
+  private DeploymentSettings deployment;
+
+  @JsonPropertyDescription("Scale the Deployment on queue depth (needs KEDA in the cluster).")
+  private AutoscalingSettings autoscaling;
+
+  @JsonPropertyDescription("On deletion: Retain keeps queues that still hold messages, Delete removes everything.")
+  @Default("Retain")
+  private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
+
+  public String getService() {
+    return service;
+  }
+
+  public void setService(String service) {
+    this.service = service;
+  }
+
+  public List<CommandSpec> getCommands() {
+    return commands;
+  }
+
+  public void setCommands(List<CommandSpec> commands) {
+    this.commands = commands == null ? new ArrayList<>() : commands;
+  }
+
+  public List<SubscriptionSpec> getSubscriptions() {
+    return subscriptions;
+  }
+
+  public void setSubscriptions(List<SubscriptionSpec> subscriptions) {
+    this.subscriptions = subscriptions == null ? new ArrayList<>() : subscriptions;
+  }
+
+  public QueueSettings getQueue() {
+    return queue;
+  }
+
+  public void setQueue(QueueSettings queue) {
+    this.queue = queue == null ? new QueueSettings() : queue;
+  }
+
+  public DeploymentSettings getDeployment() {
+    return deployment;
+  }
+
+  public void setDeployment(DeploymentSettings deployment) {
+    this.deployment = deployment;
+  }
+
+  public AutoscalingSettings getAutoscaling() {
+    return autoscaling;
+  }
+
+  public void setAutoscaling(AutoscalingSettings autoscaling) {
+    this.autoscaling = autoscaling;
+  }
+
+  public DeletionPolicy getDeletionPolicy() {
+    return deletionPolicy;
+  }
+
+  public void setDeletionPolicy(DeletionPolicy deletionPolicy) {
+    this.deletionPolicy = deletionPolicy == null ? DeletionPolicy.Retain : deletionPolicy;
+  }
+}

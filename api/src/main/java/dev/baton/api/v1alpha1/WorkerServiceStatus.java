@@ -1,0 +1,131 @@
+package dev.baton.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class WorkerServiceStatus extends BatonStatus {
+
+  @JsonPropertyDescription("The service name in use in broker names.")
+  private String service;
+
+  @JsonPropertyDescription("Number of commands.")
+  private Integer commandCount;
+
+  @JsonPropertyDescription("The broker user the workers connect as.")
+  private String username;
+
+  @JsonPropertyDescription("Secret holding the broker credentials: keys username, password and uri.")
+  private String credentialsSecret;
+
+  @JsonPropertyDescription("The workers' Deployment, when one is managed.")
+  private String deployment;
+
+  @JsonPropertyDescription("Every exchange the service owns.")
+  private List<String> exchanges = new ArrayList<>();
+
+  @JsonPropertyDescription("Every queue the service owns: command, subscription, retry and dead-letter queues.")
+  private List<String> queues = new ArrayList<>();
+
+  @JsonPropertyDescription("Per command: its queue, retry tiers, dead-letter queue, depth and consumers.")
+  private List<ConsumerStatus> commands = new ArrayList<>();
+
+  @JsonPropertyDescription("Per subscription: its queue, retry tiers, dead-letter queue, depth and consumers.")
+  private List<ConsumerStatus> subscriptions = new ArrayList<>();
+
+  @JsonPropertyDescription("Messages waiting in the command and subscription queues.")
+  private Long messages;
+
+  @JsonPropertyDescription("Messages parked in the dead-letter queues: each one needs a person (see 'baton dlq').")
+  private Long deadLetters;
+
+  public String getService() {
+    return service;
+  }
+
+  public void setService(String service) {
+    this.service = service;
+  }
+
+  public Integer getCommandCount() {
+    return commandCount;
+  }
+
+  public void setCommandCount(Integer commandCount) {
+    this.commandCount = commandCount;
+  }
+
+  public String getUsername() {
+    return username;
+  }
+
+  public void setUsername(String username) {
+    this.username = username;
+  }
+
+  public String getCredentialsSecret() {
+    return credentialsSecret;
+  }
+
+  public void setCredentialsSecret(String credentialsSecret) {
+    this.credentialsSecret = credentialsSecret;
+  }
+
+  public String getDeployment() {
+    return deployment;
+  }
+
+  public void setDeployment(String deployment) {
+    this.deployment = deployment;
+  }
+
+  public List<String> getExchanges() {
+    return exchanges;
+  }
+
+  public void setExchanges(List<String> exchanges) {
+    this.exchanges = exchanges;
+  }
+
+  public List<String> getQueues() {
+    return queues;
+  }
+
+  public void setQueues(List<String> queues) {
+    this.queues = queues;
+  }
+
+  public List<ConsumerStatus> getCommands() {
+    return commands;
+  }
+
+  public void setCommands(List<ConsumerStatus> commands) {
+    this.commands = commands;
+  }
+
+  public List<ConsumerStatus> getSubscriptions() {
+    return subscriptions;
+  }
+
+  public void setSubscriptions(List<ConsumerStatus> subscriptions) {
+    this.subscriptions = subscriptions;
+  }
+
+  public Long getMessages() {
+    return messages;
+  }
+
+  public void setMessages(Long messages) {
+    this.messages = messages;
+  }
+
+  public Long getDeadLetters() {
+    return deadLetters;
+  }
+
+  public void setDeadLetters(Long deadLetters) {
+    this.deadLetters = deadLetters;
+  }
+}

@@ -1,0 +1,79 @@
+package dev.baton.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.contract.Names;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class WorkflowSpec {
+
+  @JsonPropertyDescription("The business entity, first word of every event routing key <entity>.<action>.<result>, e.g. 'order'.")
+  @Required
+  @Pattern(Names.TOKEN_PATTERN)
+  private String entity;
+
+  @JsonPropertyDescription("When a step fails: Compensate (undo completed steps in reverse order) or Stop.")
+  @Default("Compensate")
+  private OnFailure onFailure = OnFailure.Compensate;
+
+  @JsonPropertyDescription("The steps, run one after the other in this order.")
+  @Required
+  @Size(min = 1, max = 100)
+  @ValidationRule(value = "self.all(s, self.exists_one(t, t.name == s.name))", message = "step names must be unique")
+  private List<StepSpec> steps = new ArrayList<>();
+
+  @JsonPropertyDescription("Type of the orchestrator queue q.orchestrator.<name>: classic or quorum.")
+  @Default("classic")
+  private QueueKind queueType = QueueKind.CLASSIC;
+
+  @JsonPropertyDescription("On deletion: Retain keeps the orchestrator queue while it holds messages, Delete removes it.")
+  @Default("Retain")
+  private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
+
+  public String getEntity() {
+    return entity;
+  }
+
+  public void setEntity(String entity) {
+    this.entity = entity;
+  }
+
+  public OnFailure getOnFailure() {
+    return onFailure;
+  }
+
+  public void setOnFailure(OnFailure onFailure) {
+    this.onFailure = onFailure == null ? OnFailure.Compensate : onFailure;
+  }
+
+  public List<StepSpec> getSteps() {
+    return steps;
+  }
+
+  public void setSteps(List<StepSpec> steps) {
+    this.steps = steps == null ? new ArrayList<>() : steps;
+  }
+
+  public QueueKind getQueueType() {
+    return queueType;
+  }
+
+  public void setQueueType(QueueKind queueType) {
+    this.queueType = queueType == null ? QueueKind.CLASSIC : queueType;
+  }
+
+  public DeletionPolicy getDeletionPolicy() {
+    return deletionPolicy;
+  }
+
+  public void setDeletionPolicy(DeletionPolicy deletionPolicy) {
+    this.deletionPolicy = deletionPolicy == null ? DeletionPolicy.Retain : deletionPolicy;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.baton.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class WorkflowStatus extends BatonStatus {
+
+  @JsonPropertyDescription("Number of steps.")
+  private Integer steps;
+
+  @JsonPropertyDescription("The queue the runtime reads this Workflow's events from.")
+  private String queue;
+
+  @JsonPropertyDescription("Where the runtime parks events it cannot use, with the reason in headers.")
+  private String deadLetterQueue;
+
+  @JsonPropertyDescription("Instances running or compensating, as last read from the runtime.")
+  private Long running;
+
+  @JsonPropertyDescription("Instances that succeeded, as last read from the runtime.")
+  private Long succeeded;
+
+  @JsonPropertyDescription("Instances that failed, as last read from the runtime.")
+  private Long failed;
+
+  @JsonPropertyDescription("Instances that failed and were compensated, as last read from the runtime.")
+  private Long compensated;
+
+  @JsonPropertyDescription("Instances cancelled, as last read from the runtime.")
+  private Long cancelled;
+
+  public Integer getSteps() {
+    return steps;
+  }
+
+  public void setSteps(Integer steps) {
+    this.steps = steps;
+  }
+
+  public String getQueue() {
+    return queue;
+  }
+
+  public void setQueue(String queue) {
+    this.queue = queue;
+  }
+
+  public String getDeadLetterQueue() {
+    return deadLetterQueue;
+  }
+
+  public void setDeadLetterQueue(String deadLetterQueue) {
+    this.deadLetterQueue = deadLetterQueue;
+  }
+
+  public Long getRunning() {
+    return running;
+  }
+
+  public void setRunning(Long running) {
+    this.running = running;
+  }
+
+  public Long getSucceeded() {
+    return succeeded;
+  }
+
+  public void setSucceeded(Long succeeded) {
+    this.succeeded = succeeded;
+  }
+
+  public Long getFailed() {
+    return failed;
+  }
+
+  public void setFailed(Long failed) {
+    this.failed = failed;
+  }
+
+  public Long getCompensated() {
+    return compensated;
+  }
+
+  public void setCompensated(Long compensated) {
+    this.compensated = compensated;
+  }
+
+  public Long getCancelled() {
+    return cancelled;
+  }
+
+  public void setCancelled(Long cancelled) {
+    this.cancelled = cancelled;
+  }
+}

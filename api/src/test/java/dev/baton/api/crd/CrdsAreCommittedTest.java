@@ -1,0 +1,31 @@
+package dev.baton.api.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The CRDs generated from the model at build time must be the ones committed in crds/ (and shipped in Helm). */
+class CrdsAreCommittedTest {
+
+  @Test
+  void committedCrdsMatchTheModel() throws IOException {
+    Path generated = Files.createTempDirectory("crds");
+    CrdGeneration.generate(generated);
+    Path committed = Path.of("..", "crds").toAbsolutePath().normalize();
+
+    try (Stream<Path> files = Files.list(generated)) {
+      assertThat(files.map(p -> p.getFileName().toString()).sorted())
+          .containsExactlyElementsOf(CrdSchemaValidator.CRD_FILES);
+    }
+    for (String file : CrdSchemaValidator.CRD_FILES) {
+      assertThat(committed.resolve(file))
+          .as("crds/%s is stale: the model changed. Run `mvn -pl api -am install -DskipTests && cp api/target/crds/*.yml crds/` and commit.", file)
+          .exists()
+          .hasSameTextualContentAs(generated.resolve(file));
+    }
+  }
+}

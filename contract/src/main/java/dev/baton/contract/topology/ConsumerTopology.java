@@ -1,0 +1,28 @@
+package dev.baton.contract.topology;
+
+import dev.baton.contract.RetryStaircase;
+import java.util.List;
+
+/**
+ * The names around one consumer queue of a service: where it is read, where retries wait and where dead letters
+ * park. A worker needs exactly this to follow DESIGN.md §4.
+ */
+public record ConsumerTopology(
+    Kind kind,
+    String name,
+    String queue,
+    /* The command routing key, or the subscription's binding pattern. */
+    String routingKey,
+    RetryStaircase retry,
+    List<String> retryQueues,
+    String deadLetterQueue) {
+
+  public ConsumerTopology {
+    retryQueues = List.copyOf(retryQueues);
+  }
+
+  public enum Kind {
+    COMMAND,
+    SUBSCRIPTION
+  }
+}

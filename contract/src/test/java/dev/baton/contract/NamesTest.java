@@ -1,0 +1,78 @@
+package dev.baton.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class NamesTest {
+
+  @Test
+  void namesOfDesignSection3() {
+    assertThat(Names.commandExchange("payment")).isEqualTo("payment.command.topic.ex");
+    assertThat(Names.eventExchange("payment")).isEqualTo("payment.event.topic.ex");
+    assertThat(Names.retryExchange("payment")).isEqualTo("payment.retry.direct.ex");
+    assertThat(Names.commandRoutingKey("payment", "pay")).isEqualTo("service.payment.pay");
+    assertThat(Names.consumerQueue("payment", "pay")).isEqualTo("q.payment.pay");
+    assertThat(Names.retryQueue("payment", "pay", BatonDuration.parse("30s"))).isEqualTo("q.retry.payment.pay.30s");
+    assertThat(Names.retryQueue("payment", "pay", BatonDuration.parse("120s"))).isEqualTo("q.retry.payment.pay.2m");
+    assertThat(Names.deadLetterQueue("payment", "pay")).isEqualTo("q.dlx.payment.pay");
+    assertThat(Names.consumerQueue("sms", "order_pay_failed_notify")).isEqualTo("q.sms.order_pay_failed_notify");
+    assertThat(Names.eventRoutingKey("order", "pay", EventResult.FAILED)).isEqualTo("order.pay.failed");
+    assertThat(Names.orchestratorQueue("order-fulfilment")).isEqualTo("q.orchestrator.order-fulfilment");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"payment", "a", "order_pay_failed_notify", "svc-2", "0x"})
+  void acceptsTokens(String name) {
+    assertThat(Names.isValidToken(name)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "pay.ment", "Payment", "-pay", "pay-", "pay ment", "pay*", "pay#"})
+  void rejectsDotsUppercaseAndWildcards(String name) {
+    assertThat(Names.isValidToken(name)).isFalse();
+  }
+
+  @ParameterizedTest(name = "{0} reads {1}: {2}")
+  @CsvSource({
+    "payment, q.payment.pay,                true",
+    "payment, q.payment.order_failed,       true",
+    "payment, q.payments.pay,               false",
+    "payment, q.retry.payment.pay.30s,      false",
+    "payment, q.dlx.payment.pay,            false",
+    "payment, q.inventory.reserve,          false",
+    "payment, q.orchestrator.order,         false",
+  })
+  void workerReadsOnlyItsOwnConsumerQueues(String service, String queue, boolean allowed) {
+    assertThat(Pattern.compile(Names.consumerQueuesRegex(service)).matcher(queue).matches()).isEqualTo(allowed);
+  }
+
+  @ParameterizedTest(name = "{0} writes {1}: {2}")
+  @CsvSource({
+    "payment, payment.event.topic.ex,    true",
+    "payment, payment.retry.direct.ex,   true",
+    "payment, payment.command.topic.ex,  false",
+    "payment, inventory.event.topic.ex,  false",
+    "payment, paymentXevent.topic.ex,    false",
+    "payment, amq.default,               false",
+  })
+  void workerWritesOnlyItsEventAndRetryExchanges(String service, String exchange, boolean allowed) {
+    assertThat(Pattern.compile(Names.workerWritableExchangesRegex(service)).matcher(exchange).matches())
+        .isEqualTo(allowed);
+  }
+
+  @ParameterizedTest(name = "orchestrator writes {0}: {1}")
+  @CsvSource({
+    "payment.command.topic.ex, true",
+    "amq.default,              true",
+    "payment.event.topic.ex,   false",
+    "payment.retry.direct.ex,  false",
+  })
+  void orchestratorWritesCommandExchanges(String exchange, boolean allowed) {
+    assertThat(Pattern.compile(Names.orchestratorWritableRegex()).matcher(exchange).matches()).isEqualTo(allowed);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.baton.testing;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.http.client.Client;
+import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.domain.UserPermissions;
+import java.util.UUID;
+
+/**
+ * A fresh vhost on the real broker for one test class, so tests never see each other's queues. Closing it deletes
+ * the vhost with everything in it.
+ */
+public final class RabbitVhost implements AutoCloseable {
+
+  private final String name;
+  private final Client management;
+
+  private RabbitVhost(String name, Client management) {
+    this.name = name;
+    this.management = management;
+  }
+
+  /** Creates {@code <prefix>-<random>} and grants the admin user full permissions in it. */
+  public static RabbitVhost create(String prefix) {
+    String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    Client client = managementClient();
+    client.createVhost(name);
+    UserPermissions all = new UserPermissions();
+    all.setConfigure(".*");
+    all.setWrite(".*");
+    all.setRead(".*");
+    client.updatePermissions(name, LocalServices.RABBITMQ_USER, all);
+    return new RabbitVhost(name, client);
+  }
+
+  /** A management API client as the admin user. */
+  public static Client managementClient() {
+    try {
+      return new Client(new ClientParameters()
+          .url(LocalServices.RABBITMQ_MANAGEMENT_URL)
+          .username(LocalServices.RABBITMQ_USER)
+          .password(LocalServices.RABBITMQ_PASSWORD));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot reach the RabbitMQ management API at "
+          + LocalServices.RABBITMQ_MANAGEMENT_URL + " (is rabbitmq_management enabled?)", e);
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Client management() {
+    return management;
+  }
+
+  /** A connection factory for this vhost as the admin user, with automatic recovery on. */
+  public ConnectionFactory connectionFactory() {
+    return connectionFactory(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD);
+  }
+
+  public ConnectionFactory connectionFactory(String username, String password) {
+    ConnectionFactory cf = new ConnectionFactory();
+    cf.setHost(LocalServices.RABBITMQ_HOST);
+    cf.setPort(LocalServices.RABBITMQ_PORT);
+    cf.setVirtualHost(name);
+    cf.setUsername(username);
+    cf.setPassword(password);
+    cf.setAutomaticRecoveryEnabled(true);
+    return cf;
+  }
+
+  /** {@code amqp://user:password@host:port/vhost} with the vhost URL-encoded. */
+  public String amqpUri(String username, String password) {
+    return "amqp://" + username + ":" + password + "@" + LocalServices.RABBITMQ_HOST + ":"
+        + LocalServices.RABBITMQ_PORT + "/" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  public Connection newConnection(String clientName) {
+    try {
+      return connectionFactory().newConnection(clientName);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot connect to RabbitMQ vhost " + name, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      management.deleteVhost(name);
+    } catch (RuntimeException e) {
+      // already gone: nothing to clean
+    }
+  }
+}
