@@ -1,0 +1,133 @@
+package dev.baton.contract;
+
+import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.contract.topology.TopologyPlanner;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The environment variables through which the operator tells a worker pod where its queues are (DESIGN.md §4). The
+ * operator writes them with {@link #variables()}; the worker SDK reads them back with {@link #read(Map)}; workers in
+ * other languages read the same plain variables. The broker credentials come from the Secret by reference:
+ * {@link #RABBITMQ_URI}, {@link #RABBITMQ_USERNAME}, {@link #RABBITMQ_PASSWORD}.
+ *
+ * <p>Per command or subscription {@code N} (upper-cased, '-' as '_'), e.g. for {@code pay}:
+ * {@code BATON_CONSUMER_PAY_QUEUE=q.payment.pay}, {@code BATON_CONSUMER_PAY_MAX_ATTEMPTS=4},
+ * {@code BATON_CONSUMER_PAY_DELAYS=30s,2m,10m}, {@code BATON_CONSUMER_PAY_RETRY_QUEUES=...},
+ * {@code BATON_CONSUMER_PAY_DEAD_LETTER_QUEUE=q.dlx.payment.pay}; subscriptions add {@code _SOURCE} and
+ * {@code _PATTERN}.
+ */
+public record WorkerEnvironment(ServiceModel model, int prefetch) {
+
+  public static final String SERVICE = "BATON_SERVICE";
+  public static final String PREFETCH = "BATON_PREFETCH";
+  public static final String QUEUE_TYPE = "BATON_QUEUE_TYPE";
+  public static final String COMMAND_EXCHANGE = "BATON_COMMAND_EXCHANGE";
+  public static final String EVENT_EXCHANGE = "BATON_EVENT_EXCHANGE";
+  public static final String RETRY_EXCHANGE = "BATON_RETRY_EXCHANGE";
+  public static final String COMMANDS = "BATON_COMMANDS";
+  public static final String SUBSCRIPTIONS = "BATON_SUBSCRIPTIONS";
+  public static final String RABBITMQ_URI = "BATON_RABBITMQ_URI";
+  public static final String RABBITMQ_USERNAME = "BATON_RABBITMQ_USERNAME";
+  public static final String RABBITMQ_PASSWORD = "BATON_RABBITMQ_PASSWORD";
+
+  public static final int DEFAULT_PREFETCH = 10;
+
+  /** The stem of a consumer's variables, e.g. {@code BATON_CONSUMER_ORDER_PAY_FAILED_NOTIFY}. */
+  public static String consumerPrefix(String name) {
+    return "BATON_CONSUMER_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+  }
+
+  /** The planned names, the same the operator declares. */
+  public ServiceTopology topology() {
+    return TopologyPlanner.plan(model);
+  }
+
+  /** Every variable except the credentials, in a stable order. */
+  public Map<String, String> variables() {
+    ServiceTopology t = topology();
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(SERVICE, model.service());
+    env.put(PREFETCH, String.valueOf(prefetch));
+    env.put(QUEUE_TYPE, model.queueType().argument());
+    env.put(COMMAND_EXCHANGE, t.commandExchange());
+    env.put(EVENT_EXCHANGE, t.eventExchange());
+    env.put(RETRY_EXCHANGE, t.retryExchange());
+    env.put(COMMANDS, String.join(",", model.commands().stream().map(ServiceModel.Command::name).toList()));
+    env.put(SUBSCRIPTIONS, String.join(",", model.subscriptions().stream().map(ServiceModel.Subscription::name).toList()));
+    for (ConsumerTopology c : t.consumers()) {
+      String p = consumerPrefix(c.name());
+      env.put(p + "_QUEUE", c.queue());
+      env.put(p + "_MAX_ATTEMPTS", String.valueOf(c.retry().maxAttempts()));
+      env.put(p + "_DELAYS", String.join(",", c.retry().normalisedDelays()));
+      env.put(p + "_RETRY_QUEUES", String.join(",", c.retryQueues()));
+      env.put(p + "_DEAD_LETTER_QUEUE", c.deadLetterQueue());
+    }
+    for (ServiceModel.Subscription s : model.subscriptions()) {
+      String p = consumerPrefix(s.name());
+      env.put(p + "_SOURCE", s.sourceService());
+      env.put(p + "_PATTERN", s.pattern());
+    }
+    return env;
+  }
+
+  /**
+   * Reads the variables back, as a worker does at start-up.
+   *
+   * @throws IllegalArgumentException naming the variable that is missing or malformed
+   */
+  public static WorkerEnvironment read(Map<String, String> env) {
+    String service = require(env, SERVICE);
+    if (!Names.isValidToken(service)) {
+      throw new IllegalArgumentException(SERVICE + "='" + service + "' is not a service name");
+    }
+    int prefetch = Integer.parseInt(env.getOrDefault(PREFETCH, String.valueOf(DEFAULT_PREFETCH)));
+    QueueType queueType = QueueType.valueOf(env.getOrDefault(QUEUE_TYPE, "classic").toUpperCase(Locale.ROOT));
+    List<ServiceModel.Command> commands = new ArrayList<>();
+    for (String name : list(env.get(COMMANDS))) {
+      commands.add(new ServiceModel.Command(name, staircase(env, name)));
+    }
+    List<ServiceModel.Subscription> subscriptions = new ArrayList<>();
+    for (String name : list(env.get(SUBSCRIPTIONS))) {
+      String p = consumerPrefix(name);
+      subscriptions.add(new ServiceModel.Subscription(
+          name, require(env, p + "_SOURCE"), require(env, p + "_PATTERN"), staircase(env, name)));
+    }
+    return new WorkerEnvironment(new ServiceModel(service, queueType, commands, subscriptions), prefetch);
+  }
+
+  private static RetryStaircase staircase(Map<String, String> env, String consumer) {
+    String p = consumerPrefix(consumer);
+    String attempts = env.get(p + "_MAX_ATTEMPTS");
+    if (attempts == null) {
+      return RetryStaircase.NONE;
+    }
+    try {
+      return RetryStaircase.of(Integer.parseInt(attempts.trim()), list(env.get(p + "_DELAYS")));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(p + "_MAX_ATTEMPTS/_DELAYS: " + e.getMessage(), e);
+    }
+  }
+
+  private static String require(Map<String, String> env, String name) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException("environment variable " + name + " is not set");
+    }
+    return v.trim();
+  }
+
+  private static List<String> list(String csv) {
+    if (csv == null || csv.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+}
