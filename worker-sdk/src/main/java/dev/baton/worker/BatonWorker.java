@@ -1,0 +1,373 @@
+package dev.baton.worker;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.contract.topology.ServiceTopology;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Baton worker: consumes the command and subscription queues of one service and follows DESIGN.md §4 for every
+ * message: manual ack after the confirmed result event, staircase retries through the retry exchange, dead letters
+ * with their reason, duplicates answered from the {@link IdempotencyStore}.
+ *
+ * <pre>{@code
+ * try (BatonWorker worker = BatonWorker.builder()
+ *     .fromEnvironment()
+ *     .command("pay", cmd -> Outcome.success(Map.of("paymentId", "p-42")))
+ *     .build()) {
+ *   worker.start();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>The worker never declares an exchange or a queue (the operator does) and publishes only to its service's event
+ * and retry exchanges, which is all its broker user may do (§6).
+ */
+public final class BatonWorker implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatonWorker.class);
+
+  private enum State { NEW, RUNNING, CLOSED }
+
+  private final ServiceTopology topology;
+  private final ConnectionFactory factory;
+  private final String connectionName;
+  private final int prefetch;
+  private final int concurrency;
+  private final Duration shutdownTimeout;
+  private final Map<String, DeliveryProcessor> processors;
+
+  private final InFlight inFlight = new InFlight();
+  private volatile boolean stopping;
+  /** Written under the worker's lock (start, close); read without it, so that asking never waits for a close. */
+  private volatile State state = State.NEW;
+  private Connection connection;
+  private ExecutorService consumerThreads;
+  private ScheduledExecutorService supervisor;
+  private final List<ConsumerChannel> channels = new ArrayList<>();
+
+  private BatonWorker(Builder b) {
+    this.topology = b.environment.topology();
+    this.factory = BrokerConnection.prepare(b.connectionFactory);
+    this.connectionName = b.connectionName != null ? b.connectionName
+        : BrokerConnection.connectionName(topology.service());
+    this.prefetch = b.prefetch != null ? b.prefetch : b.environment.prefetch();
+    this.concurrency = b.concurrency;
+    this.shutdownTimeout = b.shutdownTimeout;
+    WorkerListener listener = new SafeListener(b.listener);
+    this.processors = new LinkedHashMap<>();
+    for (ConsumerTopology c : topology.consumers()) {
+      processors.put(c.name(), c.kind() == ConsumerTopology.Kind.COMMAND
+          ? new CommandProcessor(topology.service(), c, b.commands.get(c.name()), b.idempotency, listener)
+          : new SubscriptionProcessor(topology.service(), c, b.subscriptions.get(c.name()), b.idempotency, listener));
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Connects and starts consuming every queue of the service.
+   *
+   * @throws IllegalStateException when the broker cannot be reached or a queue cannot be consumed (it does not exist,
+   *     or the user may not read it); nothing is left open then
+   */
+  public synchronized void start() {
+    if (state != State.NEW) {
+      throw new IllegalStateException("a worker starts once; this one is " + state.name().toLowerCase());
+    }
+    // Not a fixed pool sized to the channels: after a connection drop, a handler still running on the old channel
+    // must not keep the recovered channel's deliveries from a thread. Concurrency stays bounded by the channels,
+    // since the client runs one task per channel at a time.
+    consumerThreads = Executors.newCachedThreadPool(threads(topology.service() + "-consumer", false));
+    supervisor = Executors.newSingleThreadScheduledExecutor(threads(topology.service() + "-supervisor", true));
+    try {
+      connection = factory.newConnection(consumerThreads, connectionName);
+    } catch (IOException | TimeoutException e) {
+      shutdownThreads();
+      state = State.CLOSED;
+      throw new IllegalStateException("cannot connect to RabbitMQ at " + BrokerConnection.describe(factory) + ": "
+          + ConsumerChannel.rootMessage(e), e);
+    }
+    // A broker short of memory or disk blocks publishers: results then wait, and operators should know why.
+    connection.addBlockedListener(
+        reason -> LOG.warn("worker {}: the broker blocks publishing ({}); results wait until it unblocks",
+            topology.service(), reason),
+        () -> LOG.info("worker {}: the broker unblocked publishing", topology.service()));
+    for (ConsumerTopology c : topology.consumers()) {
+      for (int i = 1; i <= concurrency; i++) {
+        ConsumerChannel channel = new ConsumerChannel(connection, c, connectionName + "/" + c.name() + "/" + i,
+            prefetch, processors.get(c.name()), inFlight, () -> stopping, supervisor);
+        try {
+          channel.open();
+        } catch (IOException | RuntimeException e) {
+          stopping = true;
+          closeConnection();
+          shutdownThreads();
+          state = State.CLOSED;
+          throw new IllegalStateException("cannot consume " + c.queue() + " as '" + factory.getUsername()
+              + "': " + ConsumerChannel.rootMessage(e) + " (has the operator declared the service's topology, and "
+              + "may this user read the queue?)", e);
+        }
+        channels.add(channel);
+      }
+    }
+    state = State.RUNNING;
+    LOG.info("worker {} connected to {} (connection '{}'); consuming {} (prefetch {}, {} channel(s) each)",
+        topology.service(), BrokerConnection.describe(factory), connectionName,
+        topology.consumers().stream().map(ConsumerTopology::queue).toList(), prefetch, concurrency);
+  }
+
+  /**
+   * Graceful and idempotent: cancels the consumers (deliveries prefetched but not started go back to their queue),
+   * waits up to the shutdown timeout for running handlers and the confirms of what they published, then closes the
+   * connection. Whatever is still unacked after that is redelivered by the broker.
+   */
+  @Override
+  public synchronized void close() {
+    if (state == State.CLOSED) {
+      return;
+    }
+    State was = state;
+    state = State.CLOSED;
+    stopping = true;
+    if (was == State.NEW) {
+      return;
+    }
+    channels.forEach(ConsumerChannel::cancel);
+    try {
+      if (!inFlight.awaitIdle(shutdownTimeout)) {
+        LOG.warn("worker {}: {} deliveries still unsettled after {}; closing anyway, the broker redelivers them",
+            topology.service(), inFlight.count(), shutdownTimeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    channels.forEach(ConsumerChannel::close);
+    closeConnection();
+    shutdownThreads();
+    LOG.info("worker {} closed", topology.service());
+  }
+
+  /** Closes the worker gracefully when the JVM shuts down (SIGTERM from Kubernetes). */
+  public BatonWorker closeOnJvmShutdown() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "baton-" + topology.service() + "-shutdown"));
+    return this;
+  }
+
+  /** True between a successful {@link #start()} and the beginning of {@link #close()}. */
+  public boolean isRunning() {
+    return state == State.RUNNING;
+  }
+
+  public String service() {
+    return topology.service();
+  }
+
+  /** The queues this worker consumes. */
+  public List<String> queues() {
+    return topology.consumers().stream().map(ConsumerTopology::queue).toList();
+  }
+
+  /** Deliveries received and not yet settled (handler running, or its publishes awaiting confirms). */
+  public int inFlight() {
+    return inFlight.count();
+  }
+
+  private void closeConnection() {
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.close(5_000);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the connection of worker {}: {}", topology.service(), e.toString());
+      connection.abort();
+    }
+  }
+
+  private void shutdownThreads() {
+    supervisor.shutdownNow();
+    consumerThreads.shutdown();
+    try {
+      if (!consumerThreads.awaitTermination(5, TimeUnit.SECONDS)) {
+        consumerThreads.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      consumerThreads.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory threads(String prefix, boolean daemon) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "baton-" + prefix + "-" + n.incrementAndGet());
+      t.setDaemon(daemon);
+      return t;
+    };
+  }
+
+  /** Configures a worker; {@link #build()} checks that every queue of the service has exactly one handler. */
+  public static final class Builder {
+
+    private WorkerEnvironment environment;
+    private ConnectionFactory connectionFactory;
+    private String connectionName;
+    private Integer prefetch;
+    private int concurrency = 1;
+    private Duration shutdownTimeout = Duration.ofSeconds(20);
+    private IdempotencyStore idempotency = IdempotencyStore.inMemory(10_000);
+    private WorkerListener listener = WorkerListener.NONE;
+    private final Map<String, CommandHandler> commands = new LinkedHashMap<>();
+    private final Map<String, EventHandler> subscriptions = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** {@link #fromEnvironment(Map)} of {@link System#getenv()}: what the operator injects into worker pods. */
+    public Builder fromEnvironment() {
+      return fromEnvironment(System.getenv());
+    }
+
+    /**
+     * The service's queues, staircases and prefetch from the {@code BATON_*} variables ({@link WorkerEnvironment}),
+     * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD}.
+     *
+     * @throws IllegalArgumentException naming a variable that is missing or malformed
+     */
+    public Builder fromEnvironment(Map<String, String> env) {
+      this.environment = WorkerEnvironment.read(env);
+      this.connectionFactory = BrokerConnection.fromEnvironment(env);
+      return this;
+    }
+
+    /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
+    public Builder environment(WorkerEnvironment environment) {
+      this.environment = Objects.requireNonNull(environment, "environment");
+      return this;
+    }
+
+    /** The broker explicitly; the factory is copied and automatic recovery switched on in the copy. */
+    public Builder connectionFactory(ConnectionFactory connectionFactory) {
+      this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+      return this;
+    }
+
+    /** The broker as an {@code amqp://user:password@host:port/vhost} URI. */
+    public Builder uri(String uri) {
+      this.connectionFactory = BrokerConnection.fromUri(Objects.requireNonNull(uri, "uri"), "the broker URI");
+      return this;
+    }
+
+    /** Default {@code baton-worker-<service>-<host>}. */
+    public Builder connectionName(String connectionName) {
+      this.connectionName = connectionName;
+      return this;
+    }
+
+    /** Unacked deliveries per channel; overrides {@code BATON_PREFETCH}. */
+    public Builder prefetch(int prefetch) {
+      if (prefetch < 1) {
+        throw new IllegalArgumentException("prefetch must be at least 1, got " + prefetch);
+      }
+      this.prefetch = prefetch;
+      return this;
+    }
+
+    /** Channels (each with its own consumer thread) per queue; default 1. */
+    public Builder concurrency(int concurrency) {
+      if (concurrency < 1) {
+        throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+      }
+      this.concurrency = concurrency;
+      return this;
+    }
+
+    /** How long {@link BatonWorker#close()} waits for in-flight work; default 20s (under Kubernetes' 30s). */
+    public Builder shutdownTimeout(Duration shutdownTimeout) {
+      this.shutdownTimeout = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+      return this;
+    }
+
+    public Builder command(String name, CommandHandler handler) {
+      register(commands, name, Objects.requireNonNull(handler, "handler"), "command");
+      return this;
+    }
+
+    public Builder subscription(String name, EventHandler handler) {
+      register(subscriptions, name, Objects.requireNonNull(handler, "handler"), "subscription");
+      return this;
+    }
+
+    /** Default: {@link IdempotencyStore#inMemory(int) inMemory(10_000)}. */
+    public Builder idempotency(IdempotencyStore store) {
+      this.idempotency = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    public Builder listener(WorkerListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException when the service or the broker is not configured, a handler names no queue of
+     *     the service, or a queue of the service has no handler
+     */
+    public BatonWorker build() {
+      if (environment == null) {
+        throw new IllegalStateException("no service configured: call fromEnvironment() or environment(...)");
+      }
+      if (connectionFactory == null) {
+        throw new IllegalStateException("no broker configured: call fromEnvironment(), uri(...) or connectionFactory(...)");
+      }
+      ServiceTopology t = environment.topology();
+      check(t, ConsumerTopology.Kind.COMMAND, commands, "command");
+      check(t, ConsumerTopology.Kind.SUBSCRIPTION, subscriptions, "subscription");
+      if (t.consumers().isEmpty()) {
+        throw new IllegalStateException("service " + t.service() + " has no commands and no subscriptions to consume");
+      }
+      return new BatonWorker(this);
+    }
+
+    private static <H> void register(Map<String, H> handlers, String name, H handler, String kind) {
+      if (handlers.putIfAbsent(Objects.requireNonNull(name, kind + " name"), handler) != null) {
+        throw new IllegalArgumentException(kind + " '" + name + "' already has a handler");
+      }
+    }
+
+    private static void check(ServiceTopology t, ConsumerTopology.Kind kind, Map<String, ?> handlers, String what) {
+      List<String> declared = t.consumers().stream().filter(c -> c.kind() == kind).map(ConsumerTopology::name).toList();
+      for (String name : handlers.keySet()) {
+        if (!declared.contains(name)) {
+          throw new IllegalStateException("service " + t.service() + " has no " + what + " '" + name + "' ("
+              + what + "s: " + (declared.isEmpty() ? "none" : String.join(", ", declared)) + ")");
+        }
+      }
+      for (String name : declared) {
+        if (!handlers.containsKey(name)) {
+          throw new IllegalStateException(what + " '" + name + "' of service " + t.service()
+              + " has no handler: register one with ." + what + "(\"" + name + "\", ...)");
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.baton.worker;
+
+import com.rabbitmq.client.ConnectionFactory;
+import dev.baton.contract.WorkerEnvironment;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+
+/**
+ * The connection factory of a worker: from the credentials the operator injects, or as given, always with automatic
+ * recovery. Nothing here ever prints the URI: it carries the password.
+ */
+final class BrokerConnection {
+
+  private BrokerConnection() {}
+
+  /**
+   * From {@code BATON_RABBITMQ_URI}, with {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD} taking precedence over
+   * credentials in the URI when set.
+   *
+   * @throws IllegalArgumentException naming the variable that is missing or malformed
+   */
+  static ConnectionFactory fromEnvironment(Map<String, String> env) {
+    String uri = env.get(WorkerEnvironment.RABBITMQ_URI);
+    if (uri == null || uri.isBlank()) {
+      throw new IllegalArgumentException("environment variable " + WorkerEnvironment.RABBITMQ_URI + " is not set");
+    }
+    ConnectionFactory factory = fromUri(uri.trim(), WorkerEnvironment.RABBITMQ_URI);
+    String username = env.get(WorkerEnvironment.RABBITMQ_USERNAME);
+    String password = env.get(WorkerEnvironment.RABBITMQ_PASSWORD);
+    if (username != null && !username.isBlank()) {
+      factory.setUsername(username.trim());
+      if (password == null) {
+        throw new IllegalArgumentException("environment variable " + WorkerEnvironment.RABBITMQ_PASSWORD
+            + " is not set (" + WorkerEnvironment.RABBITMQ_USERNAME + " is)");
+      }
+    }
+    if (password != null) {
+      factory.setPassword(password);
+    }
+    return factory;
+  }
+
+  /** {@code amqp://user:password@host:port/vhost} (or {@code amqps://}). */
+  static ConnectionFactory fromUri(String uri, String what) {
+    ConnectionFactory factory = new ConnectionFactory();
+    try {
+      factory.setUri(uri);
+    } catch (Exception e) {
+      // The exception text would quote the URI, password included.
+      throw new IllegalArgumentException(what + " is not an amqp:// or amqps:// URI");
+    }
+    return factory;
+  }
+
+  /** A copy of {@code given} with what a worker relies on switched on, leaving the caller's factory untouched. */
+  static ConnectionFactory prepare(ConnectionFactory given) {
+    ConnectionFactory factory = given.clone();
+    factory.setAutomaticRecoveryEnabled(true);
+    // Recovers the channels' qos, confirm mode and consumers; the worker declares no exchanges or queues to recover.
+    factory.setTopologyRecoveryEnabled(true);
+    return factory;
+  }
+
+  /** Where and as whom, for logs: never the password. */
+  static String describe(ConnectionFactory factory) {
+    return factory.getHost() + ":" + factory.getPort() + " vhost '" + factory.getVirtualHost() + "' as '"
+        + factory.getUsername() + "'";
+  }
+
+  /** {@code baton-worker-<service>-<host>}: shown in the management UI next to the connection. */
+  static String connectionName(String service) {
+    return "baton-worker-" + service + "-" + hostName();
+  }
+
+  private static String hostName() {
+    String pod = System.getenv("HOSTNAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod.trim();
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "unknown-host";
+    }
+  }
+}

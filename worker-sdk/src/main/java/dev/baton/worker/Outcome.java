@@ -1,0 +1,138 @@
+package dev.baton.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.contract.EventResult;
+import java.io.IOException;
+import java.util.Objects;
+
+/**
+ * What a command handler decided: {@link #success(Object) success} with an output, or a {@link #failed(String,
+ * String) business failure} that the orchestrator acts on without retrying. Technical failures are not outcomes:
+ * throw, and the SDK retries along the staircase.
+ *
+ * <p>An outcome is plain data (the output is held as JSON), so an {@link IdempotencyStore} can keep it with
+ * {@link #toJson()} and give it back with {@link #fromJson(String)}.
+ */
+public final class Outcome {
+
+  private final EventResult result;
+  private final JsonNode output;
+  private final String errorCode;
+  private final String reason;
+
+  private Outcome(EventResult result, JsonNode output, String errorCode, String reason) {
+    this.result = result;
+    this.output = output;
+    this.errorCode = errorCode;
+    this.reason = reason;
+  }
+
+  /** Success without output: the event carries {@code "output": {}}. */
+  public static Outcome success() {
+    return new Outcome(EventResult.SUCCESS, JsonNodeFactory.instance.objectNode(), null, null);
+  }
+
+  /**
+   * Success; {@code output} (a map, a record, a {@link JsonNode}...) becomes the event's {@code output}, which the
+   * orchestrator hands to later steps. It is converted to JSON here, so a value that cannot be converted fails the
+   * handler (a technical failure) rather than the publish.
+   */
+  public static Outcome success(Object output) {
+    JsonNode node = output == null ? JsonNodeFactory.instance.objectNode() : Json.MAPPER.valueToTree(output);
+    return new Outcome(EventResult.SUCCESS, node, null, null);
+  }
+
+  /** A business failure: published as a {@code failed} event, never retried. */
+  public static Outcome failed(String errorCode, String reason) {
+    return new Outcome(EventResult.FAILED, null, requireText(errorCode, "errorCode"), Objects.requireNonNullElse(reason, ""));
+  }
+
+  /** The technical {@code error} outcome after retries are spent; only the SDK produces it. */
+  static Outcome error(String errorCode, String reason) {
+    return new Outcome(EventResult.ERROR, null, requireText(errorCode, "errorCode"), Objects.requireNonNullElse(reason, ""));
+  }
+
+  public EventResult result() {
+    return result;
+  }
+
+  /** The output of a success; {@code null} for a failure. */
+  public JsonNode output() {
+    return output;
+  }
+
+  /** The error code of a failure; {@code null} for a success. */
+  public String errorCode() {
+    return errorCode;
+  }
+
+  /** The reason of a failure; {@code null} for a success. */
+  public String reason() {
+    return reason;
+  }
+
+  /** {@code {"result":"success","output":{...}}} or {@code {"result":"failed","errorCode":..,"reason":..}}. */
+  public String toJson() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("result", result.key());
+    if (result == EventResult.SUCCESS) {
+      node.set("output", output);
+    } else {
+      node.put("errorCode", errorCode);
+      node.put("reason", reason);
+    }
+    return node.toString();
+  }
+
+  /** Reads what {@link #toJson()} wrote. */
+  public static Outcome fromJson(String json) {
+    JsonNode node;
+    try {
+      node = Json.MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("not a remembered outcome: " + Json.shortMessage(e), e);
+    }
+    EventResult result = EventResult.fromKey(node.path("result").asText())
+        .orElseThrow(() -> new IllegalArgumentException("not a remembered outcome: no result success|failed|error"));
+    return switch (result) {
+      case SUCCESS -> new Outcome(result, node.path("output").isMissingNode()
+          ? JsonNodeFactory.instance.objectNode() : node.get("output"), null, null);
+      case FAILED, ERROR -> new Outcome(result, null, node.path("errorCode").asText(), node.path("reason").asText());
+    };
+  }
+
+  private static String requireText(String value, String what) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
+    return value;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Outcome other && result == other.result && sameOutput(output, other.output)
+        && Objects.equals(errorCode, other.errorCode) && Objects.equals(reason, other.reason);
+  }
+
+  /** Numbers compare by value: {@code 1234} read back from JSON is an int node, the original may have been a long. */
+  private static boolean sameOutput(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    return a.equals((x, y) -> x.isNumber() && y.isNumber()
+        ? x.decimalValue().compareTo(y.decimalValue())
+        : x.equals(y) ? 0 : 1, b);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(result, errorCode, reason);
+  }
+
+  @Override
+  public String toString() {
+    return result == EventResult.SUCCESS ? "success" : result.key() + " " + errorCode + ": " + reason;
+  }
+}

@@ -1,0 +1,111 @@
+package dev.baton.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.rabbitmq.client.AMQP;
+import dev.baton.contract.EventResult;
+import dev.baton.contract.Headers;
+import dev.baton.contract.Names;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Builds the result event of a command (DESIGN.md §4): routing key {@code <baton-entity>.<baton-action>.<result>} on
+ * the service's event exchange, every {@code baton-*} header and {@code traceparent} copied, the correlation id
+ * copied, the result's details in the body.
+ */
+final class ResultEvents {
+
+  private final String eventExchange;
+
+  ResultEvents(String service) {
+    this.eventExchange = Names.eventExchange(service);
+  }
+
+  /** Whether an event can be addressed at all: the routing key needs the entity and the action. */
+  static boolean addressable(InboundMessage command) {
+    return command.header(Headers.ENTITY) != null && command.header(Headers.ACTION) != null;
+  }
+
+  /**
+   * The message id of the event answering a command: the same command and result always give the same id, so a
+   * re-published event (after a redelivery, or for a duplicate command) is recognisably the same event. Commands
+   * without a message id get a random one.
+   */
+  static String eventMessageId(String commandMessageId, EventResult result) {
+    if (commandMessageId == null || commandMessageId.isBlank()) {
+      return UUID.randomUUID().toString();
+    }
+    return UUID.nameUUIDFromBytes(("baton-event/" + commandMessageId + "/" + result.key())
+        .getBytes(StandardCharsets.UTF_8)).toString();
+  }
+
+  /**
+   * The event answering {@code command} with {@code outcome}.
+   *
+   * @param commandBody the parsed body, or null when it could not be parsed (the ids then come from the headers)
+   */
+  OutboundMessage event(InboundMessage command, JsonNode commandBody, Outcome outcome) {
+    String routingKey = Names.eventRoutingKey(command.header(Headers.ENTITY), command.header(Headers.ACTION),
+        outcome.result());
+    AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+        .messageId(eventMessageId(command.messageId(), outcome.result()))
+        .correlationId(command.properties().getCorrelationId())
+        .contentType(Headers.CONTENT_TYPE_JSON)
+        .timestamp(new Date())
+        .deliveryMode(2)
+        .headers(copiedHeaders(command))
+        .build();
+    return new OutboundMessage(eventExchange, routingKey, false, properties,
+        Json.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
+  }
+
+  private static Map<String, Object> copiedHeaders(InboundMessage command) {
+    Map<String, Object> headers = new LinkedHashMap<>();
+    command.rawHeaders().forEach((name, value) -> {
+      if (name.startsWith(Headers.BATON_PREFIX) || name.equals(Headers.TRACEPARENT)) {
+        headers.put(name, value);
+      }
+    });
+    return headers;
+  }
+
+  private static ObjectNode body(InboundMessage command, JsonNode commandBody, Outcome outcome) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.set("instanceId", field(commandBody, "instanceId", command.header(Headers.INSTANCE)));
+    body.set("step", field(commandBody, "step", command.header(Headers.STEP)));
+    body.set("attempt", attempt(commandBody, command.header(Headers.ATTEMPT)));
+    if (outcome.result() == EventResult.SUCCESS) {
+      body.set("output", outcome.output());
+    } else {
+      body.put("errorCode", outcome.errorCode());
+      body.put("reason", outcome.reason());
+    }
+    return body;
+  }
+
+  private static JsonNode field(JsonNode commandBody, String name, String fromHeader) {
+    JsonNode value = commandBody == null ? null : commandBody.get(name);
+    if (value != null && !value.isNull()) {
+      return value;
+    }
+    return fromHeader == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(fromHeader);
+  }
+
+  private static JsonNode attempt(JsonNode commandBody, String fromHeader) {
+    JsonNode value = commandBody == null ? null : commandBody.get("attempt");
+    if (value != null && value.isNumber()) {
+      return value;
+    }
+    try {
+      return fromHeader == null ? JsonNodeFactory.instance.nullNode()
+          : JsonNodeFactory.instance.numberNode(Long.parseLong(fromHeader.trim()));
+    } catch (NumberFormatException e) {
+      return JsonNodeFactory.instance.textNode(fromHeader);
+    }
+  }
+}

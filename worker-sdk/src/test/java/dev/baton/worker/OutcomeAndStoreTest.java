@@ -1,0 +1,73 @@
+package dev.baton.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.contract.EventResult;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The plain-data parts: outcomes as a store keeps them, the in-memory store's bound, event ids. */
+class OutcomeAndStoreTest {
+
+  record Payment(String paymentId, long cents) {}
+
+  @Test
+  void outcomesSurviveARoundTripThroughJson() {
+    Outcome success = Outcome.success(new Payment("p-1", 1234));
+    assertThat(success.toJson()).isEqualTo("{\"result\":\"success\",\"output\":{\"paymentId\":\"p-1\",\"cents\":1234}}");
+    assertThat(Outcome.fromJson(success.toJson())).isEqualTo(success);
+
+    Outcome failed = Outcome.failed("LIMIT", "amount over limit");
+    assertThat(Outcome.fromJson(failed.toJson())).isEqualTo(failed);
+    assertThat(failed.result()).isEqualTo(EventResult.FAILED);
+
+    assertThat(Outcome.success().output().isEmpty()).isTrue();
+    assertThat(Outcome.success(null)).isEqualTo(Outcome.success());
+    assertThat(Outcome.success(Map.of("a", 1)).output().get("a").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aFailureNeedsAnErrorCode() {
+    assertThatThrownBy(() -> Outcome.failed(" ", "why")).hasMessageContaining("errorCode");
+    assertThatThrownBy(() -> Outcome.fromJson("{\"result\":\"maybe\"}")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theInMemoryStoreForgetsTheLeastRecentlyUsedBeyondItsCapacity() {
+    InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(2);
+    store.remember("a", Outcome.success());
+    store.remember("b", Outcome.failed("X", "x"));
+    assertThat(store.find("a")).isPresent(); // a is now the most recent
+    store.remember("c", Outcome.success());
+    assertThat(store.size()).isEqualTo(2);
+    assertThat(store.find("b")).isEmpty();
+    assertThat(store.find("a")).isPresent();
+    // The first outcome of a key stays.
+    store.remember("a", Outcome.failed("LATE", "late"));
+    assertThat(store.find("a")).contains(Outcome.success());
+    assertThatThrownBy(() -> IdempotencyStore.inMemory(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void eventIdsAreDeterministicPerCommandAndResult() {
+    String id = ResultEvents.eventMessageId("m-1", EventResult.SUCCESS);
+    assertThat(ResultEvents.eventMessageId("m-1", EventResult.SUCCESS)).isEqualTo(id);
+    assertThat(ResultEvents.eventMessageId("m-1", EventResult.ERROR)).isNotEqualTo(id);
+    assertThat(ResultEvents.eventMessageId("m-2", EventResult.SUCCESS)).isNotEqualTo(id);
+    assertThat(ResultEvents.eventMessageId(null, EventResult.SUCCESS))
+        .isNotEqualTo(ResultEvents.eventMessageId(null, EventResult.SUCCESS));
+  }
+
+  @Test
+  void mismatchedInputIsDescribedWithoutItsValue() {
+    assertThatThrownBy(() -> Json.convert(Json.MAPPER.readTree("{\"paymentId\":\"p\",\"cents\":\"4111-1111\"}"),
+        Payment.class))
+        .isInstanceOf(UnprocessableMessageException.class)
+        .hasMessage("cannot read Payment: field cents is not a valid long");
+    assertThatThrownBy(() -> Json.readObject("[1]".getBytes())).hasMessage("body is JSON but not an object");
+    assertThatThrownBy(() -> Json.readObject(new byte[0])).hasMessage("body is empty");
+    assertThatThrownBy(() -> Json.readObject("card=4111".getBytes()))
+        .hasMessageStartingWith("body is not JSON").hasMessageNotContaining("4111").hasMessageNotContaining("card");
+  }
+}
