@@ -1,0 +1,71 @@
+package dev.baton.cli;
+
+import dev.baton.operator.OperatorSettings;
+import dev.baton.runtime.RuntimeSettings;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Everything {@code baton dev} needs to know, from flags and environment, and how it maps onto the settings of the
+ * operator and the runtime. Passwords never appear in {@link #toString()}.
+ */
+record DevSettings(
+    String host,
+    int kubePort,
+    int httpPort,
+    String rabbitManagementUrl,
+    String rabbitHost,
+    int rabbitPort,
+    String rabbitUsername,
+    String rabbitPassword,
+    String vhost,
+    String userPrefix,
+    Duration resync,
+    String databaseUrl,
+    String databaseUser,
+    String databasePassword,
+    Path kubeconfig) {
+
+  /** The operator against the dev API: server-side apply off (the fabric8 mock has none, DESIGN.md §9). */
+  OperatorSettings operator(String runtimeUrl) {
+    return new OperatorSettings(rabbitManagementUrl, rabbitUsername, rabbitPassword, rabbitHost, rabbitPort, vhost,
+        userPrefix, resync, false, runtimeUrl);
+  }
+
+  /** The runtime, creating its database when missing (dev mode). */
+  RuntimeSettings runtime() {
+    return RuntimeSettings.localDefaults().toBuilder()
+        .databaseUrl(databaseUrl).databaseUser(databaseUser).databasePassword(databasePassword).createDatabase(true)
+        .amqpUri(amqpUri()).httpHost(host).httpPort(httpPort)
+        .build();
+  }
+
+  /** {@code amqp://user:password@host:port/vhost}, every part URL-encoded ({@code /} becomes {@code %2F}). */
+  String amqpUri() {
+    return "amqp://" + encode(rabbitUsername) + ":" + encode(rabbitPassword) + "@" + rabbitHost + ":" + rabbitPort
+        + "/" + encode(vhost);
+  }
+
+  /** Host and port of the JDBC URL ({@code jdbc:postgresql://host:port/db}), for a reachability check. */
+  URI databaseAddress() {
+    URI uri = URI.create(databaseUrl.replaceFirst("^jdbc:", ""));
+    return URI.create("tcp://" + (uri.getHost() == null ? "127.0.0.1" : uri.getHost()) + ":"
+        + (uri.getPort() < 0 ? 5432 : uri.getPort()));
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return "DevSettings[kube=" + host + ":" + kubePort + ", http=" + host + ":" + httpPort + ", rabbitmq="
+        + rabbitHost + ":" + rabbitPort + " as " + rabbitUsername + " (management " + rabbitManagementUrl
+        + "), vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync + ", database=" + databaseUrl
+        + " as " + databaseUser
+        + ", kubeconfig=" + kubeconfig + "]";
+  }
+}

@@ -1,0 +1,143 @@
+package dev.baton.cli;
+
+import dev.baton.devapi.DevApiServer;
+import dev.baton.devapi.PortInUseException;
+import dev.baton.operator.BatonOperator;
+import dev.baton.runtime.BatonRuntime;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local stack of {@code baton dev}: the dev API (with the CRDs and namespace default), the operator and the
+ * runtime, started in that order and stopped in reverse (runtime, operator, dev API).
+ *
+ * <p>While the operator or the runtime of this build is still a stub ({@link UnsupportedOperationException}), the
+ * stack says so and runs without it, so the rest can be used.
+ */
+final class DevStack implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DevStack.class);
+
+  /** Whether a component runs, and if not, why. */
+  record Part(String name, boolean running, String note) {}
+
+  private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
+  private DevApiServer api;
+  private Path kubeconfig;
+  private Part operator;
+  private Part runtime;
+  private String runtimeUrl;
+  private boolean closed;
+
+  private DevStack() {}
+
+  /** Checks what it needs, then starts everything; on failure stops what already started and throws. */
+  static DevStack start(DevSettings settings, PrintStream out) {
+    Preflight.check(settings);
+    DevStack stack = new DevStack();
+    try {
+      stack.startAll(settings, out);
+      return stack;
+    } catch (RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private void startAll(DevSettings s, PrintStream out) {
+    try {
+      api = DevApiServer.start(s.host(), s.kubePort());
+    } catch (PortInUseException e) {
+      throw new DevStackException("port " + e.port() + " is already in use: stop what listens there"
+          + " (another baton dev?) or choose another port with --kube-port", e);
+    }
+    toClose.push(api);
+    kubeconfig = api.writeKubeconfig(s.kubeconfig().toAbsolutePath());
+    out.println("  dev API      " + api.url() + " (CRDs applied, namespace default)");
+
+    String plannedRuntimeUrl = "http://" + s.host() + ":" + s.httpPort();
+    KubernetesClient operatorClient = newClient();
+    try {
+      toClose.push(BatonOperator.start(operatorClient, s.operator(s.httpPort() == 0 ? null : plannedRuntimeUrl)));
+      operator = new Part("operator", true, "RabbitMQ " + s.rabbitHost() + ":" + s.rabbitPort() + ", vhost " + s.vhost());
+    } catch (UnsupportedOperationException e) {
+      operator = new Part("operator", false, "not implemented yet in this build: running without it");
+    } catch (RuntimeException e) {
+      throw new DevStackException("the operator did not start: " + oneLine(e), e);
+    }
+    out.println("  operator     " + (operator.running() ? "running (" : "NOT RUNNING (") + operator.note() + ")");
+
+    KubernetesClient runtimeClient = newClient();
+    try {
+      BatonRuntime started = BatonRuntime.start(s.runtime(), runtimeClient);
+      toClose.push(started);
+      runtimeUrl = "http://" + s.host() + ":" + started.httpPort();
+      runtime = new Part("runtime", true, runtimeUrl + ", database " + s.databaseUrl());
+    } catch (UnsupportedOperationException e) {
+      runtime = new Part("runtime", false, "not implemented yet in this build: running without it");
+    } catch (RuntimeException e) {
+      throw new DevStackException("the runtime did not start: " + oneLine(e), e);
+    }
+    out.println("  runtime      " + (runtime.running() ? "running (" : "NOT RUNNING (") + runtime.note() + ")");
+  }
+
+  /** A client of its own per component: each may close or reconfigure it without touching the others. */
+  private KubernetesClient newClient() {
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
+    toClose.push(client);
+    return client;
+  }
+
+  DevApiServer api() {
+    return api;
+  }
+
+  Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  Part operator() {
+    return operator;
+  }
+
+  Part runtime() {
+    return runtime;
+  }
+
+  /** The runtime's HTTP API, or null when it does not run. */
+  String runtimeUrl() {
+    return runtimeUrl;
+  }
+
+  /** Stops the runtime, then the operator, then the dev API (reverse start order). Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    while (!toClose.isEmpty()) {
+      AutoCloseable c = toClose.pop();
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.warn("stopping {} failed: {}", c.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  private static String oneLine(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    return message.lines().findFirst().orElse(message);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.baton.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The one READY line of {@code baton dev} and what to type next. */
+final class ReadyBanner {
+
+  static final String READY = "READY";
+
+  private ReadyBanner() {}
+
+  static void print(PrintStream out, DevStack stack, Path cwd) {
+    String runtime = stack.runtimeUrl();
+    out.println();
+    out.println(READY + ": Baton dev is up. Kubernetes API " + stack.api().url()
+        + (runtime == null ? "" : ", runtime " + runtime) + ". Ctrl-C stops it.");
+    out.println();
+    out.println("  export KUBECONFIG=" + stack.kubeconfig());
+    out.println("  kubectl apply -f " + examples(cwd));
+    out.println("  kubectl get workerservices,workflows,retrypolicies");
+    if (runtime != null) {
+      out.println("  curl -s -X POST " + runtime + "/api/v1/namespaces/default/workflows/order-fulfilment/instances \\");
+      out.println("       -H 'Content-Type: application/json' -d '{\"businessKey\": \"order-1\", \"input\": {}}'");
+    }
+    out.println();
+    out.println("  (the dev API is a development aid: kubectl get/describe/apply/delete/wait and get -w work;"
+        + " --server-side and garbage collection of owned objects do not)");
+  }
+
+  /** {@code examples/order-saga/} relative to where the user is, when the repo is there or above. */
+  private static String examples(Path cwd) {
+    String home = System.getenv("BATON_HOME");
+    Path repo = home == null ? cwd : Path.of(home);
+    Path examples = repo.resolve("examples/order-saga");
+    if (!Files.isDirectory(examples)) {
+      return "<your resources>.yaml";
+    }
+    Path absolute = examples.toAbsolutePath().normalize();
+    return (absolute.startsWith(cwd) ? cwd.relativize(absolute) : absolute) + "/";
+  }
+}

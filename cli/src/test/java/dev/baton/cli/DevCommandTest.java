@@ -1,0 +1,74 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code baton dev} refuses to start with one line saying what to do, and never prints a password. */
+class DevCommandTest {
+
+  private static final String SECRET = "s3cret-never-printed";
+
+  private record Run(int exitCode, String err) {}
+
+  private static Run baton(String... args) {
+    CommandLine cli = BatonCli.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Run(code, err.toString());
+  }
+
+  @Test
+  void aTakenPortIsNamedWithTheFlagToChangeIt() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Run run = baton("dev", "--kube-port", String.valueOf(taken.getLocalPort()), "--rabbitmq-password", SECRET);
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.err().strip().lines()).hasSize(1);
+      assertThat(run.err()).contains("port " + taken.getLocalPort(), "already in use", "--kube-port")
+          .doesNotContain(SECRET);
+    }
+  }
+
+  @Test
+  void anUnreachableBrokerSaysHowToStartIt() {
+    Run run = baton("dev", "--kube-port", "0", "--http-port", "0", "--rabbitmq-management-url",
+        "http://127.0.0.1:1/api/", "--rabbitmq-password", SECRET);
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("RabbitMQ management API is not reachable at http://127.0.0.1:1/api/",
+        "rabbitmq-plugins enable rabbitmq_management", "--rabbitmq-management-url").doesNotContain(SECRET);
+  }
+
+  @Test
+  void wrongBrokerCredentialsNameTheUserButNotThePassword() {
+    Run run = baton("dev", "--kube-port", "0", "--http-port", "0", "--rabbitmq-password", SECRET);
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("refused user 'guest'", "--rabbitmq-password").doesNotContain(SECRET);
+  }
+
+  @Test
+  void anUnreachableDatabaseSaysWhichFlagPointsAtIt() {
+    Run run = baton("dev", "--kube-port", "0", "--http-port", "0", "--database-url",
+        "jdbc:postgresql://127.0.0.1:1/baton");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("PostgreSQL is not reachable at 127.0.0.1:1", "--database-url");
+  }
+
+  @Test
+  void settingsNeverShowPasswords() {
+    DevCommand dev = new DevCommand();
+    new CommandLine(dev).parseArgs("--rabbitmq-password", SECRET, "--database-password", SECRET, "--vhost", "/");
+    DevSettings settings = dev.settings();
+    assertThat(settings.toString()).doesNotContain(SECRET).contains("vhost=/");
+    assertThat(settings.operator(null).toString()).doesNotContain(SECRET);
+    assertThat(settings.runtime().toString()).doesNotContain(SECRET);
+    assertThat(settings.amqpUri()).endsWith("@127.0.0.1:5672/%2F");
+    assertThat(settings.operator(null).serverSideApply()).isFalse();
+    assertThat(settings.runtime().createDatabase()).isTrue();
+  }
+}
