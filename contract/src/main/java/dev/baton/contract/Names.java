@@ -95,6 +95,16 @@ public final class Names {
     return "^q\\." + quote(service) + "\\.[^.]+$";
   }
 
+  /** Matches every retry tier of S: {@code q.retry.S.<consumer>.<delay>}. Used to find tiers a spec no longer lists. */
+  public static String retryQueuesRegex(String service) {
+    return "^q\\.retry\\." + quote(service) + "\\.[^.]+\\.[^.]+$";
+  }
+
+  /** Matches every dead-letter queue of S: {@code q.dlx.S.<consumer>}. */
+  public static String deadLetterQueuesRegex(String service) {
+    return "^q\\.dlx\\." + quote(service) + "\\.[^.]+$";
+  }
+
   /** Matches exactly the exchanges a worker of S may publish to: its event and retry exchanges. */
   public static String workerWritableExchangesRegex(String service) {
     return "^(" + quote(eventExchange(service)) + "|" + quote(retryExchange(service)) + ")$";

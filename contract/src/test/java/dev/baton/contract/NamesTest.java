@@ -51,6 +51,22 @@ class NamesTest {
     assertThat(Pattern.compile(Names.consumerQueuesRegex(service)).matcher(queue).matches()).isEqualTo(allowed);
   }
 
+  @ParameterizedTest(name = "{0} owns tier/parking {1}: {2}/{3}")
+  @CsvSource({
+    "payment, q.retry.payment.pay.30s,      true,  false",
+    "payment, q.retry.payment.pay.1500ms,   true,  false",
+    "payment, q.retry.payments.pay.30s,     false, false",
+    "payment, q.retry.payment.pay,          false, false",
+    "payment, q.dlx.payment.pay,            false, true",
+    "payment, q.dlx.payment.pay.x,          false, false",
+    "payment, q.dlx.orchestrator.order,     false, false",
+    "payment, q.payment.pay,                false, false",
+  })
+  void tierAndParkingRegexesMatchOnlyThatService(String service, String queue, boolean tier, boolean parking) {
+    assertThat(Pattern.compile(Names.retryQueuesRegex(service)).matcher(queue).matches()).isEqualTo(tier);
+    assertThat(Pattern.compile(Names.deadLetterQueuesRegex(service)).matcher(queue).matches()).isEqualTo(parking);
+  }
+
   @ParameterizedTest(name = "{0} writes {1}: {2}")
   @CsvSource({
     "payment, payment.event.topic.ex,    true",

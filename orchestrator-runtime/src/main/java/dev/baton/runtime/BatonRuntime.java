@@ -1,6 +1,42 @@
 package dev.baton.runtime;
 
+import com.rabbitmq.client.Connection;
+import dev.baton.runtime.api.HealthCheck;
+import dev.baton.runtime.api.HttpApi;
+import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.definitions.DefinitionRecorder;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.CommandComposer;
+import dev.baton.runtime.engine.EventApplier;
+import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.engine.TransitionApplier;
+import dev.baton.runtime.messaging.AmqpConnector;
+import dev.baton.runtime.messaging.ConsumerRegistry;
+import dev.baton.runtime.messaging.OutboxRelay;
+import dev.baton.runtime.metrics.DatabaseGauges;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.retention.RetentionJob;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.DefinitionStore;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.ProcessedEventStore;
+import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.TransitionWriter;
+import dev.baton.runtime.timeouts.TimeoutSweeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The orchestrator runtime as a component: database, step loop, outbox relay, timeout poller and HTTP API. Used by
@@ -8,22 +44,159 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  */
 public final class BatonRuntime implements AutoCloseable {
 
-  private BatonRuntime() {}
+  private static final Logger LOG = LoggerFactory.getLogger(BatonRuntime.class);
+  private static final Duration DRAIN_GRACE = Duration.ofSeconds(10);
+
+  private final RuntimeSettings settings;
+  private final RuntimeMetrics metrics = new RuntimeMetrics();
+  /** What was started, closed in reverse order. */
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private HttpApi http;
+  private boolean closed;
+
+  private BatonRuntime(RuntimeSettings settings) {
+    this.settings = settings;
+  }
 
   /**
    * Migrates the database, learns Workflow definitions by watching them (read-only) through {@code client}, and
    * starts consuming and serving. The client stays owned by the caller.
    */
   public static BatonRuntime start(RuntimeSettings settings, KubernetesClient client) {
-    throw new UnsupportedOperationException("not implemented yet");
+    BatonRuntime runtime = new BatonRuntime(settings);
+    try {
+      runtime.startParts(client);
+      return runtime;
+    } catch (RuntimeException | IOException | TimeoutException e) {
+      runtime.close();
+      throw new IllegalStateException("the runtime could not start: " + e.getMessage(), e);
+    }
+  }
+
+  private void startParts(KubernetesClient client) throws IOException, TimeoutException {
+    LOG.info("Starting the Baton runtime: {}", settings);
+    Database database = Database.open(settings.database());
+    started.add(database);
+
+    AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword());
+    // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
+    Connection consumerConnection = connector.open("baton-runtime-consumer");
+    started.add(consumerConnection);
+    Connection publisherConnection = connector.open("baton-runtime-publisher");
+    started.add(publisherConnection);
+    LOG.info("Connected to RabbitMQ at {}", connector.safeAddress());
+
+    InstanceStore instances = new InstanceStore();
+    StepExecutionStore executions = new StepExecutionStore();
+    OutboxStore outbox = new OutboxStore();
+    ProcessedEventStore processed = new ProcessedEventStore();
+    DefinitionCatalog catalog = new DefinitionCatalog(new DefinitionStore());
+    TransitionApplier applier = new TransitionApplier(new CommandComposer(),
+        new TransitionWriter(instances, executions, outbox));
+
+    OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
+        settings.outboxPollInterval());
+    relay.start();
+    started.add(relay);
+
+    WorkflowWatcher[] watcher = new WorkflowWatcher[1];
+    ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, database,
+        new EventApplier(instances, processed, catalog, applier), metrics, relay,
+        new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
+        () -> watcher[0] == null ? Set.of() : watcher[0].names());
+    started.add(() -> consumers.stop(DRAIN_GRACE));
+
+    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows);
+    gauges.run(); // learn the workflows with unfinished instances before consuming
+
+    watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
+        new DefinitionRecorder(database, catalog, consumers::ensure, consumers::reconcile));
+    started.add(watcher[0]);
+    consumers.reconcile();
+
+    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemonThreads("baton-runtime-timer"));
+    started.add(() -> {
+      scheduler.shutdownNow();
+      scheduler.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    });
+    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, catalog, applier, relay,
+        metrics, settings.timeoutBatchSize()));
+    every(scheduler, settings.metricsRefreshInterval(), gauges);
+    every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
+    every(scheduler, settings.retentionInterval(),
+        new RetentionJob(database, instances, processed, settings.retention()));
+
+    InstanceService service = new InstanceService(database, instances, catalog, applier, relay);
+    HealthCheck health = new HealthCheck() {
+      @Override
+      public boolean databaseUp() {
+        return database.isReachable();
+      }
+
+      @Override
+      public boolean brokerUp() {
+        return consumerConnection.isOpen() && publisherConnection.isOpen();
+      }
+
+      @Override
+      public Set<String> consuming() {
+        return consumers.subscribed();
+      }
+    };
+    http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
+        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health));
+    started.add(http);
+    LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());
   }
 
   /** The port the HTTP API listens on. */
   public int httpPort() {
-    throw new UnsupportedOperationException("not implemented yet");
+    if (http == null) {
+      throw new IllegalStateException("the runtime is not running");
+    }
+    return http.port();
+  }
+
+  /** The meters, for embedding (e.g. {@code baton dev}) and tests. */
+  public RuntimeMetrics metrics() {
+    return metrics;
   }
 
   /** Stops consuming, lets in-flight events finish, then closes the broker and database connections. */
   @Override
-  public void close() {}
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        LOG.warn("Stopping {} failed: {}", started.get(i).getClass().getSimpleName(), e.toString());
+      }
+    }
+    started.clear();
+    LOG.info("Baton runtime stopped");
+  }
+
+  /** Fixed delay: a slow round (a big timeout sweep) is never run twice at once. */
+  private static void every(ScheduledExecutorService scheduler, Duration interval, Runnable task) {
+    scheduler.scheduleWithFixedDelay(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.warn("Periodic task failed: {}", e.toString());
+      }
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
 }

@@ -1,11 +1,17 @@
 package dev.baton.runtime;
 
+import dev.baton.contract.BatonDuration;
+import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How the runtime reaches PostgreSQL and RabbitMQ and how it runs. Read from the environment in a cluster; built in
- * code by {@code baton dev} and by tests.
+ * code by {@code baton dev} and by tests (start from {@link #localDefaults()} and change it with {@link #toBuilder()}).
  *
  * @param databaseUrl JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/baton}
  * @param databaseUser database user
@@ -14,9 +20,24 @@ import java.util.Map;
  * @param amqpUri broker URI with credentials, e.g. {@code amqp://guest:guest@127.0.0.1:5672/%2F} (never logged)
  * @param httpHost address the HTTP API listens on
  * @param httpPort port of the HTTP API (0 picks a free one)
- * @param consumerThreads threads consuming orchestrator queues
+ * @param consumerThreads threads consuming orchestrator queues, each with its own channel
  * @param prefetch unacknowledged events per consumer
- * @param retention finished instances older than this are purged
+ * @param retention finished instances (and processed-event ids) older than this are purged
+ * @param amqpUsername broker user overriding the one in the URI (the operator's Secret has it apart), or null
+ * @param amqpPassword its password (never logged), or null
+ * @param namespaces namespaces whose Workflows the runtime follows; empty for all
+ * @param requireReady refuse to start instances of a Workflow the operator has not marked {@code Ready=True}; when
+ *     false, only {@code Ready=False} refuses (no status at all is accepted: no operator, e.g. tests)
+ * @param eventBatchSize events already delivered to a consumer thread that may share one transaction
+ * @param outboxBatchSize commands the relay publishes per transaction
+ * @param outboxPollInterval how often the relay looks for commands without being told (other replicas, backoff)
+ * @param timeoutPollInterval how often due step timeouts are looked for
+ * @param timeoutBatchSize due instances handled per transaction
+ * @param retentionInterval how often the retention purge runs
+ * @param metricsRefreshInterval how often the gauges read from the database are refreshed
+ * @param consumerRetryInterval how often missing orchestrator queues are looked for again
+ * @param databasePoolSize database connections; 0 sizes the pool from the consumer threads
+ * @param maxRequestBytes largest HTTP request body accepted (413 beyond)
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -28,22 +49,332 @@ public record RuntimeSettings(
     int httpPort,
     int consumerThreads,
     int prefetch,
-    Duration retention) {
+    Duration retention,
+    String amqpUsername,
+    String amqpPassword,
+    List<String> namespaces,
+    boolean requireReady,
+    int eventBatchSize,
+    int outboxBatchSize,
+    Duration outboxPollInterval,
+    Duration timeoutPollInterval,
+    int timeoutBatchSize,
+    Duration retentionInterval,
+    Duration metricsRefreshInterval,
+    Duration consumerRetryInterval,
+    int databasePoolSize,
+    long maxRequestBytes) {
+
+  public RuntimeSettings {
+    namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    atLeast("consumerThreads", consumerThreads, 1);
+    atLeast("prefetch", prefetch, 1);
+    atLeast("eventBatchSize", eventBatchSize, 1);
+    atLeast("outboxBatchSize", outboxBatchSize, 1);
+    atLeast("timeoutBatchSize", timeoutBatchSize, 1);
+    atLeast("databasePoolSize", databasePoolSize, 0);
+    atLeast("maxRequestBytes", maxRequestBytes, 1);
+    if (httpPort < 0 || httpPort > 65_535) {
+      throw new IllegalArgumentException("httpPort must be 0..65535, got " + httpPort);
+    }
+  }
+
+  /** The ten settings of the first version; the rest take their defaults. */
+  public RuntimeSettings(String databaseUrl, String databaseUser, String databasePassword, boolean createDatabase,
+      String amqpUri, String httpHost, int httpPort, int consumerThreads, int prefetch, Duration retention) {
+    this(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost, httpPort, consumerThreads,
+        prefetch, retention, null, null, List.of(), false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100,
+        Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L);
+  }
 
   public static RuntimeSettings localDefaults() {
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7));
   }
 
-  /** Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()}. */
+  /**
+   * Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()}. Durations are
+   * written as in resources ({@code 500ms}, {@code 30s}, {@code 168h}).
+   *
+   * @throws IllegalArgumentException naming the variable whose value cannot be read
+   */
   public static RuntimeSettings fromEnvironment(Map<String, String> env) {
-    throw new UnsupportedOperationException("not implemented yet");
+    EnvReader r = new EnvReader(env);
+    RuntimeSettings d = localDefaults();
+    return d.toBuilder()
+        .databaseUrl(r.text("BATON_DATABASE_URL", d.databaseUrl))
+        .databaseUser(r.text("BATON_DATABASE_USER", d.databaseUser))
+        .databasePassword(r.text("BATON_DATABASE_PASSWORD", d.databasePassword))
+        .createDatabase(r.flag("BATON_DATABASE_CREATE", d.createDatabase))
+        .databasePoolSize(r.integer("BATON_DATABASE_POOL_SIZE", d.databasePoolSize))
+        .amqpUri(r.text("BATON_RABBITMQ_URI", d.amqpUri))
+        .amqpUsername(r.text("BATON_RABBITMQ_USERNAME", null))
+        .amqpPassword(r.text("BATON_RABBITMQ_PASSWORD", null))
+        .httpHost(r.text("BATON_HTTP_HOST", d.httpHost))
+        .httpPort(r.integer("BATON_HTTP_PORT", d.httpPort))
+        .maxRequestBytes(r.integer("BATON_HTTP_MAX_REQUEST_BYTES", (int) d.maxRequestBytes))
+        .consumerThreads(r.integer("BATON_CONSUMER_THREADS", d.consumerThreads))
+        .prefetch(r.integer("BATON_PREFETCH", d.prefetch))
+        .eventBatchSize(r.integer("BATON_EVENT_BATCH_SIZE", d.eventBatchSize))
+        .outboxBatchSize(r.integer("BATON_OUTBOX_BATCH_SIZE", d.outboxBatchSize))
+        .outboxPollInterval(r.duration("BATON_OUTBOX_POLL_INTERVAL", d.outboxPollInterval))
+        .timeoutPollInterval(r.duration("BATON_TIMEOUT_POLL_INTERVAL", d.timeoutPollInterval))
+        .timeoutBatchSize(r.integer("BATON_TIMEOUT_BATCH_SIZE", d.timeoutBatchSize))
+        .retention(r.duration("BATON_RETENTION", d.retention))
+        .retentionInterval(r.duration("BATON_RETENTION_INTERVAL", d.retentionInterval))
+        .metricsRefreshInterval(r.duration("BATON_METRICS_REFRESH_INTERVAL", d.metricsRefreshInterval))
+        .consumerRetryInterval(r.duration("BATON_CONSUMER_RETRY_INTERVAL", d.consumerRetryInterval))
+        .namespaces(r.list("BATON_NAMESPACES", d.namespaces))
+        .requireReady(r.flag("BATON_REQUIRE_READY", d.requireReady))
+        .build();
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The pool: one connection per consumer thread, plus the relay, the timeout poller, the API and housekeeping. */
+  public DatabaseSettings database() {
+    int pool = databasePoolSize > 0 ? databasePoolSize : consumerThreads + 6;
+    return new DatabaseSettings(databaseUrl, databaseUser, databasePassword, createDatabase, pool);
   }
 
   /** Never print credentials. */
   @Override
   public String toString() {
-    return "RuntimeSettings[databaseUrl=" + databaseUrl + ", databaseUser=" + databaseUser + ", http=" + httpHost + ":"
-        + httpPort + ", consumerThreads=" + consumerThreads + ", prefetch=" + prefetch + ", retention=" + retention + "]";
+    return "RuntimeSettings[databaseUrl=" + database() + ", http=" + httpHost + ":" + httpPort + ", consumerThreads="
+        + consumerThreads + ", prefetch=" + prefetch + ", eventBatchSize=" + eventBatchSize + ", outboxBatchSize="
+        + outboxBatchSize + ", timeoutPollInterval=" + timeoutPollInterval + ", retention=" + retention
+        + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady + "]";
+  }
+
+  private static void atLeast(String name, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+    }
+  }
+
+  /** Changes a few settings of a copy. */
+  public static final class Builder {
+    private String databaseUrl;
+    private String databaseUser;
+    private String databasePassword;
+    private boolean createDatabase;
+    private String amqpUri;
+    private String httpHost;
+    private int httpPort;
+    private int consumerThreads;
+    private int prefetch;
+    private Duration retention;
+    private String amqpUsername;
+    private String amqpPassword;
+    private List<String> namespaces;
+    private boolean requireReady;
+    private int eventBatchSize;
+    private int outboxBatchSize;
+    private Duration outboxPollInterval;
+    private Duration timeoutPollInterval;
+    private int timeoutBatchSize;
+    private Duration retentionInterval;
+    private Duration metricsRefreshInterval;
+    private Duration consumerRetryInterval;
+    private int databasePoolSize;
+    private long maxRequestBytes;
+
+    private Builder(RuntimeSettings s) {
+      databaseUrl = s.databaseUrl;
+      databaseUser = s.databaseUser;
+      databasePassword = s.databasePassword;
+      createDatabase = s.createDatabase;
+      amqpUri = s.amqpUri;
+      httpHost = s.httpHost;
+      httpPort = s.httpPort;
+      consumerThreads = s.consumerThreads;
+      prefetch = s.prefetch;
+      retention = s.retention;
+      amqpUsername = s.amqpUsername;
+      amqpPassword = s.amqpPassword;
+      namespaces = s.namespaces;
+      requireReady = s.requireReady;
+      eventBatchSize = s.eventBatchSize;
+      outboxBatchSize = s.outboxBatchSize;
+      outboxPollInterval = s.outboxPollInterval;
+      timeoutPollInterval = s.timeoutPollInterval;
+      timeoutBatchSize = s.timeoutBatchSize;
+      retentionInterval = s.retentionInterval;
+      metricsRefreshInterval = s.metricsRefreshInterval;
+      consumerRetryInterval = s.consumerRetryInterval;
+      databasePoolSize = s.databasePoolSize;
+      maxRequestBytes = s.maxRequestBytes;
+    }
+
+    public Builder databaseUrl(String v) {
+      databaseUrl = v;
+      return this;
+    }
+
+    public Builder databaseUser(String v) {
+      databaseUser = v;
+      return this;
+    }
+
+    public Builder databasePassword(String v) {
+      databasePassword = v;
+      return this;
+    }
+
+    public Builder createDatabase(boolean v) {
+      createDatabase = v;
+      return this;
+    }
+
+    public Builder amqpUri(String v) {
+      amqpUri = v;
+      return this;
+    }
+
+    public Builder httpHost(String v) {
+      httpHost = v;
+      return this;
+    }
+
+    public Builder httpPort(int v) {
+      httpPort = v;
+      return this;
+    }
+
+    public Builder consumerThreads(int v) {
+      consumerThreads = v;
+      return this;
+    }
+
+    public Builder prefetch(int v) {
+      prefetch = v;
+      return this;
+    }
+
+    public Builder retention(Duration v) {
+      retention = v;
+      return this;
+    }
+
+    public Builder amqpUsername(String v) {
+      amqpUsername = v;
+      return this;
+    }
+
+    public Builder amqpPassword(String v) {
+      amqpPassword = v;
+      return this;
+    }
+
+    public Builder namespaces(List<String> v) {
+      namespaces = v;
+      return this;
+    }
+
+    public Builder requireReady(boolean v) {
+      requireReady = v;
+      return this;
+    }
+
+    public Builder eventBatchSize(int v) {
+      eventBatchSize = v;
+      return this;
+    }
+
+    public Builder outboxBatchSize(int v) {
+      outboxBatchSize = v;
+      return this;
+    }
+
+    public Builder outboxPollInterval(Duration v) {
+      outboxPollInterval = v;
+      return this;
+    }
+
+    public Builder timeoutPollInterval(Duration v) {
+      timeoutPollInterval = v;
+      return this;
+    }
+
+    public Builder timeoutBatchSize(int v) {
+      timeoutBatchSize = v;
+      return this;
+    }
+
+    public Builder retentionInterval(Duration v) {
+      retentionInterval = v;
+      return this;
+    }
+
+    public Builder metricsRefreshInterval(Duration v) {
+      metricsRefreshInterval = v;
+      return this;
+    }
+
+    public Builder consumerRetryInterval(Duration v) {
+      consumerRetryInterval = v;
+      return this;
+    }
+
+    public Builder databasePoolSize(int v) {
+      databasePoolSize = v;
+      return this;
+    }
+
+    public Builder maxRequestBytes(long v) {
+      maxRequestBytes = v;
+      return this;
+    }
+
+    public RuntimeSettings build() {
+      return new RuntimeSettings(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost,
+          httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
+          eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
+          retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes);
+    }
+  }
+
+  /** Reads one variable at a time; a value it cannot read names the variable in the error. */
+  private record EnvReader(Map<String, String> env) {
+
+    String text(String name, String fallback) {
+      String v = env.get(name);
+      return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    int integer(String name, int fallback) {
+      return parse(name, fallback, Integer::parseInt, "a whole number");
+    }
+
+    boolean flag(String name, boolean fallback) {
+      return parse(name, fallback, v -> switch (v.toLowerCase(Locale.ROOT)) {
+        case "true", "yes", "1" -> true;
+        case "false", "no", "0" -> false;
+        default -> throw new IllegalArgumentException(v);
+      }, "true or false");
+    }
+
+    Duration duration(String name, Duration fallback) {
+      return parse(name, fallback, v -> BatonDuration.parse(v).toDuration(), "a duration such as 500ms, 30s or 168h");
+    }
+
+    List<String> list(String name, List<String> fallback) {
+      return parse(name, fallback,
+          v -> Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(), "a comma list");
+    }
+
+    private <T> T parse(String name, T fallback, Function<String, T> parser, String expected) {
+      String v = text(name, null);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        return parser.apply(v);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(name + "='" + v + "' is not " + expected, e);
+      }
+    }
   }
 }

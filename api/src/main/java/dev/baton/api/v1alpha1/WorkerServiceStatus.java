@@ -41,6 +41,13 @@ public class WorkerServiceStatus extends BatonStatus {
   @JsonPropertyDescription("Messages parked in the dead-letter queues: each one needs a person (see 'baton dlq').")
   private Long deadLetters;
 
+  @JsonPropertyDescription("Messages waiting in the retry tiers for their next attempt.")
+  private Long retrying;
+
+  @JsonPropertyDescription("Queues the spec no longer asks for that still hold messages; each is deleted once it is empty "
+      + "(old retry tiers empty by themselves as their messages expire).")
+  private List<String> drainingQueues = new ArrayList<>();
+
   public String getService() {
     return service;
   }
@@ -127,5 +134,21 @@ public class WorkerServiceStatus extends BatonStatus {
 
   public void setDeadLetters(Long deadLetters) {
     this.deadLetters = deadLetters;
+  }
+
+  public Long getRetrying() {
+    return retrying;
+  }
+
+  public void setRetrying(Long retrying) {
+    this.retrying = retrying;
+  }
+
+  public List<String> getDrainingQueues() {
+    return drainingQueues;
+  }
+
+  public void setDrainingQueues(List<String> drainingQueues) {
+    this.drainingQueues = drainingQueues;
   }
 }

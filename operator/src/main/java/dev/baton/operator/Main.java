@@ -1,0 +1,30 @@
+package dev.baton.operator;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The operator as a process: settings from {@code BATON_*} environment variables ({@link OperatorSettings}), the
+ * cluster from the usual kubeconfig or in-cluster service account. Runs until the JVM is asked to stop.
+ */
+public final class Main {
+
+  private Main() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "baton-operator-logback.xml");
+    }
+    OperatorSettings settings = OperatorSettings.fromEnvironment(System.getenv());
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    BatonOperator operator = BatonOperator.start(client, settings);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      operator.close();
+      client.close();
+      stopped.countDown();
+    }, "baton-operator-shutdown"));
+    stopped.await();
+  }
+}

@@ -1,0 +1,216 @@
+package dev.baton.operator.broker;
+
+import com.rabbitmq.http.client.Client;
+import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.HttpClientException;
+import com.rabbitmq.http.client.HttpException;
+import com.rabbitmq.http.client.HttpServerException;
+import com.rabbitmq.http.client.JdkHttpClientHttpLayer;
+import com.rabbitmq.http.client.domain.BindingInfo;
+import com.rabbitmq.http.client.domain.DeleteQueueParameters;
+import com.rabbitmq.http.client.domain.DestinationType;
+import com.rabbitmq.http.client.domain.ExchangeInfo;
+import com.rabbitmq.http.client.domain.QueueInfo;
+import com.rabbitmq.http.client.domain.UserInfo;
+import com.rabbitmq.http.client.domain.UserPermissions;
+import dev.baton.contract.topology.BindingSpec;
+import dev.baton.contract.topology.ExchangeSpec;
+import dev.baton.contract.topology.PermissionSpec;
+import dev.baton.contract.topology.QueueSpec;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * {@link BrokerClient} over the RabbitMQ management HTTP API with Hop. Connections and requests time out, so a
+ * broker that does not answer is reported unavailable instead of stalling a reconciler thread for good.
+ */
+public final class HopBrokerClient implements BrokerClient {
+
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+  private final Client client;
+  private final String vhost;
+  private final String url;
+
+  private HopBrokerClient(Client client, String vhost, String url) {
+    this.client = client;
+    this.vhost = vhost;
+    this.url = url;
+  }
+
+  /** A client for {@code managementUrl} as the given administrator; no request is made yet. */
+  public static HopBrokerClient create(String managementUrl, String username, String password, String vhost) {
+    try {
+      ClientParameters parameters = new ClientParameters()
+          .url(managementUrl)
+          .username(username)
+          .password(password)
+          .httpLayerFactory(JdkHttpClientHttpLayer.configure()
+              .clientBuilderConsumer(b -> b.connectTimeout(CONNECT_TIMEOUT))
+              // Replacing Hop's request consumer replaces its credentials too: set both.
+              .requestBuilderConsumer(r -> r.timeout(REQUEST_TIMEOUT).setHeader("Authorization", basic(username, password)))
+              .create());
+      return new HopBrokerClient(new Client(parameters), vhost, managementUrl);
+    } catch (Exception e) {
+      throw new IllegalArgumentException("bad RabbitMQ management URL '" + managementUrl + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static String basic(String username, String password) {
+    return "Basic " + java.util.Base64.getEncoder()
+        .encodeToString((username + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String vhost() {
+    return vhost;
+  }
+
+  @Override
+  public List<BrokerExchange> exchanges() {
+    List<ExchangeInfo> all = call("listing exchanges", () -> client.getExchanges(vhost));
+    return requireVhost(all).stream().map(e -> new BrokerExchange(e.getName(), e.getType())).toList();
+  }
+
+  @Override
+  public void declareExchange(ExchangeSpec exchange) {
+    run("declaring exchange " + exchange.name(), () -> client.declareExchange(vhost, exchange.name(),
+        new ExchangeInfo(exchange.type().brokerName(), true, false)));
+  }
+
+  @Override
+  public void deleteExchange(String name) {
+    run("deleting exchange " + name, () -> client.deleteExchange(vhost, name));
+  }
+
+  @Override
+  public List<BrokerQueue> queues() {
+    List<QueueInfo> all = call("listing queues", () -> client.getQueues(vhost));
+    return requireVhost(all).stream()
+        // A queue whose statistics the broker has not collected yet reports -1: count it as empty.
+        .map(q -> new BrokerQueue(q.getName(), q.getArguments(), Math.max(0, q.getTotalMessages()),
+            (int) Math.max(0, q.getConsumerCount())))
+        .toList();
+  }
+
+  @Override
+  public void declareQueue(QueueSpec queue) {
+    run("declaring queue " + queue.name(),
+        () -> client.declareQueue(vhost, queue.name(), new QueueInfo(true, false, false, new HashMap<>(queue.arguments()))));
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    run("deleting queue " + name, () -> client.deleteQueue(vhost, name));
+  }
+
+  @Override
+  public boolean deleteQueueIfEmpty(String name) {
+    try {
+      client.deleteQueue(vhost, name, new DeleteQueueParameters(true, false));
+      return true;
+    } catch (HttpClientException e) {
+      if (e.status() == 400) {
+        // precondition_failed: the broker holds messages in it right now
+        return false;
+      }
+      throw translate("deleting queue " + name + " if empty", e);
+    } catch (HttpException e) {
+      throw translate("deleting queue " + name + " if empty", e);
+    }
+  }
+
+  @Override
+  public List<BrokerBinding> bindings() {
+    List<BindingInfo> all = call("listing bindings", () -> client.getBindings(vhost));
+    return requireVhost(all).stream()
+        .filter(b -> b.getDestinationType() == DestinationType.QUEUE && b.getSource() != null && !b.getSource().isEmpty())
+        .map(b -> new BrokerBinding(b.getSource(), b.getDestination(), b.getRoutingKey(), b.getPropertiesKey()))
+        .toList();
+  }
+
+  @Override
+  public void bind(BindingSpec binding) {
+    run("binding " + binding.queue() + " to " + binding.exchange(),
+        () -> client.bindQueue(vhost, binding.queue(), binding.exchange(), binding.routingKey()));
+  }
+
+  @Override
+  public void unbind(BrokerBinding binding) {
+    // Hop puts the last argument into the path where the management API expects the properties key.
+    run("unbinding " + binding.queue() + " from " + binding.exchange(),
+        () -> client.unbindQueue(vhost, binding.queue(), binding.exchange(), binding.propertiesKey()));
+  }
+
+  @Override
+  public Optional<BrokerUser> user(String name) {
+    UserInfo user = call("reading user " + name, () -> client.getUser(name));
+    return Optional.ofNullable(user).map(u -> new BrokerUser(u.getName(), u.getPasswordHash(), u.getHashingAlgorithm()));
+  }
+
+  @Override
+  public void putUser(String name, String password) {
+    run("creating user " + name, () -> client.createUser(name, password.toCharArray(), List.of()));
+  }
+
+  @Override
+  public void deleteUser(String name) {
+    run("deleting user " + name, () -> client.deleteUser(name));
+  }
+
+  @Override
+  public Optional<PermissionSpec> permissions(String user) {
+    UserPermissions p = call("reading permissions of " + user, () -> client.getPermissions(vhost, user));
+    return Optional.ofNullable(p).map(x -> new PermissionSpec(x.getConfigure(), x.getWrite(), x.getRead()));
+  }
+
+  @Override
+  public void putPermissions(String user, PermissionSpec permissions) {
+    run("setting permissions of " + user, () -> client.updatePermissions(vhost, user,
+        new UserPermissions(permissions.read(), permissions.write(), permissions.configure())));
+  }
+
+  private <T> List<T> requireVhost(List<T> list) {
+    if (list == null) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, "vhost '" + vhost + "' does not exist on the broker at "
+          + url + ": create it, or set BATON_RABBITMQ_VHOST to an existing one");
+    }
+    return list;
+  }
+
+  private void run(String what, Runnable action) {
+    call(what, () -> {
+      action.run();
+      return null;
+    });
+  }
+
+  private <T> T call(String what, Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (HttpException e) {
+      throw translate(what, e);
+    }
+  }
+
+  private BrokerException translate(String what, HttpException e) {
+    if (e instanceof HttpClientException c) {
+      String hint = c.status() == 401 ? ": the operator's broker credentials were refused" : "";
+      return new BrokerException(BrokerException.Failure.REJECTED,
+          what + " was refused by the RabbitMQ management API (HTTP " + c.status() + ")" + hint, e);
+    }
+    if (e instanceof HttpServerException s) {
+      return new BrokerException(BrokerException.Failure.UNAVAILABLE,
+          what + " failed: the RabbitMQ management API answered HTTP " + s.status(), e);
+    }
+    Throwable cause = e.getCause() == null ? e : e.getCause();
+    String detail = cause.getMessage() == null ? cause.getClass().getSimpleName()
+        : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    return new BrokerException(BrokerException.Failure.UNAVAILABLE,
+        what + " failed: cannot reach the RabbitMQ management API at " + url + " (" + detail + ")", e);
+  }
+}

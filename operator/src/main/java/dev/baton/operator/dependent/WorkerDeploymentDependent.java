@@ -1,0 +1,97 @@
+package dev.baton.operator.dependent;
+
+import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.contract.WorkerEnvironment;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The workers' Deployment: the image, replicas, resources and env of the spec, plus the names of their queues and
+ * exchanges ({@link WorkerEnvironment}) and the broker credentials by reference to the Secret, never by value.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = WorkerResources.MANAGED_SELECTOR))
+public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> {
+
+  public WorkerDeploymentDependent() {
+    super(Deployment.class);
+  }
+
+  @Override
+  protected String resourceName(WorkerService ws) {
+    return WorkerResources.deploymentName(ws);
+  }
+
+  @Override
+  protected Deployment desired(WorkerService ws, Context<WorkerService> context) {
+    WorkerPlan plan = WorkerPlan.from(context);
+    DeploymentSettings settings = ws.getSpec().getDeployment();
+    Map<String, String> podLabels = new LinkedHashMap<>();
+    if (settings.getPodLabels() != null) {
+      podLabels.putAll(settings.getPodLabels());
+    }
+    podLabels.putAll(WorkerResources.labels(ws));
+    Map<String, String> podAnnotations = new LinkedHashMap<>();
+    context.getSecondaryResource(Secret.class)
+        .map(s -> s.getMetadata().getUid())
+        .ifPresent(uid -> podAnnotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName(resourceName(ws))
+        .withNamespace(ws.getMetadata().getNamespace())
+        .withLabels(WorkerResources.labels(ws))
+        .endMetadata()
+        .withNewSpec()
+        // With autoscaling on, KEDA owns the replica count: leave it out so the operator does not fight it.
+        .withReplicas(ws.getSpec().getAutoscaling() == null ? settings.getReplicas() : null)
+        .withNewSelector().withMatchLabels(WorkerResources.selector(ws)).endSelector()
+        .withNewTemplate()
+        .withNewMetadata().withLabels(podLabels).withAnnotations(podAnnotations).endMetadata()
+        .withNewSpec()
+        .withServiceAccountName(settings.getServiceAccountName())
+        .addNewContainer()
+        .withName(WorkerResources.CONTAINER)
+        .withImage(settings.getImage())
+        .withImagePullPolicy(settings.getImagePullPolicy())
+        .withResources(settings.getResources())
+        .withEnv(environment(ws, plan, settings))
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */
+  private static List<EnvVar> environment(WorkerService ws, WorkerPlan plan, DeploymentSettings settings) {
+    Set<String> ours = new HashSet<>(plan.environment().keySet());
+    ours.addAll(List.of(WorkerEnvironment.RABBITMQ_URI, WorkerEnvironment.RABBITMQ_USERNAME,
+        WorkerEnvironment.RABBITMQ_PASSWORD));
+    List<EnvVar> env = new ArrayList<>();
+    settings.getEnv().stream().filter(e -> !ours.contains(e.getName())).forEach(env::add);
+    plan.environment().forEach((name, value) -> env.add(new EnvVar(name, value, null)));
+    String secret = WorkerResources.secretName(ws);
+    env.add(fromSecret(WorkerEnvironment.RABBITMQ_URI, secret, Credentials.URI));
+    env.add(fromSecret(WorkerEnvironment.RABBITMQ_USERNAME, secret, Credentials.USERNAME));
+    env.add(fromSecret(WorkerEnvironment.RABBITMQ_PASSWORD, secret, Credentials.PASSWORD));
+    return env;
+  }
+
+  private static EnvVar fromSecret(String name, String secret, String key) {
+    return new EnvVarBuilder().withName(name)
+        .withNewValueFrom().withNewSecretKeyRef().withName(secret).withKey(key).endSecretKeyRef().endValueFrom()
+        .build();
+  }
+}

@@ -1,0 +1,30 @@
+package dev.baton.operator.dependent;
+
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import dev.baton.api.v1alpha1.WorkerService;
+import java.util.Map;
+
+/**
+ * What the WorkerService reconciler decided and the dependents turn into a Secret and a Deployment; handed over
+ * through JOSDK's per-reconciliation context, because JOSDK instantiates managed dependents itself.
+ *
+ * @param username the broker user
+ * @param amqpHost host for the credentials URI
+ * @param amqpPort port for the credentials URI
+ * @param vhost vhost for the credentials URI
+ * @param environment the BATON_* variables of the workers, credentials excluded
+ */
+public record WorkerPlan(String username, String amqpHost, int amqpPort, String vhost, Map<String, String> environment) {
+
+  public WorkerPlan {
+    environment = Map.copyOf(environment);
+  }
+
+  public void handTo(Context<WorkerService> context) {
+    context.managedWorkflowAndDependentResourceContext().put(WorkerPlan.class, this);
+  }
+
+  static WorkerPlan from(Context<WorkerService> context) {
+    return context.managedWorkflowAndDependentResourceContext().getMandatory(WorkerPlan.class, WorkerPlan.class);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.baton.operator.dependent;
+
+import dev.baton.api.v1alpha1.WorkerService;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Names and labels of the Kubernetes objects the operator manages for a WorkerService. */
+public final class WorkerResources {
+
+  public static final String NAME_LABEL = "app.kubernetes.io/name";
+  public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+  public static final String MANAGED_BY = "baton-operator";
+  public static final String WORKER_SERVICE_LABEL = "baton.dev/worker-service";
+  /** Informers of Secrets and Deployments watch only what the operator manages. */
+  public static final String MANAGED_SELECTOR = MANAGED_BY_LABEL + "=" + MANAGED_BY;
+  /** The container the workers run in. */
+  public static final String CONTAINER = "worker";
+  /** Changes when the credentials Secret is recreated, so pods restart with the new password. */
+  public static final String CREDENTIALS_UID_ANNOTATION = "baton.dev/credentials-secret-uid";
+
+  private WorkerResources() {}
+
+  /** {@code <metadata.name>-broker-credentials}. */
+  public static String secretName(WorkerService ws) {
+    return ws.getMetadata().getName() + "-broker-credentials";
+  }
+
+  /** The Deployment has the WorkerService's name. */
+  public static String deploymentName(WorkerService ws) {
+    return ws.getMetadata().getName();
+  }
+
+  /** Labels of the Secret, the Deployment and the pods. */
+  public static Map<String, String> labels(WorkerService ws) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(NAME_LABEL, ws.serviceName());
+    labels.put(MANAGED_BY_LABEL, MANAGED_BY);
+    labels.put(WORKER_SERVICE_LABEL, ws.getMetadata().getName());
+    return labels;
+  }
+
+  /** The Deployment's selector: immutable in Kubernetes, so only what never changes for the resource. */
+  public static Map<String, String> selector(WorkerService ws) {
+    return Map.of(WORKER_SERVICE_LABEL, ws.getMetadata().getName());
+  }
+}

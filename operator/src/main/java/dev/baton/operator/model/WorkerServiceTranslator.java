@@ -1,0 +1,206 @@
+package dev.baton.operator.model;
+
+import dev.baton.api.v1alpha1.CommandSpec;
+import dev.baton.api.v1alpha1.QueueSettings;
+import dev.baton.api.v1alpha1.RetryPolicy;
+import dev.baton.api.v1alpha1.SubscriptionSpec;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.WorkerServiceSpec;
+import dev.baton.contract.Names;
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.operator.status.Reason;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * WorkerService (+ the RetryPolicies of its namespace) → {@link ServiceModel}, or the problems a person must fix.
+ * Pure. It covers what the CRD schema cannot (its CEL rules are not evaluated by every API server, the dev API
+ * evaluates none) and what it cannot know: names that would collide once turned into queues or environment
+ * variables, and references to RetryPolicies.
+ */
+public final class WorkerServiceTranslator {
+
+  /** The schema's pattern for subscription binding patterns. */
+  private static final Pattern BINDING_PATTERN = Pattern.compile("^[a-z0-9_*#-]+(\\.[a-z0-9_*#-]+)*$");
+  private static final int MAX_PREFETCH = 65535;
+  private static final int MAX_LABEL_VALUE = 63;
+
+  private WorkerServiceTranslator() {}
+
+  /**
+   * The service name this resource claims in the vhost, when it is a usable one. Claims decide conflicts between
+   * resources (the older one keeps a name), even while the rest of a spec is still invalid.
+   */
+  public static Optional<String> claimedServiceName(WorkerService ws) {
+    String name = ws.serviceName();
+    return Names.isValidToken(name) && !Names.RESERVED_SERVICE_NAMES.contains(name) ? Optional.of(name) : Optional.empty();
+  }
+
+  /** Who holds which service name among these WorkerServices (all namespaces). */
+  public static NameClaims<WorkerService> claims(Collection<WorkerService> all) {
+    return NameClaims.of(all, WorkerServiceTranslator::claimedServiceName, ws -> ws.getStatus() != null
+        && ws.serviceName().equals(ws.getStatus().getService()) && !NameClaims.inConflict(ws.getStatus()));
+  }
+
+  /**
+   * @param retryPolicies the RetryPolicy of the resource's namespace with a given name, if there is one
+   */
+  public static Validated<ServiceModel> fromCrd(WorkerService ws, Function<String, Optional<RetryPolicy>> retryPolicies) {
+    WorkerServiceSpec spec = ws.getSpec() == null ? new WorkerServiceSpec() : ws.getSpec();
+    List<Problem> problems = new ArrayList<>();
+    String service = ws.serviceName();
+    checkServiceName(ws, spec, service, problems);
+
+    Map<String, String> queueOwners = new HashMap<>();
+    Map<String, String> variableOwners = new HashMap<>();
+    List<ServiceModel.Command> commands = new ArrayList<>();
+    List<CommandSpec> commandSpecs = spec.getCommands();
+    for (int i = 0; i < commandSpecs.size(); i++) {
+      CommandSpec c = commandSpecs.get(i);
+      String field = "spec.commands[" + i + "]";
+      if (checkConsumerName(field, c.getName(), queueOwners, variableOwners, problems)) {
+        staircase(field, "command '" + c.getName() + "'", c.getRetryPolicy(), ws, retryPolicies, problems)
+            .ifPresent(r -> commands.add(new ServiceModel.Command(c.getName(), r)));
+      }
+    }
+    List<ServiceModel.Subscription> subscriptions = new ArrayList<>();
+    List<SubscriptionSpec> subscriptionSpecs = spec.getSubscriptions();
+    for (int i = 0; i < subscriptionSpecs.size(); i++) {
+      SubscriptionSpec s = subscriptionSpecs.get(i);
+      String field = "spec.subscriptions[" + i + "]";
+      boolean ok = checkConsumerName(field, s.getName(), queueOwners, variableOwners, problems);
+      if (!Names.isValidToken(s.getService())) {
+        problems.add(Problem.invalid(field + ".service '" + s.getService()
+            + "' is not a service name: lowercase letters, digits, '_' and '-', no dots"));
+        ok = false;
+      }
+      if (s.getPattern() == null || !BINDING_PATTERN.matcher(s.getPattern()).matches()) {
+        problems.add(Problem.invalid(field + ".pattern '" + s.getPattern()
+            + "' is not a topic pattern over <entity>.<action>.<result>, e.g. '*.pay.failed' or 'order.#'"));
+        ok = false;
+      }
+      Optional<RetryStaircase> retry =
+          staircase(field, "subscription '" + s.getName() + "'", s.getRetryPolicy(), ws, retryPolicies, problems);
+      if (ok && retry.isPresent()) {
+        subscriptions.add(new ServiceModel.Subscription(s.getName(), s.getService(), s.getPattern(), retry.get()));
+      }
+    }
+    QueueSettings queue = spec.getQueue();
+    Integer prefetch = queue.getPrefetch();
+    if (prefetch != null && (prefetch < 1 || prefetch > MAX_PREFETCH)) {
+      problems.add(Problem.invalid("spec.queue.prefetch is " + prefetch + ": it must be between 1 and " + MAX_PREFETCH));
+    }
+    if (spec.getDeployment() != null
+        && (spec.getDeployment().getImage() == null || spec.getDeployment().getImage().isBlank())) {
+      problems.add(Problem.invalid("spec.deployment.image is required when spec.deployment is set"));
+    }
+    if (spec.getDeployment() != null && ws.getMetadata().getName().length() > MAX_LABEL_VALUE) {
+      problems.add(Problem.invalid("metadata.name is longer than " + MAX_LABEL_VALUE + " characters: with "
+          + "spec.deployment it labels the worker pods, and label values are limited to " + MAX_LABEL_VALUE));
+    }
+    if (spec.getDeployment() != null && spec.getDeployment().getReplicas() != null
+        && spec.getDeployment().getReplicas() < 0) {
+      problems.add(Problem.invalid("spec.deployment.replicas must not be negative"));
+    }
+    QueueType type = queue.getType() == null ? QueueType.CLASSIC : queue.getType().toQueueType();
+    return Validated.of(problems, () -> new ServiceModel(service, type, commands, subscriptions));
+  }
+
+  /** The prefetch the workers use. */
+  public static int prefetch(WorkerService ws) {
+    Integer p = ws.getSpec() == null ? null : ws.getSpec().getQueue().getPrefetch();
+    return p == null ? WorkerEnvironment.DEFAULT_PREFETCH : p;
+  }
+
+  private static void checkServiceName(WorkerService ws, WorkerServiceSpec spec, String service, List<Problem> problems) {
+    boolean fromMetadata = spec.getService() == null || spec.getService().isBlank();
+    if (!Names.isValidToken(service)) {
+      problems.add(Problem.invalid(fromMetadata
+          ? "metadata.name '" + ws.getMetadata().getName() + "' cannot be used as the service name (lowercase letters, "
+              + "digits, '_' and '-', no dots, at most 63 characters): set spec.service to such a name"
+          : "spec.service '" + service + "' is not a service name: lowercase letters, digits, '_' and '-', no dots, "
+              + "at most 63 characters"));
+    } else if (Names.RESERVED_SERVICE_NAMES.contains(service)) {
+      problems.add(Problem.invalid((fromMetadata ? "metadata.name" : "spec.service") + " '" + service
+          + "' is reserved ('retry', 'dlx' and 'orchestrator' begin Baton's own queue names): "
+          + (fromMetadata ? "set spec.service to another name" : "choose another name")));
+    }
+  }
+
+  /**
+   * Checks a command or subscription name: a token, unique as a queue {@code q.S.<name>}, and unique as the stem of
+   * its environment variables (where '-' and '_' look the same).
+   *
+   * @return whether the name is usable
+   */
+  private static boolean checkConsumerName(String field, String name, Map<String, String> queueOwners,
+      Map<String, String> variableOwners, List<Problem> problems) {
+    if (!Names.isValidToken(name)) {
+      problems.add(Problem.invalid(field + ".name '" + name
+          + "' is not a valid name: lowercase letters, digits, '_' and '-', no dots"));
+      return false;
+    }
+    String taken = queueOwners.putIfAbsent(name, field);
+    if (taken != null) {
+      problems.add(Problem.invalid(field + ".name '" + name + "' is already used by " + taken
+          + ": command and subscription names must be unique, each is a queue q.<service>.<name>"));
+      return false;
+    }
+    String stem = WorkerEnvironment.consumerPrefix(name);
+    String clash = variableOwners.putIfAbsent(stem, field + " ('" + name + "')");
+    if (clash != null) {
+      problems.add(Problem.invalid(field + ".name '" + name + "' and " + clash
+          + " both become the worker variables " + stem + "_*: rename one (they differ only in '-' versus '_')"));
+      return false;
+    }
+    return true;
+  }
+
+  private static Optional<RetryStaircase> staircase(String field, String what, String policyName, WorkerService ws,
+      Function<String, Optional<RetryPolicy>> retryPolicies, List<Problem> problems) {
+    if (policyName == null || policyName.isBlank()) {
+      return Optional.of(RetryStaircase.NONE);
+    }
+    Optional<RetryPolicy> policy = retryPolicies.apply(policyName);
+    if (policy.isEmpty()) {
+      problems.add(new Problem(Reason.MISSING_RETRY_POLICY, field + ".retryPolicy: " + what + " uses RetryPolicy '"
+          + policyName + "', which does not exist in namespace '" + ws.getMetadata().getNamespace()
+          + "': create it or correct the name"));
+      return Optional.empty();
+    }
+    Validated<RetryStaircase> staircase = RetryPolicyTranslator.fromCrd(policy.get());
+    if (!staircase.isValid()) {
+      problems.add(new Problem(Reason.INVALID_RETRY_POLICY, field + ".retryPolicy: RetryPolicy '" + policyName
+          + "' is invalid (" + staircase.message() + ")"));
+      return Optional.empty();
+    }
+    return Optional.of(staircase.value());
+  }
+
+  /** Names of the RetryPolicies a WorkerService refers to. */
+  public static Set<String> retryPolicyNames(WorkerService ws) {
+    Set<String> names = new HashSet<>();
+    if (ws.getSpec() != null) {
+      ws.getSpec().getCommands().forEach(c -> addIfSet(names, c.getRetryPolicy()));
+      ws.getSpec().getSubscriptions().forEach(s -> addIfSet(names, s.getRetryPolicy()));
+    }
+    return names;
+  }
+
+  private static void addIfSet(Set<String> names, String name) {
+    if (name != null && !name.isBlank()) {
+      names.add(name);
+    }
+  }
+}

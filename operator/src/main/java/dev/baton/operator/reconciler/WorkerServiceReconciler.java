@@ -1,0 +1,240 @@
+package dev.baton.operator.reconciler;
+
+import dev.baton.api.v1alpha1.DeletionPolicy;
+import dev.baton.api.v1alpha1.RetryPolicy;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.contract.Names;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerException;
+import dev.baton.operator.dependent.Credentials;
+import dev.baton.operator.dependent.CredentialsSecretDependent;
+import dev.baton.operator.dependent.DeploymentRequested;
+import dev.baton.operator.dependent.WorkerDeploymentDependent;
+import dev.baton.operator.dependent.WorkerPlan;
+import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.Validated;
+import dev.baton.operator.model.WorkerServiceTranslator;
+import dev.baton.operator.status.Reason;
+import dev.baton.operator.status.Verdict;
+import dev.baton.operator.status.WorkerServiceFindings;
+import dev.baton.operator.status.WorkerServiceStatusWriter;
+import dev.baton.operator.topology.RemovalReport;
+import dev.baton.operator.topology.ServiceBrokerObjects;
+import dev.baton.operator.topology.SyncReport;
+import dev.baton.operator.topology.TopologySync;
+import dev.baton.operator.topology.WorkerUserSync;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A WorkerService becomes: its exchanges, queues, retry tiers, dead-letter queues and bindings (DESIGN.md §3), a
+ * broker user with the permissions of §6, the credentials Secret, and the workers' Deployment when asked for.
+ *
+ * <p>Order within one pass: validate, check the service name is ours, declare the topology, then the Secret and
+ * Deployment (JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that is invalid, in
+ * conflict or not yet on the broker), then the broker user with the Secret's password. Expected failures (bad spec,
+ * conflict, broker unreachable) become conditions; only the unexpected is thrown for JOSDK to retry.
+ */
+@ControllerConfiguration(name = WorkerServiceReconciler.NAME)
+@io.javaoperatorsdk.operator.api.reconciler.Workflow(explicitInvocation = true, dependents = {
+    @Dependent(name = "credentials", type = CredentialsSecretDependent.class),
+    @Dependent(name = "deployment", type = WorkerDeploymentDependent.class, dependsOn = "credentials",
+        reconcilePrecondition = DeploymentRequested.class)})
+public class WorkerServiceReconciler implements Reconciler<WorkerService>, Cleaner<WorkerService> {
+
+  public static final String NAME = "workerservice";
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerServiceReconciler.class);
+  private static final Duration DRAIN_CHECK = Duration.ofSeconds(5);
+
+  private final OperatorSettings settings;
+  private final ServiceBrokerObjects topology;
+  private final WorkerUserSync users;
+  private final WorkerServiceStatusWriter status;
+  private final Backoff backoff;
+  private volatile InformerEventSource<RetryPolicy, WorkerService> retryPolicies;
+
+  public WorkerServiceReconciler(BrokerClient broker, OperatorSettings settings, Clock clock) {
+    this.settings = settings;
+    this.topology = new ServiceBrokerObjects(new TopologySync(broker));
+    this.users = new WorkerUserSync(broker);
+    this.status = new WorkerServiceStatusWriter(clock);
+    this.backoff = new Backoff(settings.resync());
+  }
+
+  @Override
+  public List<EventSource<?, WorkerService>> prepareEventSources(EventSourceContext<WorkerService> context) {
+    // A changed RetryPolicy reconciles the WorkerServices of its namespace that use it.
+    retryPolicies = new InformerEventSource<>(InformerEventSourceConfiguration.from(RetryPolicy.class, WorkerService.class)
+        .withName("retry-policies")
+        .withSecondaryToPrimaryMapper((RetryPolicy policy) -> context.getPrimaryCache()
+            .list(policy.getMetadata().getNamespace())
+            .filter(ws -> WorkerServiceTranslator.retryPolicyNames(ws).contains(policy.getMetadata().getName()))
+            .map(ResourceID::fromResource)
+            .collect(Collectors.toSet()))
+        .build(), context);
+    return List.of(retryPolicies,
+        ClaimPeers.eventSource(WorkerService.class, context, WorkerServiceTranslator::claimedServiceName));
+  }
+
+  @Override
+  public UpdateControl<WorkerService> reconcile(WorkerService ws, Context<WorkerService> context) {
+    String namespace = ws.getMetadata().getNamespace();
+    Validated<ServiceModel> model = WorkerServiceTranslator.fromCrd(ws,
+        name -> retryPolicies.get(new ResourceID(name, namespace)));
+    if (!model.isValid()) {
+      return status.write(ws, unapplied(ws, context, Verdict.failed(model.reason(), model.message())));
+    }
+    String service = model.value().service();
+    NameClaims<WorkerService> claims = claims(context);
+    if (!claims.holds(ws, service)) {
+      String holder = claims.holder(service).map(NameClaims::describe).orElse("another WorkerService");
+      return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.CONFLICT, "service '" + service
+          + "' is already provided by WorkerService " + holder + ", which is older; nothing is declared for this one: "
+          + "set another spec.service, or delete one of the two")));
+    }
+
+    ServiceTopology plan = TopologyPlanner.plan(model.value());
+    String username = Names.workerUser(settings.userPrefix(), service);
+    ResourceID id = ResourceID.fromResource(ws);
+    try {
+      retireRenamedService(ws, service, claims);
+      SyncReport report = topology.declare(plan);
+      new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
+          new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables()).handTo(context);
+      context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+      Secret secret = context.getSecondaryResource(Secret.class)
+          .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));
+      List<String> actions = new ArrayList<>(report.actions());
+      actions.addAll(users.ensure(username, Credentials.password(secret).orElseThrow(), plan.workerPermissions()));
+      if (!actions.isEmpty()) {
+        LOG.info("WorkerService {} (service '{}'): {}", id, service, String.join("; ", actions));
+      }
+      backoff.reset(id);
+      UpdateControl<WorkerService> result = status.write(ws, new WorkerServiceFindings(service,
+          topologyVerdict(plan, report), plan, report, username, secret.getMetadata().getName(),
+          DeploymentRequested.isRequested(ws), deployment(context)));
+      // Old retry tiers empty as their TTLs expire: look again soon rather than at the next resync.
+      return report.draining().isEmpty() ? result : result.rescheduleAfter(min(DRAIN_CHECK, settings.resync()));
+    } catch (BrokerException e) {
+      Duration delay = backoff.next(id);
+      LOG.warn("WorkerService {}: {}; retrying in {}s", id, e.getMessage(), delay.toSeconds());
+      return status.write(ws, unapplied(ws, context, Verdict.failed(e.failure().reason(), e.getMessage())))
+          .rescheduleAfter(delay);
+    }
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<WorkerService> updateErrorStatus(WorkerService ws, Context<WorkerService> context,
+      Exception e) {
+    return status.failed(ws, e);
+  }
+
+  /**
+   * Removes the Deployment and Secret, then the broker user and topology of every service name this resource held.
+   * If the broker cannot be reached the finalizer stays and cleanup is retried with backoff: dropping it would
+   * leave a user with live credentials and queues nobody owns. (To give up, remove the finalizer by hand.)
+   */
+  @Override
+  public DeleteControl cleanup(WorkerService ws, Context<WorkerService> context) {
+    context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow();
+    ResourceID id = ResourceID.fromResource(ws);
+    boolean retain = ws.getSpec() == null || ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
+    try {
+      for (String service : heldServiceNames(ws, claims(context))) {
+        users.remove(Names.workerUser(settings.userPrefix(), service));
+        RemovalReport removed = topology.remove(service, retain);
+        LOG.info("WorkerService {} deleted: removed user {} and {}{}", id, Names.workerUser(settings.userPrefix(), service),
+            removed.deleted().isEmpty() ? "nothing else" : String.join(", ", removed.deleted()),
+            removed.retained().isEmpty() ? "" : "; kept (deletionPolicy Retain, they hold messages): "
+                + removed.retained().stream().map(q -> q.name()).collect(Collectors.joining(", ")));
+      }
+      backoff.reset(id);
+      return DeleteControl.defaultDelete();
+    } catch (BrokerException e) {
+      Duration delay = backoff.next(id);
+      LOG.warn("WorkerService {} cannot be cleaned up yet, keeping its finalizer: {}; retrying in {}s", id,
+          e.getMessage(), delay.toSeconds());
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+    }
+  }
+
+  /** When spec.service changed, the old service's objects and user go (per deletionPolicy), unless another took it. */
+  private void retireRenamedService(WorkerService ws, String service, NameClaims<WorkerService> claims) {
+    String previous = ws.getStatus() == null ? null : ws.getStatus().getService();
+    if (previous != null && !previous.equals(service) && Names.isValidToken(previous) && claims.isFreeFor(ws, previous)) {
+      boolean retain = ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
+      users.remove(Names.workerUser(settings.userPrefix(), previous));
+      RemovalReport removed = topology.remove(previous, retain);
+      LOG.info("WorkerService {} renamed its service '{}' to '{}': removed {}", ResourceID.fromResource(ws), previous,
+          service, String.join(", ", removed.deleted()));
+    }
+  }
+
+  private static Set<String> heldServiceNames(WorkerService ws, NameClaims<WorkerService> claims) {
+    Set<String> names = new LinkedHashSet<>();
+    WorkerServiceTranslator.claimedServiceName(ws).ifPresent(names::add);
+    if (ws.getStatus() != null && ws.getStatus().getService() != null) {
+      names.add(ws.getStatus().getService());
+    }
+    return names.stream().filter(Names::isValidToken).filter(n -> !Names.RESERVED_SERVICE_NAMES.contains(n))
+        .filter(n -> claims.isFreeFor(ws, n)).collect(Collectors.toCollection(LinkedHashSet::new));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static NameClaims<WorkerService> claims(Context<WorkerService> context) {
+    return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList());
+  }
+
+  private static Verdict topologyVerdict(ServiceTopology plan, SyncReport report) {
+    if (!report.mismatches().isEmpty()) {
+      return Verdict.failed(Reason.IMMUTABLE_QUEUE_ARGUMENTS, report.mismatches().stream()
+          .map(m -> m.advice(ServiceBrokerObjects.SPEC_FIELDS)).collect(Collectors.joining("; ")));
+    }
+    return Verdict.ok(Reason.DECLARED, plan.exchanges().size() + " exchanges, " + plan.queues().size() + " queues, "
+        + plan.bindings().size() + " bindings and user permissions are in place");
+  }
+
+  /** Findings of a pass that did not (fully) apply the spec: what exists is reported, nothing is claimed ready. */
+  private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, Verdict verdict) {
+    Optional<Secret> secret = context.getSecondaryResource(Secret.class);
+    String username = ws.getStatus() == null ? null : ws.getStatus().getUsername();
+    return new WorkerServiceFindings(ws.serviceName(), verdict, null, null, secret.isPresent() ? username : null,
+        secret.map(s -> s.getMetadata().getName()).orElse(null), DeploymentRequested.isRequested(ws),
+        deployment(context));
+  }
+
+  private static Deployment deployment(Context<WorkerService> context) {
+    return context.getSecondaryResource(Deployment.class).orElse(null);
+  }
+}

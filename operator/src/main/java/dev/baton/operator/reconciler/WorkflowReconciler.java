@@ -1,0 +1,160 @@
+package dev.baton.operator.reconciler;
+
+import dev.baton.api.v1alpha1.DeletionPolicy;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.contract.Names;
+import dev.baton.contract.topology.OrchestratorTopology;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerException;
+import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.ServiceDirectory;
+import dev.baton.operator.model.Validated;
+import dev.baton.operator.model.WorkflowTranslator;
+import dev.baton.operator.status.Reason;
+import dev.baton.operator.status.Verdict;
+import dev.baton.operator.status.WorkflowFindings;
+import dev.baton.operator.status.WorkflowStatusWriter;
+import dev.baton.operator.topology.RemovalReport;
+import dev.baton.operator.topology.SyncReport;
+import dev.baton.operator.topology.TopologySync;
+import dev.baton.operator.topology.WorkflowBrokerObjects;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Workflow becomes its orchestrator queue {@code q.orchestrator.W}, the parking queue {@code q.dlx.orchestrator.W}
+ * and the bindings from each step's service events (step and compensation actions, all three results) — once every
+ * step's service and commands exist. Until then it is Ready=False with a reason naming the missing reference, and
+ * becomes ready by itself when the WorkerService appears.
+ */
+@ControllerConfiguration(name = WorkflowReconciler.NAME)
+public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflow> {
+
+  public static final String NAME = "workflow";
+  private static final Logger LOG = LoggerFactory.getLogger(WorkflowReconciler.class);
+
+  private final WorkflowBrokerObjects topology;
+  private final WorkflowStatusWriter status;
+  private final Backoff backoff;
+  private volatile InformerEventSource<WorkerService, Workflow> workerServices;
+
+  public WorkflowReconciler(BrokerClient broker, OperatorSettings settings, Clock clock) {
+    this.topology = new WorkflowBrokerObjects(new TopologySync(broker));
+    this.status = new WorkflowStatusWriter(clock);
+    this.backoff = new Backoff(settings.resync());
+  }
+
+  @Override
+  public List<EventSource<?, Workflow>> prepareEventSources(EventSourceContext<Workflow> context) {
+    // A WorkerService that appears, changes or goes reconciles the Workflows that use its service name, and those
+    // not ready (which may wait for it under a name it just took).
+    workerServices = new InformerEventSource<>(InformerEventSourceConfiguration.from(WorkerService.class, Workflow.class)
+        .withName("worker-services")
+        .withOnUpdateFilter((next, previous) ->
+            !Objects.equals(next.getMetadata().getGeneration(), previous.getMetadata().getGeneration()))
+        .withSecondaryToPrimaryMapper((WorkerService ws) -> context.getPrimaryCache().list()
+            .filter(wf -> WorkflowTranslator.referencedServices(wf).contains(ws.serviceName())
+                || wf.getStatus() == null || !wf.getStatus().isReady())
+            .map(ResourceID::fromResource)
+            .collect(Collectors.toSet()))
+        .build(), context);
+    return List.of(workerServices, ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName));
+  }
+
+  @Override
+  public UpdateControl<Workflow> reconcile(Workflow workflow, Context<Workflow> context) {
+    Validated<WorkflowModel> model =
+        WorkflowTranslator.fromCrd(workflow, ServiceDirectory.of(workerServices.list().toList()));
+    if (!model.isValid()) {
+      return status.write(workflow, new WorkflowFindings(Verdict.failed(model.reason(), model.message()), null, null));
+    }
+    String name = workflow.getMetadata().getName();
+    NameClaims<Workflow> claims = claims(context);
+    if (!claims.holds(workflow, name)) {
+      String holder = claims.holder(name).map(NameClaims::describe).orElse("another Workflow");
+      return status.write(workflow, new WorkflowFindings(Verdict.failed(Reason.CONFLICT, "queue "
+          + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
+          + "declared for this one: rename it, or delete one of the two"), null, null));
+    }
+    OrchestratorTopology plan = TopologyPlanner.plan(model.value());
+    ResourceID id = ResourceID.fromResource(workflow);
+    try {
+      SyncReport report = topology.declare(plan);
+      if (!report.actions().isEmpty()) {
+        LOG.info("Workflow {}: {}", id, String.join("; ", report.actions()));
+      }
+      backoff.reset(id);
+      return status.write(workflow, new WorkflowFindings(verdict(plan, report), plan, report));
+    } catch (BrokerException e) {
+      Duration delay = backoff.next(id);
+      LOG.warn("Workflow {}: {}; retrying in {}s", id, e.getMessage(), delay.toSeconds());
+      return status.write(workflow, new WorkflowFindings(Verdict.failed(e.failure().reason(), e.getMessage()), plan, null))
+          .rescheduleAfter(delay);
+    }
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Workflow> updateErrorStatus(Workflow workflow, Context<Workflow> context,
+      Exception e) {
+    return status.failed(workflow, e);
+  }
+
+  /** Removes the orchestrator queues per deletionPolicy; keeps the finalizer while the broker cannot be reached. */
+  @Override
+  public DeleteControl cleanup(Workflow workflow, Context<Workflow> context) {
+    String name = workflow.getMetadata().getName();
+    ResourceID id = ResourceID.fromResource(workflow);
+    if (!claims(context).isFreeFor(workflow, name)) {
+      return DeleteControl.defaultDelete();
+    }
+    boolean retain = workflow.getSpec() == null || workflow.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
+    try {
+      RemovalReport removed = topology.remove(name, retain);
+      LOG.info("Workflow {} deleted: removed {}{}", id,
+          removed.deleted().isEmpty() ? "nothing" : String.join(", ", removed.deleted()),
+          removed.retained().isEmpty() ? "" : "; kept (deletionPolicy Retain, they hold messages): "
+              + removed.retained().stream().map(q -> q.name()).collect(Collectors.joining(", ")));
+      backoff.reset(id);
+      return DeleteControl.defaultDelete();
+    } catch (BrokerException e) {
+      Duration delay = backoff.next(id);
+      LOG.warn("Workflow {} cannot be cleaned up yet, keeping its finalizer: {}; retrying in {}s", id, e.getMessage(),
+          delay.toSeconds());
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+    }
+  }
+
+  private static Verdict verdict(OrchestratorTopology plan, SyncReport report) {
+    if (!report.mismatches().isEmpty()) {
+      return Verdict.failed(Reason.IMMUTABLE_QUEUE_ARGUMENTS, report.mismatches().stream()
+          .map(m -> m.advice(WorkflowBrokerObjects.SPEC_FIELDS)).collect(Collectors.joining("; ")));
+    }
+    return Verdict.ok(Reason.READY, "queue " + plan.queue().name() + " receives the results of every step ("
+        + plan.bindings().size() + " bindings)");
+  }
+
+  private static NameClaims<Workflow> claims(Context<Workflow> context) {
+    return WorkflowTranslator.claims(context.getPrimaryCache().list().toList());
+  }
+}

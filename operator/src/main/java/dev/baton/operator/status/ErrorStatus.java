@@ -1,0 +1,29 @@
+package dev.baton.operator.status;
+
+import dev.baton.api.v1alpha1.BatonStatus;
+import dev.baton.api.v1alpha1.ConditionTypes;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.function.Supplier;
+
+/**
+ * The status after an unexpected exception (JOSDK retries it with backoff): everything as it was, but Ready=False
+ * with reason ReconcileError, so nothing half-applied is reported as ready.
+ */
+final class ErrorStatus {
+
+  private ErrorStatus() {}
+
+  static <S extends BatonStatus, P extends CustomResource<?, S>> ErrorStatusUpdateControl<P> of(
+      P primary, Exception e, Class<S> type, Supplier<S> empty, Supplier<P> bare, Clock clock) {
+    S status = StatusPatch.copy(primary.getStatus(), type, empty);
+    Verdict error = Verdict.failed(Reason.RECONCILE_ERROR, "reconciling failed, retrying: " + e.getMessage());
+    status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), primary.getMetadata().getGeneration(), clock)
+        .keepAllBut(ConditionTypes.READY)
+        .set(ConditionTypes.READY, error)
+        .toList()));
+    return StatusPatch.errorIfChanged(primary, status, bare);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.baton.operator.status;
+
+/**
+ * Every condition reason the operator writes, in one place (as Strimzi keeps its reasons in one enum): users match on
+ * them in {@code kubectl wait}, alerts and scripts, so they are part of the contract.
+ */
+public enum Reason {
+  // --- positive -----------------------------------------------------------------------------------------------
+  /** Everything the resource asks for is in place. */
+  READY("Ready"),
+  /** The planned exchanges, queues, bindings, user and permissions exist on the broker. */
+  DECLARED("Declared"),
+  /** The RetryPolicy is valid. */
+  VALID("Valid"),
+  /** The WorkerService has no deployment section: workers run elsewhere. */
+  NOT_REQUESTED("NotRequested"),
+  /** The Deployment has all its replicas available. */
+  AVAILABLE("Available"),
+
+  // --- the spec -----------------------------------------------------------------------------------------------
+  /** A rule the schema cannot express (or that a schema-less API server let through) is broken. */
+  INVALID_SPEC("InvalidSpec"),
+  /** A command names a RetryPolicy that does not exist in the namespace. */
+  MISSING_RETRY_POLICY("MissingRetryPolicy"),
+  /** A command names a RetryPolicy that exists but is itself invalid. */
+  INVALID_RETRY_POLICY("InvalidRetryPolicy"),
+  /** A Workflow step names a service that no WorkerService provides. */
+  MISSING_SERVICE("MissingService"),
+  /** A Workflow step names a command (or compensate command) its service does not accept. */
+  MISSING_COMMAND("MissingCommand"),
+  /** Another, older resource already holds the vhost-wide name (service name, orchestrator queue). */
+  CONFLICT("Conflict"),
+
+  // --- the broker ---------------------------------------------------------------------------------------------
+  /** The management API cannot be reached or answered with a server error; retried with backoff. */
+  BROKER_UNAVAILABLE("BrokerUnavailable"),
+  /** The management API refused a request (credentials, permissions, a malformed object). */
+  BROKER_REJECTED("BrokerRejected"),
+  /** An existing queue or exchange has arguments the spec no longer asks for; RabbitMQ cannot change them in place. */
+  IMMUTABLE_QUEUE_ARGUMENTS("ImmutableQueueArguments"),
+
+  // --- Kubernetes ---------------------------------------------------------------------------------------------
+  /** The Deployment is not created yet, because the topology is not in place. */
+  DEPLOYMENT_PENDING("Pending"),
+  /** The Deployment exists but not all replicas are available yet. */
+  REPLICAS_UNAVAILABLE("ReplicasUnavailable"),
+  /** Something unexpected failed while reconciling; retried with backoff. */
+  RECONCILE_ERROR("ReconcileError");
+
+  private final String value;
+
+  Reason(String value) {
+    this.value = value;
+  }
+
+  /** The reason as written into the condition. */
+  public String value() {
+    return value;
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

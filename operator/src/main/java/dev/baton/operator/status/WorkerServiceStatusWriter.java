@@ -1,0 +1,129 @@
+package dev.baton.operator.status;
+
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.api.v1alpha1.ConsumerStatus;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.WorkerServiceStatus;
+import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.operator.broker.BrokerQueue;
+import dev.baton.operator.topology.SyncReport;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The one place that writes a WorkerService's status: built whole from {@link WorkerServiceFindings}. */
+public final class WorkerServiceStatusWriter {
+
+  private final Clock clock;
+
+  public WorkerServiceStatusWriter(Clock clock) {
+    this.clock = clock;
+  }
+
+  public UpdateControl<WorkerService> write(WorkerService ws, WorkerServiceFindings findings) {
+    return StatusPatch.ifChanged(ws, build(ws, findings), WorkerService::new);
+  }
+
+  /** After an unexpected exception: the status as it was, with Ready=False naming the error. */
+  public ErrorStatusUpdateControl<WorkerService> failed(WorkerService ws, Exception e) {
+    return ErrorStatus.of(ws, e, WorkerServiceStatus.class, WorkerServiceStatus::new, WorkerService::new, clock);
+  }
+
+  WorkerServiceStatus build(WorkerService ws, WorkerServiceFindings f) {
+    // Broker-side fields are carried over when this pass did not look at the broker: nothing there changed.
+    WorkerServiceStatus status = f.report() == null
+        ? StatusPatch.copy(ws.getStatus(), WorkerServiceStatus.class, WorkerServiceStatus::new)
+        : new WorkerServiceStatus();
+    status.setObservedGeneration(ws.getMetadata().getGeneration());
+    status.setService(f.service());
+    status.setCommandCount(ws.getSpec() == null ? 0 : ws.getSpec().getCommands().size());
+    status.setUsername(f.username());
+    status.setCredentialsSecret(f.credentialsSecret());
+    status.setDeployment(f.deployment() == null ? null : f.deployment().getMetadata().getName());
+    if (f.plan() != null && f.report() != null) {
+      fillTopology(status, f);
+    }
+
+    Verdict deployment = deploymentVerdict(f);
+    Verdict ready;
+    if (!f.topology().ok()) {
+      ready = f.topology();
+    } else if (!deployment.ok()) {
+      ready = deployment;
+    } else {
+      ready = Verdict.ok(Reason.READY, readyMessage(f));
+    }
+    status.setConditions(new ArrayList<>(new Conditions(
+        ws.getStatus() == null ? null : ws.getStatus().getConditions(), ws.getMetadata().getGeneration(), clock)
+        .set(ConditionTypes.TOPOLOGY_READY, f.topology())
+        .set(ConditionTypes.DEPLOYMENT_READY, deployment)
+        .set(ConditionTypes.READY, ready)
+        .toList()));
+    return status;
+  }
+
+  private static void fillTopology(WorkerServiceStatus status, WorkerServiceFindings f) {
+    SyncReport report = f.report();
+    status.setExchanges(new ArrayList<>(f.plan().exchangeNames()));
+    status.setQueues(new ArrayList<>(f.plan().queueNames()));
+    List<ConsumerStatus> commands = new ArrayList<>();
+    List<ConsumerStatus> subscriptions = new ArrayList<>();
+    long messages = 0;
+    long retrying = 0;
+    long deadLetters = 0;
+    for (ConsumerTopology c : f.plan().consumers()) {
+      ConsumerStatus cs = new ConsumerStatus();
+      cs.setName(c.name());
+      cs.setQueue(c.queue());
+      cs.setRoutingKey(c.routingKey());
+      cs.setRetryQueues(new ArrayList<>(c.retryQueues()));
+      cs.setDeadLetterQueue(c.deadLetterQueue());
+      cs.setMessages(report.messages(c.queue()));
+      cs.setConsumers(report.consumers(c.queue()));
+      cs.setRetrying(c.retryQueues().stream().mapToLong(report::messages).sum());
+      cs.setDeadLetters(report.messages(c.deadLetterQueue()));
+      messages += cs.getMessages();
+      retrying += cs.getRetrying();
+      deadLetters += cs.getDeadLetters();
+      (c.kind() == ConsumerTopology.Kind.COMMAND ? commands : subscriptions).add(cs);
+    }
+    status.setCommands(commands);
+    status.setSubscriptions(subscriptions);
+    status.setMessages(messages);
+    status.setRetrying(retrying);
+    status.setDeadLetters(deadLetters);
+    status.setDrainingQueues(new ArrayList<>(report.draining().stream().map(BrokerQueue::name).toList()));
+  }
+
+  private static Verdict deploymentVerdict(WorkerServiceFindings f) {
+    if (!f.deploymentRequested()) {
+      return Verdict.ok(Reason.NOT_REQUESTED, "no spec.deployment: run the workers elsewhere with the credentials in "
+          + "Secret " + Optional.ofNullable(f.credentialsSecret()).orElse("(not created yet)"));
+    }
+    Deployment d = f.deployment();
+    if (d == null) {
+      return Verdict.failed(Reason.DEPLOYMENT_PENDING, f.topology().ok()
+          ? "the Deployment is being created" : "the Deployment is created once the topology is in place (see TopologyReady)");
+    }
+    int wanted = d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+    int available = d.getStatus() == null || d.getStatus().getAvailableReplicas() == null
+        ? 0 : d.getStatus().getAvailableReplicas();
+    String counts = available + "/" + wanted + " replicas of Deployment " + d.getMetadata().getName() + " available";
+    return available >= wanted ? Verdict.ok(Reason.AVAILABLE, counts)
+        : Verdict.failed(Reason.REPLICAS_UNAVAILABLE, counts + ": see 'kubectl describe deployment "
+            + d.getMetadata().getName() + "' and its pods");
+  }
+
+  private static String readyMessage(WorkerServiceFindings f) {
+    String message = "service '" + f.service() + "' is ready";
+    if (f.report() != null && !f.report().draining().isEmpty()) {
+      message += "; queues no longer in the spec are kept until empty: "
+          + String.join(", ", f.report().draining().stream().map(q -> q.name() + " (" + q.messages() + " messages)").toList());
+    }
+    return message;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.baton.operator.status;
+
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowStatus;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.util.ArrayList;
+
+/**
+ * The one place that writes a Workflow's status. The instance counts (running, succeeded, ...) are carried over as
+ * they are: they come from the runtime, which a later reconciler step reads; this writer must not erase them.
+ */
+public final class WorkflowStatusWriter {
+
+  private final Clock clock;
+
+  public WorkflowStatusWriter(Clock clock) {
+    this.clock = clock;
+  }
+
+  public UpdateControl<Workflow> write(Workflow workflow, WorkflowFindings f) {
+    WorkflowStatus status = StatusPatch.copy(workflow.getStatus(), WorkflowStatus.class, WorkflowStatus::new);
+    status.setObservedGeneration(workflow.getMetadata().getGeneration());
+    status.setSteps(workflow.getSpec() == null ? 0 : workflow.getSpec().getSteps().size());
+    if (f.plan() != null) {
+      status.setQueue(f.plan().queue().name());
+      status.setDeadLetterQueue(f.plan().deadLetterQueue().name());
+    }
+    status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), workflow.getMetadata().getGeneration(), clock)
+        .set(ConditionTypes.TOPOLOGY_READY, f.ready())
+        .set(ConditionTypes.READY, f.ready())
+        .toList()));
+    return StatusPatch.ifChanged(workflow, status, Workflow::new);
+  }
+
+  public ErrorStatusUpdateControl<Workflow> failed(Workflow workflow, Exception e) {
+    return ErrorStatus.of(workflow, e, WorkflowStatus.class, WorkflowStatus::new, Workflow::new, clock);
+  }
+}

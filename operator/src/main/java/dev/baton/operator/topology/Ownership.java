@@ -1,0 +1,66 @@
+package dev.baton.operator.topology;
+
+import dev.baton.contract.Names;
+import dev.baton.contract.topology.QueueSpec;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which broker objects one resource owns, by name (the patterns come from {@link Names}). Ownership by name lets the
+ * operator find what a spec no longer lists (an old retry tier, a removed command) and what to remove on deletion,
+ * without remembering anything; a binding belongs to the owner of its destination queue.
+ */
+public final class Ownership {
+
+  private record QueuePattern(Pattern pattern, QueueSpec.Role role) {}
+
+  private final String owner;
+  private final Set<String> exchanges;
+  private final List<QueuePattern> queues;
+
+  private Ownership(String owner, Set<String> exchanges, List<QueuePattern> queues) {
+    this.owner = owner;
+    this.exchanges = exchanges;
+    this.queues = queues;
+  }
+
+  /** Service S owns its three exchanges and {@code q.S.*}, {@code q.retry.S.*.*}, {@code q.dlx.S.*}. */
+  public static Ownership ofService(String service) {
+    return new Ownership("service '" + service + "'",
+        Set.of(Names.commandExchange(service), Names.eventExchange(service), Names.retryExchange(service)),
+        List.of(
+            new QueuePattern(Pattern.compile(Names.consumerQueuesRegex(service)), QueueSpec.Role.CONSUMER),
+            new QueuePattern(Pattern.compile(Names.retryQueuesRegex(service)), QueueSpec.Role.RETRY_TIER),
+            new QueuePattern(Pattern.compile(Names.deadLetterQueuesRegex(service)), QueueSpec.Role.DEAD_LETTER)));
+  }
+
+  /** Workflow W owns {@code q.orchestrator.W} and {@code q.dlx.orchestrator.W}; the exchanges belong to services. */
+  public static Ownership ofWorkflow(String workflow) {
+    return new Ownership("workflow '" + workflow + "'", Set.of(), List.of(
+        new QueuePattern(exactly(Names.orchestratorQueue(workflow)), QueueSpec.Role.ORCHESTRATOR),
+        new QueuePattern(exactly(Names.orchestratorDeadLetterQueue(workflow)), QueueSpec.Role.ORCHESTRATOR_DEAD_LETTER)));
+  }
+
+  public Optional<QueueSpec.Role> roleOf(String queue) {
+    return queues.stream().filter(q -> q.pattern().matcher(queue).matches()).map(QueuePattern::role).findFirst();
+  }
+
+  public boolean ownsQueue(String queue) {
+    return roleOf(queue).isPresent();
+  }
+
+  public boolean ownsExchange(String exchange) {
+    return exchanges.contains(exchange);
+  }
+
+  @Override
+  public String toString() {
+    return owner;
+  }
+
+  private static Pattern exactly(String name) {
+    return Pattern.compile(Pattern.quote(name));
+  }
+}

@@ -1,0 +1,189 @@
+package dev.baton.operator.topology;
+
+import dev.baton.contract.topology.BindingSpec;
+import dev.baton.contract.topology.ExchangeSpec;
+import dev.baton.contract.topology.QueueSpec;
+import dev.baton.operator.broker.BrokerBinding;
+import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerExchange;
+import dev.baton.operator.broker.BrokerQueue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The one reconcile loop for the broker side, shared by every kind: compare what an owner wants with what the broker
+ * has, by name, and converge. Level-based and idempotent, so the same pass creates, repairs drift and cleans up.
+ *
+ * <p>Rules that keep messages safe:
+ * <ul>
+ *   <li>An existing object whose immutable properties differ from the plan is left alone and reported
+ *       ({@link ImmutableMismatch}); everything else is still applied.</li>
+ *   <li>New bindings are added before stale ones are removed: during a change a message may be routed twice
+ *       (workers are idempotent), never nowhere.</li>
+ *   <li>A queue the plan no longer lists is deleted only when the broker says it is empty; until then it is
+ *       reported as draining and keeps the binding that addresses it by name, so a worker still on the old plan
+ *       can publish a retry into it.</li>
+ * </ul>
+ */
+public final class TopologySync {
+
+  private final BrokerClient broker;
+
+  public TopologySync(BrokerClient broker) {
+    this.broker = broker;
+  }
+
+  public SyncReport apply(DesiredTopology desired, Ownership ownership) {
+    List<String> actions = new ArrayList<>();
+    List<ImmutableMismatch> mismatches = new ArrayList<>();
+    declareExchanges(desired, mismatches, actions);
+    List<BrokerQueue> queuesBefore = broker.queues();
+    Map<String, BrokerQueue> found = declareQueues(desired, queuesBefore, mismatches, actions);
+
+    List<BrokerBinding> owned = broker.bindings().stream().filter(b -> ownership.ownsQueue(b.queue())).toList();
+    Set<BindingSpec> wanted = new LinkedHashSet<>(desired.bindings());
+    Set<BindingSpec> present = owned.stream().map(BrokerBinding::spec).collect(Collectors.toSet());
+    for (BindingSpec b : wanted) {
+      if (!present.contains(b)) {
+        broker.bind(b);
+        actions.add("bound " + b.queue() + " to " + b.exchange() + " with '" + b.routingKey() + "'");
+      }
+    }
+
+    Set<String> planned = desired.queues().stream().map(QueueSpec::name).collect(Collectors.toSet());
+    Set<String> deleted = new HashSet<>();
+    List<BrokerQueue> draining = new ArrayList<>();
+    for (BrokerQueue q : queuesBefore) {
+      if (!ownership.ownsQueue(q.name()) || planned.contains(q.name())) {
+        continue;
+      }
+      if (broker.deleteQueueIfEmpty(q.name())) {
+        deleted.add(q.name());
+        actions.add("deleted queue " + q.name() + ", which the spec no longer lists");
+      } else {
+        draining.add(q);
+      }
+    }
+    Set<String> drainingNames = draining.stream().map(BrokerQueue::name).collect(Collectors.toSet());
+    for (BrokerBinding b : owned) {
+      boolean addressedByName = drainingNames.contains(b.queue()) && b.routingKey().equals(b.queue());
+      if (!wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
+        broker.unbind(b);
+        actions.add("unbound " + b.queue() + " from " + b.exchange() + " ('" + b.routingKey() + "')");
+      }
+    }
+    return new SyncReport(found, mismatches, draining, actions);
+  }
+
+  /**
+   * Removes what an owner has on the broker.
+   *
+   * @param retainMessages true for deletion policy Retain: queues that hold messages are kept, and so are the
+   *     exchanges (and, while retry tiers hold messages, the consumer queues) their messages return through
+   */
+  public RemovalReport remove(Ownership ownership, boolean retainMessages) {
+    List<String> deleted = new ArrayList<>();
+    List<BrokerQueue> retained = new ArrayList<>();
+    // Retry tiers first: what they keep comes back to the consumer queues once its TTL expires.
+    List<BrokerQueue> queues = broker.queues().stream().filter(q -> ownership.ownsQueue(q.name()))
+        .sorted(Comparator.comparing((BrokerQueue q) -> ownership.roleOf(q.name()).orElseThrow() != QueueSpec.Role.RETRY_TIER))
+        .toList();
+    boolean tiersHoldMessages = false;
+    for (BrokerQueue q : queues) {
+      QueueSpec.Role role = ownership.roleOf(q.name()).orElseThrow();
+      if (!retainMessages) {
+        broker.deleteQueue(q.name());
+        deleted.add(q.name());
+      } else if (tiersHoldMessages && role == QueueSpec.Role.CONSUMER) {
+        retained.add(q);
+      } else if (broker.deleteQueueIfEmpty(q.name())) {
+        deleted.add(q.name());
+      } else {
+        retained.add(q);
+        tiersHoldMessages |= role == QueueSpec.Role.RETRY_TIER;
+      }
+    }
+    if (retained.isEmpty()) {
+      for (BrokerExchange e : broker.exchanges()) {
+        if (ownership.ownsExchange(e.name())) {
+          broker.deleteExchange(e.name());
+          deleted.add(e.name());
+        }
+      }
+    }
+    return new RemovalReport(deleted, retained);
+  }
+
+  private void declareExchanges(DesiredTopology desired, List<ImmutableMismatch> mismatches, List<String> actions) {
+    Map<String, BrokerExchange> existing = index(broker.exchanges(), BrokerExchange::name);
+    for (ExchangeSpec e : desired.exchanges()) {
+      BrokerExchange found = existing.get(e.name());
+      if (found == null) {
+        broker.declareExchange(e);
+        actions.add("declared exchange " + e.name());
+      } else if (!e.type().brokerName().equals(found.type())) {
+        mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.EXCHANGE, e.name(), "type", found.type(),
+            e.type().brokerName()));
+      }
+    }
+    for (String name : desired.foreignExchanges()) {
+      if (!existing.containsKey(name)) {
+        // Another service's event exchange, declared as that service will: its own reconciliation finds it in place.
+        broker.declareExchange(new ExchangeSpec(name, ExchangeSpec.Type.TOPIC));
+        actions.add("declared exchange " + name + " (of another service) to bind to it");
+      }
+    }
+  }
+
+  private Map<String, BrokerQueue> declareQueues(DesiredTopology desired, List<BrokerQueue> queuesBefore,
+      List<ImmutableMismatch> mismatches, List<String> actions) {
+    Map<String, BrokerQueue> existing = index(queuesBefore, BrokerQueue::name);
+    Map<String, BrokerQueue> found = new LinkedHashMap<>();
+    for (QueueSpec q : desired.queues()) {
+      BrokerQueue current = existing.get(q.name());
+      if (current == null) {
+        broker.declareQueue(q);
+        actions.add("declared queue " + q.name());
+        found.put(q.name(), new BrokerQueue(q.name(), q.arguments(), 0, 0));
+      } else {
+        found.put(q.name(), current);
+        compareArguments(q, current, mismatches);
+      }
+    }
+    return found;
+  }
+
+  private static void compareArguments(QueueSpec desired, BrokerQueue actual, List<ImmutableMismatch> mismatches) {
+    Set<String> keys = new TreeSet<>(desired.arguments().keySet());
+    keys.addAll(actual.arguments().keySet());
+    for (String key : keys) {
+      Object want = desired.arguments().get(key);
+      Object have = actual.arguments().get(key);
+      if (!Objects.equals(normalise(want), normalise(have))) {
+        mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.QUEUE, desired.name(), key, have, want));
+      }
+    }
+  }
+
+  /** JSON gives back 30000 as an Integer where the plan holds a Long. */
+  private static Object normalise(Object value) {
+    return value instanceof Number n ? new BigDecimal(n.toString()).stripTrailingZeros() : value;
+  }
+
+  private static <T> Map<String, T> index(List<T> items, Function<T, String> name) {
+    Map<String, T> map = new LinkedHashMap<>();
+    items.forEach(i -> map.put(name.apply(i), i));
+    return map;
+  }
+}

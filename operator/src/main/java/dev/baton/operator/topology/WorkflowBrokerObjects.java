@@ -1,0 +1,26 @@
+package dev.baton.operator.topology;
+
+import dev.baton.contract.topology.OrchestratorTopology;
+import dev.baton.contract.topology.QueueArguments;
+import java.util.Map;
+
+/** The declare/remove pair of a Workflow's orchestrator queues and bindings, on top of {@link TopologySync}. */
+public final class WorkflowBrokerObjects {
+
+  /** The spec field behind each queue argument, for {@link ImmutableMismatch#advice}. */
+  public static final Map<String, String> SPEC_FIELDS = Map.of(QueueArguments.QUEUE_TYPE, "spec.queueType");
+
+  private final TopologySync sync;
+
+  public WorkflowBrokerObjects(TopologySync sync) {
+    this.sync = sync;
+  }
+
+  public SyncReport declare(OrchestratorTopology topology) {
+    return sync.apply(DesiredTopology.of(topology), Ownership.ofWorkflow(topology.workflow()));
+  }
+
+  public RemovalReport remove(String workflow, boolean retainMessages) {
+    return sync.remove(Ownership.ofWorkflow(workflow), retainMessages);
+  }
+}

@@ -1,0 +1,162 @@
+package dev.baton.operator.broker;
+
+import dev.baton.contract.topology.BindingSpec;
+import dev.baton.contract.topology.ExchangeSpec;
+import dev.baton.contract.topology.PermissionSpec;
+import dev.baton.contract.topology.QueueSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An in-memory broker for unit tests of the sync loop: the same semantics as the management API where the loop
+ * depends on them (404 on delete is fine, if-empty deletes refuse queues with messages, deleting a queue or an
+ * exchange removes its bindings), plus switches to make it unreachable.
+ */
+public final class FakeBrokerClient implements BrokerClient {
+
+  public final Map<String, String> exchanges = new LinkedHashMap<>();
+  public final Map<String, BrokerQueue> queues = new LinkedHashMap<>();
+  public final Set<BindingSpec> bindings = new LinkedHashSet<>();
+  public final Map<String, String> passwords = new HashMap<>();
+  public final Map<String, PermissionSpec> permissions = new HashMap<>();
+  /** Every call that changed something, e.g. "declareQueue q.a.b". */
+  public final List<String> writes = new ArrayList<>();
+  public boolean unreachable;
+
+  @Override
+  public String vhost() {
+    return "test";
+  }
+
+  @Override
+  public List<BrokerExchange> exchanges() {
+    check();
+    return exchanges.entrySet().stream().map(e -> new BrokerExchange(e.getKey(), e.getValue())).toList();
+  }
+
+  @Override
+  public void declareExchange(ExchangeSpec exchange) {
+    write("declareExchange " + exchange.name());
+    String existing = exchanges.putIfAbsent(exchange.name(), exchange.type().brokerName());
+    if (existing != null && !existing.equals(exchange.type().brokerName())) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, "inequivalent exchange type");
+    }
+  }
+
+  @Override
+  public void deleteExchange(String name) {
+    write("deleteExchange " + name);
+    exchanges.remove(name);
+    bindings.removeIf(b -> b.exchange().equals(name));
+  }
+
+  @Override
+  public List<BrokerQueue> queues() {
+    check();
+    return List.copyOf(queues.values());
+  }
+
+  @Override
+  public void declareQueue(QueueSpec queue) {
+    write("declareQueue " + queue.name());
+    BrokerQueue existing = queues.get(queue.name());
+    if (existing != null && !existing.arguments().equals(queue.arguments())) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, "inequivalent arguments");
+    }
+    queues.putIfAbsent(queue.name(), new BrokerQueue(queue.name(), queue.arguments(), 0, 0));
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    write("deleteQueue " + name);
+    queues.remove(name);
+    bindings.removeIf(b -> b.queue().equals(name));
+  }
+
+  @Override
+  public boolean deleteQueueIfEmpty(String name) {
+    check();
+    BrokerQueue q = queues.get(name);
+    if (q != null && q.messages() > 0) {
+      return false;
+    }
+    deleteQueue(name);
+    return true;
+  }
+
+  @Override
+  public List<BrokerBinding> bindings() {
+    check();
+    return bindings.stream().map(b -> new BrokerBinding(b.exchange(), b.queue(), b.routingKey(), b.routingKey())).toList();
+  }
+
+  @Override
+  public void bind(BindingSpec binding) {
+    write("bind " + binding.exchange() + " " + binding.queue() + " " + binding.routingKey());
+    if (!exchanges.containsKey(binding.exchange()) || !queues.containsKey(binding.queue())) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, "no such exchange or queue (404)");
+    }
+    bindings.add(binding);
+  }
+
+  @Override
+  public void unbind(BrokerBinding binding) {
+    write("unbind " + binding.exchange() + " " + binding.queue() + " " + binding.routingKey());
+    bindings.remove(binding.spec());
+  }
+
+  @Override
+  public Optional<BrokerUser> user(String name) {
+    check();
+    return Optional.ofNullable(passwords.get(name))
+        .map(p -> new BrokerUser(name, PasswordHash.hash(PasswordHash.SHA256, p), PasswordHash.SHA256));
+  }
+
+  @Override
+  public void putUser(String name, String password) {
+    write("putUser " + name);
+    passwords.put(name, password);
+  }
+
+  @Override
+  public void deleteUser(String name) {
+    write("deleteUser " + name);
+    passwords.remove(name);
+    permissions.remove(name);
+  }
+
+  @Override
+  public Optional<PermissionSpec> permissions(String user) {
+    check();
+    return Optional.ofNullable(permissions.get(user));
+  }
+
+  @Override
+  public void putPermissions(String user, PermissionSpec p) {
+    write("putPermissions " + user);
+    permissions.put(user, p);
+  }
+
+  /** Puts messages into a queue, as publishers would. */
+  public void fill(String queue, long messages) {
+    BrokerQueue q = queues.get(queue);
+    queues.put(queue, new BrokerQueue(q.name(), q.arguments(), messages, q.consumers()));
+  }
+
+  private void write(String what) {
+    check();
+    writes.add(what);
+  }
+
+  private void check() {
+    if (unreachable) {
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE, "cannot reach the fake broker");
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.baton.operator.it;
+
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.http.client.Client;
+import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.v1alpha1.BatonStatus;
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.operator.BatonOperator;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.testing.LocalServices;
+import dev.baton.testing.RabbitVhost;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * One operator per test class against the fabric8 mock API server (CRUD mode, server-side apply off) and a fresh
+ * vhost on the real broker. Broker users get a prefix unique to the fixture and are deleted on close.
+ */
+public final class OperatorFixture implements AutoCloseable {
+
+  public static final Duration RESYNC = Duration.ofSeconds(2);
+  /** Comfortably more than one resync plus the management API's statistics interval. */
+  public static final Duration WITHIN = Duration.ofSeconds(20);
+
+  public final KubernetesMockServer server;
+  public final KubernetesClient client;
+  public final RabbitVhost vhost;
+  public final Client management;
+  public final OperatorSettings settings;
+  private final BatonOperator operator;
+
+  private OperatorFixture(KubernetesMockServer server, KubernetesClient client, RabbitVhost vhost,
+      OperatorSettings settings, BatonOperator operator) {
+    this.server = server;
+    this.client = client;
+    this.vhost = vhost;
+    this.management = vhost.management();
+    this.settings = settings;
+    this.operator = operator;
+  }
+
+  public static OperatorFixture start(String name) {
+    return start(name, UnaryOperator.identity());
+  }
+
+  /** @param adjust changes to the settings, e.g. another management URL */
+  public static OperatorFixture start(String name, UnaryOperator<OperatorSettings> adjust) {
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(List.of()), false);
+    server.init();
+    KubernetesClient client = server.createClient();
+    for (String file : CrdSchemaValidator.CRD_FILES) {
+      try (InputStream in = OperatorFixture.class.getClassLoader()
+          .getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
+        client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    RabbitVhost vhost = RabbitVhost.create("op-" + name);
+    String prefix = "baton-t" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    OperatorSettings settings = adjust.apply(new OperatorSettings(LocalServices.RABBITMQ_MANAGEMENT_URL,
+        LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_HOST,
+        LocalServices.RABBITMQ_PORT, vhost.name(), prefix, RESYNC, false, null));
+    BatonOperator operator = BatonOperator.start(client, settings);
+    return new OperatorFixture(server, client, vhost, settings, operator);
+  }
+
+  public <T extends HasMetadata> T create(T resource) {
+    return client.resource(resource).create();
+  }
+
+  public <T extends HasMetadata> T get(Class<T> kind, String namespace, String name) {
+    return client.resources(kind).inNamespace(namespace).withName(name).get();
+  }
+
+  public <T extends HasMetadata> T edit(Class<T> kind, String namespace, String name, UnaryOperator<T> change) {
+    return client.resources(kind).inNamespace(namespace).withName(name).edit(change);
+  }
+
+  public <T extends HasMetadata> void delete(Class<T> kind, String namespace, String name) {
+    client.resources(kind).inNamespace(namespace).withName(name).delete();
+  }
+
+  /** The condition of the resource as it is now, if the operator wrote one. */
+  public <S extends BatonStatus, T extends CustomResource<?, S>> Optional<Condition> condition(
+      Class<T> kind, String namespace, String name, String type) {
+    T r = get(kind, namespace, name);
+    return r == null || r.getStatus() == null ? Optional.empty() : r.getStatus().condition(type);
+  }
+
+  /** Waits until Ready has the given status and reason, and returns the condition. */
+  public <S extends BatonStatus, T extends CustomResource<?, S>> Condition awaitReady(
+      Class<T> kind, String namespace, String name, boolean ready, String reason) {
+    return awaitCondition(kind, namespace, name, ConditionTypes.READY, ready, reason);
+  }
+
+  public <S extends BatonStatus, T extends CustomResource<?, S>> Condition awaitCondition(
+      Class<T> kind, String namespace, String name, String type, boolean status, String reason) {
+    return await().atMost(WITHIN).until(() -> condition(kind, namespace, name, type).orElse(null),
+        c -> c != null && c.getStatus().equals(status ? "True" : "False") && c.getReason().equals(reason));
+  }
+
+  /** The broker user the operator creates for a service in this fixture. */
+  public String username(String service) {
+    return settings.userPrefix() + service;
+  }
+
+  @Override
+  public void close() {
+    try {
+      operator.close();
+    } finally {
+      management.getUsers().stream().map(u -> u.getName()).filter(n -> n.startsWith(settings.userPrefix()))
+          .forEach(management::deleteUser);
+      vhost.close();
+      client.close();
+      server.destroy();
+    }
+  }
+}

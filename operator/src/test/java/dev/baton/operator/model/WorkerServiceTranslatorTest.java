@@ -1,0 +1,138 @@
+package dev.baton.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.api.v1alpha1.CommandSpec;
+import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.v1alpha1.QueueKind;
+import dev.baton.api.v1alpha1.RetryPolicy;
+import dev.baton.api.v1alpha1.SubscriptionSpec;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.WorkerServiceSpec;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.operator.status.Reason;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class WorkerServiceTranslatorTest {
+
+  static final Map<String, RetryPolicy> POLICIES = Map.of(
+      "standard", RetryPolicyTranslatorTest.policy(4, "30s 2m 10m"),
+      "broken", RetryPolicyTranslatorTest.policy(3, "soon"));
+
+  static WorkerService ws(String name, Consumer<WorkerServiceSpec> spec) {
+    WorkerService ws = new WorkerService();
+    ws.getMetadata().setName(name);
+    ws.getMetadata().setNamespace("shop");
+    WorkerServiceSpec s = new WorkerServiceSpec();
+    spec.accept(s);
+    ws.setSpec(s);
+    return ws;
+  }
+
+  static Validated<ServiceModel> translate(WorkerService ws) {
+    return WorkerServiceTranslator.fromCrd(ws, name -> Optional.ofNullable(POLICIES.get(name)));
+  }
+
+  static SubscriptionSpec subscription(String name, String service, String pattern) {
+    SubscriptionSpec s = new SubscriptionSpec();
+    s.setName(name);
+    s.setService(service);
+    s.setPattern(pattern);
+    return s;
+  }
+
+  @Test
+  void aValidServiceBecomesItsModel() {
+    Validated<ServiceModel> v = translate(ws("payment", s -> {
+      s.getCommands().add(new CommandSpec("pay", "standard"));
+      s.getCommands().add(new CommandSpec("refund", null));
+      s.getSubscriptions().add(subscription("stock_low", "inventory", "*.reserve.failed"));
+      s.getQueue().setType(QueueKind.QUORUM);
+    }));
+    assertThat(v.problems()).isEmpty();
+    ServiceModel m = v.value();
+    assertThat(m.service()).isEqualTo("payment");
+    assertThat(m.queueType()).isEqualTo(QueueType.QUORUM);
+    assertThat(m.commands()).extracting(ServiceModel.Command::name).containsExactly("pay", "refund");
+    assertThat(m.commands().get(0).retry().maxAttempts()).isEqualTo(4);
+    assertThat(m.commands().get(1).retry().hasRetries()).isFalse();
+    assertThat(m.subscriptions()).singleElement().satisfies(sub -> assertThat(sub.sourceService()).isEqualTo("inventory"));
+  }
+
+  @Test
+  void specServiceOverridesADottedResourceName() {
+    assertThat(translate(ws("payment.v2", s -> {
+      s.setService("payment");
+      s.getCommands().add(new CommandSpec("pay", null));
+    })).isValid()).isTrue();
+  }
+
+  static Stream<Arguments> badSpecs() {
+    return Stream.of(
+        Arguments.of("dotted metadata.name without spec.service", ws("payment.v2", s -> s.getCommands().add(new CommandSpec("pay", null))),
+            Reason.INVALID_SPEC, "metadata.name 'payment.v2' cannot be used as the service name"),
+        Arguments.of("bad spec.service", ws("p", s -> s.setService("Pay.Ment")),
+            Reason.INVALID_SPEC, "spec.service 'Pay.Ment' is not a service name"),
+        Arguments.of("reserved name", ws("retry", s -> {}), Reason.INVALID_SPEC, "'retry' is reserved"),
+        Arguments.of("reserved spec.service", ws("x", s -> s.setService("orchestrator")), Reason.INVALID_SPEC,
+            "spec.service 'orchestrator' is reserved"),
+        Arguments.of("duplicate command", ws("payment", s -> {
+          s.getCommands().add(new CommandSpec("pay", null));
+          s.getCommands().add(new CommandSpec("pay", null));
+        }), Reason.INVALID_SPEC, "spec.commands[1].name 'pay' is already used by spec.commands[0]"),
+        Arguments.of("subscription named like a command", ws("payment", s -> {
+          s.getCommands().add(new CommandSpec("pay", null));
+          s.getSubscriptions().add(subscription("pay", "inventory", "#"));
+        }), Reason.INVALID_SPEC, "spec.subscriptions[0].name 'pay' is already used by spec.commands[0]"),
+        Arguments.of("environment variable collision", ws("payment", s -> {
+          s.getCommands().add(new CommandSpec("pay-now", null));
+          s.getCommands().add(new CommandSpec("pay_now", null));
+        }), Reason.INVALID_SPEC, "both become the worker variables BATON_CONSUMER_PAY_NOW_*"),
+        Arguments.of("bad command name", ws("payment", s -> s.getCommands().add(new CommandSpec("Pay", null))),
+            Reason.INVALID_SPEC, "spec.commands[0].name 'Pay' is not a valid name"),
+        Arguments.of("bad binding pattern", ws("sms", s -> s.getSubscriptions().add(subscription("n", "payment", "a..b"))),
+            Reason.INVALID_SPEC, "spec.subscriptions[0].pattern 'a..b' is not a topic pattern"),
+        Arguments.of("unknown retry policy", ws("payment", s -> s.getCommands().add(new CommandSpec("pay", "gentle"))),
+            Reason.MISSING_RETRY_POLICY, "command 'pay' uses RetryPolicy 'gentle', which does not exist in namespace 'shop'"),
+        Arguments.of("invalid retry policy", ws("payment", s -> s.getCommands().add(new CommandSpec("pay", "broken"))),
+            Reason.INVALID_RETRY_POLICY, "RetryPolicy 'broken' is invalid (spec.delays[0]: 'soon' is not a duration"),
+        Arguments.of("deployment without image", ws("payment", s -> s.setDeployment(new DeploymentSettings())),
+            Reason.INVALID_SPEC, "spec.deployment.image is required"),
+        Arguments.of("prefetch out of range", ws("payment", s -> s.getQueue().setPrefetch(0)),
+            Reason.INVALID_SPEC, "spec.queue.prefetch is 0"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badSpecs")
+  void badSpecsBecomeProblemsWithAReasonAndAMessage(String what, WorkerService ws, Reason reason, String message) {
+    Validated<ServiceModel> v = translate(ws);
+    assertThat(v.isValid()).isFalse();
+    assertThat(v.reason()).isEqualTo(reason);
+    assertThat(v.message()).contains(message);
+  }
+
+  @Test
+  void specMistakesComeBeforeMissingReferences() {
+    Validated<ServiceModel> v = translate(ws("payment", s -> {
+      s.getCommands().add(new CommandSpec("pay", "gentle"));
+      s.getCommands().add(new CommandSpec("Bad", null));
+    }));
+    assertThat(v.reason()).isEqualTo(Reason.INVALID_SPEC);
+    assertThat(v.problems()).hasSize(2);
+  }
+
+  @Test
+  void onlyUsableNamesAreClaimed() {
+    assertThat(WorkerServiceTranslator.claimedServiceName(ws("payment", s -> {}))).contains("payment");
+    assertThat(WorkerServiceTranslator.claimedServiceName(ws("a.b", s -> {}))).isEmpty();
+    assertThat(WorkerServiceTranslator.claimedServiceName(ws("dlx", s -> {}))).isEmpty();
+  }
+}

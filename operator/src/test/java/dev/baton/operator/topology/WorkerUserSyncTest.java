@@ -1,0 +1,35 @@
+package dev.baton.operator.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.contract.topology.PermissionSpec;
+import dev.baton.operator.broker.FakeBrokerClient;
+import org.junit.jupiter.api.Test;
+
+class WorkerUserSyncTest {
+
+  final FakeBrokerClient broker = new FakeBrokerClient();
+  final WorkerUserSync users = new WorkerUserSync(broker);
+  final PermissionSpec permissions = new PermissionSpec("^$", "^w$", "^r$");
+
+  @Test
+  void createsTheUserAndThenLeavesItAlone() {
+    assertThat(users.ensure("baton-payment", "secret-1", permissions)).hasSize(2);
+    assertThat(broker.passwords).containsEntry("baton-payment", "secret-1");
+    assertThat(broker.permissions).containsEntry("baton-payment", permissions);
+
+    broker.writes.clear();
+    assertThat(users.ensure("baton-payment", "secret-1", permissions)).isEmpty();
+    assertThat(broker.writes).isEmpty();
+  }
+
+  @Test
+  void thePasswordAndPermissionsFollowThePlan() {
+    users.ensure("baton-payment", "secret-1", permissions);
+    broker.permissions.put("baton-payment", new PermissionSpec(".*", ".*", ".*"));
+
+    assertThat(users.ensure("baton-payment", "secret-2", permissions)).hasSize(2);
+    assertThat(broker.passwords).containsEntry("baton-payment", "secret-2");
+    assertThat(broker.permissions).containsEntry("baton-payment", permissions);
+  }
+}

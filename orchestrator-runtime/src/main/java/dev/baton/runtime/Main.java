@@ -1,0 +1,46 @@
+package dev.baton.runtime;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runtime as a process: settings from {@code BATON_*} variables, the Kubernetes client from the usual places
+ * (in-cluster service account, kubeconfig, {@code -Dkubernetes.master}), running until SIGTERM, then closing
+ * gracefully (in-flight events finish, unacknowledged ones go back to their queue).
+ */
+public final class Main {
+
+  private Main() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    if (System.getProperty("logback.configurationFile") == null) {
+      // Before the first logger: the runtime's own configuration, unless one is given.
+      System.setProperty("logback.configurationFile", "dev/baton/runtime/logback-runtime.xml");
+    }
+    Logger log = LoggerFactory.getLogger(Main.class);
+    BatonRuntime runtime;
+    KubernetesClient client;
+    try {
+      RuntimeSettings settings = RuntimeSettings.fromEnvironment(System.getenv());
+      client = new KubernetesClientBuilder().build();
+      runtime = BatonRuntime.start(settings, client);
+    } catch (RuntimeException e) {
+      log.error("The Baton runtime could not start: {}", e.getMessage(), e);
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    BatonRuntime running = runtime;
+    KubernetesClient owned = client;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      log.info("Stopping the Baton runtime");
+      running.close();
+      owned.close();
+      stopped.countDown();
+    }, "baton-runtime-shutdown"));
+    stopped.await();
+  }
+}

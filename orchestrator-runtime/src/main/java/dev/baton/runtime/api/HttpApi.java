@@ -1,0 +1,106 @@
+package dev.baton.runtime.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.json.Json;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.SqlErrors;
+import dev.baton.runtime.store.StepExecutionStore;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.sql.SQLException;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The runtime's HTTP API (DESIGN.md §8): JSON everywhere, errors included. */
+public final class HttpApi implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+  private static final String INSTANCES = "/api/v1/namespaces/{ns}/workflows/{name}/instances";
+
+  private final Javalin app;
+
+  private HttpApi(Javalin app) {
+    this.app = app;
+  }
+
+  /** What the API serves. */
+  public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
+      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health) {}
+
+  public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
+    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.executions(), p.service(),
+        p.workflows(), requireReady, maxRequestBytes, p.metrics());
+    Javalin app = Javalin.create(config -> {
+      config.jetty.host = host;
+      config.jetty.port = port;
+      config.http.maxRequestSize = maxRequestBytes;
+      config.startup.showJavalinBanner = false;
+      config.startup.showOldJavalinVersionWarning = false;
+
+      config.routes.post(INSTANCES, routes::start);
+      config.routes.get(INSTANCES, routes::list);
+      config.routes.get("/api/v1/instances/{id}", routes::get);
+      config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
+      config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
+      config.routes.get("/healthz", ctx -> health(ctx, p.health()));
+      config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+          .result(p.metrics().scrape()));
+
+      config.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.getMessage()));
+      // Javalin's own refusals (no route, wrong method, body over the limit) in the same JSON shape.
+      config.routes.exception(HttpResponseException.class, (e, ctx) -> {
+        switch (e.getStatus()) {
+          case 404 -> error(ctx, 404, "NotFound", "no such endpoint: " + ctx.method() + " " + ctx.path());
+          case 405 -> error(ctx, 405, "MethodNotAllowed", ctx.method() + " is not allowed on " + ctx.path());
+          case 413 -> error(ctx, 413, "PayloadTooLarge", "the body is larger than the limit of " + maxRequestBytes
+              + " bytes");
+          default -> error(ctx, e.getStatus(), e.getStatus() < 500 ? "BadRequest" : "InternalError", e.getMessage());
+        }
+      });
+      config.routes.exception(SQLException.class, (e, ctx) -> {
+        if (SqlErrors.isTransient(e)) {
+          error(ctx, 503, "ServiceUnavailable", "the database is unavailable, try again shortly");
+        } else {
+          LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+          error(ctx, 500, "InternalError", "the request failed; see the runtime's log");
+        }
+      });
+      config.routes.exception(Exception.class, (e, ctx) -> {
+        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+        error(ctx, 500, "InternalError", "the request failed; see the runtime's log");
+      });
+    }).start();
+    LOG.info("HTTP API listening on {}:{}", host, app.port());
+    return new HttpApi(app);
+  }
+
+  public int port() {
+    return app.port();
+  }
+
+  @Override
+  public void close() {
+    app.stop();
+  }
+
+  private static void health(Context ctx, HealthCheck health) {
+    boolean db = health.databaseUp();
+    boolean broker = health.brokerUp();
+    ObjectNode body = Json.object();
+    body.put("status", db && broker ? "UP" : "DOWN");
+    body.put("database", db ? "UP" : "DOWN");
+    body.put("broker", broker ? "UP" : "DOWN");
+    body.putPOJO("consuming", new TreeSet<>(health.consuming()));
+    InstanceRoutes.respond(ctx, db && broker ? 200 : 503, body);
+  }
+
+  private static void error(Context ctx, int status, String code, String message) {
+    InstanceRoutes.respond(ctx, status, InstanceJson.error(code, message));
+  }
+}

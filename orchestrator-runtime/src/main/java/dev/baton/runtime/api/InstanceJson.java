@@ -1,0 +1,90 @@
+package dev.baton.runtime.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.json.Json;
+import dev.baton.runtime.store.InstanceRecord;
+import dev.baton.runtime.store.StepExecutionRecord;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Instances as the API shows them (DESIGN.md §8), plus what answers "which step, which attempt, since when, and the
+ * last error" in one read: {@code currentStep}, {@code attempt}, {@code since}, {@code lastError}.
+ */
+final class InstanceJson {
+
+  private InstanceJson() {}
+
+  /** The list form: everything but the step history, input and outputs. */
+  static ObjectNode summary(InstanceRecord i) {
+    ObjectNode o = Json.object();
+    o.put("id", i.id().toString());
+    o.put("namespace", i.namespace());
+    o.put("workflow", i.workflow());
+    o.put("revision", i.revision());
+    o.put("businessKey", i.businessKey());
+    o.put("status", i.status().name());
+    o.put("phase", i.phase().name());
+    o.put("currentStep", i.stepName());
+    o.put("attempt", i.attempt());
+    time(o, "since", i.stepStartedAt());
+    time(o, "deadline", i.stepDeadline());
+    o.set("lastError", Json.read(i.lastErrorJson()));
+    time(o, "createdAt", i.createdAt());
+    time(o, "updatedAt", i.updatedAt());
+    time(o, "finishedAt", i.finishedAt());
+    return o;
+  }
+
+  /** The full form: with input, outputs and every execution, compensations included, oldest first. */
+  static ObjectNode detail(InstanceRecord i, List<StepExecutionRecord> executions) {
+    ObjectNode o = summary(i);
+    o.set("input", Json.read(i.inputJson()));
+    o.set("outputs", Json.read(i.outputsJson()));
+    ArrayNode steps = o.putArray("steps");
+    for (StepExecutionRecord e : executions) {
+      ObjectNode s = steps.addObject();
+      s.put("name", e.stepName());
+      s.put("kind", e.kind());
+      s.put("action", e.action());
+      s.put("status", e.status());
+      s.put("attempt", e.attempt());
+      time(s, "startedAt", e.startedAt());
+      time(s, "finishedAt", e.finishedAt());
+      s.set("output", Json.read(e.outputJson()));
+      if (e.errorCode() == null && e.errorReason() == null) {
+        s.putNull("error");
+      } else {
+        ObjectNode err = s.putObject("error");
+        err.put("code", e.errorCode());
+        err.put("reason", e.errorReason());
+      }
+      s.put("commandMessageId", e.commandMessageId().toString());
+    }
+    return o;
+  }
+
+  static ObjectNode list(List<InstanceRecord> instances) {
+    ObjectNode o = Json.object();
+    ArrayNode items = o.putArray("items");
+    instances.forEach(i -> items.add(summary(i)));
+    o.put("count", instances.size());
+    return o;
+  }
+
+  static ObjectNode error(String code, String message) {
+    ObjectNode o = Json.object();
+    o.put("error", code);
+    o.put("message", message);
+    return o;
+  }
+
+  private static void time(ObjectNode o, String field, Instant t) {
+    if (t == null) {
+      o.putNull(field);
+    } else {
+      o.put(field, t.toString());
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package dev.baton.runtime.api;
+
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.engine.InstanceStatus;
+import dev.baton.runtime.json.Json;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.InstanceRecord;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.StepExecutionStore;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.javalin.http.Context;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The instance endpoints of DESIGN.md §8. */
+final class InstanceRoutes {
+
+  static final int DEFAULT_LIMIT = 50;
+  static final int MAX_LIMIT = 500;
+
+  private final Database database;
+  private final InstanceStore instances;
+  private final StepExecutionStore executions;
+  private final InstanceService service;
+  private final WorkflowWatcher workflows;
+  private final boolean requireReady;
+  private final long maxRequestBytes;
+  private final RuntimeMetrics metrics;
+
+  InstanceRoutes(Database database, InstanceStore instances, StepExecutionStore executions, InstanceService service,
+      WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics) {
+    this.database = database;
+    this.instances = instances;
+    this.executions = executions;
+    this.service = service;
+    this.workflows = workflows;
+    this.requireReady = requireReady;
+    this.maxRequestBytes = maxRequestBytes;
+    this.metrics = metrics;
+  }
+
+  /** {@code POST /api/v1/namespaces/{ns}/workflows/{name}/instances}: 201 new, 200 when the business key exists. */
+  void start(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    StartRequest request = StartRequest.parse(body(ctx));
+    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
+        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
+    refuseUnlessReady(workflow);
+    InstanceService.Started started;
+    try {
+      started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
+    }
+    if (started.created()) {
+      metrics.instanceStarted(name);
+    }
+    respond(ctx, started.created() ? 201 : 200, detail(started.instance().id()));
+  }
+
+  /** {@code GET /api/v1/instances/{id}}. */
+  void get(Context ctx) throws SQLException {
+    respond(ctx, 200, detail(instanceId(ctx)));
+  }
+
+  /** {@code GET /api/v1/namespaces/{ns}/workflows/{name}/instances?status=&businessKey=&limit=}, newest first. */
+  void list(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    InstanceStatus status = statusParam(ctx.queryParam("status"));
+    String businessKey = ctx.queryParam("businessKey");
+    int limit = limitParam(ctx.queryParam("limit"));
+    List<InstanceRecord> found = database.inTransaction(c -> instances.list(c, ns, name, status, businessKey, limit));
+    if (found.isEmpty() && workflows.find(ns, name).isEmpty()) {
+      throw ApiError.notFound("no Workflow '" + name + "' in namespace '" + ns + "' and no instances of it");
+    }
+    respond(ctx, 200, InstanceJson.list(found));
+  }
+
+  /** {@code POST /api/v1/instances/{id}/cancel}. */
+  void cancel(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    settle(ctx, id, service.cancel(id));
+  }
+
+  /** {@code POST /api/v1/instances/{id}/retry}. */
+  void retry(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    settle(ctx, id, service.retry(id));
+  }
+
+  private void settle(Context ctx, UUID id, InstanceService.Result result) throws SQLException {
+    if (result instanceof InstanceService.Result.NotFound) {
+      throw notFound(id);
+    }
+    if (result instanceof InstanceService.Result.Conflict c) {
+      throw ApiError.conflict(c.reason());
+    }
+    respond(ctx, 200, detail(id));
+  }
+
+  private com.fasterxml.jackson.databind.node.ObjectNode detail(UUID id) throws SQLException {
+    return database.inTransaction(c -> {
+      Optional<InstanceRecord> found = instances.find(c, id);
+      if (found.isEmpty()) {
+        throw notFound(id);
+      }
+      return InstanceJson.detail(found.get(), executions.listFor(c, id));
+    });
+  }
+
+  /** The operator says whether a Workflow works; without an operator (no status) it is taken as it is. */
+  private void refuseUnlessReady(Workflow workflow) {
+    Optional<Condition> ready = workflow.getStatus() == null
+        ? Optional.empty()
+        : workflow.getStatus().condition(ConditionTypes.READY);
+    String where = workflow.getMetadata().getNamespace() + "/" + workflow.getMetadata().getName();
+    if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
+      throw ApiError.conflict("Workflow " + where + " is not Ready (" + ready.get().getReason() + "): "
+          + ready.get().getMessage());
+    }
+    if (requireReady && (ready.isEmpty() || !"True".equals(ready.get().getStatus()))) {
+      throw ApiError.conflict("Workflow " + where + " is not Ready yet: the operator has not confirmed its topology");
+    }
+  }
+
+  private byte[] body(Context ctx) {
+    long length = ctx.req().getContentLengthLong();
+    if (length > maxRequestBytes) {
+      throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + maxRequestBytes);
+    }
+    return ctx.bodyAsBytes();
+  }
+
+  private static UUID instanceId(Context ctx) {
+    String text = ctx.pathParam("id");
+    try {
+      UUID id = UUID.fromString(text);
+      if (!id.toString().equalsIgnoreCase(text)) {
+        throw new IllegalArgumentException(text);
+      }
+      return id;
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest("'" + text + "' is not an instance id (a UUID such as 3f2b8c1e-...)");
+    }
+  }
+
+  private static ApiError notFound(UUID id) {
+    return ApiError.notFound("no instance " + id);
+  }
+
+  private static InstanceStatus statusParam(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    return InstanceStatus.parse(text.trim()).orElseThrow(() -> ApiError.badRequest(
+        "status '" + text + "' is not one of " + Arrays.toString(InstanceStatus.values())));
+  }
+
+  private static int limitParam(String text) {
+    if (text == null || text.isBlank()) {
+      return DEFAULT_LIMIT;
+    }
+    try {
+      int limit = Integer.parseInt(text.trim());
+      if (limit >= 1 && limit <= MAX_LIMIT) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw ApiError.badRequest("limit must be a whole number from 1 to " + MAX_LIMIT + ", got '" + text + "'");
+  }
+
+  static void respond(Context ctx, int status, Object json) {
+    ctx.status(status).contentType("application/json").result(Json.writeBytes(json));
+  }
+}

@@ -1,0 +1,53 @@
+package dev.baton.runtime.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.json.Json;
+import java.util.Iterator;
+import java.util.Set;
+
+/** The body of a start: {@code {"businessKey": "...", "input": {...}}}, checked field by field. */
+record StartRequest(String businessKey, ObjectNode input) {
+
+  static final int MAX_BUSINESS_KEY = 256;
+  private static final Set<String> FIELDS = Set.of("businessKey", "input");
+
+  static StartRequest parse(byte[] body) {
+    if (body == null || body.length == 0) {
+      throw ApiError.badRequest("the body is empty: send {\"businessKey\": \"...\", \"input\": {...}}");
+    }
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
+    } catch (java.io.IOException e) {
+      throw ApiError.badRequest("the body cannot be read: " + e.getMessage());
+    }
+    if (json == null || !json.isObject()) {
+      throw ApiError.badRequest("the body must be a JSON object: {\"businessKey\": \"...\", \"input\": {...}}");
+    }
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!FIELDS.contains(name)) {
+        throw ApiError.badRequest("unknown field '" + name + "': a start takes businessKey and input");
+      }
+    }
+    JsonNode key = json.get("businessKey");
+    if (key == null || key.isNull()) {
+      throw ApiError.badRequest("businessKey is missing: it names the run (e.g. an order id) and makes a start idempotent");
+    }
+    if (!key.isTextual() || key.asText().isBlank()) {
+      throw ApiError.badRequest("businessKey must be a non-empty string");
+    }
+    if (key.asText().length() > MAX_BUSINESS_KEY) {
+      throw ApiError.badRequest("businessKey is longer than " + MAX_BUSINESS_KEY + " characters");
+    }
+    JsonNode input = json.get("input");
+    if (input != null && !input.isNull() && !input.isObject()) {
+      throw ApiError.badRequest("input must be a JSON object, got " + input.getNodeType().name().toLowerCase());
+    }
+    return new StartRequest(key.asText(), input == null || input.isNull() ? Json.object() : (ObjectNode) input);
+  }
+}

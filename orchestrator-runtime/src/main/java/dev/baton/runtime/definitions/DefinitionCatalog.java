@@ -1,0 +1,66 @@
+package dev.baton.runtime.definitions;
+
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.runtime.engine.WorkflowDefinition;
+import dev.baton.runtime.store.DefinitionStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Workflow definitions by revision. A revision never changes once written, so both maps only grow (one entry per
+ * distinct spec) and the hot path reads a definition without touching the database after the first time.
+ */
+public final class DefinitionCatalog {
+
+  private final DefinitionStore store;
+  private final ConcurrentMap<RevisionKey, WorkflowDefinition> byRevision = new ConcurrentHashMap<>();
+  private final ConcurrentMap<HashKey, Integer> revisionByHash = new ConcurrentHashMap<>();
+
+  public DefinitionCatalog(DefinitionStore store) {
+    this.store = store;
+  }
+
+  /** The definition an instance is pinned to. */
+  public WorkflowDefinition pinned(Connection c, String namespace, String name, int revision) throws SQLException {
+    RevisionKey key = new RevisionKey(namespace, name, revision);
+    WorkflowDefinition known = byRevision.get(key);
+    if (known != null) {
+      return known;
+    }
+    String json = store.loadSpec(c, namespace, name, revision).orElseThrow(() -> new IllegalStateException(
+        "workflow " + namespace + "/" + name + " has no revision " + revision + " in the database"));
+    WorkflowDefinition d = WorkflowDefinition.of(namespace, name, revision, SpecCodec.parse(json));
+    byRevision.putIfAbsent(key, d);
+    return d;
+  }
+
+  /**
+   * The revision of the spec as it is now, written if it is new. The spec is checked first, so a spec the runtime
+   * cannot follow is never stored.
+   *
+   * @throws IllegalArgumentException when the spec cannot be run
+   */
+  public WorkflowDefinition current(Connection c, String namespace, String name, WorkflowSpec spec)
+      throws SQLException {
+    WorkflowDefinition.of(namespace, name, 0, spec);
+    String json = SpecCodec.canonicalJson(spec);
+    HashKey hashKey = new HashKey(namespace, name, SpecCodec.hash(json));
+    Integer known = revisionByHash.get(hashKey);
+    if (known != null) {
+      return pinned(c, namespace, name, known);
+    }
+    DefinitionStore.Revision revision = store.ensureRevision(c, namespace, name, json, hashKey.hash());
+    if (revision.inserted()) {
+      // Not cached: this transaction may still roll back, and the number would then go to another spec.
+      return WorkflowDefinition.of(namespace, name, revision.number(), spec);
+    }
+    revisionByHash.putIfAbsent(hashKey, revision.number());
+    return pinned(c, namespace, name, revision.number());
+  }
+
+  private record RevisionKey(String namespace, String name, int revision) {}
+
+  private record HashKey(String namespace, String name, String hash) {}
+}

@@ -1,0 +1,42 @@
+package dev.baton.runtime.definitions;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.runtime.json.Json;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** A Workflow spec as stored: canonical JSON (sorted keys) and its SHA-256, which tells revisions apart. */
+public final class SpecCodec {
+
+  private SpecCodec() {}
+
+  /** Canonical JSON of the typed spec: fields the runtime does not know do not make a new revision. */
+  public static String canonicalJson(WorkflowSpec spec) {
+    try {
+      return Json.CANONICAL.writeValueAsString(spec);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static String hash(String canonicalJson) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonicalJson.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
+  }
+
+  public static WorkflowSpec parse(String json) {
+    try {
+      return Json.CANONICAL.readValue(json, WorkflowSpec.class);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.baton.runtime.definitions;
+
+import dev.baton.api.v1alpha1.Workflow;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches Workflow resources, read-only, in all namespaces or in the configured ones. The runtime never writes
+ * resources: the operator is the only writer of their status.
+ */
+public final class WorkflowWatcher implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkflowWatcher.class);
+
+  /** Told about Workflows as the watch sees them. */
+  public interface Listener {
+    void changed(Workflow workflow);
+
+    void deleted(Workflow workflow);
+  }
+
+  private final KubernetesClient client;
+  private final List<String> namespaces;
+  private final List<SharedIndexInformer<Workflow>> informers = new ArrayList<>();
+
+  private WorkflowWatcher(KubernetesClient client, List<String> namespaces) {
+    this.client = client;
+    this.namespaces = List.copyOf(namespaces);
+  }
+
+  /** Starts the watch and returns once the first listing is in (so lookups right after start find what exists). */
+  public static WorkflowWatcher start(KubernetesClient client, List<String> namespaces, Listener listener) {
+    WorkflowWatcher w = new WorkflowWatcher(client, namespaces);
+    ResourceEventHandler<Workflow> handler = new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Workflow obj) {
+        safely(() -> listener.changed(obj), obj);
+      }
+
+      @Override
+      public void onUpdate(Workflow oldObj, Workflow newObj) {
+        safely(() -> listener.changed(newObj), newObj);
+      }
+
+      @Override
+      public void onDelete(Workflow obj, boolean deletedFinalStateUnknown) {
+        safely(() -> listener.deleted(obj), obj);
+      }
+    };
+    if (namespaces.isEmpty()) {
+      w.informers.add(client.resources(Workflow.class).inAnyNamespace().inform(handler, 0));
+    } else {
+      for (String ns : namespaces) {
+        w.informers.add(client.resources(Workflow.class).inNamespace(ns).inform(handler, 0));
+      }
+    }
+    LOG.info("Watching Workflows in {}", namespaces.isEmpty() ? "all namespaces" : namespaces);
+    return w;
+  }
+
+  private static void safely(Runnable r, Workflow w) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      // The watch must survive anything a listener does.
+      LOG.warn("Handling Workflow {}/{} failed: {}", w.getMetadata().getNamespace(), w.getMetadata().getName(),
+          e.toString());
+    }
+  }
+
+  public boolean watches(String namespace) {
+    return namespaces.isEmpty() || namespaces.contains(namespace);
+  }
+
+  /**
+   * The Workflow as it is now: from the watch's cache, or straight from the API server when the watch has not seen
+   * it yet (a Workflow created a moment ago).
+   */
+  public Optional<Workflow> find(String namespace, String name) {
+    if (!watches(namespace)) {
+      return Optional.empty();
+    }
+    String key = namespace + "/" + name;
+    for (SharedIndexInformer<Workflow> informer : informers) {
+      Workflow cached = informer.getStore().getByKey(key);
+      if (cached != null) {
+        return Optional.of(cached);
+      }
+    }
+    try {
+      return Optional.ofNullable(client.resources(Workflow.class).inNamespace(namespace).withName(name).get());
+    } catch (KubernetesClientException e) {
+      LOG.warn("Reading Workflow {} from the API server failed: {}", key, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** Names of the Workflows in the watched namespaces (queues are named by workflow name only). */
+  public Set<String> names() {
+    Set<String> names = new HashSet<>();
+    for (SharedIndexInformer<Workflow> informer : informers) {
+      for (Workflow w : informer.getStore().list()) {
+        names.add(w.getMetadata().getName());
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+  }
+}

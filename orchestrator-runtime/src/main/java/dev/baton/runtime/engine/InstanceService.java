@@ -1,0 +1,112 @@
+package dev.baton.runtime.engine;
+
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.engine.Decision.Change;
+import dev.baton.runtime.engine.Decision.NoChange;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.InstanceRecord;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.InstanceStore.NewInstance;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Start, cancel and retry: each one transaction on a locked instance row, moved by {@link Transitions}. */
+public final class InstanceService {
+
+  private final Database database;
+  private final InstanceStore instances;
+  private final DefinitionCatalog definitions;
+  private final TransitionApplier applier;
+  private final OutboxSignal outboxSignal;
+
+  public InstanceService(Database database, InstanceStore instances, DefinitionCatalog definitions,
+      TransitionApplier applier, OutboxSignal outboxSignal) {
+    this.database = database;
+    this.instances = instances;
+    this.definitions = definitions;
+    this.applier = applier;
+    this.outboxSignal = outboxSignal;
+  }
+
+  /**
+   * Starts an instance of the workflow's current spec, or returns the instance that already has this business key
+   * (DESIGN.md §5: starting twice returns the first instance).
+   *
+   * @throws IllegalArgumentException when the spec cannot be run
+   */
+  public Started start(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson)
+      throws SQLException {
+    Started started = database.inTransaction(c -> {
+      WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
+      UUID id = UUID.randomUUID();
+      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey,
+          definition.step(0).name(), inputJson);
+      if (!instances.insertIfAbsent(c, n)) {
+        // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
+        return new Started(false, instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow());
+      }
+      InstanceRecord fresh = instances.find(c, id).orElseThrow();
+      applier.apply(c, fresh, definition, (Change) Transitions.start(definition), null);
+      return new Started(true, instances.find(c, id).orElseThrow());
+    });
+    if (started.created()) {
+      outboxSignal.commandsWritten();
+    }
+    return started;
+  }
+
+  /** Cancels a RUNNING or COMPENSATING instance; cancelling a cancelled one again changes nothing. */
+  public Result cancel(UUID id) throws SQLException {
+    return change(id, (c, instance) -> instance.status() == InstanceStatus.CANCELLED
+        ? new NoChange(null)
+        : Transitions.cancel(instance.state()));
+  }
+
+  /** Sends the failed execution of a FAILED instance again as a new attempt. */
+  public Result retry(UUID id) throws SQLException {
+    return change(id, (c, instance) -> Transitions.retry(
+        definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision()), instance.state()));
+  }
+
+  private Result change(UUID id, Decider decider) throws SQLException {
+    Result result = database.inTransaction(c -> {
+      Optional<InstanceRecord> locked = instances.lock(c, id);
+      if (locked.isEmpty()) {
+        return new Result.NotFound();
+      }
+      InstanceRecord instance = locked.get();
+      Decision decision = decider.decide(c, instance);
+      if (decision instanceof NoChange n) {
+        return n.reason() == null ? new Result.Done(instance, false) : new Result.Conflict(n.reason());
+      }
+      WorkflowDefinition definition =
+          definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
+      TransitionApplier.Applied applied = applier.apply(c, instance, definition, (Change) decision, null);
+      return new Result.Done(instances.find(c, id).orElseThrow(), applied.dispatched());
+    });
+    if (result instanceof Result.Done d && d.dispatched()) {
+      outboxSignal.commandsWritten();
+    }
+    return result;
+  }
+
+  @FunctionalInterface
+  private interface Decider {
+    Decision decide(Connection c, InstanceRecord instance) throws SQLException;
+  }
+
+  /** A start: whether it created the instance (201) or found it by business key (200). */
+  public record Started(boolean created, InstanceRecord instance) {}
+
+  /** The outcome of cancel or retry. */
+  public sealed interface Result {
+    record NotFound() implements Result {}
+
+    record Conflict(String reason) implements Result {}
+
+    record Done(InstanceRecord instance, boolean dispatched) implements Result {}
+  }
+}

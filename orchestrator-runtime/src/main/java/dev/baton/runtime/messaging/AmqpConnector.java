@@ -1,0 +1,63 @@
+package dev.baton.runtime.messaging;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Opens broker connections with automatic recovery: after a network failure or a broker restart, connections,
+ * channels and consumers come back by themselves. The runtime declares nothing, so there is no topology to recover
+ * but its consumers.
+ */
+public final class AmqpConnector {
+
+  private final ConnectionFactory factory;
+  private final String safeAddress;
+
+  /**
+   * @param uri broker URI, credentials included unless given apart
+   * @param username overrides the URI's user when not null (the operator's Secret carries it apart)
+   * @param password overrides the URI's password when not null
+   */
+  public AmqpConnector(String uri, String username, String password) {
+    factory = new ConnectionFactory();
+    try {
+      factory.setUri(uri);
+    } catch (Exception e) {
+      // The URI may hold a password: name only what is safe to show.
+      throw new IllegalArgumentException("the RabbitMQ URI is not valid: " + e.getClass().getSimpleName(), e);
+    }
+    if (username != null) {
+      factory.setUsername(username);
+    }
+    if (password != null) {
+      factory.setPassword(password);
+    }
+    factory.setAutomaticRecoveryEnabled(true);
+    factory.setTopologyRecoveryEnabled(true);
+    factory.setNetworkRecoveryInterval(2_000L);
+    factory.setRequestedHeartbeat(20);
+    safeAddress = safeAddress(uri, factory.getUsername());
+  }
+
+  public Connection open(String name) throws IOException, TimeoutException {
+    return factory.newConnection(name);
+  }
+
+  /** {@code amqp://user@host:port/vhost}: for logs, without the password. */
+  public String safeAddress() {
+    return safeAddress;
+  }
+
+  private static String safeAddress(String uri, String user) {
+    try {
+      URI u = URI.create(uri);
+      return u.getScheme() + "://" + user + "@" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "")
+          + (u.getRawPath() == null ? "" : u.getRawPath());
+    } catch (IllegalArgumentException e) {
+      return "(unparseable URI)";
+    }
+  }
+}

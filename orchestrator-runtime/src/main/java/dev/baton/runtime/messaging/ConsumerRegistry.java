@@ -1,0 +1,160 @@
+package dev.baton.runtime.messaging;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import dev.baton.contract.Names;
+import java.io.IOException;
+import java.time.Duration;
+import dev.baton.runtime.engine.EventApplier;
+import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which orchestrator queues the lanes consume: those of every Workflow in the watched namespaces, plus those of
+ * deleted Workflows that still have unfinished instances. A queue that does not exist yet (the operator has not
+ * declared it) is looked for again later; it is checked with a passive declare on a throwaway channel, because
+ * consuming a missing queue would close the lane's channel.
+ */
+public final class ConsumerRegistry {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConsumerRegistry.class);
+
+  private final Connection connection;
+  private final List<Lane> lanes;
+  private final Supplier<Set<String>> declaredWorkflows;
+  private final Set<String> missingQueuesLogged = new HashSet<>();
+  private volatile Set<String> activeWorkflows = Set.of();
+  private boolean stopped;
+
+  private ConsumerRegistry(Connection connection, List<Lane> lanes, Supplier<Set<String>> declaredWorkflows) {
+    this.connection = connection;
+    this.lanes = List.copyOf(lanes);
+    this.declaredWorkflows = declaredWorkflows;
+  }
+
+  /** How the consumers run. */
+  public record Settings(int threads, int prefetch, int batchSize) {}
+
+  /**
+   * Starts the consumer threads (no queue consumed yet: {@link #ensure} and {@link #reconcile} do that).
+   *
+   * @param consumerConnection the connection the lanes consume on
+   * @param publisherConnection the connection parked events are published on (kept apart so that a broker
+   *     blocking publishers never stops ACKs)
+   * @param declaredWorkflows names of the Workflows that exist now
+   */
+  public static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection,
+      Database database, EventApplier applier, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
+      Supplier<Set<String>> declaredWorkflows) {
+    DeliverySettler settler = new DeliverySettler(new ParkingLot(publisherConnection), metrics);
+    StepLoop stepLoop = new StepLoop(database, applier, settler, metrics, outboxSignal);
+    List<Lane> lanes = new ArrayList<>();
+    for (int i = 0; i < settings.threads(); i++) {
+      Lane lane = new Lane(i, consumerConnection, settings.prefetch(), settings.batchSize(), stepLoop);
+      lane.start();
+      lanes.add(lane);
+    }
+    return new ConsumerRegistry(consumerConnection, lanes, declaredWorkflows);
+  }
+
+  /** A Workflow was added or changed: consume its queue now if it exists. */
+  public synchronized void ensure(String workflow) {
+    if (!stopped) {
+      subscribeEverywhere(workflow);
+    }
+  }
+
+  /** Workflows with unfinished instances, as last read from the database. */
+  public void activeWorkflows(Set<String> workflows) {
+    activeWorkflows = Set.copyOf(workflows);
+  }
+
+  /** Subscribes what is wanted and missing, and lets go of queues nothing needs any more. */
+  public synchronized void reconcile() {
+    if (stopped) {
+      return;
+    }
+    Set<String> wanted = new HashSet<>(declaredWorkflows.get());
+    wanted.addAll(activeWorkflows);
+    for (String workflow : wanted) {
+      subscribeEverywhere(workflow);
+    }
+    for (String workflow : subscribed()) {
+      if (!wanted.contains(workflow)) {
+        LOG.info("Workflow {} is gone and has no unfinished instances: no longer consuming {}", workflow,
+            Names.orchestratorQueue(workflow));
+        lanes.forEach(l -> l.unsubscribe(workflow));
+      }
+    }
+  }
+
+  /** Workflows whose queue is consumed on at least one lane. */
+  public synchronized Set<String> subscribed() {
+    Set<String> all = new HashSet<>();
+    lanes.forEach(l -> all.addAll(l.subscribedWorkflows()));
+    return all;
+  }
+
+  /** Stops every lane: no new deliveries, in-flight ones finish within {@code grace}. */
+  public void stop(Duration grace) {
+    synchronized (this) {
+      stopped = true;
+    }
+    lanes.parallelStream().forEach(l -> l.stop(grace));
+  }
+
+  private void subscribeEverywhere(String workflow) {
+    if (lanes.stream().allMatch(l -> l.isSubscribed(workflow))) {
+      return;
+    }
+    String queue = Names.orchestratorQueue(workflow);
+    if (!queueExists(queue)) {
+      if (missingQueuesLogged.add(workflow)) {
+        LOG.info("Queue {} does not exist yet (is the Workflow Ready?); looking again every few seconds", queue);
+      }
+      return;
+    }
+    missingQueuesLogged.remove(workflow);
+    for (Lane lane : lanes) {
+      try {
+        lane.subscribe(workflow, queue);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not consume {} yet: {}", queue, e.toString());
+        return;
+      }
+    }
+    LOG.info("Consuming {} on {} thread(s)", queue, lanes.size());
+  }
+
+  private boolean queueExists(String queue) {
+    Channel probe = null;
+    try {
+      probe = connection.createChannel();
+      probe.queueDeclarePassive(queue);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false; // a 404 closes the probe channel, which is why it is a throwaway one
+    } finally {
+      closeQuietly(probe);
+    }
+  }
+
+  private static void closeQuietly(Channel ch) {
+    if (ch != null && ch.isOpen()) {
+      try {
+        ch.close();
+      } catch (IOException | TimeoutException | RuntimeException ignored) {
+        // already closing
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.baton.runtime.messaging;
+
+import dev.baton.runtime.engine.EventApplier;
+import dev.baton.runtime.engine.EventVerdict;
+import dev.baton.runtime.engine.InboundEvent;
+import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.SqlErrors;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The step loop for a batch of deliveries of one consumer thread (DESIGN.md §5): parse, then apply every usable
+ * event in ONE transaction, commit, and only then settle each delivery. Deliveries that were already waiting share
+ * the transaction (opportunistic batching: a lone event is never held back to fill a batch).
+ */
+final class StepLoop {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StepLoop.class);
+
+  private final Database database;
+  private final EventApplier applier;
+  private final DeliverySettler settler;
+  private final RuntimeMetrics metrics;
+  private final OutboxSignal outboxSignal;
+
+  StepLoop(Database database, EventApplier applier, DeliverySettler settler, RuntimeMetrics metrics,
+      OutboxSignal outboxSignal) {
+    this.database = database;
+    this.applier = applier;
+    this.settler = settler;
+    this.metrics = metrics;
+    this.outboxSignal = outboxSignal;
+  }
+
+  /**
+   * Handles a batch.
+   *
+   * @return the deliveries left unsettled because the database could not be used for now; the caller retries them
+   */
+  List<PendingDelivery> process(List<PendingDelivery> batch) {
+    List<Parsed> events = new ArrayList<>(batch.size());
+    for (PendingDelivery d : batch) {
+      ParsedDelivery p = EventParser.parse(d.workflow(), d.envelope().getRoutingKey(), d.props(), d.body());
+      if (p instanceof ParsedDelivery.Event e) {
+        events.add(new Parsed(d, e.event()));
+      } else if (p instanceof ParsedDelivery.Foreign f) {
+        metrics.foreignIgnored(d.workflow());
+        LOG.debug("Ignored an event of workflow {} in the queue of {}", f.workflow(), d.workflow());
+        settler.ack(d);
+      } else {
+        settler.park(d, ((ParsedDelivery.Malformed) p).reason(), "MalformedEvent", ParkReason.MALFORMED);
+      }
+    }
+    if (events.isEmpty()) {
+      return List.of();
+    }
+    return applyTogether(events);
+  }
+
+  private List<PendingDelivery> applyTogether(List<Parsed> events) {
+    try {
+      List<InboundEvent> inbound = events.stream().map(Parsed::event).toList();
+      List<EventVerdict> verdicts = database.inTransaction(c -> applier.applyAll(c, inbound));
+      settleCommitted(events, verdicts);
+      return List.of();
+    } catch (SQLException | RuntimeException e) {
+      if (SqlErrors.isTransient(e)) {
+        LOG.warn("Database unavailable, {} event(s) stay unacknowledged and are retried: {}", events.size(),
+            e.toString());
+        return events.stream().map(Parsed::delivery).toList();
+      }
+      if (events.size() > 1) {
+        // One bad event must not hold the others back: apply them one by one to find it.
+        List<PendingDelivery> retry = new ArrayList<>();
+        for (Parsed p : events) {
+          retry.addAll(applyTogether(List.of(p)));
+        }
+        return retry;
+      }
+      Parsed p = events.get(0);
+      LOG.error("Could not apply event {} to instance {}", p.event().messageId(), p.event().instanceId(), e);
+      settler.park(p.delivery(), "could not apply the event: " + e, e.getClass().getName(),
+          ParkReason.PROCESSING_ERROR);
+      return List.of();
+    }
+  }
+
+  private void settleCommitted(List<Parsed> events, List<EventVerdict> verdicts) {
+    boolean dispatched = verdicts.stream().anyMatch(EventVerdict::dispatched);
+    if (dispatched) {
+      outboxSignal.commandsWritten();
+    }
+    for (int i = 0; i < events.size(); i++) {
+      Parsed p = events.get(i);
+      EventVerdict v = verdicts.get(i);
+      String workflow = p.delivery().workflow();
+      switch (v.kind()) {
+        case APPLIED -> {
+          metrics.eventApplied(workflow, p.event().result(), v.latencyMillis());
+          settler.ack(p.delivery());
+        }
+        case DUPLICATE -> {
+          metrics.duplicateIgnored(workflow);
+          settler.ack(p.delivery());
+        }
+        case STALE -> {
+          metrics.staleIgnored(workflow);
+          LOG.debug("Ignored a stale event of instance {}: {}", p.event().instanceId(), v.detail());
+          settler.ack(p.delivery());
+        }
+        case UNKNOWN_INSTANCE -> settler.park(p.delivery(), v.detail(), "UnknownInstance", ParkReason.UNKNOWN_INSTANCE);
+        case REJECTED -> settler.park(p.delivery(), v.detail(), "RejectedEvent", ParkReason.REJECTED);
+      }
+    }
+  }
+
+  private record Parsed(PendingDelivery delivery, InboundEvent event) {}
+}

@@ -1,0 +1,50 @@
+package dev.baton.runtime.metrics;
+
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.OutboxStore;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.function.Consumer;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Refreshes what the metrics read from the database (instances by status, the outbox backlog) and tells the
+ * consumer registry which workflows still have unfinished instances. Periodic, so scrapes never hit the database.
+ */
+public final class DatabaseGauges implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DatabaseGauges.class);
+
+  private final Database database;
+  private final InstanceStore instances;
+  private final OutboxStore outbox;
+  private final RuntimeMetrics metrics;
+  private final Consumer<Set<String>> activeWorkflows;
+
+  public DatabaseGauges(Database database, InstanceStore instances, OutboxStore outbox, RuntimeMetrics metrics,
+      Consumer<Set<String>> activeWorkflows) {
+    this.database = database;
+    this.instances = instances;
+    this.outbox = outbox;
+    this.metrics = metrics;
+    this.activeWorkflows = activeWorkflows;
+  }
+
+  @Override
+  public void run() {
+    try {
+      database.inTransaction(c -> {
+        metrics.instanceCounts(instances.countByStatus(c));
+        OutboxStore.Backlog backlog = outbox.backlog(c);
+        metrics.outboxBacklog(backlog.pending(), backlog.oldestAgeSeconds());
+        activeWorkflows.accept(new HashSet<>(instances.workflowsWithActiveInstances(c)));
+        return null;
+      });
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Refreshing database gauges failed: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.baton.runtime.metrics;
+
+import dev.baton.contract.EventResult;
+import dev.baton.runtime.store.InstanceStore.StatusCount;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
+ * tag set and kept, so counting an event is a map read and an add.
+ */
+public final class RuntimeMetrics {
+
+  /** Why an event was parked, as a low-cardinality tag. */
+  public enum ParkReason {
+    MALFORMED, UNKNOWN_INSTANCE, REJECTED, PROCESSING_ERROR;
+
+    String tag() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
+  private final MultiGauge instances;
+  private final AtomicLong outboxPending = new AtomicLong();
+  private volatile double outboxLagSeconds;
+
+  public RuntimeMetrics() {
+    instances = MultiGauge.builder("baton.instances")
+        .description("Instances by status, as last read from the database")
+        .register(registry);
+    Gauge.builder("baton.outbox.pending", outboxPending, AtomicLong::get)
+        .description("Commands in the outbox not yet confirmed by the broker")
+        .register(registry);
+    Gauge.builder("baton.outbox.lag", this, m -> m.outboxLagSeconds)
+        .baseUnit("seconds")
+        .description("Age of the oldest command in the outbox")
+        .register(registry);
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  /** An event moved its instance; latency is from the dispatch of the execution it answers. */
+  public void eventApplied(String workflow, EventResult result, long latencyMillis) {
+    counter("baton.events.processed", "Events applied to their instance", workflow, "result", result.key()).increment();
+    latencies.computeIfAbsent(workflow + '\u0000' + result.key(), k -> Timer.builder("baton.step.latency")
+            .description("From dispatching a step to applying its result")
+            .tags("workflow", workflow, "result", result.key())
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofHours(1))
+            .register(registry))
+        .record(latencyMillis, TimeUnit.MILLISECONDS);
+  }
+
+  public void duplicateIgnored(String workflow) {
+    counter("baton.events.duplicates", "Redelivered events recognised by message id and ignored", workflow).increment();
+  }
+
+  public void staleIgnored(String workflow) {
+    counter("baton.events.stale", "Events for an execution no longer in flight, ignored", workflow).increment();
+  }
+
+  public void foreignIgnored(String workflow) {
+    counter("baton.events.foreign", "Events of another workflow that reached this queue, ignored", workflow)
+        .increment();
+  }
+
+  public void parked(String workflow, ParkReason reason) {
+    counter("baton.events.parked", "Events parked in q.dlx.orchestrator.<workflow>", workflow, "reason", reason.tag())
+        .increment();
+  }
+
+  public void instanceStarted(String workflow) {
+    counter("baton.instances.started", "Instances started", workflow).increment();
+  }
+
+  public void stepTimedOut(String workflow) {
+    counter("baton.steps.timedout", "Executions that got no result before their timeout", workflow).increment();
+  }
+
+  public void outboxPublished(int count) {
+    counters.computeIfAbsent("baton.outbox.published", k -> Counter.builder(k)
+        .description("Commands published and confirmed by the broker").register(registry)).increment(count);
+  }
+
+  public void outboxUnroutable(String exchange, int count) {
+    counters.computeIfAbsent("baton.outbox.unroutable\u0000" + exchange, k -> Counter.builder("baton.outbox.unroutable")
+        .description("Commands the broker could not route (kept and retried later)")
+        .tag("exchange", exchange).register(registry)).increment(count);
+  }
+
+  /** Replaces the per-status gauge with a fresh count from the database. */
+  public void instanceCounts(List<StatusCount> counts) {
+    instances.register(counts.stream()
+        .map(c -> MultiGauge.Row.of(Tags.of("namespace", c.namespace(), "workflow", c.workflow(), "status", c.status()),
+            c.count()))
+        .toList(), true);
+  }
+
+  public void outboxBacklog(long pending, double oldestAgeSeconds) {
+    outboxPending.set(pending);
+    outboxLagSeconds = oldestAgeSeconds;
+  }
+
+  private Counter counter(String name, String description, String workflow) {
+    return counters.computeIfAbsent(name + '\u0000' + workflow,
+        k -> Counter.builder(name).description(description).tag("workflow", workflow).register(registry));
+  }
+
+  private Counter counter(String name, String description, String workflow, String tag, String value) {
+    return counters.computeIfAbsent(name + '\u0000' + workflow + '\u0000' + value,
+        k -> Counter.builder(name).description(description).tags("workflow", workflow, tag, value).register(registry));
+  }
+}

@@ -1,0 +1,100 @@
+package dev.baton.runtime.store;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/** The outbox: written with the state change that asks for a command, drained by the relay. */
+public final class OutboxStore {
+
+  private static final String INSERT = "INSERT INTO outbox (message_id, exchange, routing_key, correlation_id,"
+      + " headers, body) VALUES (?, ?, ?, ?, ?::jsonb, ?)";
+  private static final String CLAIM = "SELECT id, message_id, exchange, routing_key, correlation_id,"
+      + " headers::text AS headers, body, created_at, attempts FROM outbox WHERE next_attempt_at <= now()"
+      + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+  private static final String DELETE = "DELETE FROM outbox WHERE id = ANY (?)";
+  // Backoff doubles from 1s up to a minute: a WorkerService that is not Ready yet is retried, not hammered.
+  private static final String DEFER = "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
+      + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)";
+  private static final String STATS =
+      "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox";
+
+  /** One multi-row insert (the driver rewrites the batch). */
+  void insert(Connection c, List<OutboxMessage> messages) throws SQLException {
+    if (messages.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (OutboxMessage m : messages) {
+        ps.setObject(1, m.messageId());
+        ps.setString(2, m.exchange());
+        ps.setString(3, m.routingKey());
+        ps.setString(4, m.correlationId());
+        ps.setString(5, m.headersJson());
+        ps.setBytes(6, m.body());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** Locks the oldest due rows; rows locked by another relay (another replica) are skipped, not waited for. */
+  public List<OutboxRow> claim(Connection c, int limit) throws SQLException {
+    List<OutboxRow> rows = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          OutboxMessage m = new OutboxMessage(rs.getObject("message_id", UUID.class), rs.getString("exchange"),
+              rs.getString("routing_key"), rs.getString("correlation_id"), rs.getString("headers"),
+              rs.getBytes("body"));
+          rows.add(new OutboxRow(rs.getLong("id"), m, Jdbc.instant(rs, "created_at"), rs.getInt("attempts")));
+        }
+      }
+    }
+    return rows;
+  }
+
+  public void delete(Connection c, Collection<Long> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(DELETE)) {
+      ps.setArray(1, bigints(c, ids));
+      ps.executeUpdate();
+    }
+  }
+
+  /** Keeps rows that could not be delivered and sets them aside for a while, with the reason. */
+  public void defer(Connection c, Collection<Long> ids, String error) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(DEFER)) {
+      ps.setString(1, error);
+      ps.setArray(2, bigints(c, ids));
+      ps.executeUpdate();
+    }
+  }
+
+  /** How many rows wait and how old the oldest is. */
+  public Backlog backlog(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(STATS); ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return new Backlog(rs.getLong("n"), rs.getDouble("age"));
+    }
+  }
+
+  private static Array bigints(Connection c, Collection<Long> ids) throws SQLException {
+    return c.createArrayOf("bigint", ids.toArray());
+  }
+
+  /** Rows waiting and the age of the oldest, in seconds. */
+  public record Backlog(long pending, double oldestAgeSeconds) {}
+}

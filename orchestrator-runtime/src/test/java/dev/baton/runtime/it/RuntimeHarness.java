@@ -1,0 +1,287 @@
+package dev.baton.runtime.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
+import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.RuntimeSettings;
+import dev.baton.testing.AmqpTopology;
+import dev.baton.testing.LocalServices;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.RabbitVhost;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What an integration test class of the runtime stands on: a fresh vhost on the real RabbitMQ, a fresh database on
+ * the real PostgreSQL, the fabric8 mock API server in CRUD mode with the Workflow CRD, the topology the operator
+ * would declare (from the same planner), and the runtime itself.
+ */
+final class RuntimeHarness implements AutoCloseable {
+
+  static final String NS = "default";
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final RabbitVhost vhost;
+  final PostgresDatabase database;
+  final KubernetesMockServer kube;
+  final KubernetesClient client;
+  final Connection amqp;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  BatonRuntime runtime;
+  private int port;
+
+  /** The mock API server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
+  private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  private RuntimeHarness(String prefix) {
+    vhost = RabbitVhost.create(prefix);
+    database = PostgresDatabase.create(prefix.replace('-', '_'));
+    kube = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
+        false);
+    kube.init();
+    client = kube.createClient();
+    try (InputStream crd = getClass().getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
+      client.apiextensions().v1().customResourceDefinitions()
+          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot install the Workflow CRD in the mock API server", e);
+    }
+    amqp = vhost.newConnection("test-" + prefix);
+  }
+
+  static RuntimeHarness create(String prefix) {
+    return new RuntimeHarness(prefix);
+  }
+
+  /** Settings for this vhost and database, with short intervals so tests do not wait on pollers. */
+  RuntimeSettings settings() {
+    return RuntimeSettings.localDefaults().toBuilder()
+        .databaseUrl(database.jdbcUrl())
+        .databaseUser(database.user())
+        .databasePassword(database.password())
+        .createDatabase(false)
+        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+        .httpPort(0)
+        .timeoutPollInterval(Duration.ofMillis(200))
+        .outboxPollInterval(Duration.ofMillis(500))
+        .consumerRetryInterval(Duration.ofMillis(500))
+        .metricsRefreshInterval(Duration.ofSeconds(1))
+        .build();
+  }
+
+  BatonRuntime startRuntime() {
+    return startRuntime(settings());
+  }
+
+  BatonRuntime startRuntime(RuntimeSettings settings) {
+    runtime = BatonRuntime.start(settings, client);
+    port = runtime.httpPort();
+    return runtime;
+  }
+
+  void stopRuntime() {
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+    }
+  }
+
+  /** Talk to a runtime that is not {@link #runtime} (e.g. in another process). */
+  void usePort(int port) {
+    this.port = port;
+  }
+
+  TestWorker worker() {
+    TestWorker w = new TestWorker(amqp);
+    toClose.add(w);
+    return w;
+  }
+
+  // --- workflows ---------------------------------------------------------------------------------------------
+
+  static WorkflowSpec spec(String entity, StepSpec... steps) {
+    WorkflowSpec spec = new WorkflowSpec();
+    spec.setEntity(entity);
+    spec.setSteps(new ArrayList<>(List.of(steps)));
+    return spec;
+  }
+
+  static StepSpec step(String name, String service, String command, String compensate) {
+    StepSpec s = new StepSpec(name, service, command);
+    s.setCompensate(compensate);
+    return s;
+  }
+
+  /** Declares the topology the operator would (same planner), then creates or replaces the Workflow resource. */
+  Workflow apply(String name, WorkflowSpec spec) {
+    declareTopology(name, spec);
+    Workflow w = new Workflow();
+    w.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    w.setSpec(spec);
+    return client.resources(Workflow.class).inNamespace(NS).resource(w).createOr(existing -> existing.update());
+  }
+
+  void declareTopology(String name, WorkflowSpec spec) {
+    Map<String, List<ServiceModel.Command>> commands = new LinkedHashMap<>();
+    List<WorkflowModel.Step> steps = new ArrayList<>();
+    for (StepSpec s : spec.getSteps()) {
+      List<ServiceModel.Command> cs = commands.computeIfAbsent(s.getService(), k -> new ArrayList<>());
+      addCommand(cs, s.getCommand());
+      if (s.getCompensate() != null) {
+        addCommand(cs, s.getCompensate());
+      }
+      steps.add(new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(), s.getCompensate()));
+    }
+    try (Channel ch = amqp.createChannel()) {
+      commands.forEach((service, cs) ->
+          AmqpTopology.declare(ch, TopologyPlanner.plan(new ServiceModel(service, QueueType.CLASSIC, cs, List.of()))));
+      AmqpTopology.declare(ch,
+          TopologyPlanner.plan(new WorkflowModel(name, spec.getEntity(), QueueType.CLASSIC, steps)));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot declare the topology of " + name, e);
+    }
+  }
+
+  private static void addCommand(List<ServiceModel.Command> cs, String command) {
+    if (cs.stream().noneMatch(c -> c.name().equals(command))) {
+      cs.add(new ServiceModel.Command(command, RetryStaircase.NONE));
+    }
+  }
+
+  // --- HTTP --------------------------------------------------------------------------------------------------
+
+  record Response(int status, JsonNode json, String text) {}
+
+  Response post(String path, String body) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body)));
+  }
+
+  Response get(String path) {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  Response start(String workflow, String businessKey, String inputJson) {
+    return post("/api/v1/namespaces/" + NS + "/workflows/" + workflow + "/instances",
+        "{\"businessKey\":\"" + businessKey + "\",\"input\":" + inputJson + "}");
+  }
+
+  UUID startOk(String workflow, String businessKey) {
+    Response r = start(workflow, businessKey, "{\"n\":1}");
+    assertThat(r.status()).as(r.text()).isEqualTo(201);
+    return UUID.fromString(r.json().get("id").asText());
+  }
+
+  JsonNode instance(UUID id) {
+    Response r = get("/api/v1/instances/" + id);
+    assertThat(r.status()).as(r.text()).isEqualTo(200);
+    return r.json();
+  }
+
+  JsonNode awaitStatus(UUID id, String status, Duration within) {
+    await().atMost(within).pollInterval(Duration.ofMillis(100))
+        .untilAsserted(() -> assertThat(status(id)).isEqualTo(status));
+    return instance(id);
+  }
+
+  /** Read straight from the database (works while no runtime runs). */
+  String status(UUID id) throws SQLException {
+    return scalar("SELECT status FROM workflow_instance WHERE id = '" + id + "'");
+  }
+
+  String scalar(String sql) throws SQLException {
+    try (java.sql.Connection c = database.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  long count(String sql) throws SQLException {
+    String v = scalar(sql);
+    return v == null ? 0 : Long.parseLong(v);
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private Response send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      JsonNode json = null;
+      try {
+        json = r.body().isEmpty() ? null : JSON.readTree(r.body());
+      } catch (Exception notJson) {
+        // left null: the assertion on the body says so
+      }
+      return new Response(r.statusCode(), json, r.body());
+    } catch (Exception e) {
+      throw new IllegalStateException("HTTP request failed", e);
+    }
+  }
+
+  /** A counter of the in-process runtime, 0 when it was never incremented. */
+  double counter(String name, String workflow) {
+    var c = runtime.metrics().registry().find(name).tag("workflow", workflow).counters();
+    return c.stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+  }
+
+  @Override
+  public void close() {
+    stopRuntime();
+    for (AutoCloseable c : toClose) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // best effort
+      }
+    }
+    try {
+      amqp.close();
+    } catch (Exception ignored) {
+      // vhost goes next
+    }
+    client.close();
+    kube.destroy();
+    vhost.close();
+    database.close();
+  }
+}

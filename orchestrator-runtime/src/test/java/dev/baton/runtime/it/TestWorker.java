@@ -1,0 +1,297 @@
+package dev.baton.runtime.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import dev.baton.contract.Names;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A worker written against DESIGN.md §4 alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
+ * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
+ * {@code baton-*} headers and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
+ * it dedupes by {@code message_id}: a command seen before is answered again with the same event, without applying
+ * its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double effect.
+ */
+final class TestWorker implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A command as the worker received it. */
+  record Command(String service, String command, String messageId, Map<String, Object> headers, JsonNode body,
+      String correlationId) {
+
+    String header(String name) {
+      Object v = headers.get(name);
+      return v == null ? null : v.toString();
+    }
+
+    String instance() {
+      return header("baton-instance");
+    }
+
+    String step() {
+      return header("baton-step");
+    }
+
+    String action() {
+      return header("baton-action");
+    }
+
+    int attempt() {
+      return Integer.parseInt(header("baton-attempt"));
+    }
+  }
+
+  /** What the worker answers. */
+  record Reply(String result, JsonNode output, String errorCode, String reason) {
+    static final Reply SILENT = new Reply(null, null, null, null);
+    static final Reply HOLD = new Reply("hold", null, null, null);
+
+    static Reply success(JsonNode output) {
+      return new Reply("success", output, null, null);
+    }
+
+    static Reply failed(String code, String reason) {
+      return new Reply("failed", null, code, reason);
+    }
+
+    static Reply error(String code, String reason) {
+      return new Reply("error", null, code, reason);
+    }
+  }
+
+  @FunctionalInterface
+  interface Behaviour {
+    Reply handle(Command command);
+  }
+
+  private final Connection connection;
+  private final List<Channel> channels = new ArrayList<>();
+  private final Map<String, AtomicInteger> ledger = new ConcurrentHashMap<>();
+  private final Queue<String> effects = new ConcurrentLinkedQueue<>();
+  private final Map<String, Sent> answered = new ConcurrentHashMap<>();
+  private final Queue<Command> held = new ConcurrentLinkedQueue<>();
+  private final Queue<Command> received = new ConcurrentLinkedQueue<>();
+
+  private record Sent(String eventId, Reply reply) {}
+
+  TestWorker(Connection connection) {
+    this.connection = connection;
+  }
+
+  /**
+   * Consumes {@code q.S.C} (the queue name comes from the operator's plan; here from the test's topology). Events are
+   * published with asynchronous confirms; a command is ACKed once the confirm of its event is in.
+   */
+  TestWorker serve(String queue, String service, String command, Behaviour behaviour) {
+    try {
+      Channel consume = connection.createChannel();
+      Channel publish = connection.createChannel();
+      channels.add(consume);
+      channels.add(publish);
+      publish.confirmSelect();
+      ConcurrentNavigableMap<Long, Long> unconfirmed = new ConcurrentSkipListMap<>();
+      publish.addConfirmListener(
+          (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, true),
+          (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, false));
+      consume.basicQos(100);
+      consume.basicConsume(queue, false, new DefaultConsumer(consume) {
+        @Override
+        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+            throws IOException {
+          Command c = new Command(service, command, props.getMessageId(), strings(props.getHeaders()),
+              JSON.readTree(body), props.getCorrelationId());
+          received.add(c);
+          Sent sent = answered.get(c.messageId());
+          if (sent == null) {
+            Reply reply = behaviour.handle(c);
+            if (reply == Reply.HOLD) {
+              held.add(c);
+            } else if (reply != Reply.SILENT) {
+              record(c);
+              sent = new Sent(UUID.randomUUID().toString(), reply);
+              answered.put(c.messageId(), sent);
+            }
+          } // else: a redelivered command gets the same answer, without a second effect
+          if (sent == null) {
+            getChannel().basicAck(envelope.getDeliveryTag(), false);
+          } else {
+            unconfirmed.put(publish.getNextPublishSeqNo(), envelope.getDeliveryTag());
+            publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent),
+                eventBody(sent));
+          }
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
+  }
+
+  /** The broker confirmed (or refused) events: ACK their commands (or return them to the queue). */
+  private static void settle(Channel consume, ConcurrentNavigableMap<Long, Long> unconfirmed, long seq,
+      boolean multiple, boolean ack) throws IOException {
+    Map<Long, Long> done = multiple ? unconfirmed.headMap(seq, true) : subMap(unconfirmed, seq);
+    for (Long tag : List.copyOf(done.values())) {
+      if (ack) {
+        consume.basicAck(tag, false);
+      } else {
+        consume.basicNack(tag, false, true);
+      }
+    }
+    done.clear();
+  }
+
+  private static Map<Long, Long> subMap(ConcurrentNavigableMap<Long, Long> m, long seq) {
+    return m.subMap(seq, true, seq, true);
+  }
+
+  /** Answers every held command now, from the caller's thread. */
+  void release(Behaviour behaviour) {
+    try {
+      Channel publish = connection.createChannel();
+      publish.confirmSelect();
+      channels.add(publish);
+      Command c;
+      while ((c = held.poll()) != null) {
+        record(c);
+        Sent sent = new Sent(UUID.randomUUID().toString(), behaviour.handle(c));
+        answered.put(c.messageId(), sent);
+        answer(publish, c, sent);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Publishes an event for a received command by hand, as a misbehaving or redelivering worker would.
+   *
+   * @param attempt the baton-attempt header to send (the command's own to answer it, another to be stale)
+   */
+  void publishEvent(Command c, String result, String eventId, int attempt) {
+    try (Channel publish = connection.createChannel()) {
+      publish.confirmSelect();
+      Map<String, Object> headers = new HashMap<>(c.headers());
+      headers.put("baton-attempt", attempt);
+      Command altered = new Command(c.service(), c.command(), c.messageId(), headers, c.body(), c.correlationId());
+      Reply reply = "success".equals(result) ? Reply.success(JSON.createObjectNode().put("manual", true))
+          : new Reply(result, null, "MANUAL", "published by the test");
+      answer(publish, altered, new Sent(eventId, reply));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  int heldCount() {
+    return held.size();
+  }
+
+  List<Command> received() {
+    return List.copyOf(received);
+  }
+
+  /** How many times the effect of (instance, step, action) was applied. */
+  Map<String, Integer> ledger() {
+    Map<String, Integer> copy = new HashMap<>();
+    ledger.forEach((k, v) -> copy.put(k, v.get()));
+    return copy;
+  }
+
+  /** "instance|action" in the order the effects were applied. */
+  List<String> effects() {
+    return List.copyOf(effects);
+  }
+
+  private void record(Command c) {
+    ledger.computeIfAbsent(c.instance() + "|" + c.step() + "|" + c.action(), k -> new AtomicInteger()).incrementAndGet();
+    effects.add(c.instance() + "|" + c.action());
+  }
+
+  /** Publishes the event of a command and waits for its confirm (DESIGN.md §4). */
+  private static void answer(Channel publish, Command c, Sent sent) throws IOException {
+    publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent), eventBody(sent));
+    try {
+      publish.waitForConfirmsOrDie(10_000);
+    } catch (Exception e) {
+      throw new IOException("no confirm for the event of " + c.messageId(), e);
+    }
+  }
+
+  /** {@code <baton-entity>.<baton-action>.<result>}. */
+  private static String routingKey(Command c, Sent sent) {
+    return c.header("baton-entity") + "." + c.action() + "." + sent.reply().result();
+  }
+
+  /** Every {@code baton-*} header copied, the correlation id copied, a message id of the event's own. */
+  private static AMQP.BasicProperties properties(Command c, Sent sent) {
+    Map<String, Object> headers = new HashMap<>();
+    c.headers().forEach((k, v) -> {
+      if (k.startsWith("baton-")) {
+        headers.put(k, v);
+      }
+    });
+    return new AMQP.BasicProperties.Builder()
+        .messageId(sent.eventId())
+        .correlationId(c.correlationId())
+        .contentType("application/json")
+        .deliveryMode(2)
+        .timestamp(new java.util.Date())
+        .headers(headers)
+        .build();
+  }
+
+  /** {@code output} on success, {@code errorCode} and {@code reason} otherwise. */
+  private static byte[] eventBody(Sent sent) throws IOException {
+    ObjectNode body = JSON.createObjectNode();
+    if (sent.reply().output() != null) {
+      body.set("output", sent.reply().output());
+    }
+    if (sent.reply().errorCode() != null) {
+      body.put("errorCode", sent.reply().errorCode());
+      body.put("reason", sent.reply().reason());
+    }
+    return JSON.writeValueAsBytes(body);
+  }
+
+  private static Map<String, Object> strings(Map<String, Object> headers) {
+    Map<String, Object> out = new HashMap<>();
+    if (headers != null) {
+      headers.forEach((k, v) -> out.put(k, v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8)
+          : v instanceof Number ? v : String.valueOf(v)));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    for (Channel ch : channels) {
+      try {
+        if (ch.isOpen()) {
+          ch.close();
+        }
+      } catch (Exception ignored) {
+        // closing
+      }
+    }
+  }
+}
