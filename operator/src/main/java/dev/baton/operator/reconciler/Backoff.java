@@ -1,9 +1,12 @@
 package dev.baton.operator.reconciler;
 
+import dev.baton.operator.broker.BrokerException;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Exponential backoff per resource for failures the reconcilers expect (an unreachable broker): 1 s, 2 s, 4 s ...
@@ -12,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Backoff {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Backoff.class);
   private static final Duration FIRST = Duration.ofSeconds(1);
 
   private final Duration max;
@@ -27,6 +31,13 @@ final class Backoff {
       Duration doubled = previous.multipliedBy(2);
       return doubled.compareTo(max) > 0 ? max : doubled;
     });
+  }
+
+  /** Logs a broker failure of {@code what} (one line, no stack trace) and returns the delay before trying again. */
+  Duration after(BrokerException e, ResourceID id, String what) {
+    Duration delay = next(id);
+    LOG.warn("{} {}: {}; retrying in {}s", what, id, e.getMessage(), delay.toSeconds());
+    return delay;
   }
 
   void reset(ResourceID id) {

@@ -144,8 +144,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       // Old retry tiers empty as their TTLs expire: look again soon rather than at the next resync.
       return report.draining().isEmpty() ? result : result.rescheduleAfter(min(DRAIN_CHECK, settings.resync()));
     } catch (BrokerException e) {
-      Duration delay = backoff.next(id);
-      LOG.warn("WorkerService {}: {}; retrying in {}s", id, e.getMessage(), delay.toSeconds());
+      Duration delay = backoff.after(e, id, "WorkerService");
       return status.write(ws, unapplied(ws, context, Verdict.failed(e.failure().reason(), e.getMessage())))
           .rescheduleAfter(delay);
     }
@@ -171,18 +170,14 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       for (String service : heldServiceNames(ws, claims(context))) {
         users.remove(Names.workerUser(settings.userPrefix(), service));
         RemovalReport removed = topology.remove(service, retain);
-        LOG.info("WorkerService {} deleted: removed user {} and {}{}", id, Names.workerUser(settings.userPrefix(), service),
-            removed.deleted().isEmpty() ? "nothing else" : String.join(", ", removed.deleted()),
-            removed.retained().isEmpty() ? "" : "; kept (deletionPolicy Retain, they hold messages): "
-                + removed.retained().stream().map(q -> q.name()).collect(Collectors.joining(", ")));
+        LOG.info("WorkerService {} deleted: removed user {}; {}", id, Names.workerUser(settings.userPrefix(), service),
+            removed.describe());
       }
       backoff.reset(id);
       return DeleteControl.defaultDelete();
     } catch (BrokerException e) {
-      Duration delay = backoff.next(id);
-      LOG.warn("WorkerService {} cannot be cleaned up yet, keeping its finalizer: {}; retrying in {}s", id,
-          e.getMessage(), delay.toSeconds());
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+      return DeleteControl.noFinalizerRemoval()
+          .rescheduleAfter(backoff.after(e, id, "keeping the finalizer of WorkerService"));
     }
   }
 
@@ -193,8 +188,8 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       boolean retain = ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
       users.remove(Names.workerUser(settings.userPrefix(), previous));
       RemovalReport removed = topology.remove(previous, retain);
-      LOG.info("WorkerService {} renamed its service '{}' to '{}': removed {}", ResourceID.fromResource(ws), previous,
-          service, String.join(", ", removed.deleted()));
+      LOG.info("WorkerService {} renamed its service '{}' to '{}': {}", ResourceID.fromResource(ws), previous,
+          service, removed.describe());
     }
   }
 
@@ -217,13 +212,11 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   }
 
   private static Verdict topologyVerdict(ServiceTopology plan, SyncReport report) {
-    if (!report.mismatches().isEmpty()) {
-      return Verdict.failed(Reason.IMMUTABLE_QUEUE_ARGUMENTS, report.mismatches().stream()
-          .map(m -> m.advice(ServiceBrokerObjects.SPEC_FIELDS)).collect(Collectors.joining("; ")));
-    }
-    return Verdict.ok(Reason.DECLARED, plan.exchanges().size() + " exchanges, " + plan.queues().size() + " queues, "
-        + plan.bindings().size() + " bindings and user permissions are in place");
+    return Verdict.of(report, ServiceBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.DECLARED, plan.exchanges().size()
+        + " exchanges, " + plan.queues().size() + " queues, " + plan.bindings().size()
+        + " bindings and user permissions are in place"));
   }
+
 
   /** Findings of a pass that did not (fully) apply the spec: what exists is reported, nothing is claimed ready. */
   private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, Verdict verdict) {

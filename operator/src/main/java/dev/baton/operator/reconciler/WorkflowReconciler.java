@@ -107,8 +107,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
       backoff.reset(id);
       return status.write(workflow, new WorkflowFindings(verdict(plan, report), plan, report));
     } catch (BrokerException e) {
-      Duration delay = backoff.next(id);
-      LOG.warn("Workflow {}: {}; retrying in {}s", id, e.getMessage(), delay.toSeconds());
+      Duration delay = backoff.after(e, id, "Workflow");
       return status.write(workflow, new WorkflowFindings(Verdict.failed(e.failure().reason(), e.getMessage()), plan, null))
           .rescheduleAfter(delay);
     }
@@ -131,28 +130,19 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     boolean retain = workflow.getSpec() == null || workflow.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
       RemovalReport removed = topology.remove(name, retain);
-      LOG.info("Workflow {} deleted: removed {}{}", id,
-          removed.deleted().isEmpty() ? "nothing" : String.join(", ", removed.deleted()),
-          removed.retained().isEmpty() ? "" : "; kept (deletionPolicy Retain, they hold messages): "
-              + removed.retained().stream().map(q -> q.name()).collect(Collectors.joining(", ")));
+      LOG.info("Workflow {} deleted: {}", id, removed.describe());
       backoff.reset(id);
       return DeleteControl.defaultDelete();
     } catch (BrokerException e) {
-      Duration delay = backoff.next(id);
-      LOG.warn("Workflow {} cannot be cleaned up yet, keeping its finalizer: {}; retrying in {}s", id, e.getMessage(),
-          delay.toSeconds());
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(backoff.after(e, id, "keeping the finalizer of Workflow"));
     }
   }
 
   private static Verdict verdict(OrchestratorTopology plan, SyncReport report) {
-    if (!report.mismatches().isEmpty()) {
-      return Verdict.failed(Reason.IMMUTABLE_QUEUE_ARGUMENTS, report.mismatches().stream()
-          .map(m -> m.advice(WorkflowBrokerObjects.SPEC_FIELDS)).collect(Collectors.joining("; ")));
-    }
-    return Verdict.ok(Reason.READY, "queue " + plan.queue().name() + " receives the results of every step ("
-        + plan.bindings().size() + " bindings)");
+    return Verdict.of(report, WorkflowBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.READY, "queue "
+        + plan.queue().name() + " receives the results of every step (" + plan.bindings().size() + " bindings)"));
   }
+
 
   private static NameClaims<Workflow> claims(Context<Workflow> context) {
     return WorkflowTranslator.claims(context.getPrimaryCache().list().toList());

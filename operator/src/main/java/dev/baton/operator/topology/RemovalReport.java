@@ -15,4 +15,11 @@ public record RemovalReport(List<String> deleted, List<BrokerQueue> retained) {
     deleted = List.copyOf(deleted);
     retained = List.copyOf(retained);
   }
+
+  /** For the log: what went and what stayed. */
+  public String describe() {
+    return (deleted.isEmpty() ? "nothing deleted" : "deleted " + String.join(", ", deleted))
+        + (retained.isEmpty() ? "" : "; kept (deletionPolicy Retain, they hold messages): "
+            + String.join(", ", retained.stream().map(BrokerQueue::name).toList()));
+  }
 }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -89,8 +90,17 @@ public final class OperatorFixture implements AutoCloseable {
     return client.resources(kind).inNamespace(namespace).withName(name).get();
   }
 
+  /** Edits as a person would: on a conflict with the operator's status patch, read again and redo the change. */
   public <T extends HasMetadata> T edit(Class<T> kind, String namespace, String name, UnaryOperator<T> change) {
-    return client.resources(kind).inNamespace(namespace).withName(name).edit(change);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return client.resources(kind).inNamespace(namespace).withName(name).edit(change);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   public <T extends HasMetadata> void delete(Class<T> kind, String namespace, String name) {
