@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -110,7 +111,10 @@ public final class BatonRuntime implements AutoCloseable {
     gauges.run(); // learn the workflows with unfinished instances before consuming
 
     watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
-        new DefinitionRecorder(database, catalog, consumers::ensure, consumers::reconcile));
+        new DefinitionRecorder(database, catalog, consumers::ensure, () -> {
+          gauges.run(); // a deleted Workflow's queue stays consumed while it has unfinished instances: recount first
+          consumers.reconcile();
+        }));
     started.add(watcher[0]);
     consumers.reconcile();
 
@@ -191,7 +195,7 @@ public final class BatonRuntime implements AutoCloseable {
     }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+  private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
       Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());

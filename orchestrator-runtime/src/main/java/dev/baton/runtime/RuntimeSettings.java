@@ -142,7 +142,7 @@ public record RuntimeSettings(
   /** Never print credentials. */
   @Override
   public String toString() {
-    return "RuntimeSettings[databaseUrl=" + database() + ", http=" + httpHost + ":" + httpPort + ", consumerThreads="
+    return "RuntimeSettings[database=" + database() + ", http=" + httpHost + ":" + httpPort + ", consumerThreads="
         + consumerThreads + ", prefetch=" + prefetch + ", eventBatchSize=" + eventBatchSize + ", outboxBatchSize="
         + outboxBatchSize + ", timeoutPollInterval=" + timeoutPollInterval + ", retention=" + retention
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady + "]";

@@ -1,5 +1,6 @@
 package dev.baton.runtime.api;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.runtime.definitions.WorkflowWatcher;
@@ -107,7 +108,7 @@ final class InstanceRoutes {
     respond(ctx, 200, detail(id));
   }
 
-  private com.fasterxml.jackson.databind.node.ObjectNode detail(UUID id) throws SQLException {
+  private ObjectNode detail(UUID id) throws SQLException {
     return database.inTransaction(c -> {
       Optional<InstanceRecord> found = instances.find(c, id);
       if (found.isEmpty()) {

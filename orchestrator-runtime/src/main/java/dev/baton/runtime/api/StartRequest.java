@@ -46,7 +46,7 @@ record StartRequest(String businessKey, ObjectNode input) {
     }
     JsonNode input = json.get("input");
     if (input != null && !input.isNull() && !input.isObject()) {
-      throw ApiError.badRequest("input must be a JSON object, got " + input.getNodeType().name().toLowerCase());
+      throw ApiError.badRequest("input must be a JSON object, got " + input.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
     return new StartRequest(key.asText(), input == null || input.isNull() ? Json.object() : (ObjectNode) input);
   }

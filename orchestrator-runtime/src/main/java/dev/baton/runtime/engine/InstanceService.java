@@ -44,13 +44,13 @@ public final class InstanceService {
       UUID id = UUID.randomUUID();
       NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey,
           definition.step(0).name(), inputJson);
-      if (!instances.insertIfAbsent(c, n)) {
+      Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
+      if (inserted.isEmpty()) {
         // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
         return new Started(false, instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow());
       }
-      InstanceRecord fresh = instances.find(c, id).orElseThrow();
-      applier.apply(c, fresh, definition, (Change) Transitions.start(definition), null);
-      return new Started(true, instances.find(c, id).orElseThrow());
+      applier.apply(c, inserted.get(), definition, (Change) Transitions.start(definition), null);
+      return new Started(true, inserted.get());
     });
     if (started.created()) {
       outboxSignal.commandsWritten();
@@ -98,7 +98,7 @@ public final class InstanceService {
     Decision decide(Connection c, InstanceRecord instance) throws SQLException;
   }
 
-  /** A start: whether it created the instance (201) or found it by business key (200). */
+  /** A start: whether it created the instance (201) or found it by business key (200), as it was before dispatch. */
   public record Started(boolean created, InstanceRecord instance) {}
 
   /** The outcome of cancel or retry. */

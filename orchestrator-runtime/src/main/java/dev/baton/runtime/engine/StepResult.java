@@ -6,9 +6,4 @@ import dev.baton.contract.EventResult;
  * A worker's answer as the state machine sees it: which execution it answers (step, action, attempt) and how it
  * went. The output itself is not needed to decide, only to record.
  */
-public record StepResult(String step, String action, int attempt, EventResult result, String errorCode, String reason) {
-
-  public static StepResult success(String step, String action, int attempt) {
-    return new StepResult(step, action, attempt, EventResult.SUCCESS, null, null);
-  }
-}
+public record StepResult(String step, String action, int attempt, EventResult result, String errorCode, String reason) {}

@@ -1,6 +1,5 @@
 package dev.baton.runtime.messaging;
 
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,25 +134,11 @@ public final class ConsumerRegistry {
   }
 
   private boolean queueExists(String queue) {
-    Channel probe = null;
     try {
-      probe = connection.createChannel();
-      probe.queueDeclarePassive(queue);
-      return true;
+      return BrokerObjects.queueExists(connection, queue);
     } catch (IOException | RuntimeException e) {
-      return false; // a 404 closes the probe channel, which is why it is a throwaway one
-    } finally {
-      closeQuietly(probe);
-    }
-  }
-
-  private static void closeQuietly(Channel ch) {
-    if (ch != null && ch.isOpen()) {
-      try {
-        ch.close();
-      } catch (IOException | TimeoutException | RuntimeException ignored) {
-        // already closing
-      }
+      LOG.debug("Cannot check queue {} now: {}", queue, e.toString());
+      return false; // the broker is away: looked at again at the next reconcile
     }
   }
 }

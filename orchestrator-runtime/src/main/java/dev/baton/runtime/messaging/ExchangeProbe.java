@@ -1,16 +1,14 @@
 package dev.baton.runtime.messaging;
 
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Tells whether an exchange exists before the relay publishes to it: publishing to a missing exchange closes the
- * publishing channel and would fail the whole batch, again and again. Answers are remembered for a while; a passive
- * declare needs no configure permission, so the runtime's restricted broker user may do it.
+ * publishing channel and would fail the whole batch, again and again. A positive answer is remembered for a while.
  */
 final class ExchangeProbe {
 
@@ -23,29 +21,25 @@ final class ExchangeProbe {
     this.connection = connection;
   }
 
+  /**
+   * @throws UncheckedIOException when the broker cannot be asked (the relay round fails and is retried; rows are
+   *     not set aside for a missing exchange that may well exist)
+   */
   boolean exists(String exchange) {
     Long until = knownUntil.get(exchange);
     long now = System.currentTimeMillis();
     if (until != null && until > now) {
       return true;
     }
-    Channel probe = null;
     try {
-      probe = connection.createChannel();
-      probe.exchangeDeclarePassive(exchange);
-      knownUntil.put(exchange, now + REMEMBER_MS);
-      return true;
-    } catch (IOException | RuntimeException e) {
+      if (BrokerObjects.exchangeExists(connection, exchange)) {
+        knownUntil.put(exchange, now + REMEMBER_MS);
+        return true;
+      }
       knownUntil.remove(exchange);
       return false;
-    } finally {
-      if (probe != null && probe.isOpen()) {
-        try {
-          probe.close();
-        } catch (IOException | TimeoutException | RuntimeException ignored) {
-          // throwaway channel
-        }
-      }
+    } catch (IOException | RuntimeException e) {
+      throw new UncheckedIOException(new IOException("cannot check exchange " + exchange + ": " + e, e));
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +56,8 @@ final class Lane {
     thread.start();
   }
 
-  synchronized java.util.Set<String> subscribedWorkflows() {
-    return java.util.Set.copyOf(consumerTags.keySet());
+  synchronized Set<String> subscribedWorkflows() {
+    return Set.copyOf(consumerTags.keySet());
   }
 
   synchronized boolean isSubscribed(String workflow) {
@@ -108,6 +109,10 @@ final class Lane {
   }
 
   private Channel channel() throws IOException {
+    if (channel != null && !channel.isOpen() && !connection.isOpen()) {
+      // The connection is recovering and will bring this channel and its consumers back: do not replace it.
+      throw new IOException("the broker connection is recovering");
+    }
     if (channel == null || !channel.isOpen()) {
       consumerTags.clear();
       channel = connection.createChannel();

@@ -43,7 +43,7 @@ public final class Database implements AutoCloseable {
     config.setMaximumPoolSize(settings.poolSize());
     config.setAutoCommit(false);
     // Short waits: a lane that cannot get a connection keeps its events unacked and retries, /healthz answers fast.
-    config.setConnectionTimeout(Duration.ofSeconds(5).toMillis());
+    config.setConnectionTimeout(Duration.ofSeconds(3).toMillis());
     config.setValidationTimeout(Duration.ofSeconds(2).toMillis());
     config.addDataSourceProperty("ApplicationName", "baton-runtime");
     // Lets a batch of inserts travel as one multi-row statement (outbox, processed events).

@@ -35,7 +35,7 @@ public final class InstanceStore {
   private static final String INSERT = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
       + " business_key, status, phase, current_step_index, current_step_name, attempt, dispatches, input)"
       + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', 0, ?, 0, 0, ?::jsonb)"
-      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING";
+      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + COLUMNS;
   private static final String DISPATCHED = "UPDATE workflow_instance SET status = ?, phase = ?,"
       + " current_step_index = ?, current_step_name = ?, current_execution_id = ?, attempt = ?, dispatches = ?,"
       + " step_started_at = now(), step_deadline = now() + (?::bigint * interval '1 millisecond'),"
@@ -94,9 +94,9 @@ public final class InstanceStore {
   /**
    * Inserts a new instance, not yet dispatched (the caller applies the start decision in the same transaction).
    *
-   * @return false when an instance with that business key exists already
+   * @return the new row, or empty when an instance with that business key exists already
    */
-  public boolean insertIfAbsent(Connection c, NewInstance n) throws SQLException {
+  public Optional<InstanceRecord> insertIfAbsent(Connection c, NewInstance n) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
       ps.setObject(1, n.id());
       ps.setString(2, n.namespace());
@@ -105,48 +105,38 @@ public final class InstanceStore {
       ps.setString(5, n.businessKey());
       ps.setString(6, n.firstStepName());
       ps.setString(7, n.inputJson());
-      return ps.executeUpdate() == 1;
+      return first(ps);
     }
   }
 
   /** Records dispatches: the execution in flight ({@code executionIds}, same order), its attempt and deadline. */
   void markDispatched(Connection c, List<TransitionBatch.Dispatch> dispatches, long[] executionIds)
       throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(DISPATCHED)) {
-      for (int i = 0; i < dispatches.size(); i++) {
-        TransitionBatch.Dispatch d = dispatches.get(i);
-        ps.setString(1, d.status().name());
-        ps.setString(2, d.phase().name());
-        ps.setInt(3, d.stepIndex());
-        ps.setString(4, d.stepName());
-        ps.setLong(5, executionIds[i]);
-        ps.setInt(6, d.attempt());
-        ps.setInt(7, d.dispatches());
-        Jdbc.setLongOrNull(ps, 8, d.timeout() == null ? null : d.timeout().toMillis());
-        Jdbc.setJson(ps, 9, d.outputsJson());
-        Jdbc.setJson(ps, 10, d.lastErrorJson());
-        ps.setObject(11, d.instanceId());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Jdbc.batch(c, DISPATCHED, dispatches.size(), (ps, i) -> {
+      TransitionBatch.Dispatch d = dispatches.get(i);
+      ps.setString(1, d.status().name());
+      ps.setString(2, d.phase().name());
+      ps.setInt(3, d.stepIndex());
+      ps.setString(4, d.stepName());
+      ps.setLong(5, executionIds[i]);
+      ps.setInt(6, d.attempt());
+      ps.setInt(7, d.dispatches());
+      Jdbc.setLongOrNull(ps, 8, d.timeout() == null ? null : d.timeout().toMillis());
+      Jdbc.setJson(ps, 9, d.outputsJson());
+      Jdbc.setJson(ps, 10, d.lastErrorJson());
+      ps.setObject(11, d.instanceId());
+    });
   }
 
   /** Ends instances; where each stopped (phase, step, attempt) is kept for visibility and for retry. */
   void markFinished(Connection c, List<TransitionBatch.Finish> finishes) throws SQLException {
-    if (finishes.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement(FINISHED)) {
-      for (TransitionBatch.Finish f : finishes) {
-        ps.setString(1, f.status().name());
-        Jdbc.setJson(ps, 2, f.outputsJson());
-        Jdbc.setJson(ps, 3, f.lastErrorJson());
-        ps.setObject(4, f.instanceId());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Jdbc.batch(c, FINISHED, finishes.size(), (ps, i) -> {
+      TransitionBatch.Finish f = finishes.get(i);
+      ps.setString(1, f.status().name());
+      Jdbc.setJson(ps, 2, f.outputsJson());
+      Jdbc.setJson(ps, 3, f.lastErrorJson());
+      ps.setObject(4, f.instanceId());
+    });
   }
 
   /** Newest first, with optional filters. */
@@ -201,11 +191,7 @@ public final class InstanceStore {
 
   /** Deletes up to {@code batch} instances finished more than {@code age} ago, with their steps (cascade). */
   public int purgeFinished(Connection c, Duration age, int batch) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(PURGE)) {
-      ps.setLong(1, age.toMillis());
-      ps.setInt(2, batch);
-      return ps.executeUpdate();
-    }
+    return Jdbc.purge(c, PURGE, age, batch);
   }
 
   private Optional<InstanceRecord> one(Connection c, String sql, UUID id) throws SQLException {

@@ -27,21 +27,15 @@ public final class OutboxStore {
 
   /** One multi-row insert (the driver rewrites the batch). */
   void insert(Connection c, List<OutboxMessage> messages) throws SQLException {
-    if (messages.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      for (OutboxMessage m : messages) {
-        ps.setObject(1, m.messageId());
-        ps.setString(2, m.exchange());
-        ps.setString(3, m.routingKey());
-        ps.setString(4, m.correlationId());
-        ps.setString(5, m.headersJson());
-        ps.setBytes(6, m.body());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Jdbc.batch(c, INSERT, messages.size(), (ps, i) -> {
+      OutboxMessage m = messages.get(i);
+      ps.setObject(1, m.messageId());
+      ps.setString(2, m.exchange());
+      ps.setString(3, m.routingKey());
+      ps.setString(4, m.correlationId());
+      ps.setString(5, m.headersJson());
+      ps.setBytes(6, m.body());
+    });
   }
 
   /** Locks the oldest due rows; rows locked by another relay (another replica) are skipped, not waited for. */

@@ -42,10 +42,6 @@ public final class ProcessedEventStore {
   }
 
   public int purgeOlderThan(Connection c, Duration age, int batch) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(PURGE)) {
-      ps.setLong(1, age.toMillis());
-      ps.setInt(2, batch);
-      return ps.executeUpdate();
-    }
+    return Jdbc.purge(c, PURGE, age, batch);
   }
 }

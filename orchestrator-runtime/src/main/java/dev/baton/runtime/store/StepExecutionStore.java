@@ -36,38 +36,28 @@ public final class StepExecutionStore {
 
   /** Starts executions (status RUNNING) under the given ids. */
   void insertRunning(Connection c, List<TransitionBatch.Dispatch> dispatches, long[] ids) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      for (int i = 0; i < dispatches.size(); i++) {
-        TransitionBatch.Dispatch d = dispatches.get(i);
-        ps.setLong(1, ids[i]);
-        ps.setObject(2, d.instanceId());
-        ps.setInt(3, d.stepIndex());
-        ps.setString(4, d.stepName());
-        ps.setString(5, d.phase().executionKind());
-        ps.setString(6, d.action());
-        ps.setInt(7, d.attempt());
-        ps.setObject(8, d.commandMessageId());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Jdbc.batch(c, INSERT, dispatches.size(), (ps, i) -> {
+      TransitionBatch.Dispatch d = dispatches.get(i);
+      ps.setLong(1, ids[i]);
+      ps.setObject(2, d.instanceId());
+      ps.setInt(3, d.stepIndex());
+      ps.setString(4, d.stepName());
+      ps.setString(5, d.phase().executionKind());
+      ps.setString(6, d.action());
+      ps.setInt(7, d.attempt());
+      ps.setObject(8, d.commandMessageId());
+    });
   }
 
   void finish(Connection c, List<TransitionBatch.ExecutionEnd> ends) throws SQLException {
-    if (ends.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement(FINISH)) {
-      for (TransitionBatch.ExecutionEnd e : ends) {
-        ps.setString(1, e.status().name());
-        Jdbc.setJson(ps, 2, e.outputJson());
-        ps.setString(3, e.errorCode());
-        ps.setString(4, e.errorReason());
-        ps.setLong(5, e.executionId());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Jdbc.batch(c, FINISH, ends.size(), (ps, i) -> {
+      TransitionBatch.ExecutionEnd e = ends.get(i);
+      ps.setString(1, e.status().name());
+      Jdbc.setJson(ps, 2, e.outputJson());
+      ps.setString(3, e.errorCode());
+      ps.setString(4, e.errorReason());
+      ps.setLong(5, e.executionId());
+    });
   }
 
   public List<StepExecutionRecord> listFor(Connection c, UUID instanceId) throws SQLException {

@@ -41,8 +41,4 @@ public final class TransitionBatch {
   public void finish(Finish f) {
     finishes.add(f);
   }
-
-  public boolean hasDispatches() {
-    return !dispatches.isEmpty();
-  }
 }

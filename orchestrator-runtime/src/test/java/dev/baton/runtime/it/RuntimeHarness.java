@@ -11,6 +11,7 @@ import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.topology.PermissionSpec;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.TopologyPlanner;
@@ -21,6 +22,7 @@ import dev.baton.testing.AmqpTopology;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import com.rabbitmq.http.client.domain.UserPermissions;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -105,6 +107,24 @@ final class RuntimeHarness implements AutoCloseable {
         .consumerRetryInterval(Duration.ofMillis(500))
         .metricsRefreshInterval(Duration.ofSeconds(1))
         .build();
+  }
+
+  /**
+   * The runtime's own broker user, with exactly the permissions the operator grants it (DESIGN.md §6): it may write
+   * only command exchanges and the default exchange, read only orchestrator queues, configure nothing.
+   */
+  RuntimeSettings asRuntimeUser(RuntimeSettings settings) {
+    String user = "baton-runtime-" + vhost.name();
+    String password = UUID.randomUUID().toString();
+    vhost.management().createUser(user, password.toCharArray(), List.of());
+    PermissionSpec p = TopologyPlanner.orchestratorPermissions();
+    UserPermissions permissions = new UserPermissions();
+    permissions.setConfigure(p.configure());
+    permissions.setWrite(p.write());
+    permissions.setRead(p.read());
+    vhost.management().updatePermissions(vhost.name(), user, permissions);
+    toClose.add(() -> vhost.management().deleteUser(user));
+    return settings.toBuilder().amqpUri(vhost.amqpUri(user, password)).build();
   }
 
   BatonRuntime startRuntime() {

@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.Names;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import dev.baton.runtime.it.TestWorker.Command;
 import dev.baton.runtime.it.TestWorker.Reply;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +40,7 @@ class StepLoopTest {
   @BeforeAll
   static void start() {
     h = RuntimeHarness.create("steploop");
-    h.startRuntime();
+    h.startRuntime(h.asRuntimeUser(h.settings())); // proves the operator's permissions for the runtime suffice
   }
 
   @AfterAll
@@ -278,6 +281,31 @@ class StepLoopTest {
     assertThat(n.get("revision").asInt()).isEqualTo(2);
     assertThat(names(o)).containsExactly("one", "two");
     assertThat(names(n)).containsExactly("one", "two", "three");
+  }
+
+  @Test
+  void aWorkflowWhoseTopologyIsNotThereYetWaitsAndThenRuns() throws Exception {
+    WorkflowSpec spec = spec("order", step("go", "late-svc", "go", null));
+    Workflow w = new Workflow();
+    w.setMetadata(new ObjectMetaBuilder().withName("late").withNamespace(RuntimeHarness.NS).build());
+    w.setSpec(spec);
+    h.client.resources(Workflow.class).inNamespace(RuntimeHarness.NS).resource(w).create(); // no topology yet
+
+    UUID id = h.startOk("late", "late-1");
+    String command = "SELECT last_error FROM outbox WHERE correlation_id = '" + id + "'";
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.scalar(command))
+        .isEqualTo("exchange late-svc.command.topic.ex does not exist — is WorkerService late-svc Ready?"));
+
+    try (Channel ch = h.amqp.createChannel()) {
+      ch.exchangeDeclare(Names.commandExchange("late-svc"), "topic", true); // an exchange, but no queue bound yet
+    }
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.scalar(command))
+        .isEqualTo("no queue bound to service.late-svc.go on late-svc.command.topic.ex — is WorkerService late-svc Ready?"));
+    assertThat(h.status(id)).isEqualTo("RUNNING");
+
+    h.declareTopology("late", spec);
+    h.worker().serve("q.late-svc.go", "late-svc", "go", c -> Reply.success(output("went")));
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(20));
   }
 
   private static List<String> names(JsonNode instance) {

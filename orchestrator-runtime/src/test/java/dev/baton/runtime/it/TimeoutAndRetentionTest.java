@@ -20,8 +20,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Step timeouts live in the database: they fire on time, and across a restart of the runtime. */
-class TimeoutTest {
+/**
+ * What runs on timers, all driven by the database: step timeouts (on time, and across a restart of the runtime) and
+ * the retention purge.
+ */
+class TimeoutAndRetentionTest {
 
   static RuntimeHarness h;
 
@@ -115,6 +118,30 @@ class TimeoutTest {
       assertThat(attempts).containsExactly("1:TIMED_OUT", "2:TIMED_OUT", "3:SUCCEEDED");
       List<String> messageIds = w.received().stream().map(TestWorker.Command::messageId).distinct().toList();
       assertThat(messageIds).hasSize(3); // a new message id per dispatch
+    } finally {
+      h.stopRuntime();
+    }
+  }
+
+  @Test
+  void finishedInstancesArePurgedAfterTheRetentionAndActiveOnesAreKept() throws Exception {
+    h.startRuntime(h.settings().toBuilder().retention(Duration.ofMillis(1)).retentionInterval(Duration.ofMillis(200))
+        .build());
+    try {
+      h.apply("purged", spec("order", step("quick", "to-purge", "quick", null), step("slow", "to-purge", "slow", null)));
+      h.worker()
+          .serve("q.to-purge.quick", "to-purge", "quick", c -> Reply.success(null))
+          .serve("q.to-purge.slow", "to-purge", "slow",
+              c -> c.body().get("businessKey").asText().equals("keep") ? Reply.SILENT : Reply.success(null));
+      UUID kept = h.startOk("purged", "keep");
+      UUID purged = h.startOk("purged", "purge");
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.count(
+          "SELECT count(*) FROM workflow_instance WHERE id = '" + purged + "'")).isZero());
+      assertThat(h.count("SELECT count(*) FROM step_execution WHERE instance_id = '" + purged + "'")).isZero();
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.count(
+          "SELECT count(*) FROM processed_event WHERE instance_id = '" + purged + "'")).isZero());
+      assertThat(h.status(kept)).isEqualTo("RUNNING");
+      assertThat(h.get("/api/v1/instances/" + purged).status()).isEqualTo(404);
     } finally {
       h.stopRuntime();
     }
