@@ -48,6 +48,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.get("/api/v1/instances/{id}", routes::get);
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
+      config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));
       config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
           .result(p.metrics().scrape()));

@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RuntimeMetrics {
 
+  private volatile List<StatusCount> lastCounts = List.of();
+
   /** Why an event was parked, as a low-cardinality tag. */
   public enum ParkReason {
     MALFORMED, UNKNOWN_INSTANCE, REJECTED, PROCESSING_ERROR;
@@ -111,10 +113,16 @@ public final class RuntimeMetrics {
 
   /** Replaces the per-status gauge with a fresh count from the database. */
   public void instanceCounts(List<StatusCount> counts) {
+    lastCounts = List.copyOf(counts);
     instances.register(counts.stream()
         .map(c -> MultiGauge.Row.of(Tags.of("namespace", c.namespace(), "workflow", c.workflow(), "status", c.status()),
             c.count()))
         .toList(), true);
+  }
+
+  /** The instance counts of the last refresh (empty before the first): what {@code GET /api/v1/counts} serves. */
+  public List<StatusCount> lastInstanceCounts() {
+    return lastCounts;
   }
 
   public void outboxBacklog(long pending, double oldestAgeSeconds) {

@@ -205,4 +205,21 @@ class HttpApiTest {
       assertThat(metrics).containsPattern("baton_instances\\{namespace=\"default\",status=\"SUCCEEDED\",workflow=\"orders\"\\} [1-9]");
     });
   }
+
+  @Test
+  void countsPerWorkflowForTheOperatorsLiveColumns() {
+    failCharge.set(false);
+    UUID id = UUID.fromString(h.start("orders", "api-counts-1", "{}").json().get("id").asText());
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      Response counts = h.get("/api/v1/counts");
+      assertThat(counts.status()).isEqualTo(200);
+      var orders = java.util.stream.StreamSupport.stream(counts.json().get("items").spliterator(), false)
+          .filter(i -> i.get("namespace").asText().equals("default") && i.get("workflow").asText().equals("orders"))
+          .findFirst().orElseThrow();
+      assertThat(orders.get("succeeded").asLong()).isPositive();
+      assertThat(orders.fieldNames()).toIterable()
+          .contains("running", "succeeded", "failed", "compensated", "cancelled");
+    });
+  }
 }
