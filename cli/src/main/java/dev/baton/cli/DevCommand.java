@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import ch.qos.logback.classic.Level;
+import dev.baton.cli.dlq.BrokerOptions;
 import dev.baton.operator.OperatorSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,29 +33,7 @@ final class DevCommand implements Callable<Integer> {
       defaultValue = "${env:BATON_HTTP_PORT:-8080}")
   int httpPort;
 
-  @Option(names = "--rabbitmq-management-url", description = "RabbitMQ management API.",
-      defaultValue = "${env:BATON_RABBITMQ_MANAGEMENT_URL:-http://127.0.0.1:15672/api/}")
-  String managementUrl;
-
-  @Option(names = "--rabbitmq-host", description = "RabbitMQ host for AMQP.",
-      defaultValue = "${env:BATON_RABBITMQ_HOST:-127.0.0.1}")
-  String rabbitHost;
-
-  @Option(names = "--rabbitmq-port", description = "RabbitMQ AMQP port.",
-      defaultValue = "${env:BATON_RABBITMQ_PORT:-5672}")
-  int rabbitPort;
-
-  @Option(names = "--rabbitmq-username", description = "RabbitMQ administrator (env BATON_RABBITMQ_USERNAME).",
-      defaultValue = "${env:BATON_RABBITMQ_USERNAME:-guest}")
-  String rabbitUsername;
-
-  @Option(names = "--rabbitmq-password", description = "Its password (better: env BATON_RABBITMQ_PASSWORD).",
-      defaultValue = "${env:BATON_RABBITMQ_PASSWORD:-guest}", showDefaultValue = Visibility.NEVER)
-  String rabbitPassword;
-
-  @Option(names = "--vhost", description = "The RabbitMQ vhost everything lives in.",
-      defaultValue = "${env:BATON_RABBITMQ_VHOST:-/}")
-  String vhost;
+  @Mixin BrokerOptions broker;
 
   @Option(names = "--resync", description = "Period of the operator's drift-repairing resync (e.g. 30s, 2m).",
       defaultValue = "${env:BATON_RESYNC:-60s}")
@@ -74,6 +54,14 @@ final class DevCommand implements Callable<Integer> {
   @Option(names = "--kubeconfig", description = "Where to write the kubeconfig for kubectl.",
       defaultValue = "${env:BATON_HOME:-.}/.baton/kubeconfig")
   Path kubeconfig;
+
+  @Option(names = "--example-workers", negatable = true, defaultValue = "${env:BATON_EXAMPLE_WORKERS:-true}",
+      fallbackValue = "true",
+      description = "Run the example workers (examples-workers/) in-process for every WorkerService labelled"
+          + " baton.dev/example-worker, e.g. those of examples/order-saga/, once the operator has made it Ready, with"
+          + " the credentials from its Secret (there is no kubelet locally). On by default;"
+          + " --no-example-workers (or BATON_EXAMPLE_WORKERS=false) to run your own workers instead.")
+  boolean exampleWorkers;
 
   @Option(names = {"-v", "--verbose"}, description = "Log what the components do (INFO), twice for DEBUG.")
   boolean[] verbose = new boolean[0];
@@ -110,7 +98,7 @@ final class DevCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    out.println("Stopping: runtime, operator, dev API…");
+    out.println("Stopping: " + (settings.exampleWorkers() ? "example workers, " : "") + "runtime, operator, dev API…");
     stack.close();
     out.println("Baton dev stopped.");
     return 0;
@@ -118,9 +106,9 @@ final class DevCommand implements Callable<Integer> {
 
   DevSettings settings() {
     Duration resyncPeriod = dev.baton.contract.BatonDuration.parse(resync).toDuration();
-    return new DevSettings("127.0.0.1", kubePort, httpPort, managementUrl, rabbitHost, rabbitPort, rabbitUsername,
-        rabbitPassword, vhost, OperatorSettings.localDefaults().userPrefix(), resyncPeriod, databaseUrl, databaseUser,
-        databasePassword, kubeconfig);
+    return new DevSettings("127.0.0.1", kubePort, httpPort, broker.managementUrl, broker.host, broker.port,
+        broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resyncPeriod,
+        databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers);
   }
 
   private static void configureLogging(int verbosity) {

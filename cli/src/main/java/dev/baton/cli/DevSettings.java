@@ -10,7 +10,8 @@ import java.time.Duration;
 
 /**
  * Everything {@code baton dev} needs to know, from flags and environment, and how it maps onto the settings of the
- * operator and the runtime. Passwords never appear in {@link #toString()}.
+ * operator and the runtime; {@code exampleWorkers}: whether the example workers run in-process. Passwords never
+ * appear in {@link #toString()}.
  */
 record DevSettings(
     String host,
@@ -27,7 +28,8 @@ record DevSettings(
     String databaseUrl,
     String databaseUser,
     String databasePassword,
-    Path kubeconfig) {
+    Path kubeconfig,
+    boolean exampleWorkers) {
 
   /** The operator against the dev API: server-side apply off (the fabric8 mock has none, DESIGN.md §9). */
   OperatorSettings operator(String runtimeUrl) {
@@ -66,6 +68,6 @@ record DevSettings(
         + rabbitHost + ":" + rabbitPort + " as " + rabbitUsername + " (management " + rabbitManagementUrl
         + "), vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync + ", database=" + databaseUrl
         + " as " + databaseUser
-        + ", kubeconfig=" + kubeconfig + "]";
+        + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + "]";
   }
 }

@@ -14,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local stack of {@code baton dev}: the dev API (with the CRDs and namespace default), the operator and the
- * runtime, started in that order and stopped in reverse (runtime, operator, dev API).
+ * The local stack of {@code baton dev}: the dev API (with the CRDs and namespace default), the operator, the
+ * runtime and the example workers, started in that order and stopped in reverse (example workers, runtime, operator,
+ * dev API).
  *
  * <p>While the operator or the runtime of this build is still a stub ({@link UnsupportedOperationException}), the
  * stack says so and runs without it, so the rest can be used.
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
 final class DevStack implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DevStack.class);
+  private static final java.time.Duration EXAMPLE_WORKER_POLL = java.time.Duration.ofSeconds(1);
 
   /** Whether a component runs, and if not, why. */
   record Part(String name, boolean running, String note) {}
@@ -33,6 +35,7 @@ final class DevStack implements AutoCloseable {
   private Part operator;
   private Part runtime;
   private String runtimeUrl;
+  private ExampleWorkerRunner workers;
   private boolean closed;
 
   private DevStack() {}
@@ -85,6 +88,14 @@ final class DevStack implements AutoCloseable {
       throw new DevStackException("the runtime did not start: " + oneLine(e), e);
     }
     out.println("  runtime      " + (runtime.running() ? "running (" : "NOT RUNNING (") + runtime.note() + ")");
+
+    if (s.exampleWorkers() && operator.running()) {
+      // after the runtime, so that they stop before it (reverse order): no command is left half-handled
+      workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out);
+      toClose.push(workers);
+      out.println("  workers      example workers run in-process for WorkerServices labelled "
+          + dev.baton.examples.ExampleWorkers.LABEL + " (--no-example-workers to run your own)");
+    }
   }
 
   /** A client of its own per component: each may close or reconfigure it without touching the others. */
@@ -110,12 +121,17 @@ final class DevStack implements AutoCloseable {
     return runtime;
   }
 
+  /** The in-process example workers, or null when they do not run ({@code --no-example-workers}). */
+  ExampleWorkerRunner exampleWorkers() {
+    return workers;
+  }
+
   /** The runtime's HTTP API, or null when it does not run. */
   String runtimeUrl() {
     return runtimeUrl;
   }
 
-  /** Stops the runtime, then the operator, then the dev API (reverse start order). Idempotent. */
+  /** Stops the example workers, the runtime, the operator, then the dev API (reverse start order). Idempotent. */
   @Override
   public synchronized void close() {
     if (closed) {

@@ -22,7 +22,10 @@ final class ReadyBanner {
     out.println("  kubectl get workerservices,workflows,retrypolicies");
     if (runtime != null) {
       out.println("  curl -s -X POST " + runtime + "/api/v1/namespaces/default/workflows/order-fulfilment/instances \\");
-      out.println("       -H 'Content-Type: application/json' -d '{\"businessKey\": \"order-1\", \"input\": {}}'");
+      out.println("       -H 'Content-Type: application/json' \\");
+      out.println("       -d '{\"businessKey\": \"order-1\", \"input\": {\"sku\": \"book\", \"quantity\": 1, \"amount\": 42}}'");
+      out.println("  bin/baton get order-fulfilment" + (runtime.equals("http://127.0.0.1:8080") ? ""
+          : " --runtime-url " + runtime) + "        # then: bin/baton describe <id>");
     }
     out.println();
     out.println("  (the dev API is a development aid: kubectl get/describe/apply/delete/wait and get -w work;"

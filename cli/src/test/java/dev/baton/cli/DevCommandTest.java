@@ -60,6 +60,16 @@ class DevCommandTest {
   }
 
   @Test
+  void exampleWorkersRunUnlessSwitchedOff() {
+    DevCommand on = new DevCommand();
+    new CommandLine(on).parseArgs();
+    assertThat(on.settings().exampleWorkers()).isTrue();
+    DevCommand off = new DevCommand();
+    new CommandLine(off).parseArgs("--no-example-workers");
+    assertThat(off.settings().exampleWorkers()).isFalse();
+  }
+
+  @Test
   void settingsNeverShowPasswords() {
     DevCommand dev = new DevCommand();
     new CommandLine(dev).parseArgs("--rabbitmq-password", SECRET, "--database-password", SECRET, "--vhost", "/");

@@ -1,0 +1,200 @@
+package dev.baton.cli;
+
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.examples.ExampleWorker;
+import dev.baton.examples.ExampleWorkers;
+import dev.baton.worker.BatonWorker;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the example workers ({@code examples-workers/}) in the {@code baton dev} process, standing in for the kubelet
+ * that does not exist locally. Every second it looks at the WorkerServices labelled
+ * {@value ExampleWorkers#LABEL}: once the operator has made one Ready, it starts the example worker the label names,
+ * configured exactly as a pod of that WorkerService would be ({@link WorkerEnvironmentSource}: the operator's
+ * variables and the credentials from its Secret). A changed configuration (spec, retry policy, rotated password)
+ * restarts the worker; a deleted WorkerService stops it. Each example keeps its state (stock, ledger...) for the
+ * life of the process.
+ */
+final class ExampleWorkerRunner implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExampleWorkerRunner.class);
+  private static final Duration SHUTDOWN = Duration.ofSeconds(5);
+
+  private record Running(String example, String fingerprint, BatonWorker worker) {}
+
+  private final KubernetesClient client;
+  private final PrintStream out;
+  private final ScheduledExecutorService poller;
+  private final Map<String, ExampleWorker> examples = new ConcurrentHashMap<>();
+  private final Map<String, Running> running = new HashMap<>();
+  /** The last problem printed per WorkerService, so a lasting one is said once. */
+  private final Map<String, String> reported = new HashMap<>();
+  private boolean closed;
+
+  private ExampleWorkerRunner(KubernetesClient client, PrintStream out) {
+    this.client = client;
+    this.out = out;
+    this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "baton-dev-example-workers");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  static ExampleWorkerRunner start(KubernetesClient client, Duration interval, PrintStream out) {
+    ExampleWorkerRunner runner = new ExampleWorkerRunner(client, out);
+    runner.poller.scheduleWithFixedDelay(runner::sync, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    return runner;
+  }
+
+  /** The example worker of this name (and its state), once a WorkerService has asked for it. */
+  <T extends ExampleWorker> Optional<T> example(String name, Class<T> type) {
+    return Optional.ofNullable(examples.get(name)).filter(type::isInstance).map(type::cast);
+  }
+
+  /** The services whose example worker is running. */
+  synchronized Set<String> runningServices() {
+    Set<String> services = new HashSet<>();
+    running.values().forEach(r -> services.add(r.worker().service()));
+    return services;
+  }
+
+  /** One look at the WorkerServices: start, restart and stop workers to match. */
+  synchronized void sync() {
+    if (closed) {
+      return;
+    }
+    List<WorkerService> all;
+    try {
+      all = client.resources(WorkerService.class).inAnyNamespace().list().getItems();
+    } catch (KubernetesClientException e) {
+      LOG.debug("cannot list WorkerServices: {}", e.toString());
+      return;
+    }
+    Set<String> present = new HashSet<>();
+    for (WorkerService ws : all) {
+      Map<String, String> labels = ws.getMetadata().getLabels();
+      String example = labels == null ? null : labels.get(ExampleWorkers.LABEL);
+      if (example == null) {
+        continue;
+      }
+      String key = ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName();
+      present.add(key);
+      try {
+        ensure(key, example, ws);
+      } catch (RuntimeException e) {
+        report(key, "example worker " + example + " for WorkerService " + key + " not started: " + e.getMessage()
+            + " (trying again)");
+      }
+    }
+    for (String key : Set.copyOf(running.keySet())) {
+      if (!present.contains(key)) {
+        stop(key, "its WorkerService is gone");
+        reported.remove(key);
+      }
+    }
+  }
+
+  private void ensure(String key, String exampleName, WorkerService ws) {
+    if (!isReady(ws)) {
+      return; // a running worker keeps running: a moment of Ready=False (a broker hiccup) is no reason to stop it
+    }
+    if (ExampleWorkers.create(exampleName).isEmpty()) {
+      report(key, "WorkerService " + key + ": label " + ExampleWorkers.LABEL + "=" + exampleName
+          + " names no example worker (there are " + String.join(", ", ExampleWorkers.NAMES) + ")");
+      return;
+    }
+    Map<String, String> env = WorkerEnvironmentSource.resolve(client, ws);
+    String fingerprint = fingerprint(env);
+    Running current = running.get(key);
+    if (current != null && current.fingerprint().equals(fingerprint)) {
+      return;
+    }
+    if (current != null) {
+      stop(key, "its configuration changed");
+    }
+    ExampleWorker example = examples.computeIfAbsent(exampleName, n -> ExampleWorkers.create(n).orElseThrow());
+    BatonWorker worker = example.handlers(BatonWorker.builder().fromEnvironment(env))
+        .connectionName("baton-dev-example-" + exampleName)
+        .shutdownTimeout(SHUTDOWN)
+        .build();
+    worker.start();
+    running.put(key, new Running(exampleName, fingerprint, worker));
+    reported.remove(key);
+    out.println("  example worker " + exampleName + " started for WorkerService " + key + ", consuming "
+        + String.join(", ", worker.queues()));
+  }
+
+  private static boolean isReady(WorkerService ws) {
+    if (ws.getStatus() == null || !ws.getStatus().isReady()) {
+      return false;
+    }
+    Long observed = ws.getStatus().getObservedGeneration();
+    Long generation = ws.getMetadata().getGeneration();
+    return observed == null || generation == null || observed >= generation;
+  }
+
+  private void stop(String key, String why) {
+    Running r = running.remove(key);
+    if (r != null) {
+      r.worker().close();
+      out.println("  example worker " + r.example() + " stopped: " + why);
+    }
+  }
+
+  private void report(String key, String problem) {
+    if (!problem.equals(reported.put(key, problem))) {
+      out.println("  " + problem);
+    }
+  }
+
+  /** Compares configurations without keeping the password in a readable form. */
+  private static String fingerprint(Map<String, String> env) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(new TreeMap<>(env).toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Stops polling, then every worker (each finishes what it is doing). */
+  @Override
+  public void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    poller.shutdownNow();
+    try {
+      poller.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      for (String key : Set.copyOf(running.keySet())) {
+        stop(key, "baton dev is stopping");
+      }
+    }
+  }
+}

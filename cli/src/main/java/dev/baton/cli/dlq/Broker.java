@@ -1,0 +1,100 @@
+package dev.baton.cli.dlq;
+
+import com.rabbitmq.client.AuthenticationFailureException;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.http.client.Client;
+import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.HttpClientException;
+import com.rabbitmq.http.client.HttpException;
+import com.rabbitmq.http.client.HttpServerException;
+import dev.baton.cli.support.CliException;
+import dev.baton.cli.support.ExitCodes;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.MalformedURLException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/** RabbitMQ as the dlq commands use it, with every failure turned into one line and the right exit code. */
+final class Broker {
+
+  private Broker() {}
+
+  /** A management API client (Hop). */
+  static Client management(BrokerOptions o) {
+    try {
+      return new Client(new ClientParameters().url(o.managementUrl).username(o.username).password(o.password));
+    } catch (MalformedURLException | java.net.URISyntaxException | RuntimeException e) {
+      throw new CliException(ExitCodes.USAGE, "--rabbitmq-management-url '" + o.managementUrl
+          + "' is not a URL such as http://127.0.0.1:15672/api/");
+    }
+  }
+
+  /** Runs a management API call; connection problems exit 3, refusals exit 1 with the broker's reason. */
+  static <T> T call(BrokerOptions o, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (HttpClientException e) {
+      if (e.status() == 401 || e.status() == 403) {
+        throw CliException.server("RabbitMQ refused user '" + o.username + "' (HTTP " + e.status() + "): pass an"
+            + " administrator with --rabbitmq-username/--rabbitmq-password (or BATON_RABBITMQ_USERNAME/_PASSWORD)");
+      }
+      throw CliException.server("the RabbitMQ management API answered HTTP " + e.status() + ": " + e.reason());
+    } catch (HttpServerException e) {
+      throw CliException.server("the RabbitMQ management API failed (HTTP " + e.status() + "): " + e.reason());
+    } catch (HttpException e) {
+      throw CliException.unreachable("cannot reach the RabbitMQ management API at " + o.managementUrl + " ("
+          + reason(e) + "): is RabbitMQ running with rabbitmq_management enabled? Otherwise set"
+          + " --rabbitmq-management-url", e);
+    }
+  }
+
+  /** An AMQP connection to the vhost as the administrator. */
+  static Connection amqp(BrokerOptions o, String name) {
+    ConnectionFactory cf = new ConnectionFactory();
+    cf.setHost(o.host);
+    cf.setPort(o.port);
+    cf.setVirtualHost(o.vhost);
+    cf.setUsername(o.username);
+    cf.setPassword(o.password);
+    cf.setConnectionTimeout(5_000);
+    cf.setAutomaticRecoveryEnabled(false);
+    try {
+      return cf.newConnection(name);
+    } catch (AuthenticationFailureException e) {
+      throw CliException.server("RabbitMQ refused user '" + o.username + "' on vhost '" + o.vhost + "': pass an"
+          + " administrator with --rabbitmq-username/--rabbitmq-password");
+    } catch (IOException | TimeoutException e) {
+      if (isAccessRefused(e)) {
+        throw CliException.server("user '" + o.username + "' may not use vhost '" + o.vhost + "' (or it does not"
+            + " exist): check --vhost");
+      }
+      throw CliException.unreachable("cannot reach RabbitMQ (AMQP) at " + o.host + ":" + o.port + " (" + reason(e)
+          + "): is it running? Otherwise set --rabbitmq-host/--rabbitmq-port", e);
+    }
+  }
+
+  private static boolean isAccessRefused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && (t.getMessage().contains("ACCESS_REFUSED") || t.getMessage().contains("NOT_ALLOWED")
+          || t.getMessage().contains("not found"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String reason(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return "connection refused";
+      }
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

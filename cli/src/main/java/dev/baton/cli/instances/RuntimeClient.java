@@ -1,0 +1,133 @@
+package dev.baton.cli.instances;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.cli.support.CliException;
+import dev.baton.cli.support.ExitCodes;
+import dev.baton.cli.support.Json;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The runtime's HTTP API (DESIGN.md §8) from the command line: JSON in, JSON out, and every failure turned into a
+ * {@link CliException} with the exit code it deserves: the server's own message for 4xx/5xx, one clear line when
+ * the runtime cannot be reached.
+ */
+public final class RuntimeClient {
+
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  /** An answer: its HTTP status and JSON body. */
+  public record Response(int status, JsonNode body) {}
+
+  private final URI base;
+  private final HttpClient http;
+
+  public RuntimeClient(String baseUrl) {
+    this.base = baseUri(baseUrl);
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+  }
+
+  /** The runtime's address as given, for messages. */
+  public String url() {
+    return base.toString();
+  }
+
+  public Response get(String path) {
+    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, Set.of());
+  }
+
+  /** A GET whose listed error statuses are answers, not failures (e.g. {@code /healthz} says 503 when DOWN). */
+  public Response getAccepting(String path, Set<Integer> accepted) {
+    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, accepted);
+  }
+
+  public Response post(String path, JsonNode body) {
+    HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+        : HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8);
+    return send(HttpRequest.newBuilder(resolve(path)).header("Content-Type", "application/json").POST(publisher),
+        path, Set.of());
+  }
+
+  /** A path segment or query value, percent-encoded. */
+  public static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private Response send(HttpRequest.Builder request, String path, Set<Integer> accepted) {
+    HttpResponse<String> response;
+    try {
+      response = http.send(request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (HttpConnectTimeoutException e) {
+      throw unreachable("no answer within " + CONNECT_TIMEOUT.toSeconds() + "s", e);
+    } catch (HttpTimeoutException e) {
+      throw CliException.server("the Baton runtime at " + base + " did not answer " + path + " within "
+          + REQUEST_TIMEOUT.toSeconds() + "s");
+    } catch (IOException e) {
+      throw unreachable(reason(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.SERVER_ERROR, "interrupted");
+    }
+    JsonNode body = Json.parseOrNull(response.body());
+    int status = response.statusCode();
+    if (body == null) {
+      throw CliException.server("the server at " + base + " answered " + path + " with HTTP " + status
+          + " and no JSON: is --runtime-url the Baton runtime?");
+    }
+    if (status >= 400 && !accepted.contains(status)) {
+      String message = Json.text(body, "message");
+      String code = Json.text(body, "error");
+      throw CliException.server((message.isEmpty() ? "request failed" : message) + " (HTTP " + status
+          + (code.isEmpty() ? "" : " " + code) + ")");
+    }
+    return new Response(status, body);
+  }
+
+  private CliException unreachable(String why, Throwable cause) {
+    return CliException.unreachable("cannot reach the Baton runtime at " + base + " (" + why
+        + "): is `bin/baton dev` running? Otherwise point --runtime-url or BATON_RUNTIME_URL at it", cause);
+  }
+
+  private static String reason(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return "connection refused";
+      }
+      if (t instanceof UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+        return "unknown host";
+      }
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  private URI resolve(String path) {
+    String b = base.toString();
+    return URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + path);
+  }
+
+  private static URI baseUri(String url) {
+    try {
+      URI uri = new URI(url == null ? "" : url.trim());
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+        throw new URISyntaxException(String.valueOf(url), "not an http(s) URL with a host");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new CliException(ExitCodes.USAGE, "--runtime-url '" + url + "' is not a URL such as http://127.0.0.1:8080");
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.baton.cli.instances;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.cli.support.ExitCodes;
+import dev.baton.cli.support.Json;
+import dev.baton.cli.support.OutputOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code baton start <workflow> --business-key K [--input JSON|@file]}. */
+@Command(name = "start", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = {"Starts an instance of a workflow. Idempotent: a business key already started returns that"
+        + " instance instead of starting another."},
+    footer = {"%nExamples:",
+        "  baton start order-fulfilment -k order-1 -i '{\"sku\": \"book\", \"amount\": 42}'",
+        "  baton start order-fulfilment -k order-2 --input @order.json -o json"},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
+public final class StartCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "<workflow>", description = "The Workflow, e.g. order-fulfilment.")
+  String workflow;
+
+  @Option(names = {"-k", "--business-key"}, required = true, paramLabel = "KEY",
+      description = "Names the run (e.g. the order id); starting the same key again returns the first instance.")
+  String businessKey;
+
+  @Option(names = {"-i", "--input"}, paramLabel = "JSON|@file",
+      description = "The instance input: a JSON object, @file to read it from a file, @- from stdin. Default {}.")
+  String input;
+
+  @Mixin NamespaceOption namespace;
+  @Mixin RuntimeOptions runtime;
+  @Mixin OutputOptions output;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ObjectNode body = Json.object();
+    body.put("businessKey", businessKey);
+    body.set("input", input());
+    RuntimeClient.Response r = runtime.client().post(Instances.listPath(namespace.namespace(), workflow), body);
+    var out = spec.commandLine().getOut();
+    if (!output.isTable()) {
+      Json.print(out, output.format(), r.body());
+      return ExitCodes.OK;
+    }
+    JsonNode i = r.body();
+    String id = Json.text(i, "id");
+    out.println(r.status() == 201
+        ? "started " + namespace.namespace() + "/" + workflow + " instance " + id + " (business key "
+            + businessKey + "): " + Json.text(i, "status") + " at " + Instances.step(i)
+        : "business key " + businessKey + " was already started: instance " + id + " is " + Json.text(i, "status")
+            + " (nothing new started)");
+    out.println("  baton describe " + id);
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private JsonNode input() {
+    if (input == null) {
+      return Json.object();
+    }
+    String text = input.startsWith("@") ? read(input.substring(1)) : input;
+    JsonNode json = Json.parseOrNull(text);
+    if (json == null || !json.isObject()) {
+      throw new ParameterException(spec.commandLine(), "--input must be a JSON object such as '{\"amount\": 42}'"
+          + (input.startsWith("@") ? " (read from " + input + ")" : "") + ", got: " + abbreviate(text));
+    }
+    return json;
+  }
+
+  private String read(String file) {
+    try {
+      if (file.equals("-")) {
+        InputStream in = System.in;
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ParameterException(spec.commandLine(), "--input @" + file + ": cannot read " + file + " ("
+          + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  private static String abbreviate(String s) {
+    String one = s.strip().replaceAll("\\s+", " ");
+    return one.length() > 60 ? one.substring(0, 57) + "..." : one;
+  }
+}

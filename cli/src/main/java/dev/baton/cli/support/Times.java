@@ -1,0 +1,74 @@
+package dev.baton.cli.support;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/** Times as people read them in a terminal: ages like kubectl's, clock times in the local zone. */
+public final class Times {
+
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z");
+
+  private Times() {}
+
+  /** An ISO-8601 instant, or null when absent or unreadable. */
+  public static Instant parse(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** {@code 45s}, {@code 3m12s}, {@code 25m}, {@code 4h10m}, {@code 3d}; "" for no time. */
+  public static String age(Instant from, Instant now) {
+    return from == null ? "" : span(Duration.between(from, now));
+  }
+
+  /** A span of time as {@link #age} writes it; sub-second spans in milliseconds ({@code 230ms}). */
+  public static String span(Duration d) {
+    if (d.isNegative()) {
+      d = Duration.ZERO;
+    }
+    long ms = d.toMillis();
+    long s = d.toSeconds();
+    if (ms < 1000) {
+      return ms + "ms";
+    }
+    if (s < 10) {
+      return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+    }
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 600) {
+      return (s / 60) + "m" + (s % 60 == 0 ? "" : (s % 60) + "s");
+    }
+    if (s < 3600) {
+      return (s / 60) + "m";
+    }
+    if (s < 36_000) {
+      return (s / 3600) + "h" + ((s % 3600) / 60 == 0 ? "" : ((s % 3600) / 60) + "m");
+    }
+    if (s < 172_800) {
+      return (s / 3600) + "h";
+    }
+    return (s / 86_400) + "d";
+  }
+
+  /** {@code 17:10:01} in the local zone. */
+  public static String clock(Instant t) {
+    return t == null ? "" : CLOCK.format(t.atZone(ZoneId.systemDefault()));
+  }
+
+  /** {@code 2026-11-30 17:10:01 UTC} in the local zone. */
+  public static String dateTime(Instant t) {
+    return t == null ? "" : DATE_TIME.format(t.atZone(ZoneId.systemDefault()));
+  }
+}

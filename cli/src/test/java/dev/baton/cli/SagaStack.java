@@ -1,0 +1,190 @@
+package dev.baton.cli;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.http.client.domain.UserInfo;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.devapi.Kubectl;
+import dev.baton.examples.ExampleWorker;
+import dev.baton.testing.LocalServices;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.RabbitVhost;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * {@code baton dev} in-process with the example workers, against a fresh vhost and database, with the order saga of
+ * {@code examples/order-saga/} applied by the real kubectl and every example worker running: what a new user has
+ * after the README quickstart. Started once per test run and shared by the classes that ask for it
+ * ({@code @ExtendWith(SagaStack.Resolver.class)}, a {@code SagaStack} parameter); closed when the run ends.
+ */
+final class SagaStack implements AutoCloseable {
+
+  static final String WORKFLOW = "order-fulfilment";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Resolves {@code SagaStack} parameters with the one shared stack. */
+  static final class Resolver implements ParameterResolver {
+    @Override
+    public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
+      return p.getParameter().getType() == SagaStack.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext p, ExtensionContext c) {
+      return c.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+          .getOrComputeIfAbsent(SagaStack.class, k -> start(), SagaStack.class);
+    }
+  }
+
+  final RabbitVhost vhost;
+  final PostgresDatabase database;
+  final DevStack stack;
+  final Kubectl kubectl;
+  final String userPrefix;
+  final ByteArrayOutputStream printed;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private SagaStack(RabbitVhost vhost, PostgresDatabase database, DevStack stack, Kubectl kubectl, String userPrefix,
+      ByteArrayOutputStream printed) {
+    this.vhost = vhost;
+    this.database = database;
+    this.stack = stack;
+    this.kubectl = kubectl;
+    this.userPrefix = userPrefix;
+    this.printed = printed;
+  }
+
+  static SagaStack start() {
+    Kubectl.executable();
+    RabbitVhost vhost = RabbitVhost.create("baton-saga");
+    PostgresDatabase database = PostgresDatabase.create("baton_saga");
+    String prefix = "baton-sagatest-" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    DevStack stack = null;
+    try {
+      Path tmp = Files.createTempDirectory("baton-saga");
+      DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
+          LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USER,
+          LocalServices.RABBITMQ_PASSWORD, vhost.name(), prefix, Duration.ofSeconds(10), database.jdbcUrl(),
+          database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true);
+      stack = DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
+      Kubectl kubectl = new Kubectl(stack.kubeconfig(), tmp.resolve("kube-cache"));
+      SagaStack saga = new SagaStack(vhost, database, stack, kubectl, prefix, printed);
+      kubectl.ok("apply", "-f", examples());
+      DevStack s = stack;
+      await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+          .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
+      await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+          .until(() -> {
+            Workflow w = s.api().client().resources(Workflow.class).inNamespace("default").withName(WORKFLOW).get();
+            return w != null && w.getStatus() != null && w.getStatus().isReady();
+          });
+      await("the runtime consuming q.orchestrator.order-fulfilment").atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> saga.get("/healthz").path("consuming").toString().contains(WORKFLOW));
+      return saga;
+    } catch (Exception | Error e) {
+      if (stack != null) {
+        stack.close();
+      }
+      dropUsers(vhost, prefix);
+      vhost.close();
+      database.close();
+      throw new IllegalStateException("the saga stack did not come up: " + e.getMessage() + "\nbaton dev printed:\n"
+          + printed.toString(StandardCharsets.UTF_8), e);
+    }
+  }
+
+  String runtimeUrl() {
+    return stack.runtimeUrl();
+  }
+
+  <T extends ExampleWorker> T example(String name, Class<T> type) {
+    return stack.exampleWorkers().example(name, type).orElseThrow();
+  }
+
+  /** Starts an order; returns the instance id. */
+  String startOrder(String businessKey, Map<String, Object> input) throws Exception {
+    String body = JSON.writeValueAsString(Map.of("businessKey", businessKey, "input", input));
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(runtimeUrl()
+            + "/api/v1/namespaces/default/workflows/" + WORKFLOW + "/instances"))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new AssertionError("start answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body()).path("id").asText();
+  }
+
+  JsonNode instance(String id) throws Exception {
+    return get("/api/v1/instances/" + id);
+  }
+
+  /** Waits for an instance to reach a status, then returns it. */
+  JsonNode awaitStatus(String id, String status, Duration atMost) {
+    JsonNode[] last = new JsonNode[1];
+    await(id + " " + status).atMost(atMost).pollInterval(Duration.ofMillis(300)).until(() -> {
+      last[0] = instance(id);
+      return status.equals(last[0].path("status").asText());
+    });
+    return last[0];
+  }
+
+  JsonNode get(String path) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(runtimeUrl() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  /** Messages ready in a queue, exactly (AMQP passive declare, not the management API's lagging statistics). */
+  long messagesIn(String queue) throws Exception {
+    try (Connection c = vhost.newConnection("saga-test-count"); Channel ch = c.createChannel()) {
+      return ch.queueDeclarePassive(queue).getMessageCount();
+    }
+  }
+
+  @Override
+  public void close() {
+    stack.close();
+    dropUsers(vhost, userPrefix);
+    vhost.close();
+    database.close();
+  }
+
+  /** The operator's broker users live outside the vhost: remove this run's. */
+  private static void dropUsers(RabbitVhost vhost, String prefix) {
+    try {
+      for (UserInfo u : vhost.management().getUsers()) {
+        if (u.getName().startsWith(prefix)) {
+          vhost.management().deleteUser(u.getName());
+        }
+      }
+    } catch (RuntimeException e) {
+      // best effort
+    }
+  }
+
+  static String examples() {
+    String root = System.getProperty("baton.repo.root");
+    return Path.of(root == null ? ".." : root).resolve("examples/order-saga").toString();
+  }
+}

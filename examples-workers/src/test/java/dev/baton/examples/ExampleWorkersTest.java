@@ -1,0 +1,76 @@
+package dev.baton.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.contract.EventResult;
+import dev.baton.worker.Outcome;
+import java.math.BigDecimal;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The business rules of the example workers, without a broker (the saga end to end is in the cli module). */
+class ExampleWorkersTest {
+
+  @Test
+  void inventoryReservesOncePerOrderAndReleasesWhatItReserved() {
+    InventoryWorker inventory = new InventoryWorker(Map.of("book", 3));
+    Outcome first = inventory.reserve("o-1", new InventoryWorker.ReserveInput("book", 2));
+    assertThat(first.result()).isEqualTo(EventResult.SUCCESS);
+    assertThat(first.output().path("reservationId").asText()).isEqualTo("res-o-1");
+    assertThat(inventory.reserve("o-1", new InventoryWorker.ReserveInput("book", 2))).isEqualTo(first);
+    assertThat(inventory.available("book")).isEqualTo(1);
+
+    Outcome refused = inventory.reserve("o-2", new InventoryWorker.ReserveInput("book", 2));
+    assertThat(refused.result()).isEqualTo(EventResult.FAILED);
+    assertThat(refused.errorCode()).isEqualTo("OUT_OF_STOCK");
+    assertThat(refused.reason()).contains("o-2", "only 1 in stock");
+    assertThat(inventory.reserve("o-3", new InventoryWorker.ReserveInput("lamp", null)).errorCode())
+        .isEqualTo("UNKNOWN_ITEM");
+
+    assertThat(inventory.release("o-1").output().path("released").asBoolean()).isTrue();
+    assertThat(inventory.available("book")).isEqualTo(3);
+    assertThat(inventory.release("o-1").output().path("released").asBoolean()).isFalse();
+    assertThat(inventory.available("book")).isEqualTo(3);
+  }
+
+  @Test
+  void paymentRefusesDeclinedCardsAndAmountsOverTheLimitAndRefundsOnce() {
+    PaymentWorker payment = new PaymentWorker();
+    Outcome declined = payment.pay("o-1", new PaymentWorker.PayInput(null, "declined"));
+    assertThat(declined.result()).isEqualTo(EventResult.FAILED);
+    assertThat(declined.errorCode()).isEqualTo("CARD_DECLINED");
+    Outcome tooMuch = payment.pay("o-2", new PaymentWorker.PayInput(new BigDecimal("1000.01"), "visa"));
+    assertThat(tooMuch.errorCode()).isEqualTo("INSUFFICIENT_FUNDS");
+    assertThat(payment.ledger()).isEmpty();
+
+    Outcome paid = payment.pay("o-3", new PaymentWorker.PayInput(new BigDecimal("42.50"), null));
+    assertThat(paid.output().path("paymentId").asText()).isEqualTo("pay-o-3");
+    assertThat(payment.pay("o-3", new PaymentWorker.PayInput(new BigDecimal("42.50"), null))).isEqualTo(paid);
+    assertThat(payment.refund("o-3").output().path("refunded").decimalValue()).isEqualByComparingTo("42.50");
+    payment.refund("o-3");
+    assertThat(payment.ledger()).extracting(PaymentWorker.Entry::type).containsExactly("CHARGE", "REFUND");
+    assertThat(payment.refund("o-1").output().path("refunded").asInt()).isZero();
+  }
+
+  @Test
+  void shippingFailsTheFirstFlakyDeliveriesOfACommandThenBooks() {
+    ShippingWorker shipping = new ShippingWorker();
+    assertThatThrownBy(() -> shipping.ship("m-1", "o-1", 0, 2))
+        .isInstanceOf(ShippingWorker.CarrierUnavailableException.class).hasMessageContaining("delivery 1");
+    assertThatThrownBy(() -> shipping.ship("m-1", "o-1", 1, 2))
+        .isInstanceOf(ShippingWorker.CarrierUnavailableException.class);
+    assertThat(shipping.ship("m-1", "o-1", 2, 2).output().path("trackingNumber").asText()).isEqualTo("TRK-O-1");
+    assertThat(shipping.ship("m-2", "o-2", 0, 0).result()).isEqualTo(EventResult.SUCCESS);
+    assertThat(shipping.deliveries("o-1")).extracting(ShippingWorker.Delivery::retries).containsExactly(0, 1, 2);
+    assertThat(shipping.deliveries("o-1")).extracting(ShippingWorker.Delivery::failed).containsExactly(true, true, false);
+  }
+
+  @Test
+  void everyNamedExampleExistsAndServesItsService() {
+    for (String name : ExampleWorkers.NAMES) {
+      assertThat(ExampleWorkers.create(name)).get().extracting(ExampleWorker::service).isEqualTo(name);
+    }
+    assertThat(ExampleWorkers.create("billing")).isEmpty();
+  }
+}
