@@ -71,6 +71,19 @@ public final class Names {
     return userPrefix + service;
   }
 
+  /** The broker user the orchestrator runtime connects as ({@code orchestrator} is a reserved service name). */
+  public static String orchestratorUser(String userPrefix) {
+    return userPrefix + "orchestrator";
+  }
+
+  /**
+   * The read-only broker user KEDA reads a service's queue depths with, {@code <prefix>S.keda}: the dot keeps it apart
+   * from every worker user, since service names have none.
+   */
+  public static String autoscalerUser(String userPrefix, String service) {
+    return userPrefix + service + ".keda";
+  }
+
   // --- events and workflows -----------------------------------------------------------------------------------
 
   /** {@code E.<action>.<result>}, e.g. {@code order.pay.failed}. */

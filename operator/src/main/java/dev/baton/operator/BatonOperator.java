@@ -2,27 +2,71 @@ package dev.baton.operator;
 
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.HopBrokerClient;
+import dev.baton.operator.monitoring.KubeEvents;
+import dev.baton.operator.monitoring.OperatorHealth;
+import dev.baton.operator.monitoring.OperatorHttpServer;
+import dev.baton.operator.monitoring.OperatorMetrics;
 import dev.baton.operator.reconciler.RetryPolicyReconciler;
 import dev.baton.operator.reconciler.WorkerServiceReconciler;
 import dev.baton.operator.reconciler.WorkflowReconciler;
+import dev.baton.operator.runtime.RuntimeBrokerUser;
+import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import java.time.Clock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator as a component: registers the reconcilers with JOSDK against a Kubernetes client and starts them.
- * Used by the operator's main, by {@code baton dev} and by tests.
+ * The operator as a component: registers the reconcilers with JOSDK against a Kubernetes client and starts them,
+ * with its metrics, its HTTP endpoint, leader election and the runtime's broker user as the settings ask. Used by
+ * the operator's main, by {@code baton dev} and by tests.
  */
 public final class BatonOperator implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonOperator.class);
 
   private final Operator operator;
+  private final OperatorMetrics metrics;
+  private final OperatorHttpServer http;
+  private final RuntimeBrokerUser runtimeUser;
+  private volatile boolean closing;
 
-  private BatonOperator(Operator operator) {
-    this.operator = operator;
+  private BatonOperator(OperatorSettings settings, KubernetesClient client, BrokerClient broker) {
+    Clock clock = Clock.systemUTC();
+    this.metrics = new OperatorMetrics();
+    this.runtimeUser = settings.runtimeCredentialsSecret() == null ? null
+        : new RuntimeBrokerUser(client, new WorkerUserSync(broker), settings);
+    KubeEvents events = KubeEvents.to(client, clock);
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          .withMetrics(metrics.josdk())
+          // Server-side apply stays on for real clusters; the fabric8 mock API server does not support it.
+          .withUseSSAToPatchPrimaryResource(settings.serverSideApply())
+          .withSSABasedCreateUpdateMatchForDependentResources(settings.serverSideApply());
+      if (settings.leaderElection()) {
+        o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+            .aLeaderElectionConfiguration(settings.leaseName())
+            .withLeaseNamespace(settings.leaseNamespace())
+            .withLeaderCallbacks(new LeaderCallbacks(this::startedLeading, this::stoppedLeading,
+                leader -> LOG.info("Baton operator leader is now {}", leader)))
+            // Exiting is ours to decide (stoppedLeading): JOSDK's exit would also fire on a clean close.
+            .withExitOnStopLeading(false)
+            .build());
+      }
+    });
+    // The maximum reconciliation interval is the drift-repairing resync: every resource is compared with the broker
+    // and its Secret and Deployment at least that often, whatever happened behind the operator's back.
+    operator.register(new RetryPolicyReconciler(clock, events), controller(settings));
+    operator.register(new WorkerServiceReconciler(broker, settings, clock, events, metrics), controller(settings));
+    operator.register(new WorkflowReconciler(broker, settings, clock, events), controller(settings));
+    this.http = settings.httpPort() == 0 ? null
+        : OperatorHttpServer.start(settings.httpHost(), settings.httpPort(), metrics, new OperatorHealth(operator));
   }
 
   /**
@@ -37,28 +81,74 @@ public final class BatonOperator implements AutoCloseable {
 
   /** As {@link #start(KubernetesClient, OperatorSettings)}, with the given broker client (tests use a fake). */
   public static BatonOperator start(KubernetesClient client, OperatorSettings settings, BrokerClient broker) {
-    Clock clock = Clock.systemUTC();
-    Operator operator = new Operator(o -> o
-        .withKubernetesClient(client)
-        .withCloseClientOnStop(false)
-        // Server-side apply stays on for real clusters; the fabric8 mock API server does not support it.
-        .withUseSSAToPatchPrimaryResource(settings.serverSideApply())
-        .withSSABasedCreateUpdateMatchForDependentResources(settings.serverSideApply()));
-    // The maximum reconciliation interval is the drift-repairing resync: every resource is compared with the broker
-    // and its Secret and Deployment at least that often, whatever happened behind the operator's back.
-    operator.register(new RetryPolicyReconciler(clock), c -> c.withReconciliationMaxInterval(settings.resync()));
-    operator.register(new WorkerServiceReconciler(broker, settings, clock),
-        c -> c.withReconciliationMaxInterval(settings.resync()));
-    operator.register(new WorkflowReconciler(broker, settings, clock),
-        c -> c.withReconciliationMaxInterval(settings.resync()));
-    operator.start();
+    if (settings.runtimeCredentialsSecret() != null) {
+      settings.runtimeCredentialsName(); // fails fast on a malformed namespace/name
+    }
+    BatonOperator baton = new BatonOperator(settings, client, broker);
+    try {
+      baton.operator.start();
+    } catch (RuntimeException e) {
+      baton.close();
+      throw e;
+    }
+    if (!settings.leaderElection()) {
+      baton.startedLeading();
+    }
     LOG.info("Baton operator started: {}", settings);
-    return new BatonOperator(operator);
+    return baton;
+  }
+
+  /** The port of the HTTP endpoint ({@code /metrics}, {@code /healthz}), or 0 when there is none. */
+  public int httpPort() {
+    return http == null ? 0 : http.port();
+  }
+
+  public OperatorMetrics metrics() {
+    return metrics;
   }
 
   /** Stops the reconcilers; in-flight reconciliations finish first. */
   @Override
   public void close() {
-    operator.stop();
+    closing = true;
+    if (runtimeUser != null) {
+      runtimeUser.close();
+    }
+    try {
+      operator.stop();
+    } finally {
+      if (http != null) {
+        http.close();
+      }
+    }
+  }
+
+  /** Work only the leader does besides reconciling (JOSDK starts the reconcilers of a new leader itself). */
+  private void startedLeading() {
+    if (runtimeUser != null && !closing) {
+      runtimeUser.start();
+    }
+  }
+
+  /**
+   * A leader that lost its Lease while running must stop at once, or two replicas would reconcile side by side; the
+   * Deployment restarts it as a candidate. Losing it because this operator is closing is the normal end.
+   */
+  private void stoppedLeading() {
+    if (!closing) {
+      LOG.error("Baton operator lost its leadership (Lease not renewed in time): exiting so that only the new leader "
+          + "reconciles");
+      System.exit(1);
+    }
+  }
+
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> Consumer<ControllerConfigurationOverrider<R>>
+      controller(OperatorSettings settings) {
+    return c -> {
+      c.withReconciliationMaxInterval(settings.resync());
+      if (!settings.namespaces().isEmpty()) {
+        c.settingNamespaces(settings.namespaces());
+      }
+    };
   }
 }

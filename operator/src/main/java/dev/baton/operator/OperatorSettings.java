@@ -1,7 +1,11 @@
 package dev.baton.operator;
 
+import dev.baton.contract.BatonDuration;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How the operator reaches RabbitMQ and how it runs. Read from the environment ({@link #fromEnvironment}) in a
@@ -17,6 +21,16 @@ import java.util.Map;
  * @param resync period of the drift-repairing resync (60 s by default)
  * @param serverSideApply true on real clusters; false against the fabric8 mock server (DESIGN.md §9)
  * @param runtimeUrl the orchestrator runtime's HTTP API, for live instance counts; null to skip them
+ * @param countsInterval how often the instance counts are read from the runtime (10 s by default)
+ * @param runtimeToken bearer token for the runtime's API, null when it needs none (never logged)
+ * @param runtimeCredentialsSecret {@code namespace/name} of the Secret the operator keeps with the runtime's broker
+ *     credentials (and the broker user behind it); null: the runtime's broker user is not managed
+ * @param httpHost address the operator's HTTP endpoint binds to
+ * @param httpPort port of the operator's HTTP endpoint ({@code /metrics}, {@code /healthz}); 0: none
+ * @param leaderElection whether replicas elect a leader through a Lease (only the leader reconciles)
+ * @param leaseNamespace namespace of that Lease; null: the operator's own namespace
+ * @param leaseName name of that Lease
+ * @param namespaces namespaces whose resources are reconciled; empty: all
  */
 public record OperatorSettings(
     String managementUrl,
@@ -28,7 +42,34 @@ public record OperatorSettings(
     String userPrefix,
     Duration resync,
     boolean serverSideApply,
-    String runtimeUrl) {
+    String runtimeUrl,
+    Duration countsInterval,
+    String runtimeToken,
+    String runtimeCredentialsSecret,
+    String httpHost,
+    int httpPort,
+    boolean leaderElection,
+    String leaseNamespace,
+    String leaseName,
+    Set<String> namespaces) {
+
+  public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
+  public static final int DEFAULT_HTTP_PORT = 8081;
+  public static final String DEFAULT_LEASE_NAME = "baton-operator";
+
+  public OperatorSettings {
+    namespaces = namespaces == null ? Set.of() : Set.copyOf(namespaces);
+  }
+
+  /**
+   * The settings of the first releases (and of {@code baton dev}): no HTTP endpoint, no leader election, counts every
+   * 10 s, the runtime's broker user not managed, every namespace.
+   */
+  public OperatorSettings(String managementUrl, String adminUsername, String adminPassword, String amqpHost,
+      int amqpPort, String vhost, String userPrefix, Duration resync, boolean serverSideApply, String runtimeUrl) {
+    this(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix, resync, serverSideApply,
+        runtimeUrl, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null, DEFAULT_LEASE_NAME, Set.of());
+  }
 
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
@@ -46,41 +87,194 @@ public record OperatorSettings(
         Integer.parseInt(env.getOrDefault("BATON_RABBITMQ_PORT", String.valueOf(d.amqpPort()))),
         env.getOrDefault("BATON_RABBITMQ_VHOST", d.vhost()),
         env.getOrDefault("BATON_USER_PREFIX", d.userPrefix()),
-        dev.baton.contract.BatonDuration.parse(env.getOrDefault("BATON_RESYNC", "60s")).toDuration(),
+        duration(env, "BATON_RESYNC", "60s"),
         Boolean.parseBoolean(env.getOrDefault("BATON_SERVER_SIDE_APPLY", "true")),
-        env.get("BATON_RUNTIME_URL"));
+        blankToNull(env.get("BATON_RUNTIME_URL")),
+        duration(env, "BATON_COUNTS_INTERVAL", "10s"),
+        blankToNull(env.get("BATON_RUNTIME_TOKEN")),
+        blankToNull(env.get("BATON_RUNTIME_CREDENTIALS_SECRET")),
+        firstOf(env, "0.0.0.0", "BATON_OPERATOR_HTTP_HOST", "BATON_HTTP_HOST"),
+        Integer.parseInt(firstOf(env, String.valueOf(DEFAULT_HTTP_PORT), "BATON_OPERATOR_HTTP_PORT", "BATON_HTTP_PORT")),
+        Boolean.parseBoolean(env.getOrDefault("BATON_LEADER_ELECTION", "false")),
+        blankToNull(env.get("BATON_LEADER_ELECTION_NAMESPACE")),
+        env.getOrDefault("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME),
+        Arrays.stream(env.getOrDefault("BATON_NAMESPACES", "").split(","))
+            .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet()));
   }
 
   public OperatorSettings withVhost(String vhost) {
-    return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-        resync, serverSideApply, runtimeUrl);
+    return toBuilder().vhost(vhost).build();
   }
 
   public OperatorSettings withResync(Duration resync) {
-    return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-        resync, serverSideApply, runtimeUrl);
+    return toBuilder().resync(resync).build();
   }
 
   public OperatorSettings withServerSideApply(boolean serverSideApply) {
-    return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-        resync, serverSideApply, runtimeUrl);
+    return toBuilder().serverSideApply(serverSideApply).build();
   }
 
   public OperatorSettings withUserPrefix(String userPrefix) {
-    return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-        resync, serverSideApply, runtimeUrl);
+    return toBuilder().userPrefix(userPrefix).build();
   }
 
   public OperatorSettings withRuntimeUrl(String runtimeUrl) {
-    return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-        resync, serverSideApply, runtimeUrl);
+    return toBuilder().runtimeUrl(runtimeUrl).build();
   }
 
-  /** Never print the password. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The runtime credentials Secret's namespace, when {@link #runtimeCredentialsSecret} is set. */
+  public String runtimeCredentialsNamespace() {
+    return runtimeCredentialsSecret == null ? null : splitSecret()[0];
+  }
+
+  /** The runtime credentials Secret's name, when {@link #runtimeCredentialsSecret} is set. */
+  public String runtimeCredentialsName() {
+    return runtimeCredentialsSecret == null ? null : splitSecret()[1];
+  }
+
+  private String[] splitSecret() {
+    int slash = runtimeCredentialsSecret.indexOf('/');
+    if (slash <= 0 || slash == runtimeCredentialsSecret.length() - 1) {
+      throw new IllegalArgumentException("BATON_RUNTIME_CREDENTIALS_SECRET must be namespace/name, e.g. "
+          + "baton-system/baton-runtime-broker, not '" + runtimeCredentialsSecret + "'");
+    }
+    return new String[] {runtimeCredentialsSecret.substring(0, slash), runtimeCredentialsSecret.substring(slash + 1)};
+  }
+
+  /** Never print a password or token. */
   @Override
   public String toString() {
     return "OperatorSettings[managementUrl=" + managementUrl + ", adminUsername=" + adminUsername + ", amqp=" + amqpHost
         + ":" + amqpPort + ", vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync
-        + ", serverSideApply=" + serverSideApply + ", runtimeUrl=" + runtimeUrl + "]";
+        + ", serverSideApply=" + serverSideApply + ", runtimeUrl=" + runtimeUrl + ", countsInterval=" + countsInterval
+        + ", runtimeToken=" + (runtimeToken == null ? "none" : "(set)") + ", runtimeCredentialsSecret="
+        + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
+        + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
+        + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces)) + "]";
+  }
+
+  private static Duration duration(Map<String, String> env, String name, String fallback) {
+    return BatonDuration.parse(env.getOrDefault(name, fallback)).toDuration();
+  }
+
+  private static String firstOf(Map<String, String> env, String fallback, String... names) {
+    return Arrays.stream(names).map(env::get).filter(v -> v != null && !v.isBlank()).findFirst().orElse(fallback);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
+  public static final class Builder {
+    private String managementUrl;
+    private String adminUsername;
+    private String adminPassword;
+    private String amqpHost;
+    private int amqpPort;
+    private String vhost;
+    private String userPrefix;
+    private Duration resync;
+    private boolean serverSideApply;
+    private String runtimeUrl;
+    private Duration countsInterval;
+    private String runtimeToken;
+    private String runtimeCredentialsSecret;
+    private String httpHost;
+    private int httpPort;
+    private boolean leaderElection;
+    private String leaseNamespace;
+    private String leaseName;
+    private Set<String> namespaces;
+
+    private Builder(OperatorSettings s) {
+      managementUrl = s.managementUrl;
+      adminUsername = s.adminUsername;
+      adminPassword = s.adminPassword;
+      amqpHost = s.amqpHost;
+      amqpPort = s.amqpPort;
+      vhost = s.vhost;
+      userPrefix = s.userPrefix;
+      resync = s.resync;
+      serverSideApply = s.serverSideApply;
+      runtimeUrl = s.runtimeUrl;
+      countsInterval = s.countsInterval;
+      runtimeToken = s.runtimeToken;
+      runtimeCredentialsSecret = s.runtimeCredentialsSecret;
+      httpHost = s.httpHost;
+      httpPort = s.httpPort;
+      leaderElection = s.leaderElection;
+      leaseNamespace = s.leaseNamespace;
+      leaseName = s.leaseName;
+      namespaces = s.namespaces;
+    }
+
+    public Builder vhost(String v) {
+      vhost = v;
+      return this;
+    }
+
+    public Builder userPrefix(String v) {
+      userPrefix = v;
+      return this;
+    }
+
+    public Builder resync(Duration v) {
+      resync = v;
+      return this;
+    }
+
+    public Builder serverSideApply(boolean v) {
+      serverSideApply = v;
+      return this;
+    }
+
+    public Builder runtimeUrl(String v) {
+      runtimeUrl = v;
+      return this;
+    }
+
+    public Builder countsInterval(Duration v) {
+      countsInterval = v;
+      return this;
+    }
+
+    public Builder runtimeToken(String v) {
+      runtimeToken = v;
+      return this;
+    }
+
+    public Builder runtimeCredentialsSecret(String v) {
+      runtimeCredentialsSecret = v;
+      return this;
+    }
+
+    public Builder http(String host, int port) {
+      httpHost = host;
+      httpPort = port;
+      return this;
+    }
+
+    public Builder leaderElection(boolean enabled, String namespace, String name) {
+      leaderElection = enabled;
+      leaseNamespace = namespace;
+      leaseName = name;
+      return this;
+    }
+
+    public Builder namespaces(Set<String> v) {
+      namespaces = v;
+      return this;
+    }
+
+    public OperatorSettings build() {
+      return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
+          resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
+          httpPort, leaderElection, leaseNamespace, leaseName, namespaces);
+    }
   }
 }

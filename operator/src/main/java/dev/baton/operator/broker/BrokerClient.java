@@ -49,7 +49,12 @@ public interface BrokerClient {
   Optional<BrokerUser> user(String name);
 
   /** Creates the user, or sets its password; the user gets no tags (no management access). */
-  void putUser(String name, String password);
+  default void putUser(String name, String password) {
+    putUser(name, password, List.of());
+  }
+
+  /** Creates the user, or sets its password and tags (e.g. {@code management} for read access to queue statistics). */
+  void putUser(String name, String password, List<String> tags);
 
   void deleteUser(String name);
 

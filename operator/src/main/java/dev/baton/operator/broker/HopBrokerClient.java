@@ -149,12 +149,13 @@ public final class HopBrokerClient implements BrokerClient {
   @Override
   public Optional<BrokerUser> user(String name) {
     UserInfo user = call("reading user " + name, () -> client.getUser(name));
-    return Optional.ofNullable(user).map(u -> new BrokerUser(u.getName(), u.getPasswordHash(), u.getHashingAlgorithm()));
+    return Optional.ofNullable(user)
+        .map(u -> new BrokerUser(u.getName(), u.getPasswordHash(), u.getHashingAlgorithm(), u.getTags()));
   }
 
   @Override
-  public void putUser(String name, String password) {
-    run("creating user " + name, () -> client.createUser(name, password.toCharArray(), List.of()));
+  public void putUser(String name, String password, List<String> tags) {
+    run("creating user " + name, () -> client.createUser(name, password.toCharArray(), tags));
   }
 
   @Override

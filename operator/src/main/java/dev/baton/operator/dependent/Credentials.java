@@ -42,14 +42,20 @@ public final class Credentials {
   }
 
   static Map<String, String> data(WorkerPlan plan, String password) {
+    return data(plan.username(), password, uri(plan.username(), password, plan.amqpHost(), plan.amqpPort(), plan.vhost()));
+  }
+
+  /** A credentials Secret's {@code data}: username, password and URI, base64-encoded. */
+  public static Map<String, String> data(String username, String password, String uri) {
     Map<String, String> data = new LinkedHashMap<>();
-    data.put(USERNAME, base64(plan.username()));
+    data.put(USERNAME, base64(username));
     data.put(PASSWORD, base64(password));
-    data.put(URI, base64(uri(plan.username(), password, plan.amqpHost(), plan.amqpPort(), plan.vhost())));
+    data.put(URI, base64(uri));
     return data;
   }
 
-  private static Optional<String> value(Secret secret, String key) {
+  /** A Secret's value under {@code key}, decoded, if it has one. */
+  public static Optional<String> value(Secret secret, String key) {
     if (secret.getData() != null && secret.getData().get(key) != null) {
       try {
         return Optional.of(new String(Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8));
@@ -60,11 +66,13 @@ public final class Credentials {
     return Optional.ofNullable(secret.getStringData() == null ? null : secret.getStringData().get(key));
   }
 
-  private static String base64(String s) {
+  public static String base64(String s) {
     return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String encode(String s) {
+  /** URL-encoding for user names, passwords and vhosts in URIs ({@code /} becomes {@code %2F}). */
+  public static String encode(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
   }
+
 }

@@ -54,8 +54,7 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .withLabels(WorkerResources.labels(ws))
         .endMetadata()
         .withNewSpec()
-        // With autoscaling on, KEDA owns the replica count: leave it out so the operator does not fight it.
-        .withReplicas(ws.getSpec().getAutoscaling() == null ? settings.getReplicas() : null)
+        .withReplicas(replicas(ws, plan, settings, context))
         .withNewSelector().withMatchLabels(WorkerResources.selector(ws)).endSelector()
         .withNewTemplate()
         .withNewMetadata().withLabels(podLabels).withAnnotations(podAnnotations).endMetadata()
@@ -72,6 +71,19 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .endTemplate()
         .endSpec()
         .build();
+  }
+
+  /**
+   * While KEDA owns the replica count the operator must not fight it: with server-side apply the field is left out
+   * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept.
+   */
+  private Integer replicas(WorkerService ws, WorkerPlan plan, DeploymentSettings settings,
+      Context<WorkerService> context) {
+    if (plan.replicasFromSpec()) {
+      return settings.getReplicas();
+    }
+    return useSSA(context) ? null : getSecondaryResource(ws, context)
+        .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(null);
   }
 
   /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */

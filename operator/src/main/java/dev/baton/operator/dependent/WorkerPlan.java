@@ -13,8 +13,10 @@ import java.util.Map;
  * @param amqpPort port for the credentials URI
  * @param vhost vhost for the credentials URI
  * @param environment the BATON_* variables of the workers, credentials excluded
+ * @param replicasFromSpec false while an autoscaler (KEDA) owns the Deployment's replica count
  */
-public record WorkerPlan(String username, String amqpHost, int amqpPort, String vhost, Map<String, String> environment) {
+public record WorkerPlan(String username, String amqpHost, int amqpPort, String vhost, Map<String, String> environment,
+    boolean replicasFromSpec) {
 
   public WorkerPlan {
     environment = Map.copyOf(environment);

@@ -30,6 +30,21 @@ public final class WorkerResources {
     return ws.getMetadata().getName();
   }
 
+  /** The KEDA ScaledObject scaling the Deployment has the Deployment's name. */
+  public static String scaledObjectName(WorkerService ws) {
+    return deploymentName(ws);
+  }
+
+  /** The KEDA TriggerAuthentication of that ScaledObject has the same name. */
+  public static String triggerAuthenticationName(WorkerService ws) {
+    return deploymentName(ws);
+  }
+
+  /** {@code <metadata.name>-autoscaler-credentials}: KEDA's read-only access to the management API. */
+  public static String autoscalerSecretName(WorkerService ws) {
+    return ws.getMetadata().getName() + "-autoscaler-credentials";
+  }
+
   /** Labels of the Secret, the Deployment and the pods. */
   public static Map<String, String> labels(WorkerService ws) {
     Map<String, String> labels = new LinkedHashMap<>();

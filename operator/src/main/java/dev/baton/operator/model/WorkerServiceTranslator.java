@@ -1,5 +1,6 @@
 package dev.baton.operator.model;
 
+import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.QueueSettings;
 import dev.baton.api.v1alpha1.RetryPolicy;
@@ -113,6 +114,7 @@ public final class WorkerServiceTranslator {
         && spec.getDeployment().getReplicas() < 0) {
       problems.add(Problem.invalid("spec.deployment.replicas must not be negative"));
     }
+    checkAutoscaling(spec.getAutoscaling(), problems);
     QueueType type = queue.getType() == null ? QueueType.CLASSIC : queue.getType().toQueueType();
     return Validated.of(problems, () -> new ServiceModel(service, type, commands, subscriptions));
   }
@@ -121,6 +123,28 @@ public final class WorkerServiceTranslator {
   public static int prefetch(WorkerService ws) {
     Integer p = ws.getSpec() == null ? null : ws.getSpec().getQueue().getPrefetch();
     return p == null ? WorkerEnvironment.DEFAULT_PREFETCH : p;
+  }
+
+  /** The schema's rules on spec.autoscaling, for API servers that do not apply them. */
+  private static void checkAutoscaling(AutoscalingSettings a, List<Problem> problems) {
+    if (a == null) {
+      return;
+    }
+    if (a.getMaxReplicas() == null || a.getMaxReplicas() < 1) {
+      problems.add(Problem.invalid("spec.autoscaling.maxReplicas is required and must be at least 1"));
+    }
+    if (a.getMinReplicas() == null || a.getMinReplicas() < 0) {
+      problems.add(Problem.invalid("spec.autoscaling.minReplicas must be 0 or more"));
+    } else if (a.getMaxReplicas() != null && a.getMinReplicas() > a.getMaxReplicas()) {
+      problems.add(Problem.invalid("spec.autoscaling.minReplicas (" + a.getMinReplicas()
+          + ") must not exceed maxReplicas (" + a.getMaxReplicas() + ")"));
+    }
+    if (a.getTargetQueueDepth() == null || a.getTargetQueueDepth() < 1) {
+      problems.add(Problem.invalid("spec.autoscaling.targetQueueDepth must be at least 1"));
+    }
+    if (a.getCooldownSeconds() == null || a.getCooldownSeconds() < 0) {
+      problems.add(Problem.invalid("spec.autoscaling.cooldownSeconds must be 0 or more"));
+    }
   }
 
   private static void checkServiceName(WorkerService ws, WorkerServiceSpec spec, String service, List<Problem> problems) {

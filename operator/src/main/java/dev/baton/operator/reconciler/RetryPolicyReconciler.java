@@ -2,6 +2,7 @@ package dev.baton.operator.reconciler;
 
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.operator.model.RetryPolicyTranslator;
+import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.status.RetryPolicyStatusWriter;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -21,8 +22,8 @@ public class RetryPolicyReconciler implements Reconciler<RetryPolicy> {
 
   private final RetryPolicyStatusWriter status;
 
-  public RetryPolicyReconciler(Clock clock) {
-    this.status = new RetryPolicyStatusWriter(clock);
+  public RetryPolicyReconciler(Clock clock, KubeEvents events) {
+    this.status = new RetryPolicyStatusWriter(clock, events);
   }
 
   @Override

@@ -9,6 +9,8 @@ import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.autoscaling.KedaAutoscaling;
+import dev.baton.operator.autoscaling.KedaDetector;
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.dependent.Credentials;
@@ -19,6 +21,9 @@ import dev.baton.operator.dependent.WorkerPlan;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkerServiceTranslator;
+import dev.baton.operator.monitoring.DeadLetterAlerts;
+import dev.baton.operator.monitoring.KubeEvents;
+import dev.baton.operator.monitoring.OperatorMetrics;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.status.Verdict;
 import dev.baton.operator.status.WorkerServiceFindings;
@@ -56,7 +61,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A WorkerService becomes: its exchanges, queues, retry tiers, dead-letter queues and bindings (DESIGN.md §3), a
- * broker user with the permissions of §6, the credentials Secret, and the workers' Deployment when asked for.
+ * broker user with the permissions of §6, the credentials Secret, the workers' Deployment when asked for, and its
+ * KEDA ScaledObject when autoscaling is asked for (and KEDA is installed). Every pass that reads the broker also
+ * raises the dead-letter alerts of §5.
  *
  * <p>Order within one pass: validate, check the service name is ours, declare the topology, then the Secret and
  * Deployment (JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that is invalid, in
@@ -77,15 +84,20 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   private final OperatorSettings settings;
   private final ServiceBrokerObjects topology;
   private final WorkerUserSync users;
+  private final KedaAutoscaling autoscaling;
+  private final DeadLetterAlerts deadLetters;
   private final WorkerServiceStatusWriter status;
   private final Backoff backoff;
   private volatile InformerEventSource<RetryPolicy, WorkerService> retryPolicies;
 
-  public WorkerServiceReconciler(BrokerClient broker, OperatorSettings settings, Clock clock) {
+  public WorkerServiceReconciler(BrokerClient broker, OperatorSettings settings, Clock clock, KubeEvents events,
+      OperatorMetrics metrics) {
     this.settings = settings;
     this.topology = new ServiceBrokerObjects(new TopologySync(broker));
     this.users = new WorkerUserSync(broker);
-    this.status = new WorkerServiceStatusWriter(clock);
+    this.autoscaling = new KedaAutoscaling(new KedaDetector(settings.resync(), clock), users, settings);
+    this.deadLetters = new DeadLetterAlerts(events, metrics);
+    this.status = new WorkerServiceStatusWriter(clock, events);
     this.backoff = new Backoff(settings.resync());
   }
 
@@ -128,19 +140,22 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       retireRenamedService(ws, service, claims);
       SyncReport report = topology.declare(plan);
       new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
-          new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables()).handTo(context);
+          new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables(),
+          !autoscaling.ownsReplicas(ws, context.getClient())).handTo(context);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       Secret secret = context.getSecondaryResource(Secret.class)
           .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));
       List<String> actions = new ArrayList<>(report.actions());
       actions.addAll(users.ensure(username, Credentials.password(secret).orElseThrow(), plan.workerPermissions()));
+      Verdict scaling = autoscaling.apply(ws, plan, context.getClient(), actions);
+      deadLetters.observe(ws, plan, report);
       if (!actions.isEmpty()) {
         LOG.info("WorkerService {} (service '{}'): {}", id, service, String.join("; ", actions));
       }
       backoff.reset(id);
       UpdateControl<WorkerService> result = status.write(ws, new WorkerServiceFindings(service,
           topologyVerdict(plan, report), plan, report, username, secret.getMetadata().getName(),
-          DeploymentRequested.isRequested(ws), deployment(context)));
+          DeploymentRequested.isRequested(ws), deployment(context), scaling));
       // Old retry tiers empty as their TTLs expire: look again soon rather than at the next resync.
       return report.draining().isEmpty() ? result : result.rescheduleAfter(min(DRAIN_CHECK, settings.resync()));
     } catch (BrokerException e) {
@@ -168,6 +183,10 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     boolean retain = ws.getSpec() == null || ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
       for (String service : heldServiceNames(ws, claims(context))) {
+        if (KedaAutoscaling.concerns(ws)) {
+          autoscaling.remove(ws, service, context.getClient(), new ArrayList<>());
+        }
+        deadLetters.forget(service);
         users.remove(Names.workerUser(settings.userPrefix(), service));
         RemovalReport removed = topology.remove(service, retain);
         LOG.info("WorkerService {} deleted: removed user {}; {}", id, Names.workerUser(settings.userPrefix(), service),
@@ -187,6 +206,8 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     if (previous != null && !previous.equals(service) && Names.isValidToken(previous) && claims.isFreeFor(ws, previous)) {
       boolean retain = ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
       users.remove(Names.workerUser(settings.userPrefix(), previous));
+      users.remove(Names.autoscalerUser(settings.userPrefix(), previous));
+      deadLetters.forget(previous);
       RemovalReport removed = topology.remove(previous, retain);
       LOG.info("WorkerService {} renamed its service '{}' to '{}': {}", ResourceID.fromResource(ws), previous,
           service, removed.describe());
@@ -224,7 +245,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     String username = ws.getStatus() == null ? null : ws.getStatus().getUsername();
     return new WorkerServiceFindings(ws.serviceName(), verdict, null, null, secret.isPresent() ? username : null,
         secret.map(s -> s.getMetadata().getName()).orElse(null), DeploymentRequested.isRequested(ws),
-        deployment(context));
+        deployment(context), null);
   }
 
   private static Deployment deployment(Context<WorkerService> context) {

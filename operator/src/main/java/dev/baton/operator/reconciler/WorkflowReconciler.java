@@ -14,6 +14,10 @@ import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
 import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkflowTranslator;
+import dev.baton.operator.monitoring.KubeEvents;
+import dev.baton.operator.runtime.InstanceCounts;
+import dev.baton.operator.runtime.InstanceCountsEventSource;
+import dev.baton.operator.runtime.RuntimeCounts;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.status.Verdict;
 import dev.baton.operator.status.WorkflowFindings;
@@ -36,8 +40,10 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * and the bindings from each step's service events (step and compensation actions, all three results) — once every
  * step's service and commands exist. Until then it is Ready=False with a reason naming the missing reference, and
  * becomes ready by itself when the WorkerService appears.
+ *
+ * <p>With a runtime URL configured, its status also shows the live instance counts the runtime reports
+ * ({@link InstanceCountsEventSource}); a reconciliation that only brings new counts reuses the last broker pass
+ * ({@link FreshPasses}) instead of listing the broker again.
  */
 @ControllerConfiguration(name = WorkflowReconciler.NAME)
 public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflow> {
@@ -54,15 +64,20 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   public static final String NAME = "workflow";
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowReconciler.class);
 
+  private final OperatorSettings settings;
   private final WorkflowBrokerObjects topology;
   private final WorkflowStatusWriter status;
   private final Backoff backoff;
+  private final FreshPasses passes;
   private volatile InformerEventSource<WorkerService, Workflow> workerServices;
+  private volatile InstanceCountsEventSource counts;
 
-  public WorkflowReconciler(BrokerClient broker, OperatorSettings settings, Clock clock) {
+  public WorkflowReconciler(BrokerClient broker, OperatorSettings settings, Clock clock, KubeEvents events) {
+    this.settings = settings;
     this.topology = new WorkflowBrokerObjects(new TopologySync(broker));
-    this.status = new WorkflowStatusWriter(clock);
+    this.status = new WorkflowStatusWriter(clock, events);
     this.backoff = new Backoff(settings.resync());
+    this.passes = new FreshPasses(settings.resync(), clock);
   }
 
   @Override
@@ -79,36 +94,57 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
             .map(ResourceID::fromResource)
             .collect(Collectors.toSet()))
         .build(), context);
-    return List.of(workerServices, ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName));
+    EventSource<?, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName);
+    if (settings.runtimeUrl() == null) {
+      return List.of(workerServices, claims);
+    }
+    // One request for all Workflows per interval; only those whose counts changed are reconciled.
+    counts = new InstanceCountsEventSource(RuntimeCounts.create(settings.runtimeUrl(), settings.runtimeToken()),
+        settings.countsInterval(), context.getPrimaryCache());
+    return List.of(workerServices, claims, counts);
   }
 
   @Override
   public UpdateControl<Workflow> reconcile(Workflow workflow, Context<Workflow> context) {
+    ResourceID id = ResourceID.fromResource(workflow);
+    InstanceCounts instances = counts == null ? null : counts.countsOf(workflow).orElse(null);
     Validated<WorkflowModel> model =
         WorkflowTranslator.fromCrd(workflow, ServiceDirectory.of(workerServices.list().toList()));
     if (!model.isValid()) {
-      return status.write(workflow, new WorkflowFindings(Verdict.failed(model.reason(), model.message()), null, null));
+      passes.forget(id);
+      return status.write(workflow,
+          new WorkflowFindings(Verdict.failed(model.reason(), model.message()), null, null, instances));
     }
     String name = workflow.getMetadata().getName();
     NameClaims<Workflow> claims = claims(context);
     if (!claims.holds(workflow, name)) {
+      passes.forget(id);
       String holder = claims.holder(name).map(NameClaims::describe).orElse("another Workflow");
       return status.write(workflow, new WorkflowFindings(Verdict.failed(Reason.CONFLICT, "queue "
           + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
-          + "declared for this one: rename it, or delete one of the two"), null, null));
+          + "declared for this one: rename it, or delete one of the two"), null, null, instances));
     }
     OrchestratorTopology plan = TopologyPlanner.plan(model.value());
-    ResourceID id = ResourceID.fromResource(workflow);
+    Long generation = workflow.getMetadata().getGeneration();
+    Optional<WorkflowFindings> fresh = passes.reusable(id, generation, plan);
+    if (fresh.isPresent()) {
+      return status.write(workflow, fresh.get().withCounts(instances));
+    }
+    Instant startedAt = passes.now();
+    passes.forget(id); // remembered again only if this pass completes
     try {
       SyncReport report = topology.declare(plan);
       if (!report.actions().isEmpty()) {
         LOG.info("Workflow {}: {}", id, String.join("; ", report.actions()));
       }
       backoff.reset(id);
-      return status.write(workflow, new WorkflowFindings(verdict(plan, report), plan, report));
+      WorkflowFindings findings = new WorkflowFindings(verdict(plan, report), plan, report);
+      passes.remember(id, generation, plan, findings, startedAt);
+      return status.write(workflow, findings.withCounts(instances));
     } catch (BrokerException e) {
       Duration delay = backoff.after(e, id, "Workflow");
-      return status.write(workflow, new WorkflowFindings(Verdict.failed(e.failure().reason(), e.getMessage()), plan, null))
+      return status.write(workflow,
+              new WorkflowFindings(Verdict.failed(e.failure().reason(), e.getMessage()), plan, null, instances))
           .rescheduleAfter(delay);
     }
   }
@@ -124,6 +160,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   public DeleteControl cleanup(Workflow workflow, Context<Workflow> context) {
     String name = workflow.getMetadata().getName();
     ResourceID id = ResourceID.fromResource(workflow);
+    passes.forget(id);
     if (!claims(context).isFreeFor(workflow, name)) {
       return DeleteControl.defaultDelete();
     }

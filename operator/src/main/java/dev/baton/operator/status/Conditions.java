@@ -46,6 +46,12 @@ public final class Conditions {
     return this;
   }
 
+  /** Carries the previous condition of {@code type} over unchanged, if there was one. */
+  public Conditions keep(String type) {
+    previous.stream().filter(c -> type.equals(c.getType())).findFirst().ifPresent(next::add);
+    return this;
+  }
+
   /** Carries every previous condition but {@code type} over unchanged. */
   public Conditions keepAllBut(String type) {
     previous.stream().filter(c -> !type.equals(c.getType())).forEach(next::add);

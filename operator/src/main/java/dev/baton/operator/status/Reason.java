@@ -45,12 +45,30 @@ public enum Reason {
   /** The Deployment exists but not all replicas are available yet. */
   REPLICAS_UNAVAILABLE("ReplicasUnavailable"),
   /** Something unexpected failed while reconciling; retried with backoff. */
-  RECONCILE_ERROR("ReconcileError");
+  RECONCILE_ERROR("ReconcileError"),
+
+  // --- autoscaling (AutoscalingReady; optional, so Ready does not depend on it) ---------------------------------
+  /** The KEDA ScaledObject, its TriggerAuthentication and read-only broker user are in place. */
+  SCALED_OBJECT_READY("ScaledObjectReady"),
+  /** spec.autoscaling is set, but the cluster has no KEDA (no keda.sh/v1alpha1 ScaledObject API). */
+  KEDA_NOT_INSTALLED("KedaNotInstalled"),
+  /** spec.autoscaling is set without spec.deployment: there is no Deployment to scale. */
+  NO_DEPLOYMENT("NoDeployment"),
+  /** KEDA reports its ScaledObject as not ready (its message is quoted). */
+  SCALER_NOT_READY("ScalerNotReady");
 
   private final String value;
 
   Reason(String value) {
     this.value = value;
+  }
+
+  /**
+   * Whether a Ready=False with this reason is a failure worth a Warning Event; a Deployment still rolling out is
+   * progress, which Kubernetes reports on the Deployment and its pods itself.
+   */
+  public boolean isFailure() {
+    return this != DEPLOYMENT_PENDING && this != REPLICAS_UNAVAILABLE;
   }
 
   /** The reason as written into the condition. */

@@ -6,6 +6,7 @@ import dev.baton.api.v1alpha1.RetryPolicyStatus;
 import dev.baton.contract.BatonDuration;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.operator.model.Validated;
+import dev.baton.operator.monitoring.KubeEvents;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
@@ -15,9 +16,16 @@ import java.util.ArrayList;
 public final class RetryPolicyStatusWriter {
 
   private final Clock clock;
+  private final KubeEvents events;
 
   public RetryPolicyStatusWriter(Clock clock) {
+    this(clock, KubeEvents.none());
+  }
+
+  /** @param events where a Warning goes when Ready turns False */
+  public RetryPolicyStatusWriter(Clock clock, KubeEvents events) {
     this.clock = clock;
+    this.events = events;
   }
 
   public UpdateControl<RetryPolicy> write(RetryPolicy policy, Validated<RetryStaircase> staircase) {
@@ -39,10 +47,11 @@ public final class RetryPolicyStatusWriter {
         policy.getStatus() == null ? null : policy.getStatus().getConditions(), policy.getMetadata().getGeneration(), clock)
         .set(ConditionTypes.READY, ready)
         .toList()));
+    ReadyEvents.onTransition(events, policy, ready);
     return StatusPatch.ifChanged(policy, status, RetryPolicy::new);
   }
 
   public ErrorStatusUpdateControl<RetryPolicy> failed(RetryPolicy policy, Exception e) {
-    return ErrorStatus.of(policy, e, RetryPolicyStatus.class, RetryPolicyStatus::new, RetryPolicy::new, clock);
+    return ErrorStatus.of(policy, e, RetryPolicyStatus.class, RetryPolicyStatus::new, RetryPolicy::new, clock, events);
   }
 }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
  * @param credentialsSecret the Secret's name when it exists
  * @param deploymentRequested whether the spec has a deployment section
  * @param deployment the Deployment as Kubernetes reports it, null when absent
+ * @param autoscaling the AutoscalingReady verdict, null when autoscaling is not asked for or was not looked at
  */
 public record WorkerServiceFindings(
     String service,
@@ -24,4 +25,5 @@ public record WorkerServiceFindings(
     String username,
     String credentialsSecret,
     boolean deploymentRequested,
-    Deployment deployment) {}
+    Deployment deployment,
+    Verdict autoscaling) {}

@@ -8,6 +8,7 @@ import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.operator.broker.BrokerQueue;
 import dev.baton.operator.topology.SyncReport;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import dev.baton.operator.monitoring.KubeEvents;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
@@ -19,18 +20,27 @@ import java.util.Optional;
 public final class WorkerServiceStatusWriter {
 
   private final Clock clock;
+  private final KubeEvents events;
 
   public WorkerServiceStatusWriter(Clock clock) {
+    this(clock, KubeEvents.none());
+  }
+
+  /** @param events where a Warning goes when Ready turns False */
+  public WorkerServiceStatusWriter(Clock clock, KubeEvents events) {
     this.clock = clock;
+    this.events = events;
   }
 
   public UpdateControl<WorkerService> write(WorkerService ws, WorkerServiceFindings findings) {
-    return StatusPatch.ifChanged(ws, build(ws, findings), WorkerService::new);
+    WorkerServiceStatus status = build(ws, findings);
+    ReadyEvents.onTransition(events, ws, readyVerdict(findings));
+    return StatusPatch.ifChanged(ws, status, WorkerService::new);
   }
 
   /** After an unexpected exception: the status as it was, with Ready=False naming the error. */
   public ErrorStatusUpdateControl<WorkerService> failed(WorkerService ws, Exception e) {
-    return ErrorStatus.of(ws, e, WorkerServiceStatus.class, WorkerServiceStatus::new, WorkerService::new, clock);
+    return ErrorStatus.of(ws, e, WorkerServiceStatus.class, WorkerServiceStatus::new, WorkerService::new, clock, events);
   }
 
   WorkerServiceStatus build(WorkerService ws, WorkerServiceFindings f) {
@@ -48,22 +58,30 @@ public final class WorkerServiceStatusWriter {
       fillTopology(status, f);
     }
 
-    Verdict deployment = deploymentVerdict(f);
-    Verdict ready;
-    if (!f.topology().ok()) {
-      ready = f.topology();
-    } else if (!deployment.ok()) {
-      ready = deployment;
-    } else {
-      ready = Verdict.ok(Reason.READY, readyMessage(f));
-    }
-    status.setConditions(new ArrayList<>(new Conditions(
+    Conditions conditions = new Conditions(
         ws.getStatus() == null ? null : ws.getStatus().getConditions(), ws.getMetadata().getGeneration(), clock)
         .set(ConditionTypes.TOPOLOGY_READY, f.topology())
-        .set(ConditionTypes.DEPLOYMENT_READY, deployment)
-        .set(ConditionTypes.READY, ready)
-        .toList()));
+        .set(ConditionTypes.DEPLOYMENT_READY, deploymentVerdict(f));
+    // Optional: reported beside Ready, never part of it. A pass that did not get to it keeps what was reported.
+    if (f.autoscaling() != null) {
+      conditions.set(ConditionTypes.AUTOSCALING_READY, f.autoscaling());
+    } else if (ws.getSpec() != null && ws.getSpec().getAutoscaling() != null) {
+      conditions.keep(ConditionTypes.AUTOSCALING_READY);
+    }
+    status.setConditions(new ArrayList<>(conditions.set(ConditionTypes.READY, readyVerdict(f)).toList()));
     return status;
+  }
+
+  /** Ready sums up the topology and the Deployment (autoscaling is optional and reported on its own). */
+  private static Verdict readyVerdict(WorkerServiceFindings f) {
+    Verdict deployment = deploymentVerdict(f);
+    if (!f.topology().ok()) {
+      return f.topology();
+    }
+    if (!deployment.ok()) {
+      return deployment;
+    }
+    return Verdict.ok(Reason.READY, readyMessage(f));
   }
 
   private static void fillTopology(WorkerServiceStatus status, WorkerServiceFindings f) {

@@ -7,11 +7,13 @@ import dev.baton.operator.broker.PasswordHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A worker service's broker user (DESIGN.md §6): exists, has the password of its Secret, and exactly the planned
- * permissions. The password is compared with the broker's salted hash, so a resync that finds everything in place
- * changes nothing (and never logs or sends the password).
+ * A broker user the operator keeps (DESIGN.md §6: a worker service's, the orchestrator runtime's, an autoscaler's):
+ * exists, has the password of its Secret, its tags, and exactly the planned permissions. The password is compared
+ * with the broker's salted hash, so a resync that finds everything in place changes nothing (and never logs or sends
+ * the password).
  */
 public final class WorkerUserSync {
 
@@ -23,14 +25,27 @@ public final class WorkerUserSync {
 
   /** @return what was changed, for the log */
   public List<String> ensure(String username, String password, PermissionSpec permissions) {
+    return ensure(username, password, List.of(), permissions);
+  }
+
+  /**
+   * As {@link #ensure(String, String, PermissionSpec)}, for a user that also needs tags (the autoscaler's read-only
+   * user needs {@code management} to read queue statistics over HTTP).
+   *
+   * @return what was changed, for the log
+   */
+  public List<String> ensure(String username, String password, List<String> tags, PermissionSpec permissions) {
     List<String> actions = new ArrayList<>();
     Optional<BrokerUser> user = broker.user(username);
     if (user.isEmpty()) {
-      broker.putUser(username, password);
+      broker.putUser(username, password, tags);
       actions.add("created user " + username);
     } else if (!PasswordHash.matches(user.get(), password)) {
-      broker.putUser(username, password);
+      broker.putUser(username, password, tags);
       actions.add("set the password of user " + username + " to the one in its Secret");
+    } else if (!Set.copyOf(user.get().tags()).equals(Set.copyOf(tags))) {
+      broker.putUser(username, password, tags);
+      actions.add("set the tags of user " + username + " to " + tags);
     }
     if (!broker.permissions(username).equals(Optional.of(permissions))) {
       broker.putPermissions(username, permissions);

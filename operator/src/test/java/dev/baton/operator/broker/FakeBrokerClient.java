@@ -25,6 +25,7 @@ public final class FakeBrokerClient implements BrokerClient {
   public final Set<BindingSpec> bindings = new LinkedHashSet<>();
   public final Map<String, String> passwords = new HashMap<>();
   public final Map<String, PermissionSpec> permissions = new HashMap<>();
+  public final Map<String, List<String>> tags = new HashMap<>();
   /** Every call that changed something, e.g. "declareQueue q.a.b". */
   public final List<String> writes = new ArrayList<>();
   public boolean unreachable;
@@ -115,13 +116,15 @@ public final class FakeBrokerClient implements BrokerClient {
   public Optional<BrokerUser> user(String name) {
     check();
     return Optional.ofNullable(passwords.get(name))
-        .map(p -> new BrokerUser(name, PasswordHash.hash(PasswordHash.SHA256, p), PasswordHash.SHA256));
+        .map(p -> new BrokerUser(name, PasswordHash.hash(PasswordHash.SHA256, p), PasswordHash.SHA256,
+            tags.getOrDefault(name, List.of())));
   }
 
   @Override
-  public void putUser(String name, String password) {
+  public void putUser(String name, String password, List<String> userTags) {
     write("putUser " + name);
     passwords.put(name, password);
+    tags.put(name, List.copyOf(userTags));
   }
 
   @Override
@@ -129,6 +132,7 @@ public final class FakeBrokerClient implements BrokerClient {
     write("deleteUser " + name);
     passwords.remove(name);
     permissions.remove(name);
+    tags.remove(name);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.baton.operator.it;
 
+import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.DeploymentSettings;
 import dev.baton.api.v1alpha1.RetryPolicy;
@@ -53,6 +54,14 @@ public final class Crs {
     d.setImage(image);
     d.setReplicas(replicas);
     return d;
+  }
+
+  public static AutoscalingSettings autoscaling(int min, int max, int depth) {
+    AutoscalingSettings a = new AutoscalingSettings();
+    a.setMinReplicas(min);
+    a.setMaxReplicas(max);
+    a.setTargetQueueDepth(depth);
+    return a;
   }
 
   public static Workflow workflow(String namespace, String name, String entity, StepSpec... steps) {

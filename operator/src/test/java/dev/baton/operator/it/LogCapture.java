@@ -29,6 +29,13 @@ public final class LogCapture implements AutoCloseable {
     }
   }
 
+  /** Every message so far (any level, any logger) that contains {@code text}. */
+  public List<String> messages(String text) {
+    synchronized (appender.list) {
+      return appender.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains(text)).toList();
+    }
+  }
+
   public void clear() {
     synchronized (appender.list) {
       appender.list.clear();

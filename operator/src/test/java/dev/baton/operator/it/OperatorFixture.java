@@ -8,6 +8,8 @@ import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.RabbitVhost;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -17,15 +19,21 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -43,7 +51,7 @@ public final class OperatorFixture implements AutoCloseable {
   public final RabbitVhost vhost;
   public final Client management;
   public final OperatorSettings settings;
-  private final BatonOperator operator;
+  public final BatonOperator operator;
 
   private OperatorFixture(KubernetesMockServer server, KubernetesClient client, RabbitVhost vhost,
       OperatorSettings settings, BatonOperator operator) {
@@ -61,9 +69,23 @@ public final class OperatorFixture implements AutoCloseable {
 
   /** @param adjust changes to the settings, e.g. another management URL */
   public static OperatorFixture start(String name, UnaryOperator<OperatorSettings> adjust) {
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(List.of()), false);
+    return start(name, adjust, null, UnaryOperator.identity());
+  }
+
+  /**
+   * @param expectations canned answers the CRUD mock cannot give (e.g. a SelfSubjectRulesReview for leader election);
+   *     null for a plain CRUD mock
+   * @param broker wraps the broker client the operator uses, e.g. to count its requests
+   */
+  public static OperatorFixture start(String name, UnaryOperator<OperatorSettings> adjust,
+      Consumer<KubernetesMockServer> expectations, UnaryOperator<BrokerClient> broker) {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses), false);
     server.init();
+    if (expectations != null) {
+      expectations.accept(server);
+    }
     KubernetesClient client = server.createClient();
     for (String file : CrdSchemaValidator.CRD_FILES) {
       try (InputStream in = OperatorFixture.class.getClassLoader()
@@ -78,7 +100,8 @@ public final class OperatorFixture implements AutoCloseable {
     OperatorSettings settings = adjust.apply(new OperatorSettings(LocalServices.RABBITMQ_MANAGEMENT_URL,
         LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_HOST,
         LocalServices.RABBITMQ_PORT, vhost.name(), prefix, RESYNC, false, null));
-    BatonOperator operator = BatonOperator.start(client, settings);
+    BatonOperator operator = BatonOperator.start(client, settings, broker.apply(HopBrokerClient.create(
+        settings.managementUrl(), settings.adminUsername(), settings.adminPassword(), settings.vhost())));
     return new OperatorFixture(server, client, vhost, settings, operator);
   }
 

@@ -1,7 +1,9 @@
 package dev.baton.operator.model;
 
+import static dev.baton.operator.it.Crs.autoscaling;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.DeploymentSettings;
 import dev.baton.api.v1alpha1.QueueKind;
@@ -107,7 +109,13 @@ class WorkerServiceTranslatorTest {
         Arguments.of("deployment without image", ws("payment", s -> s.setDeployment(new DeploymentSettings())),
             Reason.INVALID_SPEC, "spec.deployment.image is required"),
         Arguments.of("prefetch out of range", ws("payment", s -> s.getQueue().setPrefetch(0)),
-            Reason.INVALID_SPEC, "spec.queue.prefetch is 0"));
+            Reason.INVALID_SPEC, "spec.queue.prefetch is 0"),
+        Arguments.of("autoscaling without maxReplicas", ws("payment", s -> s.setAutoscaling(new AutoscalingSettings())),
+            Reason.INVALID_SPEC, "spec.autoscaling.maxReplicas is required"),
+        Arguments.of("autoscaling min above max", ws("payment", s -> s.setAutoscaling(autoscaling(5, 2, 10))),
+            Reason.INVALID_SPEC, "spec.autoscaling.minReplicas (5) must not exceed maxReplicas (2)"),
+        Arguments.of("autoscaling target depth 0", ws("payment", s -> s.setAutoscaling(autoscaling(1, 2, 0))),
+            Reason.INVALID_SPEC, "spec.autoscaling.targetQueueDepth must be at least 1"));
   }
 
   @ParameterizedTest(name = "{0}")

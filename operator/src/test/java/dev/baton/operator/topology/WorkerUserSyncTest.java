@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.contract.topology.PermissionSpec;
 import dev.baton.operator.broker.FakeBrokerClient;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WorkerUserSyncTest {
@@ -31,5 +32,16 @@ class WorkerUserSyncTest {
     assertThat(users.ensure("baton-payment", "secret-2", permissions)).hasSize(2);
     assertThat(broker.passwords).containsEntry("baton-payment", "secret-2");
     assertThat(broker.permissions).containsEntry("baton-payment", permissions);
+  }
+
+  @Test
+  void tagsFollowThePlanToo() {
+    users.ensure("baton-payment.keda", "secret-1", List.of("management"), permissions);
+    assertThat(broker.tags).containsEntry("baton-payment.keda", List.of("management"));
+    broker.tags.put("baton-payment.keda", List.of("administrator"));
+
+    assertThat(users.ensure("baton-payment.keda", "secret-1", List.of("management"), permissions))
+        .containsExactly("set the tags of user baton-payment.keda to [management]");
+    assertThat(broker.tags).containsEntry("baton-payment.keda", List.of("management"));
   }
 }

@@ -1,0 +1,38 @@
+package dev.baton.operator.monitoring;
+
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RuntimeInfo;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Health as JOSDK knows it: the operator has started (its informers synced) and every event source, informers
+ * included, is healthy. A replica waiting for leadership is healthy: it is ready to take over.
+ */
+public final class OperatorHealth implements Supplier<OperatorHttpServer.Health> {
+
+  private final Operator operator;
+
+  public OperatorHealth(Operator operator) {
+    this.operator = operator;
+  }
+
+  @Override
+  public OperatorHttpServer.Health get() {
+    RuntimeInfo info = operator.getRuntimeInfo();
+    if (!info.isStarted()) {
+      return new OperatorHttpServer.Health(false, "starting: the informers have not synced yet");
+    }
+    if (!info.allEventSourcesAreHealthy()) {
+      Map<String, Object> unhealthy = new TreeMap<>();
+      info.unhealthyEventSources().forEach((controller, sources) -> {
+        if (!sources.isEmpty()) {
+          unhealthy.put(controller, sources.keySet());
+        }
+      });
+      return new OperatorHttpServer.Health(false, "unhealthy event sources: " + unhealthy);
+    }
+    return new OperatorHttpServer.Health(true, "ok");
+  }
+}

@@ -1,0 +1,31 @@
+package dev.baton.operator.status;
+
+import dev.baton.api.v1alpha1.BatonStatus;
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.operator.monitoring.KubeEvents;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.CustomResource;
+import java.util.Optional;
+
+/**
+ * A Warning Event on a resource when its Ready condition turns False, or changes its reason while False; the Event's
+ * reason is the condition's. Only on such transitions, never per reconciliation, and not for a Deployment still
+ * rolling out ({@link Reason#isFailure()}).
+ */
+final class ReadyEvents {
+
+  private ReadyEvents() {}
+
+  static void onTransition(KubeEvents events, CustomResource<?, ? extends BatonStatus> resource, Verdict ready) {
+    if (ready.ok() || !ready.reason().isFailure()) {
+      return;
+    }
+    Optional<Condition> before = resource.getStatus() == null ? Optional.empty()
+        : resource.getStatus().condition(ConditionTypes.READY);
+    boolean same = before.filter(c -> "False".equals(c.getStatus()) && ready.reason().value().equals(c.getReason()))
+        .isPresent();
+    if (!same) {
+      events.warning(resource, ready.reason().value(), ready.message());
+    }
+  }
+}

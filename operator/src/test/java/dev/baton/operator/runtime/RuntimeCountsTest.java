@@ -1,0 +1,61 @@
+package dev.baton.operator.runtime;
+
+import static dev.baton.operator.it.FakeRuntime.item;
+import static dev.baton.operator.it.FakeRuntime.items;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.operator.it.FakeRuntime;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RuntimeCountsTest {
+
+  @Test
+  void readsEveryWorkflowsCountsInOneRequestWithTheToken() {
+    try (FakeRuntime runtime = FakeRuntime.start()) {
+      runtime.answer(items(item("default", "order-fulfilment", 3, 10, 1, 2, 0), item("b", "x", 0, 1, 0, 0, 4)));
+      Map<ResourceID, InstanceCounts> counts = RuntimeCounts.create(runtime.url() + "/", "s3cret").fetch();
+      assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of(
+          new ResourceID("order-fulfilment", "default"), new InstanceCounts(3, 10, 1, 2, 0),
+          new ResourceID("x", "b"), new InstanceCounts(0, 1, 0, 0, 4)));
+      assertThat(runtime.requests()).isEqualTo(1);
+      assertThat(runtime.authorizations).containsExactly("Bearer s3cret");
+    }
+  }
+
+  @Test
+  void missingNumbersAreZeroAndUnknownFieldsAreIgnored() {
+    assertThat(RuntimeCounts.parse("{\"items\":[{\"namespace\":\"a\",\"workflow\":\"w\",\"running\":2,\"new\":1},"
+        + "{\"workflow\":\"no-namespace\"}],\"more\":true}"))
+        .containsExactly(Map.entry(new ResourceID("w", "a"), new InstanceCounts(2, 0, 0, 0, 0)));
+  }
+
+  @Test
+  void unreadableAnswersAndErrorsAreUnavailable() {
+    assertThatThrownBy(() -> RuntimeCounts.parse("<html>")).isInstanceOf(RuntimeCounts.Unavailable.class)
+        .hasMessageContaining("not JSON");
+    assertThatThrownBy(() -> RuntimeCounts.parse("{\"counts\":[]}")).isInstanceOf(RuntimeCounts.Unavailable.class)
+        .hasMessageContaining("'items'");
+    try (FakeRuntime runtime = FakeRuntime.start()) {
+      runtime.down(true);
+      assertThatThrownBy(() -> RuntimeCounts.create(runtime.url(), null).fetch())
+          .isInstanceOf(RuntimeCounts.Unavailable.class).hasMessageContaining("HTTP 503");
+    }
+  }
+
+  @Test
+  void aRuntimeThatIsNotThereIsUnavailable() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    assertThatThrownBy(() -> RuntimeCounts.create("http://127.0.0.1:" + port, "s3cret").fetch())
+        .isInstanceOf(RuntimeCounts.Unavailable.class)
+        .hasMessageContaining("cannot reach http://127.0.0.1:" + port + "/api/v1/counts")
+        .message().doesNotContain("s3cret");
+  }
+}
