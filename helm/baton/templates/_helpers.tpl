@@ -1,0 +1,277 @@
+{{/*
+Names, labels, images and the RBAC rules of the Baton chart.
+*/}}
+
+{{/* The chart name, or nameOverride. */}}
+{{- define "baton.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The prefix of every resource name: fullnameOverride, else the release name when it already contains the
+chart name, else "<release>-<chart>". Kept to 50 characters so that suffixes such as "-operator" fit in 63.
+*/}}
+{{- define "baton.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 50 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "baton.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels of every resource. */}}
+{{- define "baton.labels" -}}
+helm.sh/chart: {{ include "baton.chart" . }}
+app.kubernetes.io/name: {{ include "baton.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: baton
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of one component; call with (dict "root" $ "component" "operator"). */}}
+{{- define "baton.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "baton.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Labels of one component's resources; call with (dict "root" $ "component" "operator"). */}}
+{{- define "baton.componentLabels" -}}
+{{ include "baton.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "baton.operator.fullname" -}}
+{{- printf "%s-operator" (include "baton.fullname" .) }}
+{{- end }}
+
+{{- define "baton.runtime.fullname" -}}
+{{- printf "%s-runtime" (include "baton.fullname" .) }}
+{{- end }}
+
+{{- define "baton.operator.serviceAccountName" -}}
+{{- if .Values.operator.serviceAccount.create }}
+{{- default (include "baton.operator.fullname" .) .Values.operator.serviceAccount.name }}
+{{- else }}
+{{- required "operator.serviceAccount.name is required when operator.serviceAccount.create is false" .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "baton.runtime.serviceAccountName" -}}
+{{- if .Values.runtime.serviceAccount.create }}
+{{- default (include "baton.runtime.fullname" .) .Values.runtime.serviceAccount.name }}
+{{- else }}
+{{- required "runtime.serviceAccount.name is required when runtime.serviceAccount.create is false" .Values.runtime.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* An image reference: repository@digest, else repository:tag (tag defaults to appVersion). Call with
+(dict "root" $ "image" .Values.operator.image). */}}
+{{- define "baton.image" -}}
+{{- if .image.digest }}
+{{- printf "%s@%s" .image.repository .image.digest }}
+{{- else }}
+{{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag | toString) }}
+{{- end }}
+{{- end }}
+
+{{/* The Secrets credentials come from: the user's, else the one the chart creates. */}}
+{{- define "baton.rabbitmqAdminSecretName" -}}
+{{- default (printf "%s-rabbitmq-admin" (include "baton.fullname" .)) .Values.rabbitmq.admin.existingSecret }}
+{{- end }}
+
+{{- define "baton.runtimeDatabaseSecretName" -}}
+{{- default (printf "%s-runtime-database" (include "baton.fullname" .)) .Values.runtime.database.existingSecret }}
+{{- end }}
+
+{{- define "baton.runtimeRabbitmqSecretName" -}}
+{{- default (printf "%s-runtime-rabbitmq" (include "baton.fullname" .)) .Values.runtime.rabbitmq.existingSecret }}
+{{- end }}
+
+{{/* The runtime URL the operator reads live counts from. */}}
+{{- define "baton.operator.runtimeUrl" -}}
+{{- if .Values.operator.runtimeUrl }}
+{{- .Values.operator.runtimeUrl }}
+{{- else if .Values.runtime.enabled }}
+{{- printf "http://%s.%s.svc:%v" (include "baton.runtime.fullname" .) .Release.Namespace .Values.runtime.service.port }}
+{{- end }}
+{{- end }}
+
+{{/* "true" when the operator keeps the runtime's broker user and its Secret (no existingSecret, no uri). */}}
+{{- define "baton.operatorManagesRuntimeCredentials" -}}
+{{- if and .Values.runtime.enabled (not .Values.runtime.rabbitmq.existingSecret) (not .Values.runtime.rabbitmq.uri) }}true{{- end }}
+{{- end }}
+
+{{- define "baton.operator.leaseName" -}}
+{{- default (include "baton.operator.fullname" .) .Values.operator.leaderElection.leaseName }}
+{{- end }}
+
+{{/* An env var read from a Secret key; call with (dict "name" "X" "secret" "s" "key" "k"). */}}
+{{- define "baton.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secret | quote }}
+      key: {{ .key | quote }}
+{{- end }}
+
+{{/*
+The operator's permissions in the namespaces it watches (a ClusterRole, or a Role in each watched namespace), as
+read from operator/src, JOSDK 5.2.3 and fabric8 7.5.2. helm/src/test/.../RequiredPermissions.java holds the same
+list as a table with the reason for each line; the tests check the chart grants exactly that and that a real
+operator asks for nothing else.
+*/}}
+{{- define "baton.operator.rules" -}}
+- apiGroups: ["baton.dev"]
+  resources: ["workflows", "workerservices"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["baton.dev"]
+  resources: ["retrypolicies"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["baton.dev"]
+  resources: ["workflows/status", "workerservices/status", "retrypolicies/status"]
+  verbs: ["patch"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "list", "watch", "create", "update", "delete"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  {{- if .Values.operator.serverSideApply }}
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+  {{- else }}
+  verbs: ["get", "list", "watch", "create", "update", "delete"]
+  {{- end }}
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create"]
+{{- if .Values.autoscaling.keda.enabled }}
+- apiGroups: ["keda.sh"]
+  resources: ["scaledobjects", "triggerauthentications"]
+  verbs: ["get", "create", "update", "delete"]
+{{- end }}
+{{- end }}
+
+{{/*
+The Lease of leader election, in the release namespace. JOSDK checks for create, update and get before it starts
+(SelfSubjectRulesReview); fabric8's LeaseLock gets, creates and patches. Create cannot be limited by name.
+*/}}
+{{- define "baton.operator.leaderElectionRules" -}}
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  verbs: ["create"]
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  resourceNames: [{{ include "baton.operator.leaseName" . | quote }}]
+  verbs: ["get", "update", "patch"]
+{{- end }}
+
+{{/*
+The runtime's broker credentials Secret the operator keeps in the release namespace; only needed as a Role of its
+own when the operator's secrets access is limited to watched namespaces.
+*/}}
+{{- define "baton.operator.runtimeCredentialsRules" -}}
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["create"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  resourceNames: [{{ include "baton.runtimeRabbitmqSecretName" . | quote }}]
+  verbs: ["get", "update"]
+{{- end }}
+
+{{/* The runtime only reads Workflow definitions (informer, plus a get for one it has not seen yet). */}}
+{{- define "baton.runtime.rules" -}}
+- apiGroups: ["baton.dev"]
+  resources: ["workflows"]
+  verbs: ["get", "list", "watch"]
+{{- end }}
+
+{{/* Shared pod-level bits: the /tmp emptyDir; call with (dict "size" "64Mi"). */}}
+{{- define "baton.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: {{ .size }}
+{{- end }}
+
+{{/*
+A Role or ClusterRole and its binding to one ServiceAccount. Call with a dict: root, kind (Role|ClusterRole),
+namespace (Role only), name, component, serviceAccount, rules (YAML text).
+*/}}
+{{- define "baton.rbac" -}}
+{{- $binding := ternary "ClusterRoleBinding" "RoleBinding" (eq .kind "ClusterRole") }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: {{ .kind }}
+metadata:
+  name: {{ .name }}
+  {{- if .namespace }}
+  namespace: {{ .namespace }}
+  {{- end }}
+  labels:
+    {{- include "baton.componentLabels" (dict "root" .root "component" .component) | nindent 4 }}
+rules:
+  {{- .rules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: {{ $binding }}
+metadata:
+  name: {{ .name }}
+  {{- if .namespace }}
+  namespace: {{ .namespace }}
+  {{- end }}
+  labels:
+    {{- include "baton.componentLabels" (dict "root" .root "component" .component) | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: {{ .kind }}
+  name: {{ .name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ .serviceAccount }}
+    namespace: {{ .root.Release.Namespace }}
+{{- end }}
+
+{{/*
+Pod-level settings both Deployments share: pull secrets, priority, pod security context and scheduling. Call with
+(dict "root" $ "values" .Values.operator); renders at the indentation of the pod spec's fields.
+*/}}
+{{- define "baton.podSettings" -}}
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+securityContext:
+  {{- toYaml .values.podSecurityContext | nindent 2 }}
+{{- with .values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}

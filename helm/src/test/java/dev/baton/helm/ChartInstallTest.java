@@ -1,0 +1,43 @@
+package dev.baton.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import com.marcnuri.helm.Release;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code helm install --dry-run} (client only: there is no cluster here) with each value set: the chart installs, and
+ * NOTES.txt tells how to check the operator, reach the runtime and apply the first example, and warns about missing
+ * credentials.
+ */
+class ChartInstallTest {
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void installsAndSaysWhatToDoNext(ValueSet values) {
+    InstallCommand install = new Helm(Chart.dir()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
+        .dryRun().clientOnly();
+    Release release = (values.file() == null ? install : install.withValuesFile(values.file())).call();
+
+    assertThat(release.getStatus()).isEqualTo("pending-install");
+    String notes = release.getOutput().substring(release.getOutput().indexOf("NOTES:"));
+    assertThat(notes)
+        .contains("kubectl -n baton-system rollout status deployment/baton-operator")
+        .contains("kubectl apply -n ")
+        .contains("-f examples/order-saga/")
+        .contains("kubectl apply --server-side -f helm/baton/crds/");
+    if (values != ValueSet.OPERATOR_ONLY) {
+      assertThat(notes).contains("port-forward service/baton-runtime 8080:8080")
+          .contains("http://baton-runtime.baton-system.svc:8080");
+    }
+    boolean credentialsGiven = values == ValueSet.QUICK_START || values == ValueSet.EXISTING_SECRETS;
+    assertThat(notes.contains("WARNING")).as("warning about missing credentials with %s", values)
+        .isEqualTo(!credentialsGiven);
+    if (values == ValueSet.WATCH_NAMESPACES) {
+      assertThat(notes).contains("Baton follows only: team-a, team-b").contains("kubectl apply -n team-a");
+    }
+  }
+}

@@ -1,0 +1,390 @@
+package dev.baton.helm;
+
+import static dev.baton.helm.Rendered.container;
+import static dev.baton.helm.Rendered.env;
+import static dev.baton.helm.Rendered.value;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code helm template} with each value set: the fields that matter, read from the parsed objects. */
+class ChartTemplateTest {
+
+  /** Every variable either component reads a credential from. */
+  private static final Pattern CREDENTIAL = Pattern.compile(".*(PASSWORD|USERNAME|_USER|_URI)$");
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void credentialsReachPodsOnlyBySecretReference(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    for (Deployment deployment : chart.all(Deployment.class)) {
+      for (EnvVar var : container(deployment).getEnv()) {
+        if (CREDENTIAL.matcher(var.getName()).matches()) {
+          assertThat(var.getValue()).as("%s in %s must not be a plain value", var.getName(),
+              deployment.getMetadata().getName()).isNull();
+          assertThat(var.getValueFrom().getSecretKeyRef()).as("%s comes from a Secret", var.getName()).isNotNull();
+        }
+      }
+      // Whatever the name of the variable: no quick-start secret value is ever written into a Deployment.
+      assertThat(deployment.toString()).doesNotContain("s3cret");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void everySecretReferenceNamesASecretThatIsRenderedOrGiven(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    for (Deployment deployment : chart.all(Deployment.class)) {
+      for (EnvVar var : container(deployment).getEnv()) {
+        if (var.getValueFrom() == null || var.getValueFrom().getSecretKeyRef() == null) {
+          continue;
+        }
+        SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
+        String keptByOperator = Optional.ofNullable(env(chart.operator()).get("BATON_RUNTIME_CREDENTIALS_SECRET"))
+            .map(EnvVar::getValue).orElse("");
+        if (keptByOperator.equals(Chart.NAMESPACE + "/" + ref.getName())) {
+          // The operator writes username, password and uri into the runtime's broker Secret.
+          assertThat(ref.getKey()).isIn("username", "password", "uri");
+          continue;
+        }
+        chart.find(Secret.class, ref.getName()).ifPresentOrElse(
+            secret -> assertThat(secret.getData()).as("Secret %s has key %s for %s", ref.getName(), ref.getKey(),
+                var.getName()).containsKey(ref.getKey()),
+            () -> assertThat(values).as("%s refers to Secret %s, which the chart does not create", var.getName(),
+                ref.getName()).isEqualTo(ValueSet.EXISTING_SECRETS));
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void podsAreHardened(ValueSet values) {
+    for (Deployment deployment : Chart.template(values).all(Deployment.class)) {
+      String name = deployment.getMetadata().getName();
+      PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+      assertThat(pod.getSecurityContext().getRunAsNonRoot()).as("%s runAsNonRoot", name).isTrue();
+      assertThat(pod.getSecurityContext().getRunAsUser()).as("%s runAsUser (the image's user)", name).isEqualTo(10001L);
+      assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+      Container c = container(deployment);
+      assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).as("%s readOnlyRootFilesystem", name).isTrue();
+      assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).as("%s allowPrivilegeEscalation", name).isFalse();
+      assertThat(c.getSecurityContext().getRunAsNonRoot()).isTrue();
+      assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+      assertThat(c.getSecurityContext().getPrivileged()).isNotEqualTo(Boolean.TRUE);
+      // The JVM writes to /tmp (perf data, temp files): an emptyDir, since the root filesystem is read-only.
+      assertThat(c.getVolumeMounts()).anySatisfy(m -> {
+        assertThat(m.getMountPath()).isEqualTo("/tmp");
+        assertThat(pod.getVolumes()).anySatisfy(v -> {
+          assertThat(v.getName()).isEqualTo(m.getName());
+          assertThat(v.getEmptyDir()).isNotNull();
+        });
+      });
+      assertThat(c.getResources().getRequests()).as("%s requests", name).containsKeys("cpu", "memory");
+      assertThat(c.getResources().getLimits()).as("%s limits", name).containsKey("memory");
+      assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+      assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void selectorsMatchTheirPods(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    for (Deployment deployment : chart.all(Deployment.class)) {
+      assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+          .containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
+    }
+    for (Service service : chart.all(Service.class)) {
+      assertThat(chart.all(Deployment.class)).as("a Deployment behind Service %s", service.getMetadata().getName())
+          .anySatisfy(d -> assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
+              .containsAllEntriesOf(service.getSpec().getSelector()));
+    }
+    for (GenericKubernetesResource monitor : chart.generic("ServiceMonitor")) {
+      Map<String, Object> selector = monitor.get("spec", "selector", "matchLabels");
+      assertThat(chart.all(Service.class)).as("a Service selected by ServiceMonitor %s", monitor.getMetadata().getName())
+          .anySatisfy(s -> assertThat(s.getMetadata().getLabels()).containsAllEntriesOf(strings(selector)));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void everyObjectIsLabelledAndNamespacedAsExpected(ValueSet values) {
+    for (HasMetadata o : Chart.template(values).objects()) {
+      assertThat(o.getMetadata().getLabels()).as("labels of %s/%s", o.getKind(), o.getMetadata().getName())
+          .containsEntry("app.kubernetes.io/instance", Chart.RELEASE)
+          .containsEntry("app.kubernetes.io/managed-by", "Helm")
+          .containsKey("app.kubernetes.io/component");
+      switch (o.getKind()) {
+        case "ClusterRole", "ClusterRoleBinding" -> assertThat(o.getMetadata().getNamespace()).isNull();
+        case "Role", "RoleBinding", "ServiceMonitor" -> assertThat(o.getMetadata().getNamespace()).isNotBlank();
+        default -> assertThat(o.getMetadata().getNamespace()).as("namespace of %s/%s", o.getKind(),
+            o.getMetadata().getName()).isEqualTo(Chart.NAMESPACE);
+      }
+    }
+  }
+
+  @Test
+  void defaults() {
+    Rendered chart = Chart.template(ValueSet.DEFAULTS);
+
+    assertThat(chart.all(ServiceAccount.class)).extracting(sa -> sa.getMetadata().getName())
+        .containsExactlyInAnyOrder("baton-operator", "baton-runtime");
+    assertThat(chart.ofKind("ServiceMonitor")).as("no ServiceMonitor unless enabled").isEmpty();
+    assertThat(chart.all(Secret.class)).as("the runtime's broker Secret is the operator's to keep")
+        .extracting(s -> s.getMetadata().getName())
+        .containsExactlyInAnyOrder("baton-rabbitmq-admin", "baton-runtime-database");
+
+    Deployment operator = chart.operator();
+    assertThat(container(operator).getImage()).isEqualTo("baton-operator:0.1.0");
+    assertThat(operator.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(operator.getSpec().getStrategy().getType()).as("leader election: a new pod waits for the Lease")
+        .isEqualTo("RollingUpdate");
+    assertThat(operator.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("baton-operator");
+    assertThat(env(operator).keySet()).containsExactly("BATON_RABBITMQ_MANAGEMENT_URL", "BATON_RABBITMQ_USERNAME",
+        "BATON_RABBITMQ_PASSWORD", "BATON_RABBITMQ_HOST", "BATON_RABBITMQ_PORT", "BATON_RABBITMQ_VHOST",
+        "BATON_USER_PREFIX", "BATON_RESYNC", "BATON_SERVER_SIDE_APPLY", "BATON_RUNTIME_URL", "BATON_COUNTS_INTERVAL",
+        "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION", "BATON_LEADER_ELECTION_NAMESPACE",
+        "BATON_LEADER_ELECTION_LEASE", "BATON_OPERATOR_HTTP_PORT", "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
+    assertSecretRef(operator, "BATON_RABBITMQ_USERNAME", "baton-rabbitmq-admin", "username");
+    assertSecretRef(operator, "BATON_RABBITMQ_PASSWORD", "baton-rabbitmq-admin", "password");
+    assertThat(value(operator, "BATON_SERVER_SIDE_APPLY")).isEqualTo("true");
+    assertThat(value(operator, "BATON_RABBITMQ_MANAGEMENT_URL")).isEqualTo("http://rabbitmq.rabbitmq.svc:15672/api/");
+    assertThat(value(operator, "BATON_RABBITMQ_PORT")).isEqualTo("5672");
+    assertThat(value(operator, "BATON_RABBITMQ_VHOST")).isEqualTo("/");
+    assertThat(value(operator, "BATON_USER_PREFIX")).isEqualTo("baton-");
+    assertThat(value(operator, "BATON_RESYNC")).isEqualTo("60s");
+    assertThat(value(operator, "BATON_RUNTIME_URL")).isEqualTo("http://baton-runtime.baton-system.svc:8080");
+    assertThat(value(operator, "BATON_RUNTIME_CREDENTIALS_SECRET")).isEqualTo("baton-system/baton-runtime-rabbitmq");
+    assertThat(value(operator, "BATON_LEADER_ELECTION")).isEqualTo("true");
+    assertThat(value(operator, "BATON_LEADER_ELECTION_NAMESPACE")).isEqualTo(Chart.NAMESPACE);
+    assertThat(value(operator, "BATON_LEADER_ELECTION_LEASE")).isEqualTo("baton-operator");
+    assertThat(value(operator, "BATON_OPERATOR_HTTP_PORT")).isEqualTo("8081");
+    assertServesHttp(operator, 8081, "/readyz");
+    assertThat(chart.get(Service.class, "baton-operator").getSpec().getPorts()).extracting(ServicePort::getPort)
+        .containsExactly(8081);
+
+    Deployment runtime = chart.runtime();
+    assertThat(container(runtime).getImage()).isEqualTo("baton-runtime:0.1.0");
+    assertThat(runtime.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(runtime.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("baton-runtime");
+    assertThat(value(runtime, "BATON_HTTP_HOST")).as("listens beyond loopback").isEqualTo("0.0.0.0");
+    assertThat(value(runtime, "BATON_HTTP_PORT")).isEqualTo("8080");
+    assertThat(value(runtime, "BATON_DATABASE_URL")).startsWith("jdbc:postgresql://");
+    assertThat(value(runtime, "BATON_DATABASE_CREATE")).isEqualTo("false");
+    assertThat(value(runtime, "BATON_REQUIRE_READY")).isEqualTo("true");
+    assertSecretRef(runtime, "BATON_DATABASE_USER", "baton-runtime-database", "username");
+    assertSecretRef(runtime, "BATON_DATABASE_PASSWORD", "baton-runtime-database", "password");
+    assertSecretRef(runtime, "BATON_RABBITMQ_URI", "baton-runtime-rabbitmq", "uri");
+    assertThat(env(runtime)).doesNotContainKeys("BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD",
+        "BATON_NAMESPACES");
+    assertServesHttp(runtime, 8080, "/healthz");
+
+    Service service = chart.get(Service.class, "baton-runtime");
+    assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
+      assertThat(p.getName()).isEqualTo("http");
+      assertThat(p.getPort()).isEqualTo(8080);
+      assertThat(p.getTargetPort().getStrVal()).isEqualTo("http");
+    });
+    assertThat(chart.get(PodDisruptionBudget.class, "baton-runtime").getSpec().getMinAvailable().getIntVal())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void quickStartCreatesTheSecretsFromValues() {
+    Rendered chart = Chart.template(ValueSet.QUICK_START);
+
+    assertThat(decoded(chart.get(Secret.class, "baton-rabbitmq-admin")))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("username", "baton-admin", "password", "s3cret-admin-password"));
+    assertThat(decoded(chart.get(Secret.class, "baton-runtime-database")))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("username", "baton", "password", "s3cret-db-password"));
+    assertThat(decoded(chart.get(Secret.class, "baton-runtime-rabbitmq"))).containsExactlyEntriesOf(
+        Map.of("uri", "amqp://baton-runtime:s3cret-amqp-password@my-rabbit.messaging.svc:5672/%2F"));
+    assertThat(value(chart.operator(), "BATON_RABBITMQ_HOST")).isEqualTo("my-rabbit.messaging.svc");
+    assertThat(env(chart.operator())).as("the runtime's broker URI is given: the operator keeps no user for it")
+        .doesNotContainKey("BATON_RUNTIME_CREDENTIALS_SECRET");
+    assertThat(value(chart.runtime(), "BATON_DATABASE_URL")).isEqualTo("jdbc:postgresql://pg.data.svc:5432/baton");
+    // Pods restart when a chart-made Secret changes.
+    String checksum = chart.operator().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secrets");
+    assertThat(checksum).isNotBlank()
+        .isNotEqualTo(Chart.template(ValueSet.DEFAULTS).operator().getSpec().getTemplate().getMetadata()
+            .getAnnotations().get("checksum/secrets"));
+  }
+
+  @Test
+  void existingSecretsAreReferencedWithTheirKeysAndNoSecretIsCreated() {
+    Rendered chart = Chart.template(ValueSet.EXISTING_SECRETS);
+
+    assertThat(chart.all(Secret.class)).isEmpty();
+    assertSecretRef(chart.operator(), "BATON_RABBITMQ_USERNAME", "rabbitmq-admin", "admin-user");
+    assertSecretRef(chart.operator(), "BATON_RABBITMQ_PASSWORD", "rabbitmq-admin", "admin-pass");
+    assertSecretRef(chart.runtime(), "BATON_DATABASE_USER", "baton-db", "db-user");
+    assertSecretRef(chart.runtime(), "BATON_DATABASE_PASSWORD", "baton-db", "db-pass");
+    assertSecretRef(chart.runtime(), "BATON_RABBITMQ_URI", "baton-runtime-broker", "amqp-uri");
+    assertSecretRef(chart.runtime(), "BATON_RABBITMQ_USERNAME", "baton-runtime-broker", "amqp-user");
+    assertSecretRef(chart.runtime(), "BATON_RABBITMQ_PASSWORD", "baton-runtime-broker", "amqp-pass");
+  }
+
+  @Test
+  void watchNamespacesAreToldToBothComponents() {
+    Rendered chart = Chart.template(ValueSet.WATCH_NAMESPACES);
+
+    assertThat(value(chart.operator(), "BATON_NAMESPACES")).isEqualTo("team-a,team-b");
+    assertThat(value(chart.runtime(), "BATON_NAMESPACES")).isEqualTo("team-a,team-b");
+  }
+
+  @Test
+  void serviceMonitorsOnlyWhenEnabled() {
+    for (ValueSet values : ValueSet.values()) {
+      if (values != ValueSet.SERVICE_MONITOR) {
+        assertThat(Chart.template(values).ofKind("ServiceMonitor")).as("ServiceMonitor with %s", values).isEmpty();
+      }
+    }
+    Rendered chart = Chart.template(ValueSet.SERVICE_MONITOR);
+    List<GenericKubernetesResource> monitors = chart.generic("ServiceMonitor");
+    assertThat(monitors).extracting(m -> m.getMetadata().getName())
+        .containsExactlyInAnyOrder("baton-runtime", "baton-operator");
+    for (GenericKubernetesResource monitor : monitors) {
+      assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+      assertThat(monitor.getMetadata().getNamespace()).isEqualTo("monitoring");
+      assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prometheus");
+      List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+      assertThat(endpoints).singleElement().satisfies(e -> assertThat(e)
+          .containsEntry("port", "http").containsEntry("path", "/metrics").containsEntry("interval", "15s"));
+      List<String> namespaces = monitor.get("spec", "namespaceSelector", "matchNames");
+      assertThat(namespaces).containsExactly(Chart.NAMESPACE);
+    }
+    // The operator's endpoint: env, port, probes and the Service the ServiceMonitor selects.
+    Deployment operator = chart.operator();
+    assertThat(value(operator, "BATON_OPERATOR_HTTP_PORT")).isEqualTo("9090");
+    assertThat(container(operator).getPorts()).singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9090));
+    assertThat(container(operator).getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(container(operator).getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(chart.get(Service.class, "baton-operator").getSpec().getPorts()).extracting(ServicePort::getPort)
+        .containsExactly(9090);
+  }
+
+  @Test
+  void replicasImagesAndScheduling() {
+    Rendered chart = Chart.template(ValueSet.REPLICAS_AND_IMAGES);
+
+    Deployment operator = chart.operator();
+    Deployment runtime = chart.runtime();
+    assertThat(container(operator).getImage()).isEqualTo("registry.example.com/baton/operator:1.2.3");
+    assertThat(container(operator).getImagePullPolicy()).isEqualTo("Always");
+    assertThat(container(runtime).getImage()).isEqualTo("registry.example.com/baton/runtime@sha256:"
+        + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    assertThat(runtime.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(operator.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(value(runtime, "BATON_CONSUMER_THREADS")).isEqualTo("8");
+    assertThat(value(operator, "BATON_RESYNC")).isEqualTo("2m");
+    assertThat(value(operator, "BATON_LOG_FORMAT")).isEqualTo("json");
+    assertThat(value(operator, "TZ")).as("extraEnv").isEqualTo("Europe/Paris");
+    assertThat(container(runtime).getResources().getLimits().get("memory").toString()).isEqualTo("2Gi");
+    for (Deployment d : List.of(operator, runtime)) {
+      assertThat(d.getSpec().getTemplate().getSpec().getImagePullSecrets()).singleElement()
+          .satisfies(s -> assertThat(s.getName()).isEqualTo("registry-credentials"));
+      assertThat(d.getMetadata().getLabels()).containsEntry("team", "platform");
+    }
+    assertThat(operator.getSpec().getTemplate().getSpec().getNodeSelector()).containsEntry("kubernetes.io/os", "linux");
+    assertThat(runtime.getSpec().getTemplate().getSpec().getTopologySpreadConstraints()).hasSize(1);
+  }
+
+  @Test
+  void serverSideApplyFollowsItsValue() {
+    assertThat(value(Chart.template(ValueSet.NO_SERVER_SIDE_APPLY).operator(), "BATON_SERVER_SIDE_APPLY"))
+        .isEqualTo("false");
+  }
+
+  @Test
+  void operatorOnly() {
+    Rendered chart = Chart.template(ValueSet.OPERATOR_ONLY);
+
+    assertThat(chart.find(Deployment.class, "baton-runtime")).isEmpty();
+    assertThat(chart.all(Service.class)).extracting(s -> s.getMetadata().getName()).containsExactly("baton-operator");
+    assertThat(chart.all(Secret.class)).extracting(s -> s.getMetadata().getName())
+        .containsExactly("baton-rabbitmq-admin");
+    assertThat(chart.all(ServiceAccount.class)).extracting(s -> s.getMetadata().getName())
+        .containsExactly("baton-operator");
+    assertThat(value(chart.operator(), "BATON_RUNTIME_URL")).isEqualTo("http://baton-runtime.elsewhere.svc:8080");
+    assertThat(env(chart.operator())).doesNotContainKey("BATON_RUNTIME_CREDENTIALS_SECRET");
+  }
+
+  @Test
+  void operatorWithoutHttpEndpoint() {
+    Rendered chart = Chart.template(ValueSet.DEFAULTS, Map.of("operator.http.enabled", false));
+
+    assertThat(value(chart.operator(), "BATON_OPERATOR_HTTP_PORT")).as("0 turns the endpoint off").isEqualTo("0");
+    assertThat(container(chart.operator()).getPorts()).isNullOrEmpty();
+    assertThat(container(chart.operator()).getLivenessProbe()).isNull();
+    assertThat(container(chart.operator()).getReadinessProbe()).isNull();
+    assertThat(chart.find(Service.class, "baton-operator")).isEmpty();
+  }
+
+  @Test
+  void operatorReplicasWithLeaderElection() {
+    Deployment operator = Chart.template(ValueSet.DEFAULTS, Map.of("operator.replicas", 2)).operator();
+
+    assertThat(operator.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(value(operator, "BATON_LEADER_ELECTION")).isEqualTo("true");
+  }
+
+  private static void assertSecretRef(Deployment deployment, String name, String secret, String key) {
+    EnvVar var = env(deployment).get(name);
+    assertThat(var).as("env %s of %s", name, deployment.getMetadata().getName()).isNotNull();
+    assertThat(var.getValue()).as("%s is not a plain value", name).isNull();
+    assertThat(var.getValueFrom().getSecretKeyRef().getName()).as("Secret of %s", name).isEqualTo(secret);
+    assertThat(var.getValueFrom().getSecretKeyRef().getKey()).as("key of %s", name).isEqualTo(key);
+  }
+
+  /** A port named http, startup and liveness probes on /healthz, readiness on the given path, all on that port. */
+  private static void assertServesHttp(Deployment deployment, int port, String readinessPath) {
+    assertThat(container(deployment).getPorts()).singleElement().satisfies(p -> {
+      assertThat(p.getName()).isEqualTo("http");
+      assertThat(p.getContainerPort()).isEqualTo(port);
+    });
+    assertProbe(container(deployment).getStartupProbe(), "/healthz");
+    assertProbe(container(deployment).getLivenessProbe(), "/healthz");
+    assertProbe(container(deployment).getReadinessProbe(), readinessPath);
+  }
+
+  private static void assertProbe(Probe probe, String path) {
+    assertThat(probe).isNotNull();
+    assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
+    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+  }
+
+  private static Map<String, String> decoded(Secret secret) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    secret.getData().forEach((k, v) -> out.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> strings(Map<String, Object> map) {
+    return (Map<String, String>) (Map<String, ?>) map;
+  }
+}
