@@ -46,8 +46,10 @@ public final class DevApiServer implements AutoCloseable {
   private final HttpServer server;
   private final String url;
   private final KubernetesClient client;
+  private final WatchHub hub;
 
-  private DevApiServer(Vertx vertx, HttpServer server, String url) {
+  private DevApiServer(Vertx vertx, HttpServer server, String url, WatchHub hub) {
+    this.hub = hub;
     this.vertx = vertx;
     this.server = server;
     this.url = url;
@@ -93,10 +95,15 @@ public final class DevApiServer implements AutoCloseable {
       vertx.close();
       throw new IllegalStateException("the dev API did not start listening on " + host + ":" + port, e);
     }
-    DevApiServer dev = new DevApiServer(vertx, server, "http://" + host + ":" + server.actualPort());
+    DevApiServer dev = new DevApiServer(vertx, server, "http://" + host + ":" + server.actualPort(), hub);
     dev.bootstrap();
     LOG.info("dev API listening on {}", dev.url);
     return dev;
+  }
+
+  /** HTTP watches open right now (kubectl get -w, kubectl wait): lets tests wait until kubectl listens. */
+  public int openHttpWatches() {
+    return hub.subscriptionCount();
   }
 
   private void bootstrap() {

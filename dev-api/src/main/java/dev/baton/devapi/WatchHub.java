@@ -77,6 +77,10 @@ final class WatchHub {
     return missed;
   }
 
+  int subscriptionCount() {
+    return subscriptions.size();
+  }
+
   void unsubscribe(Subscription subscription) {
     subscriptions.remove(subscription);
   }

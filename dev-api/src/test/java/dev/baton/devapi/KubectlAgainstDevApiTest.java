@@ -196,7 +196,9 @@ class KubectlAgainstDevApiTest {
   void watchesStreamChangesToGetWatchAndWait() throws Exception {
     Process watch = kubectl.start("get", "workerservices", "--watch");
     Process wait = kubectl.start("wait", "--for=condition=Ready", "workerservice/shipping", "--timeout=30s");
-    Thread.sleep(1500);
+    // Both must be listening before the change, or they would only see it in their initial read.
+    int before = api.openHttpWatches();
+    await().atMost(Duration.ofSeconds(20)).until(() -> api.openHttpWatches() >= before + 2);
     kubectl.ok("patch", "ws", "shipping", "--subresource=status", "--type=merge", "-p",
         "{\"status\":{\"service\":\"shipping\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
     assertThat(wait.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -16,6 +16,7 @@ import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,12 @@ public final class KedaAutoscaling {
   private final KedaDetector detector;
   private final WorkerUserSync users;
   private final OperatorSettings settings;
+  /**
+   * Set when the API server refused the keda.sh objects (403): KEDA is installed but the operator's RBAC does not
+   * cover it (the Helm chart grants it only with autoscaling.keda.enabled). The Deployment then keeps its spec
+   * replicas, as without KEDA.
+   */
+  private volatile boolean forbidden;
 
   public KedaAutoscaling(KedaDetector detector, WorkerUserSync users, OperatorSettings settings) {
     this.detector = detector;
@@ -49,7 +56,7 @@ public final class KedaAutoscaling {
   /** Whether KEDA, not the spec, sets the replica count of the WorkerService's Deployment. */
   public boolean ownsReplicas(WorkerService ws, KubernetesClient client) {
     return ws.getSpec() != null && ws.getSpec().getAutoscaling() != null && DeploymentRequested.isRequested(ws)
-        && detector.installed(client);
+        && detector.installed(client) && !forbidden;
   }
 
   /**
@@ -77,9 +84,22 @@ public final class KedaAutoscaling {
     String username = Names.autoscalerUser(settings.userPrefix(), plan.service());
     String password = ensureSecret(ws, username, client, actions);
     actions.addAll(users.ensure(username, password, TAGS, READ_NOTHING));
-    ensure(client, KedaObjects.TRIGGER_AUTHENTICATIONS, KedaObjects.triggerAuthentication(ws), actions);
-    GenericKubernetesResource scaledObject =
-        ensure(client, KedaObjects.SCALED_OBJECTS, KedaObjects.scaledObject(ws, plan, settings.vhost()), actions);
+    GenericKubernetesResource scaledObject;
+    try {
+      ensure(client, KedaObjects.TRIGGER_AUTHENTICATIONS, KedaObjects.triggerAuthentication(ws), actions);
+      scaledObject =
+          ensure(client, KedaObjects.SCALED_OBJECTS, KedaObjects.scaledObject(ws, plan, settings.vhost()), actions);
+      forbidden = false;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 403) {
+        throw e;
+      }
+      forbidden = true;
+      return Verdict.failed(Reason.KEDA_FORBIDDEN, "KEDA is installed but the operator may not write keda.sh "
+          + "ScaledObjects/TriggerAuthentications (HTTP 403): grant them (Helm: --set autoscaling.keda.enabled=true); "
+          + "until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
+          + ")");
+    }
     return kedaSays(scaledObject).orElse(Verdict.ok(Reason.SCALED_OBJECT_READY, "ScaledObject "
         + scaledObject.getMetadata().getName() + " scales Deployment " + WorkerResources.deploymentName(ws) + " from "
         + a.getMinReplicas() + " to " + a.getMaxReplicas() + " replicas, aiming at " + a.getTargetQueueDepth()

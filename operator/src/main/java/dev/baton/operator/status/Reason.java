@@ -52,6 +52,8 @@ public enum Reason {
   SCALED_OBJECT_READY("ScaledObjectReady"),
   /** spec.autoscaling is set, but the cluster has no KEDA (no keda.sh/v1alpha1 ScaledObject API). */
   KEDA_NOT_INSTALLED("KedaNotInstalled"),
+  /** KEDA is installed, but the operator's RBAC does not let it write keda.sh objects. */
+  KEDA_FORBIDDEN("KedaForbidden"),
   /** spec.autoscaling is set without spec.deployment: there is no Deployment to scale. */
   NO_DEPLOYMENT("NoDeployment"),
   /** KEDA reports its ScaledObject as not ready (its message is quoted). */

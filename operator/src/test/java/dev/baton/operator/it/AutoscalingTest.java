@@ -140,13 +140,14 @@ class AutoscalingTest {
 
   @Test
   @Order(3)
-  void theOperatorLeavesTheReplicasToKeda() throws InterruptedException {
+  void theOperatorLeavesTheReplicasToKeda() {
     f.client.apps().deployments().inNamespace(NS).withName("payment").edit(d -> {
       d.getSpec().setReplicas(5);
       return d;
     });
-    Thread.sleep(OperatorFixture.RESYNC.toMillis() * 3);
-    assertThat(f.get(Deployment.class, NS, "payment").getSpec().getReplicas()).isEqualTo(5);
+    // Several resyncs pass and the replicas KEDA (here: the test) chose stay.
+    await().during(OperatorFixture.RESYNC.multipliedBy(3)).atMost(OperatorFixture.RESYNC.multipliedBy(5))
+        .until(() -> f.get(Deployment.class, NS, "payment").getSpec().getReplicas() == 5);
   }
 
   @Test
@@ -193,6 +194,10 @@ class AutoscalingTest {
 
   /** KEDA's two CRDs, as its Helm chart would install them (the mock API validates no schema). */
   static void installKeda() {
+    installKeda(f);
+  }
+
+  static void installKeda(OperatorFixture f) {
     for (String[] kind : new String[][] {{"ScaledObject", "scaledobjects"},
         {"TriggerAuthentication", "triggerauthentications"}}) {
       f.client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()

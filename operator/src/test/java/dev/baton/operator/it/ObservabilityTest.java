@@ -90,8 +90,8 @@ class ObservabilityTest {
         .contains("baton_dead_letters{queue=\"q.dlx.payment.pay\",service=\"payment\"} 1.0"));
 
     // Several resyncs later: still one Event. Two more dead letters: one more Event, for the two.
-    Thread.sleep(OperatorFixture.RESYNC.toMillis() * 3);
-    assertThat(events("payment", "DeadLetters")).hasSize(1);
+    await().during(OperatorFixture.RESYNC.multipliedBy(3)).atMost(OperatorFixture.RESYNC.multipliedBy(5))
+        .until(() -> events("payment", "DeadLetters").size() == 1);
     Amqp.publish(f.vhost, "payment.retry.direct.ex", "q.dlx.payment.pay");
     Amqp.publish(f.vhost, "payment.retry.direct.ex", "q.dlx.payment.pay");
     List<Event> two = await().atMost(WITHIN).until(() -> events("payment", "DeadLetters"), e -> e.size() == 2);
@@ -107,8 +107,8 @@ class ObservabilityTest {
     assertThat(event.getType()).isEqualTo("Warning");
     assertThat(event.getInvolvedObject().getKind()).isEqualTo("Workflow");
     assertThat(event.getMessage()).contains("billing");
-    Thread.sleep(OperatorFixture.RESYNC.toMillis() * 3);
-    assertThat(events("checkout", "MissingService")).hasSize(1);
+    await().during(OperatorFixture.RESYNC.multipliedBy(3)).atMost(OperatorFixture.RESYNC.multipliedBy(5))
+        .until(() -> events("checkout", "MissingService").size() == 1);
   }
 
   @Test
