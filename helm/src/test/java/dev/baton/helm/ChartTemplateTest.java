@@ -138,7 +138,7 @@ class ChartTemplateTest {
           .containsKey("app.kubernetes.io/component");
       switch (o.getKind()) {
         case "ClusterRole", "ClusterRoleBinding" -> assertThat(o.getMetadata().getNamespace()).isNull();
-        case "Role", "RoleBinding", "ServiceMonitor" -> assertThat(o.getMetadata().getNamespace()).isNotBlank();
+        case "Role", "RoleBinding", "ServiceMonitor", "ConfigMap" -> assertThat(o.getMetadata().getNamespace()).isNotBlank();
         default -> assertThat(o.getMetadata().getNamespace()).as("namespace of %s/%s", o.getKind(),
             o.getMetadata().getName()).isEqualTo(Chart.NAMESPACE);
       }
