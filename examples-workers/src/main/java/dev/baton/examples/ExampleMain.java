@@ -4,12 +4,29 @@ import dev.baton.worker.BatonWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What every example worker's {@code main} does in a container: configure from the environment, start, wait. */
-final class ExampleMain {
+/**
+ * What every example worker's {@code main} does in a container: configure from the environment, start, wait. As a
+ * main of its own, it runs the example worker named by its argument, {@code BATON_EXAMPLE_WORKER}, or
+ * {@code BATON_SERVICE} (which the operator sets): one image serves all four WorkerServices of the saga.
+ */
+public final class ExampleMain {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExampleMain.class);
 
   private ExampleMain() {}
+
+  public static void main(String[] args) {
+    String name = args.length > 0 ? args[0]
+        : System.getenv().getOrDefault("BATON_EXAMPLE_WORKER", System.getenv("BATON_SERVICE"));
+    ExampleWorker example = ExampleWorkers.create(name).orElse(null);
+    if (example == null) {
+      System.err.println("no example worker '" + name + "': name one of " + ExampleWorkers.NAMES
+          + " as argument, BATON_EXAMPLE_WORKER or BATON_SERVICE");
+      System.exit(2);
+      return;
+    }
+    run(example);
+  }
 
   static void run(ExampleWorker example) {
     BatonWorker worker;
