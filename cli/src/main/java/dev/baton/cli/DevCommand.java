@@ -63,6 +63,12 @@ final class DevCommand implements Callable<Integer> {
           + " --no-example-workers (or BATON_EXAMPLE_WORKERS=false) to run your own workers instead.")
   boolean exampleWorkers;
 
+  @Option(names = "--api-token", paramLabel = "TOKEN", defaultValue = "${env:BATON_API_TOKEN:-}",
+      showDefaultValue = Visibility.NEVER,
+      description = "Require this bearer token on the runtime's HTTP API (env BATON_API_TOKEN). Without it the local"
+          + " API is open, as a development aid; the CLI sends a token with --token or BATON_RUNTIME_TOKEN.")
+  String apiToken;
+
   @Option(names = {"-v", "--verbose"}, description = "Log what the components do (INFO), twice for DEBUG.")
   boolean[] verbose = new boolean[0];
 
@@ -108,7 +114,8 @@ final class DevCommand implements Callable<Integer> {
     Duration resyncPeriod = dev.baton.contract.BatonDuration.parse(resync).toDuration();
     return new DevSettings("127.0.0.1", kubePort, httpPort, broker.managementUrl, broker.host, broker.port,
         broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resyncPeriod,
-        databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers);
+        databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers,
+        apiToken == null || apiToken.isBlank() ? null : apiToken.trim());
   }
 
   private static void configureLogging(int verbosity) {

@@ -29,12 +29,21 @@ record DevSettings(
     String databaseUser,
     String databasePassword,
     Path kubeconfig,
-    boolean exampleWorkers) {
+    boolean exampleWorkers,
+    String apiToken) {
+
+  /** Without an API token: the runtime's API is open (the default of {@code baton dev}). */
+  DevSettings(String host, int kubePort, int httpPort, String rabbitManagementUrl, String rabbitHost, int rabbitPort,
+      String rabbitUsername, String rabbitPassword, String vhost, String userPrefix, Duration resync,
+      String databaseUrl, String databaseUser, String databasePassword, Path kubeconfig, boolean exampleWorkers) {
+    this(host, kubePort, httpPort, rabbitManagementUrl, rabbitHost, rabbitPort, rabbitUsername, rabbitPassword, vhost,
+        userPrefix, resync, databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers, null);
+  }
 
   /** The operator against the dev API: server-side apply off (the fabric8 mock has none, DESIGN.md §9). */
   OperatorSettings operator(String runtimeUrl) {
     return new OperatorSettings(rabbitManagementUrl, rabbitUsername, rabbitPassword, rabbitHost, rabbitPort, vhost,
-        userPrefix, resync, false, runtimeUrl);
+        userPrefix, resync, false, runtimeUrl).toBuilder().runtimeToken(apiToken).build();
   }
 
   /** The runtime, creating its database when missing (dev mode). */
@@ -42,6 +51,7 @@ record DevSettings(
     return RuntimeSettings.localDefaults().toBuilder()
         .databaseUrl(databaseUrl).databaseUser(databaseUser).databasePassword(databasePassword).createDatabase(true)
         .amqpUri(amqpUri()).httpHost(host).httpPort(httpPort)
+        .apiToken(apiToken)
         .build();
   }
 
@@ -68,6 +78,7 @@ record DevSettings(
         + rabbitHost + ":" + rabbitPort + " as " + rabbitUsername + " (management " + rabbitManagementUrl
         + "), vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync + ", database=" + databaseUrl
         + " as " + databaseUser
-        + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + "]";
+        + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + ", apiToken="
+        + (apiToken == null ? "none" : "(set)") + "]";
   }
 }

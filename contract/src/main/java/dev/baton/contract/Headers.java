@@ -28,5 +28,17 @@ public final class Headers {
 
   public static final String CONTENT_TYPE_JSON = "application/json";
 
+  /**
+   * Whether a message's {@code content_type} allows a JSON body: absent (clients in other languages often leave it
+   * out), {@code application/json} or a {@code +json} type, parameters such as {@code ; charset=utf-8} ignored.
+   */
+  public static boolean isJsonContentType(String contentType) {
+    if (contentType == null || contentType.isBlank()) {
+      return true;
+    }
+    String type = contentType.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+    return type.equals(CONTENT_TYPE_JSON) || type.startsWith("application/") && type.endsWith("+json");
+  }
+
   private Headers() {}
 }

@@ -1,6 +1,7 @@
 package dev.baton.runtime;
 
 import com.rabbitmq.client.Connection;
+import dev.baton.runtime.api.ApiAuth;
 import dev.baton.runtime.api.HealthCheck;
 import dev.baton.runtime.api.HttpApi;
 import dev.baton.runtime.definitions.DefinitionCatalog;
@@ -79,7 +80,8 @@ public final class BatonRuntime implements AutoCloseable {
     Database database = Database.open(settings.database());
     started.add(database);
 
-    AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword());
+    AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
+        settings.amqpCaFile());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);
@@ -148,7 +150,8 @@ public final class BatonRuntime implements AutoCloseable {
       }
     };
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health));
+        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health),
+        new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());
   }

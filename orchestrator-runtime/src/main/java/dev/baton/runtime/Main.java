@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The runtime as a process: settings from {@code BATON_*} variables, the Kubernetes client from the usual places
  * (in-cluster service account, kubeconfig, {@code -Dkubernetes.master}), running until SIGTERM, then closing
- * gracefully (in-flight events finish, unacknowledged ones go back to their queue).
+ * gracefully (in-flight events finish, unacknowledged ones go back to their queue). Logs are text lines, or JSON
+ * lines with {@code BATON_LOG_FORMAT=json}.
  */
 public final class Main {
 
@@ -18,7 +19,7 @@ public final class Main {
   public static void main(String[] args) throws InterruptedException {
     if (System.getProperty("logback.configurationFile") == null) {
       // Before the first logger: the runtime's own configuration, unless one is given.
-      System.setProperty("logback.configurationFile", "dev/baton/runtime/logback-runtime.xml");
+      System.setProperty("logback.configurationFile", logConfiguration(System.getenv("BATON_LOG_FORMAT")));
     }
     Logger log = LoggerFactory.getLogger(Main.class);
     BatonRuntime runtime;
@@ -42,5 +43,11 @@ public final class Main {
       stopped.countDown();
     }, "baton-runtime-shutdown"));
     stopped.await();
+  }
+
+  /** {@code BATON_LOG_FORMAT=json}: one JSON object per line (logback's JsonEncoder); anything else: plain text. */
+  static String logConfiguration(String format) {
+    return "json".equalsIgnoreCase(format == null ? "" : format.trim())
+        ? "dev/baton/runtime/logback-runtime-json.xml" : "dev/baton/runtime/logback-runtime.xml";
   }
 }

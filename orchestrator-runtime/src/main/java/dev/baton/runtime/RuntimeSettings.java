@@ -38,6 +38,9 @@ import java.util.function.Function;
  * @param consumerRetryInterval how often missing orchestrator queues are looked for again
  * @param databasePoolSize database connections; 0 sizes the pool from the consumer threads
  * @param maxRequestBytes largest HTTP request body accepted (413 beyond)
+ * @param apiToken bearer token every API request must carry (never logged); null: the API is open
+ * @param apiReadToken a second token that may only read (GET); null: none
+ * @param amqpCaFile PEM file of the CA(s) to trust for {@code amqps://}; null: the JVM's default trust store
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -63,7 +66,10 @@ public record RuntimeSettings(
     Duration metricsRefreshInterval,
     Duration consumerRetryInterval,
     int databasePoolSize,
-    long maxRequestBytes) {
+    long maxRequestBytes,
+    String apiToken,
+    String apiReadToken,
+    String amqpCaFile) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -84,7 +90,7 @@ public record RuntimeSettings(
       String amqpUri, String httpHost, int httpPort, int consumerThreads, int prefetch, Duration retention) {
     this(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost, httpPort, consumerThreads,
         prefetch, retention, null, null, List.of(), false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100,
-        Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L);
+        Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
   }
 
   public static RuntimeSettings localDefaults() {
@@ -126,6 +132,9 @@ public record RuntimeSettings(
         .consumerRetryInterval(r.duration("BATON_CONSUMER_RETRY_INTERVAL", d.consumerRetryInterval))
         .namespaces(r.list("BATON_NAMESPACES", d.namespaces))
         .requireReady(r.flag("BATON_REQUIRE_READY", d.requireReady))
+        .apiToken(r.secret("BATON_API_TOKEN"))
+        .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
+        .amqpCaFile(r.text(dev.baton.contract.TlsTrust.CA_FILE_VARIABLE, null))
         .build();
   }
 
@@ -145,7 +154,10 @@ public record RuntimeSettings(
     return "RuntimeSettings[database=" + database() + ", http=" + httpHost + ":" + httpPort + ", consumerThreads="
         + consumerThreads + ", prefetch=" + prefetch + ", eventBatchSize=" + eventBatchSize + ", outboxBatchSize="
         + outboxBatchSize + ", timeoutPollInterval=" + timeoutPollInterval + ", retention=" + retention
-        + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady + "]";
+        + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
+        + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
+        + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        + "]";
   }
 
   private static void atLeast(String name, long value, long min) {
@@ -180,6 +192,9 @@ public record RuntimeSettings(
     private Duration consumerRetryInterval;
     private int databasePoolSize;
     private long maxRequestBytes;
+    private String apiToken;
+    private String apiReadToken;
+    private String amqpCaFile;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -206,6 +221,9 @@ public record RuntimeSettings(
       consumerRetryInterval = s.consumerRetryInterval;
       databasePoolSize = s.databasePoolSize;
       maxRequestBytes = s.maxRequestBytes;
+      apiToken = s.apiToken;
+      apiReadToken = s.apiReadToken;
+      amqpCaFile = s.amqpCaFile;
     }
 
     public Builder databaseUrl(String v) {
@@ -328,11 +346,27 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder apiToken(String v) {
+      apiToken = v;
+      return this;
+    }
+
+    public Builder apiReadToken(String v) {
+      apiReadToken = v;
+      return this;
+    }
+
+    public Builder amqpCaFile(String v) {
+      amqpCaFile = v;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
-          retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes);
+          retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
+          apiReadToken, amqpCaFile);
     }
   }
 
@@ -358,6 +392,31 @@ public record RuntimeSettings(
 
     Duration duration(String name, Duration fallback) {
       return parse(name, fallback, v -> BatonDuration.parse(v).toDuration(), "a duration such as 500ms, 30s or 168h");
+    }
+
+    /**
+     * A secret from {@code NAME}, or from the file named by {@code NAME_FILE} (a mounted Secret; surrounding white
+     * space and the final newline dropped). Setting both is refused; the value is never part of an error message.
+     */
+    String secret(String name) {
+      String direct = text(name, null);
+      String file = text(name + "_FILE", null);
+      if (direct != null && file != null) {
+        throw new IllegalArgumentException("set " + name + " or " + name + "_FILE, not both");
+      }
+      if (file == null) {
+        return direct;
+      }
+      try {
+        String v = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
+        if (v.isEmpty()) {
+          throw new IllegalArgumentException(name + "_FILE='" + file + "' is empty");
+        }
+        return v;
+      } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+        throw new IllegalArgumentException(name + "_FILE='" + file + "' cannot be read: " + e.getClass().getSimpleName(),
+            e);
+      }
     }
 
     List<String> list(String name, List<String> fallback) {

@@ -1,6 +1,7 @@
 package dev.baton.worker;
 
 import com.rabbitmq.client.ConnectionFactory;
+import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -38,6 +39,10 @@ final class BrokerConnection {
     if (password != null) {
       factory.setPassword(password);
     }
+    String caFile = env.get(TlsTrust.CA_FILE_VARIABLE);
+    if (factory.isSSL() && caFile != null && !caFile.isBlank()) {
+      verifiedTls(factory, caFile);
+    }
     return factory;
   }
 
@@ -50,7 +55,19 @@ final class BrokerConnection {
       // The exception text would quote the URI, password included.
       throw new IllegalArgumentException(what + " is not an amqp:// or amqps:// URI");
     }
+    if (factory.isSSL()) {
+      verifiedTls(factory, null);
+    }
     return factory;
+  }
+
+  /**
+   * {@code amqps://}: trust the CAs of {@code caFile} (PEM), or the JVM's default trust store when null, and verify
+   * the broker's host name. Replaces the client's own default for {@code amqps} URIs, which trusts any certificate.
+   */
+  static void verifiedTls(ConnectionFactory factory, String caFile) {
+    factory.useSslProtocol(TlsTrust.context(caFile));
+    factory.enableHostnameVerification();
   }
 
   /** A copy of {@code given} with what a worker relies on switched on, leaving the caller's factory untouched. */

@@ -46,6 +46,7 @@ final class CommandProcessor implements DeliveryProcessor {
         throw new UnprocessableMessageException("header " + Headers.ENTITY + " or " + Headers.ACTION
             + " is missing, so no result event can be addressed");
       }
+      message.requireJsonContentType();
       body = Json.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
       JsonNode parsed = body;

@@ -13,7 +13,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,9 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
 
   /** Publish sequence number → the publish and the delivery waiting for it. */
   private final TreeMap<Long, Publish> unconfirmed = new TreeMap<>();
+  /** Tags of the deliveries handed to the settler and not settled yet, oldest first. */
+  private final TreeSet<Long> open = new TreeSet<>();
+  private boolean multipleAllowed = true;
   private long generation;
 
   DeliverySettler(Channel channel, InFlight inFlight, String queue) {
@@ -66,6 +71,7 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
       delivery.abandon();
       return;
     }
+    open.add(deliveryTag);
     if (decision.rejected()) {
       delivery.rejected = true;
       delivery.finish();
@@ -86,6 +92,8 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
             e.getMessage());
         unconfirmed.values().removeIf(p -> p.delivery == delivery);
         delivery.abandon();
+        // Left unacked for the broker to redeliver: no later ACK "multiple" may cover it.
+        multipleAllowed = false;
         return;
       }
     }
@@ -118,14 +126,65 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
     Map<Long, Publish> done = multiple ? unconfirmed.headMap(seq, true) : unconfirmed.subMap(seq, true, seq, true);
     List<Publish> publishes = new ArrayList<>(done.values());
     done.clear();
+    List<Delivery> acks = new ArrayList<>(publishes.size());
     for (Publish p : publishes) {
       if (!ok) {
         LOG.warn("{}: the broker refused {}; the message is requeued", queue, p.message.what());
         p.delivery.nacked = true;
       }
       if (--p.delivery.outstanding == 0) {
-        p.delivery.finish();
+        if (p.delivery.nacked || p.delivery.returned || p.delivery.rejected) {
+          p.delivery.finish();
+        } else {
+          acks.add(p.delivery);
+        }
       }
+    }
+    ackTogether(acks);
+  }
+
+  /**
+   * ACKs deliveries whose publishes are all confirmed. The longest run of the oldest unsettled deliveries that are
+   * all among them goes with ONE {@code basic.ack multiple} (one frame for the broker instead of one per delivery);
+   * the others are ACKed one by one. "Multiple" covers every unacked delivery up to the tag, so it is used only when
+   * every unsettled delivery up to that tag is being ACKed now: deliveries still in a handler (not yet handed to the
+   * settler) always have higher tags, since a channel's deliveries are handled in order.
+   */
+  private void ackTogether(List<Delivery> acks) {
+    if (acks.isEmpty()) {
+      return;
+    }
+    if (acks.size() > 1 && multipleAllowed) {
+      Map<Long, Delivery> byTag = new HashMap<>();
+      for (Delivery d : acks) {
+        byTag.put(d.tag, d);
+      }
+      List<Delivery> run = new ArrayList<>();
+      for (Long tag : open) {
+        Delivery d = byTag.get(tag);
+        if (d == null) {
+          break;
+        }
+        run.add(d);
+      }
+      if (run.size() > 1) {
+        long upTo = run.get(run.size() - 1).tag;
+        LOG.debug("{}: settling deliveries up to {} ({} at once)", queue, upTo, run.size());
+        try {
+          channel.basicAck(upTo, true);
+        } catch (IOException | AlreadyClosedException e) {
+          LOG.debug("{}: settling deliveries up to {} not sent, channel closed: the broker redelivers them", queue,
+              upTo);
+        }
+        for (Delivery d : run) {
+          d.settledTogether();
+          byTag.remove(d.tag);
+        }
+        acks = new ArrayList<>(byTag.values());
+      }
+    }
+    for (Delivery d : acks) {
+      d.finish();
     }
   }
 
@@ -156,6 +215,7 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
       it.next().delivery.abandon();
       it.remove();
     }
+    open.clear(); // the channel's unacked deliveries go back to the queue; tags of the next generation start anew
   }
 
   /** One publish waiting for its confirm; guarded by the settler's lock. */
@@ -185,11 +245,21 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
     }
 
     /** Acks or nacks: the only basicAck/basicNack of a processed delivery. */
+    /** ACKed by an ACK "multiple" of a later delivery. */
+    void settledTogether() {
+      if (!settled) {
+        settled = true;
+        open.remove(tag);
+        inFlight.end();
+      }
+    }
+
     void finish() {
       if (settled) {
         return;
       }
       settled = true;
+      open.remove(tag);
       LOG.debug("{}: settling delivery {} (nacked={}, returned={}, rejected={})", queue, tag, nacked, returned,
           rejected);
       try {
@@ -212,6 +282,7 @@ final class DeliverySettler implements ConfirmListener, ReturnListener, Shutdown
       if (!settled) {
         LOG.debug("{}: abandoning delivery {}", queue, tag);
         settled = true;
+        open.remove(tag);
         inFlight.end();
       }
     }

@@ -43,6 +43,16 @@ record InboundMessage(String exchange, String routingKey, boolean redelivered, A
   }
 
   /**
+   * @throws UnprocessableMessageException when a content type other than JSON is declared (none at all is accepted)
+   */
+  void requireJsonContentType() {
+    if (!Headers.isJsonContentType(properties.getContentType())) {
+      throw new UnprocessableMessageException("content_type '" + properties.getContentType() + "' is not "
+          + Headers.CONTENT_TYPE_JSON);
+    }
+  }
+
+  /**
    * {@code baton-retries} as a number, 0 when absent.
    *
    * @throws UnprocessableMessageException when it is not a whole number

@@ -8,6 +8,8 @@ import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,8 +42,32 @@ final class ResultEvents {
     if (commandMessageId == null || commandMessageId.isBlank()) {
       return UUID.randomUUID().toString();
     }
-    return UUID.nameUUIDFromBytes(("baton-event/" + commandMessageId + "/" + result.key())
-        .getBytes(StandardCharsets.UTF_8)).toString();
+    return nameUuid(("baton-event/" + commandMessageId + "/" + result.key()).getBytes(StandardCharsets.UTF_8))
+        .toString();
+  }
+
+  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 is part of every Java runtime", e);
+    }
+  });
+
+  /** Exactly {@link UUID#nameUUIDFromBytes} (version 3), without looking the digest up for every event. */
+  static UUID nameUuid(byte[] name) {
+    byte[] md5 = MD5.get().digest(name);
+    md5[6] &= 0x0f;
+    md5[6] |= 0x30;
+    md5[8] &= 0x3f;
+    md5[8] |= (byte) 0x80;
+    long msb = 0;
+    long lsb = 0;
+    for (int i = 0; i < 8; i++) {
+      msb = (msb << 8) | (md5[i] & 0xff);
+      lsb = (lsb << 8) | (md5[i + 8] & 0xff);
+    }
+    return new UUID(msb, lsb);
   }
 
   /**

@@ -34,6 +34,7 @@ final class SubscriptionProcessor implements DeliveryProcessor {
     JsonNode body;
     try {
       retries = retriesSoFar(message);
+      message.requireJsonContentType();
       body = Json.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
       return router.onFailure(message, retries, poison, outcome -> null);

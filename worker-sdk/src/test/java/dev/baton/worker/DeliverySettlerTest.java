@@ -30,7 +30,8 @@ class DeliverySettlerTest {
               yield null;
             }
             case "basicAck" -> {
-              calls.add("ack " + args[0]);
+              // "ack up to N": one ACK "multiple" settling every delivery up to N
+              calls.add((Boolean.TRUE.equals(args[1]) ? "ack up to " : "ack ") + args[0]);
               yield null;
             }
             case "basicNack" -> {
@@ -73,9 +74,27 @@ class DeliverySettlerTest {
     deliver(2, DeliveryDecision.publishThenAck(message("b")));
     deliver(3, DeliveryDecision.publishThenAck(message("c")));
     settler.handleAck(2, true);
-    assertThat(channel.calls).contains("ack 1", "ack 2").doesNotContain("ack 3");
+    // One frame for both: the oldest unsettled deliveries are all confirmed.
+    assertThat(channel.calls).contains("ack up to 2").doesNotContain("ack 1", "ack 3");
+    assertThat(inFlight.count()).isEqualTo(1);
     settler.handleAck(3, false);
     assertThat(channel.calls).contains("ack 3");
+    assertThat(inFlight.count()).isZero();
+  }
+
+  @Test
+  void anAckMultipleNeverCoversADeliveryStillWaiting() {
+    deliver(1, DeliveryDecision.publishThenAck(List.of(message("a1"), message("a2"))));
+    deliver(2, DeliveryDecision.publishThenAck(message("b")));
+    deliver(3, DeliveryDecision.publishThenAck(message("c")));
+    // Confirms of #1 (half of delivery 1), #3 (delivery 2) and #4 (delivery 3): delivery 1 still waits for #2.
+    settler.handleAck(1, false);
+    settler.handleAck(3, false);
+    settler.handleAck(4, false);
+    assertThat(channel.calls).contains("ack 2", "ack 3").noneMatch(c -> c.startsWith("ack up to"))
+        .doesNotContain("ack 1");
+    settler.handleAck(2, false);
+    assertThat(channel.calls).contains("ack 1");
     assertThat(inFlight.count()).isZero();
   }
 

@@ -34,10 +34,17 @@ public final class RuntimeClient {
 
   private final URI base;
   private final HttpClient http;
+  private final String token;
 
   public RuntimeClient(String baseUrl) {
+    this(baseUrl, null);
+  }
+
+  /** @param token sent as {@code Authorization: Bearer <token>} when not blank (never printed) */
+  public RuntimeClient(String baseUrl, String token) {
     this.base = baseUri(baseUrl);
     this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    this.token = token == null || token.isBlank() ? null : token.trim();
   }
 
   /** The runtime's address as given, for messages. */
@@ -68,6 +75,9 @@ public final class RuntimeClient {
 
   private Response send(HttpRequest.Builder request, String path, Set<Integer> accepted) {
     HttpResponse<String> response;
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     try {
       response = http.send(request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -91,8 +101,9 @@ public final class RuntimeClient {
     if (status >= 400 && !accepted.contains(status)) {
       String message = Json.text(body, "message");
       String code = Json.text(body, "error");
+      String hint = status == 401 && token == null ? "; pass --token or set BATON_RUNTIME_TOKEN" : "";
       throw CliException.server((message.isEmpty() ? "request failed" : message) + " (HTTP " + status
-          + (code.isEmpty() ? "" : " " + code) + ")");
+          + (code.isEmpty() ? "" : " " + code) + ")" + hint);
     }
     return new Response(status, body);
   }

@@ -10,7 +10,13 @@ public final class RuntimeOptions {
       description = "The runtime's HTTP API (env BATON_RUNTIME_URL; `baton dev` serves it at the default).")
   String url;
 
+  @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:BATON_RUNTIME_TOKEN:-}",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "Bearer token for a runtime that requires one (better: env BATON_RUNTIME_TOKEN; `baton dev` needs"
+          + " none unless started with --api-token).")
+  String token;
+
   public RuntimeClient client() {
-    return new RuntimeClient(url);
+    return new RuntimeClient(url, token);
   }
 }

@@ -16,6 +16,14 @@ final class ApiError extends RuntimeException {
     return new ApiError(400, "BadRequest", message);
   }
 
+  static ApiError unauthorized(String message) {
+    return new ApiError(401, "Unauthorized", message);
+  }
+
+  static ApiError forbidden(String message) {
+    return new ApiError(403, "Forbidden", message);
+  }
+
   static ApiError notFound(String message) {
     return new ApiError(404, "NotFound", message);
   }

@@ -34,14 +34,23 @@ public final class HttpApi implements AutoCloseable {
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
+    return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
+  }
+
+  /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
+  public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
+      ApiAuth auth) {
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.executions(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics());
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
       config.jetty.port = port;
       config.http.maxRequestSize = maxRequestBytes;
+      config.http.prefer405over404 = true; // a known path with the wrong method says so
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
+
+      config.routes.before(auth::check);
 
       config.routes.post(INSTANCES, routes::start);
       config.routes.get(INSTANCES, routes::list);
@@ -50,6 +59,9 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));
+      // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
+      // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
+      config.routes.get("/livez", ctx -> ctx.json(java.util.Map.of("status", "UP")));
       config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
           .result(p.metrics().scrape()));
 
@@ -77,7 +89,7 @@ public final class HttpApi implements AutoCloseable {
         error(ctx, 500, "InternalError", "the request failed; see the runtime's log");
       });
     }).start();
-    LOG.info("HTTP API listening on {}:{}", host, app.port());
+    LOG.info("HTTP API listening on {}:{} ({})", host, app.port(), auth.describe());
     return new HttpApi(app);
   }
 

@@ -64,7 +64,7 @@ final class InstanceRoutes {
     if (started.created()) {
       metrics.instanceStarted(name);
     }
-    respond(ctx, started.created() ? 201 : 200, detail(started.instance().id()));
+    respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.executions()));
   }
 
   /** {@code GET /api/v1/instances/{id}}. */

@@ -12,6 +12,10 @@ record StartRequest(String businessKey, ObjectNode input) {
 
   static final int MAX_BUSINESS_KEY = 256;
   private static final Set<String> FIELDS = Set.of("businessKey", "input");
+  /** One JSON document and nothing after it; a field given twice is an error, not "the last one wins". */
+  private static final com.fasterxml.jackson.databind.ObjectReader STRICT = Json.MAPPER.reader()
+      .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .with(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
   static StartRequest parse(byte[] body) {
     if (body == null || body.length == 0) {
@@ -19,7 +23,7 @@ record StartRequest(String businessKey, ObjectNode input) {
     }
     JsonNode json;
     try {
-      json = Json.MAPPER.readTree(body);
+      json = STRICT.readTree(body);
     } catch (JsonProcessingException e) {
       throw ApiError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
     } catch (java.io.IOException e) {

@@ -17,6 +17,7 @@ public final class DefinitionCatalog {
   private final DefinitionStore store;
   private final ConcurrentMap<RevisionKey, WorkflowDefinition> byRevision = new ConcurrentHashMap<>();
   private final ConcurrentMap<HashKey, Integer> revisionByHash = new ConcurrentHashMap<>();
+  private final ConcurrentMap<NameKey, SpecRevision> lastSpec = new ConcurrentHashMap<>();
 
   public DefinitionCatalog(DefinitionStore store) {
     this.store = store;
@@ -44,11 +45,18 @@ public final class DefinitionCatalog {
    */
   public WorkflowDefinition current(Connection c, String namespace, String name, WorkflowSpec spec)
       throws SQLException {
+    // The watch hands out the same spec object until the Workflow changes: then its revision is known without
+    // checking, serialising and hashing the spec again on every start.
+    SpecRevision last = lastSpec.get(new NameKey(namespace, name));
+    if (last != null && last.spec() == spec) {
+      return pinned(c, namespace, name, last.revision());
+    }
     WorkflowDefinition.of(namespace, name, 0, spec);
     String json = SpecCodec.canonicalJson(spec);
     HashKey hashKey = new HashKey(namespace, name, SpecCodec.hash(json));
     Integer known = revisionByHash.get(hashKey);
     if (known != null) {
+      lastSpec.put(new NameKey(namespace, name), new SpecRevision(spec, known));
       return pinned(c, namespace, name, known);
     }
     DefinitionStore.Revision revision = store.ensureRevision(c, namespace, name, json, hashKey.hash());
@@ -57,10 +65,16 @@ public final class DefinitionCatalog {
       return WorkflowDefinition.of(namespace, name, revision.number(), spec);
     }
     revisionByHash.putIfAbsent(hashKey, revision.number());
+    lastSpec.put(new NameKey(namespace, name), new SpecRevision(spec, revision.number()));
     return pinned(c, namespace, name, revision.number());
   }
 
   private record RevisionKey(String namespace, String name, int revision) {}
+
+  private record NameKey(String namespace, String name) {}
+
+  /** A spec object (compared by identity) and the revision it was found to be. */
+  private record SpecRevision(WorkflowSpec spec, int revision) {}
 
   private record HashKey(String namespace, String name, String hash) {}
 }

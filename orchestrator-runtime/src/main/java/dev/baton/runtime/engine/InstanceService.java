@@ -8,8 +8,11 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
+import dev.baton.runtime.store.StepExecutionRecord;
+import dev.baton.runtime.store.StepExecutionStore;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -21,6 +24,7 @@ public final class InstanceService {
   private final DefinitionCatalog definitions;
   private final TransitionApplier applier;
   private final OutboxSignal outboxSignal;
+  private final StepExecutionStore executions = new StepExecutionStore();
 
   public InstanceService(Database database, InstanceStore instances, DefinitionCatalog definitions,
       TransitionApplier applier, OutboxSignal outboxSignal) {
@@ -41,16 +45,18 @@ public final class InstanceService {
       throws SQLException {
     Started started = database.inTransaction(c -> {
       WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
-      UUID id = UUID.randomUUID();
+      UUID id = RandomIds.next();
       NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey,
           definition.step(0).name(), inputJson);
       Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
       if (inserted.isEmpty()) {
         // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
-        return new Started(false, instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow());
+        InstanceRecord first = instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow();
+        return new Started(false, first, first, executions.listFor(c, first.id()));
       }
       applier.apply(c, inserted.get(), definition, (Change) Transitions.start(definition), null);
-      return new Started(true, inserted.get());
+      // What the caller answers with, read in the same transaction (no second one, no second connection).
+      return new Started(true, inserted.get(), instances.find(c, id).orElseThrow(), executions.listFor(c, id));
     });
     if (started.created()) {
       outboxSignal.commandsWritten();
@@ -98,8 +104,12 @@ public final class InstanceService {
     Decision decide(Connection c, InstanceRecord instance) throws SQLException;
   }
 
-  /** A start: whether it created the instance (201) or found it by business key (200), as it was before dispatch. */
-  public record Started(boolean created, InstanceRecord instance) {}
+  /**
+   * A start: whether it created the instance (201) or found it by business key (200), the instance as it was before
+   * dispatch, and as it is at the end of the start's transaction with its executions (what the API answers).
+   */
+  public record Started(boolean created, InstanceRecord instance, InstanceRecord current,
+      List<StepExecutionRecord> executions) {}
 
   /** The outcome of cancel or retry. */
   public sealed interface Result {

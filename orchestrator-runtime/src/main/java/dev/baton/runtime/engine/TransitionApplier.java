@@ -77,7 +77,7 @@ public final class TransitionApplier {
     if (outputs == null) {
       outputs = Json.readObject(instance.outputsJson());
     }
-    UUID messageId = UUID.randomUUID();
+    UUID messageId = RandomIds.next();
     batch.dispatch(new TransitionBatch.Dispatch(instance.id(), d.status(), d.phase(), step.index(), step.name(),
         step.actionFor(d.phase()), d.attempt(), d.dispatches(), step.timeout(), messageId,
         composer.compose(messageId, new CommandComposer.Subject(instance.id(), instance.namespace(),

@@ -22,18 +22,32 @@ public final class AmqpConnector {
    * @param password overrides the URI's password when not null
    */
   public AmqpConnector(String uri, String username, String password) {
+    this(uri, username, password, null);
+  }
+
+  /**
+   * @param caFile for {@code amqps://} URIs: PEM file of the CA(s) to trust; null for the JVM's default trust store.
+   *     The broker's host name is always verified (the client's own "trust everything" default is never used).
+   */
+  public AmqpConnector(String uri, String username, String password, String caFile) {
     factory = new ConnectionFactory();
     try {
       factory.setUri(uri);
     } catch (Exception e) {
-      // The URI may hold a password: name only what is safe to show.
-      throw new IllegalArgumentException("the RabbitMQ URI is not valid: " + e.getClass().getSimpleName(), e);
+      // The URI may hold a password, and so may the parser's message (it quotes the URI): name only what is safe to
+      // show, and do not chain the cause.
+      throw new IllegalArgumentException("the RabbitMQ URI is not valid: " + e.getClass().getSimpleName()
+          + " (check BATON_RABBITMQ_URI: amqp[s]://user:password@host:port/vhost, URL-encoded)");
     }
     if (username != null) {
       factory.setUsername(username);
     }
     if (password != null) {
       factory.setPassword(password);
+    }
+    if (factory.isSSL()) {
+      factory.useSslProtocol(dev.baton.contract.TlsTrust.context(caFile));
+      factory.enableHostnameVerification();
     }
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);

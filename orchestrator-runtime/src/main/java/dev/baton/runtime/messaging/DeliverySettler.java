@@ -3,7 +3,14 @@ package dev.baton.runtime.messaging;
 import dev.baton.contract.Names;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
+import com.rabbitmq.client.Channel;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +26,8 @@ final class DeliverySettler {
 
   private final ParkingLot parking;
   private final RuntimeMetrics metrics;
+  /** Channels holding a delivery left unsettled on purpose: never ACK "multiple" on them. */
+  private final Set<Channel> noMultipleAck = ConcurrentHashMap.newKeySet();
 
   DeliverySettler(ParkingLot parking, RuntimeMetrics metrics) {
     this.parking = parking;
@@ -32,6 +41,43 @@ final class DeliverySettler {
     } catch (IOException | RuntimeException e) {
       // The channel went away: the broker redelivers, and the redelivery is recognised as a duplicate.
       LOG.debug("Could not ACK delivery {} of {}: {}", d.envelope().getDeliveryTag(), d.workflow(), e.toString());
+    }
+  }
+
+  /**
+   * ACKs the deliveries of a whole batch whose effects are committed, with one {@code basic.ack multiple} per
+   * channel (one frame instead of one per event). The caller guarantees that every other delivery of the batch was
+   * settled already; every earlier delivery of the channel was settled by an earlier batch (a lane handles its
+   * deliveries in order, one batch after the other), unless the channel was marked with
+   * {@link #neverAckMultiple}, in which case each delivery is ACKed alone.
+   */
+  void ackBatch(List<PendingDelivery> deliveries) {
+    Map<Channel, PendingDelivery> highest = new LinkedHashMap<>();
+    for (PendingDelivery d : deliveries) {
+      if (noMultipleAck.contains(d.channel())) {
+        ack(d);
+      } else {
+        highest.merge(d.channel(), d,
+            (a, b) -> a.envelope().getDeliveryTag() >= b.envelope().getDeliveryTag() ? a : b);
+      }
+    }
+    for (PendingDelivery d : highest.values()) {
+      try {
+        d.channel().basicAck(d.envelope().getDeliveryTag(), true);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("Could not ACK deliveries up to {} of {}: {}", d.envelope().getDeliveryTag(), d.workflow(),
+            e.toString());
+      }
+    }
+  }
+
+  /**
+   * These deliveries stay unsettled (left for the broker to redeliver): from now on their channel's deliveries are
+   * ACKed one by one, so that a later ACK never covers them.
+   */
+  void neverAckMultiple(Collection<PendingDelivery> unsettled) {
+    for (PendingDelivery d : unsettled) {
+      noMultipleAck.add(d.channel());
     }
   }
 

@@ -30,6 +30,9 @@ final class EventParser {
     if (!workflow.equals(queueWorkflow)) {
       return new ParsedDelivery.Foreign(workflow);
     }
+    if (!Headers.isJsonContentType(props.getContentType())) {
+      return malformed("content_type '" + props.getContentType() + "' is not " + Headers.CONTENT_TYPE_JSON);
+    }
     Optional<EventResult> result = EventResult.fromRoutingKey(routingKey);
     if (result.isEmpty()) {
       return malformed("routing key '" + routingKey + "' does not end in success, failed or error");

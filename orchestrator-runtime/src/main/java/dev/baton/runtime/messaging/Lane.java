@@ -148,6 +148,7 @@ final class Lane {
       } catch (RuntimeException e) {
         // Never let a bug kill the consumer thread: the deliveries stay unacknowledged and come back.
         LOG.error("Step loop {} failed on a batch of {}", index, batch.size(), e);
+        stepLoop.leftUnsettled(batch);
       } finally {
         batch.clear();
       }
@@ -162,6 +163,9 @@ final class Lane {
       Thread.sleep(backoff);
       backoff = Math.min(backoff * 2, MAX_BACKOFF.toMillis());
       pending = stepLoop.process(pending);
+    }
+    if (!pending.isEmpty()) {
+      stepLoop.leftUnsettled(pending); // stopping: the broker redelivers them
     }
   }
 

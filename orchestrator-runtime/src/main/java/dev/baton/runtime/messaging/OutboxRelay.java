@@ -1,9 +1,10 @@
 package dev.baton.runtime.messaging;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
@@ -16,7 +17,9 @@ import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
@@ -24,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -33,17 +37,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the outbox (DESIGN.md §5, "no lost commands"), apart from the step loop: woken after every commit that
- * wrote commands, and by a periodic poll (for rows of other replicas and rows set aside). Each round claims a batch
- * with {@code FOR UPDATE SKIP LOCKED} (replicas share the work), publishes it with the mandatory flag, waits for the
- * broker's confirms once for the whole batch, deletes what was confirmed and commits. A crash before the commit
- * re-sends the batch with the same message ids (workers dedupe); nothing is dropped. A command the broker cannot
- * route stays in the outbox with the reason and is tried again later with backoff.
+ * wrote commands, and by a periodic poll (for rows of other replicas and rows set aside).
+ *
+ * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work),
+ * publishes them with the mandatory flag, and keeps the rows locked until the broker has confirmed every message;
+ * then it deletes what was confirmed, sets aside what came back unroutable, and commits. A crash before the commit
+ * re-sends the batch with the same message ids (workers dedupe); nothing is dropped.
+ *
+ * <p>Confirms are asynchronous and batches are pipelined: up to {@value #DEPTH} batches are published and waiting
+ * for their confirms at once, each on its own database connection (its rows stay locked, so the next claim skips
+ * them, as another replica's would). The relay thread waits only for the oldest batch, while the broker is already
+ * working on the next ones; batches finish in the order they were published.
  */
 public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
   private static final long CONFIRM_TIMEOUT_MS = 15_000;
-  private static final TypeReference<LinkedHashMap<String, Object>> HEADERS = new TypeReference<>() {};
+  /** Batches published and awaiting their confirms at once (each holds one database connection meanwhile). */
+  static final int DEPTH = 3;
+  private static final ObjectReader HEADERS = Json.MAPPER.readerFor(LinkedHashMap.class);
 
   private final Database database;
   private final OutboxStore store;
@@ -54,6 +66,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Duration pollInterval;
   private final Semaphore wakeups = new Semaphore(0);
   private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
+  private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+  /** Publish sequence number → its batch; guarded by {@code confirms}. */
+  private final TreeMap<Long, Batch> unconfirmed = new TreeMap<>();
+  private final Object confirms = new Object();
   private final Thread thread;
   private volatile boolean running = true;
   private Channel channel;
@@ -81,7 +97,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     }
   }
 
-  /** Stops after the round in flight; what is left stays in the outbox for the next start (or another replica). */
+  /** Stops after the batches in flight; what is left stays in the outbox for the next start (or another replica). */
   @Override
   public void close() {
     running = false;
@@ -91,6 +107,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    abandonAll();
     closeChannel();
   }
 
@@ -98,17 +115,25 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long backoff = 0;
     while (running) {
       try {
-        int handled = relayOnce();
+        boolean more = fill();
+        if (!inFlight.isEmpty()) {
+          finish(inFlight.peekFirst());
+          inFlight.removeFirst();
+          backoff = 0;
+          continue; // refill at once: confirmed batches make room
+        }
         backoff = 0;
-        if (handled >= batchSize) {
-          continue; // more may be waiting
+        if (more) {
+          continue;
         }
         wakeups.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
         wakeups.drainPermits();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        abandonAll();
         return;
       } catch (Exception e) {
+        abandonAll();
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands stay in the outbox and are sent again in {} ms: {}",
             backoff, e.toString());
@@ -122,22 +147,51 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         }
       }
     }
+    abandonAll();
   }
 
-  /** One round: claim, publish, confirm, delete, commit. */
-  int relayOnce() throws java.sql.SQLException {
-    return database.inTransaction(c -> {
+  /**
+   * Claims and publishes batches until {@link #DEPTH} are in flight or the outbox has nothing more due.
+   *
+   * @return true when the last claim was full (more rows may be waiting)
+   */
+  private boolean fill() throws SQLException, IOException {
+    boolean full = false;
+    while (running && inFlight.size() < DEPTH) {
+      Batch b = claimAndPublish();
+      if (b == null) {
+        return false;
+      }
+      full = b.claimed >= batchSize;
+      if (b.rows.isEmpty()) {
+        b.commit(); // everything was set aside (missing exchanges): nothing to wait for
+      } else {
+        inFlight.addLast(b);
+      }
+      if (!full) {
+        return false;
+      }
+    }
+    return full;
+  }
+
+  /** One batch: open a transaction, claim, publish; null when nothing is due. */
+  private Batch claimAndPublish() throws SQLException, IOException {
+    java.sql.Connection c = database.dataSource().getConnection();
+    Batch b = new Batch(c);
+    try {
       List<OutboxRow> rows = store.claim(c, batchSize);
       if (rows.isEmpty()) {
-        return 0;
+        b.rollback();
+        return null;
       }
+      b.claimed = rows.size();
       Map<String, List<Long>> missingExchanges = new LinkedHashMap<>();
-      List<OutboxRow> routable = new ArrayList<>(rows.size());
       Map<String, Boolean> exists = new HashMap<>();
       for (OutboxRow row : rows) {
         String exchange = row.message().exchange();
         if (exists.computeIfAbsent(exchange, probe::exists)) {
-          routable.add(row);
+          b.rows.add(row);
         } else {
           missingExchanges.computeIfAbsent(exchange, k -> new ArrayList<>()).add(row.id());
         }
@@ -145,39 +199,53 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       for (Map.Entry<String, List<Long>> e : missingExchanges.entrySet()) {
         setAside(c, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist");
       }
-      List<Long> confirmed = publish(c, routable);
-      store.delete(c, confirmed);
-      metrics.outboxPublished(confirmed.size());
-      return rows.size();
-    });
+      if (!b.rows.isEmpty()) {
+        publish(b);
+      }
+      return b;
+    } catch (SQLException | IOException | RuntimeException e) {
+      b.rollback();
+      throw e;
+    }
   }
 
-  /** Publishes and waits once for all confirms; returns the ids of the rows the broker took and routed. */
-  private List<Long> publish(java.sql.Connection c, List<OutboxRow> rows) throws java.sql.SQLException {
-    if (rows.isEmpty()) {
-      return List.of();
+  private void publish(Batch b) throws IOException {
+    Channel ch = channel();
+    synchronized (confirms) {
+      b.outstanding = b.rows.size();
     }
-    try {
-      Channel ch = channel();
-      returnedIds.clear();
-      for (OutboxRow row : rows) {
-        OutboxMessage m = row.message();
-        ch.basicPublish(m.exchange(), m.routingKey(), true, properties(row), m.body());
-      }
-      if (!ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
-        throw new IOException("the broker refused (nacked) a command of the batch");
-      }
-    } catch (IOException | TimeoutException e) {
-      throw new UncheckedIOException(new IOException("publishing " + rows.size() + " command(s) failed", e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UncheckedIOException(new IOException("interrupted while waiting for confirms"));
-    }
-    List<Long> confirmed = new ArrayList<>(rows.size());
-    Map<String, List<Long>> unroutable = new LinkedHashMap<>();
-    for (OutboxRow row : rows) {
+    for (OutboxRow row : b.rows) {
       OutboxMessage m = row.message();
-      if (returnedIds.contains(m.messageId().toString())) {
+      AMQP.BasicProperties props = properties(row);
+      // Only this thread publishes on the channel; the lock is never held while publishing, so the connection's
+      // thread delivering confirms never waits on a blocked publish.
+      synchronized (confirms) {
+        unconfirmed.put(ch.getNextPublishSeqNo(), b);
+      }
+      ch.basicPublish(m.exchange(), m.routingKey(), true, props, m.body());
+    }
+  }
+
+  /** Waits for the batch's confirms, then deletes what the broker took, sets aside what it returned, and commits. */
+  private void finish(Batch b) throws SQLException, IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONFIRM_TIMEOUT_MS);
+    synchronized (confirms) {
+      while (b.outstanding > 0 && !b.failed) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          throw new IOException("no confirm from the broker within " + CONFIRM_TIMEOUT_MS + " ms");
+        }
+        confirms.wait(left);
+      }
+    }
+    if (b.failed) {
+      throw new IOException(b.failure);
+    }
+    List<Long> confirmed = new ArrayList<>(b.rows.size());
+    Map<String, List<Long>> unroutable = new LinkedHashMap<>();
+    for (OutboxRow row : b.rows) {
+      OutboxMessage m = row.message();
+      if (returnedIds.remove(m.messageId().toString())) {
         unroutable.computeIfAbsent(m.exchange() + " " + m.routingKey(), k -> new ArrayList<>()).add(row.id());
       } else {
         confirmed.add(row.id());
@@ -185,14 +253,16 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     }
     for (Map.Entry<String, List<Long>> e : unroutable.entrySet()) {
       String[] exchangeAndKey = e.getKey().split(" ", 2);
-      setAside(c, e.getValue(), exchangeAndKey[0],
+      setAside(b.connection, e.getValue(), exchangeAndKey[0],
           "no queue bound to " + exchangeAndKey[1] + " on " + exchangeAndKey[0]);
     }
-    return confirmed;
+    store.delete(b.connection, confirmed);
+    b.commit();
+    metrics.outboxPublished(confirmed.size());
   }
 
   private void setAside(java.sql.Connection c, List<Long> ids, String exchange, String problem)
-      throws java.sql.SQLException {
+      throws SQLException {
     String reason = problem + " — is WorkerService " + serviceOf(exchange) + " Ready?";
     store.defer(c, ids, reason);
     metrics.outboxUnroutable(exchange, ids.size());
@@ -209,7 +279,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     OutboxMessage m = row.message();
     Map<String, Object> headers;
     try {
-      headers = Json.MAPPER.readValue(m.headersJson(), HEADERS);
+      headers = HEADERS.readValue(m.headersJson());
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
@@ -218,13 +288,27 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         .correlationId(m.correlationId())
         .contentType(Headers.CONTENT_TYPE_JSON)
         .deliveryMode(2)
-        .timestamp(Date.from(row.createdAt()))
+        .timestamp(new Date(row.createdAt().toEpochMilli()))
         .headers(headers)
         .build();
   }
 
   private Channel channel() throws IOException {
-    if (channel == null || !channel.isOpen()) {
+    if (channel != null && !channel.isOpen()) {
+      if (!connection.isOpen()) {
+        throw new IOException("the broker connection is down; waiting for its automatic recovery");
+      }
+      // Replace it, and abort it first: left registered, automatic recovery would reopen it later and the
+      // connection would carry one idle channel more after every outage (the soak saw 5 -> 10).
+      Channel stale = channel;
+      channel = null;
+      try {
+        stale.abort();
+      } catch (IOException | RuntimeException ignored) {
+        // already closed: abort only unregisters it from recovery
+      }
+    }
+    if (channel == null) {
       Channel ch = connection.createChannel();
       ch.confirmSelect();
       ch.addReturnListener(r -> {
@@ -232,9 +316,62 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           returnedIds.add(r.getProperties().getMessageId());
         }
       });
+      ch.addConfirmListener(new ConfirmListener() {
+        @Override
+        public void handleAck(long seq, boolean multiple) {
+          confirmed(seq, multiple, true);
+        }
+
+        @Override
+        public void handleNack(long seq, boolean multiple) {
+          confirmed(seq, multiple, false);
+        }
+      });
+      ch.addShutdownListener(cause -> failAll("the channel closed before the broker confirmed: " + cause.getMessage()));
+      synchronized (confirms) {
+        unconfirmed.clear(); // sequence numbers start again on a new channel
+      }
       channel = ch;
     }
     return channel;
+  }
+
+  /** On the connection's thread: count the confirms down per batch and wake the relay thread. */
+  private void confirmed(long seq, boolean multiple, boolean ok) {
+    synchronized (confirms) {
+      Map<Long, Batch> done = multiple ? unconfirmed.headMap(seq, true) : unconfirmed.subMap(seq, true, seq, true);
+      for (Batch b : done.values()) {
+        b.outstanding--;
+        if (!ok) {
+          b.failed = true;
+          b.failure = "the broker refused (nacked) a command of the batch";
+        }
+      }
+      done.clear();
+      confirms.notifyAll();
+    }
+  }
+
+  private void failAll(String why) {
+    synchronized (confirms) {
+      for (Batch b : unconfirmed.values()) {
+        b.failed = true;
+        b.failure = why;
+      }
+      unconfirmed.clear();
+      confirms.notifyAll();
+    }
+  }
+
+  /** Rolls back every batch in flight: their rows stay in the outbox and are sent again (same message ids). */
+  private void abandonAll() {
+    Batch b;
+    while ((b = inFlight.pollFirst()) != null) {
+      b.rollback();
+    }
+    synchronized (confirms) {
+      unconfirmed.clear();
+    }
   }
 
   private void closeChannel() {
@@ -245,6 +382,53 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         ch.close();
       } catch (IOException | TimeoutException | RuntimeException ignored) {
         // a fresh channel is opened next round
+      }
+    }
+  }
+
+  /** Claimed rows on their own transaction, published, waiting for their confirms. */
+  private static final class Batch {
+    final java.sql.Connection connection;
+    final List<OutboxRow> rows = new ArrayList<>();
+    int claimed;
+    /** Guarded by the relay's {@code confirms} lock. */
+    int outstanding;
+    boolean failed;
+    String failure;
+    private boolean closed;
+
+    Batch(java.sql.Connection connection) {
+      this.connection = connection;
+    }
+
+    void commit() throws SQLException {
+      try {
+        connection.commit();
+      } finally {
+        close();
+      }
+    }
+
+    void rollback() {
+      try {
+        if (!closed) {
+          connection.rollback();
+        }
+      } catch (SQLException ignored) {
+        // the connection is closed next; the locks go with the transaction
+      } finally {
+        close();
+      }
+    }
+
+    private void close() {
+      if (!closed) {
+        closed = true;
+        try {
+          connection.close();
+        } catch (SQLException ignored) {
+          // back to the pool or gone
+        }
       }
     }
   }

@@ -60,14 +60,21 @@ final class StepLoop {
     if (events.isEmpty()) {
       return List.of();
     }
-    return applyTogether(events);
+    return applyTogether(events, true);
   }
 
-  private List<PendingDelivery> applyTogether(List<Parsed> events) {
+  /**
+   * @param wholeBatch true when {@code events} are every unsettled delivery of the batch (then one ACK "multiple"
+   *     per channel settles them); false when they are a part of it, tried on their own
+   */
+  private List<PendingDelivery> applyTogether(List<Parsed> events, boolean wholeBatch) {
     try {
-      List<InboundEvent> inbound = events.stream().map(Parsed::event).toList();
+      List<InboundEvent> inbound = new ArrayList<>(events.size());
+      for (Parsed p : events) {
+        inbound.add(p.event());
+      }
       List<EventVerdict> verdicts = database.inTransaction(c -> applier.applyAll(c, inbound));
-      settleCommitted(events, verdicts);
+      settleCommitted(events, verdicts, wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
@@ -79,7 +86,7 @@ final class StepLoop {
         // One bad event must not hold the others back: apply them one by one to find it.
         List<PendingDelivery> retry = new ArrayList<>();
         for (Parsed p : events) {
-          retry.addAll(applyTogether(List.of(p)));
+          retry.addAll(applyTogether(List.of(p), false));
         }
         return retry;
       }
@@ -91,11 +98,15 @@ final class StepLoop {
     }
   }
 
-  private void settleCommitted(List<Parsed> events, List<EventVerdict> verdicts) {
-    boolean dispatched = verdicts.stream().anyMatch(EventVerdict::dispatched);
+  private void settleCommitted(List<Parsed> events, List<EventVerdict> verdicts, boolean wholeBatch) {
+    boolean dispatched = false;
+    for (EventVerdict v : verdicts) {
+      dispatched |= v.dispatched();
+    }
     if (dispatched) {
       outboxSignal.commandsWritten();
     }
+    List<PendingDelivery> acks = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       Parsed p = events.get(i);
       EventVerdict v = verdicts.get(i);
@@ -103,21 +114,32 @@ final class StepLoop {
       switch (v.kind()) {
         case APPLIED -> {
           metrics.eventApplied(workflow, p.event().result(), v.latencyMillis());
-          settler.ack(p.delivery());
+          acks.add(p.delivery());
         }
         case DUPLICATE -> {
           metrics.duplicateIgnored(workflow);
-          settler.ack(p.delivery());
+          acks.add(p.delivery());
         }
         case STALE -> {
           metrics.staleIgnored(workflow);
           LOG.debug("Ignored a stale event of instance {}: {}", p.event().instanceId(), v.detail());
-          settler.ack(p.delivery());
+          acks.add(p.delivery());
         }
         case UNKNOWN_INSTANCE -> settler.park(p.delivery(), v.detail(), "UnknownInstance", ParkReason.UNKNOWN_INSTANCE);
         case REJECTED -> settler.park(p.delivery(), v.detail(), "RejectedEvent", ParkReason.REJECTED);
       }
     }
+    // Parked ones are settled above: what is left of the batch goes with one ACK per channel.
+    if (wholeBatch) {
+      settler.ackBatch(acks);
+    } else {
+      acks.forEach(settler::ack);
+    }
+  }
+
+  /** Deliveries left unsettled for the broker to redeliver: later ACKs must not cover them. */
+  void leftUnsettled(List<PendingDelivery> deliveries) {
+    settler.neverAckMultiple(deliveries);
   }
 
   private record Parsed(PendingDelivery delivery, InboundEvent event) {}

@@ -1,10 +1,12 @@
 package dev.baton.runtime.metrics;
 
 import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.FreshStatistics;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxStore;
 import java.sql.SQLException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -13,6 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Refreshes what the metrics read from the database (instances by status, the outbox backlog) and tells the
  * consumer registry which workflows still have unfinished instances. Periodic, so scrapes never hit the database.
+ * Also keeps the statistics of young tables fresh ({@link FreshStatistics}).
  */
 public final class DatabaseGauges implements Runnable {
 
@@ -23,6 +26,7 @@ public final class DatabaseGauges implements Runnable {
   private final OutboxStore outbox;
   private final RuntimeMetrics metrics;
   private final Consumer<Set<String>> activeWorkflows;
+  private final FreshStatistics statistics = new FreshStatistics();
 
   public DatabaseGauges(Database database, InstanceStore instances, OutboxStore outbox, RuntimeMetrics metrics,
       Consumer<Set<String>> activeWorkflows) {
@@ -45,6 +49,14 @@ public final class DatabaseGauges implements Runnable {
       });
     } catch (SQLException | RuntimeException e) {
       LOG.debug("Refreshing database gauges failed: {}", e.toString());
+    }
+    try {
+      List<String> analysed = database.inTransaction(statistics::refresh);
+      if (!analysed.isEmpty()) {
+        LOG.debug("Statistics refreshed for {}", analysed);
+      }
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Refreshing table statistics failed: {}", e.toString());
     }
   }
 }

@@ -25,7 +25,17 @@ public final class InstanceStore {
       + " coalesce((extract(epoch FROM now() - step_started_at) * 1000)::bigint, 0) AS elapsed_ms";
 
   private static final String LOCK = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ? FOR UPDATE";
-  private static final String LOCK_ALL = "SELECT " + COLUMNS
+  /**
+   * The step loop's lock: what deciding needs, without the timestamps only the API shows (reading a timestamptz as
+   * text costs the driver a calendar computation per column per row).
+   */
+  private static final String HOT_COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
+      + " current_step_index, current_step_name, current_execution_id, attempt, dispatches,"
+      + " NULL::timestamptz AS step_started_at, NULL::timestamptz AS step_deadline, input::text AS input,"
+      + " outputs::text AS outputs, last_error::text AS last_error, NULL::timestamptz AS created_at,"
+      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at,"
+      + " coalesce((extract(epoch FROM now() - step_started_at) * 1000)::bigint, 0) AS elapsed_ms";
+  private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
@@ -35,17 +45,15 @@ public final class InstanceStore {
   private static final String INSERT = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
       + " business_key, status, phase, current_step_index, current_step_name, attempt, dispatches, input)"
       + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', 0, ?, 0, 0, ?::jsonb)"
-      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + COLUMNS;
-  private static final String DISPATCHED = "UPDATE workflow_instance SET status = ?, phase = ?,"
-      + " current_step_index = ?, current_step_name = ?, current_execution_id = ?, attempt = ?, dispatches = ?,"
-      + " step_started_at = now(), step_deadline = now() + (?::bigint * interval '1 millisecond'),"
-      + " outputs = coalesce(?::jsonb, outputs), last_error = coalesce(?::jsonb, last_error),"
-      + " finished_at = NULL, updated_at = now() WHERE id = ?";
-  private static final String FINISHED = "UPDATE workflow_instance SET status = ?,"
-      + " outputs = coalesce(?::jsonb, outputs), last_error = coalesce(?::jsonb, last_error),"
-      + " step_deadline = NULL, finished_at = now(), updated_at = now() WHERE id = ?";
+      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + HOT_COLUMNS;
+  /** Folds the change log into the totals (see V2__instance_counts.sql); rows of concurrent transactions stay. */
+  private static final String FOLD_COUNTS = "WITH moved AS (DELETE FROM instance_count_change"
+      + " RETURNING namespace, workflow, status, delta)"
+      + " INSERT INTO instance_count AS t (namespace, workflow, status, n)"
+      + " SELECT namespace, workflow, status, sum(delta) FROM moved GROUP BY namespace, workflow, status"
+      + " ON CONFLICT (namespace, workflow, status) DO UPDATE SET n = t.n + EXCLUDED.n";
   private static final String COUNT_BY_STATUS =
-      "SELECT namespace, workflow, status, count(*) AS n FROM workflow_instance GROUP BY namespace, workflow, status";
+      "SELECT namespace, workflow, status, n FROM instance_count WHERE n <> 0";
   private static final String ACTIVE_WORKFLOWS =
       "SELECT DISTINCT workflow FROM workflow_instance WHERE finished_at IS NULL";
   private static final String PURGE = "DELETE FROM workflow_instance WHERE id IN (SELECT id FROM workflow_instance"
@@ -57,7 +65,10 @@ public final class InstanceStore {
     return one(c, LOCK, id);
   }
 
-  /** Locks several rows at once, in id order (every caller locks in that order, so batches cannot deadlock). */
+  /**
+   * Locks several rows at once, in id order (every caller locks in that order, so batches cannot deadlock). The
+   * records carry no timestamps (null): the step loop does not need them.
+   */
   public Map<UUID, InstanceRecord> lockAll(Connection c, Collection<UUID> ids) throws SQLException {
     Map<UUID, InstanceRecord> rows = new HashMap<>();
     try (PreparedStatement ps = c.prepareStatement(LOCK_ALL)) {
@@ -94,7 +105,8 @@ public final class InstanceStore {
   /**
    * Inserts a new instance, not yet dispatched (the caller applies the start decision in the same transaction).
    *
-   * @return the new row, or empty when an instance with that business key exists already
+   * @return the new row (without its timestamps, as {@link #lockAll}), or empty when an instance with that business
+   *     key exists already
    */
   public Optional<InstanceRecord> insertIfAbsent(Connection c, NewInstance n) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
@@ -109,39 +121,12 @@ public final class InstanceStore {
     }
   }
 
-  /** Records dispatches: the execution in flight ({@code executionIds}, same order), its attempt and deadline. */
-  void markDispatched(Connection c, List<TransitionBatch.Dispatch> dispatches, long[] executionIds)
-      throws SQLException {
-    Jdbc.batch(c, DISPATCHED, dispatches.size(), (ps, i) -> {
-      TransitionBatch.Dispatch d = dispatches.get(i);
-      ps.setString(1, d.status().name());
-      ps.setString(2, d.phase().name());
-      ps.setInt(3, d.stepIndex());
-      ps.setString(4, d.stepName());
-      ps.setLong(5, executionIds[i]);
-      ps.setInt(6, d.attempt());
-      ps.setInt(7, d.dispatches());
-      Jdbc.setLongOrNull(ps, 8, d.timeout() == null ? null : d.timeout().toMillis());
-      Jdbc.setJson(ps, 9, d.outputsJson());
-      Jdbc.setJson(ps, 10, d.lastErrorJson());
-      ps.setObject(11, d.instanceId());
-    });
-  }
-
-  /** Ends instances; where each stopped (phase, step, attempt) is kept for visibility and for retry. */
-  void markFinished(Connection c, List<TransitionBatch.Finish> finishes) throws SQLException {
-    Jdbc.batch(c, FINISHED, finishes.size(), (ps, i) -> {
-      TransitionBatch.Finish f = finishes.get(i);
-      ps.setString(1, f.status().name());
-      Jdbc.setJson(ps, 2, f.outputsJson());
-      Jdbc.setJson(ps, 3, f.lastErrorJson());
-      ps.setObject(4, f.instanceId());
-    });
-  }
-
   /** Newest first, with optional filters. */
   public List<InstanceRecord> list(Connection c, String namespace, String workflow, InstanceStatus status,
       String businessKey, int limit) throws SQLException {
+    if (status == null && businessKey == null) {
+      return newestOfAnyStatus(c, namespace, workflow, limit);
+    }
     StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS)
         .append(" FROM workflow_instance WHERE namespace = ? AND workflow = ?");
     if (status != null) {
@@ -166,9 +151,44 @@ public final class InstanceStore {
     }
   }
 
-  /** Instance counts per namespace, workflow and status (the metrics gauge). */
+  /**
+   * Newest first without a status: the list index is (namespace, workflow, status, created_at), so one ordered scan
+   * per status, each stopping after {@code limit} rows, merged (instead of sorting every instance of the workflow:
+   * seconds with a million finished ones).
+   */
+  private List<InstanceRecord> newestOfAnyStatus(Connection c, String namespace, String workflow, int limit)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT * FROM (");
+    InstanceStatus[] statuses = InstanceStatus.values();
+    for (int i = 0; i < statuses.length; i++) {
+      sql.append(i == 0 ? "" : " UNION ALL ").append("(SELECT ").append(COLUMNS)
+          .append(" FROM workflow_instance WHERE namespace = ? AND workflow = ? AND status = ?")
+          .append(" ORDER BY created_at DESC, id LIMIT ?)");
+    }
+    sql.append(") newest ORDER BY created_at DESC, id LIMIT ?");
+    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      int p = 1;
+      for (InstanceStatus st : statuses) {
+        ps.setString(p++, namespace);
+        ps.setString(p++, workflow);
+        ps.setString(p++, st.name());
+        ps.setInt(p++, limit);
+      }
+      ps.setInt(p, limit);
+      return all(ps);
+    }
+  }
+
+  /**
+   * Instance counts per namespace, workflow and status (the metrics gauge, {@code /api/v1/counts}): folds the changes
+   * logged since the last call into the totals and reads them, at a cost that does not grow with the table. The
+   * caller commits (the fold writes).
+   */
   public List<StatusCount> countByStatus(Connection c) throws SQLException {
     List<StatusCount> counts = new ArrayList<>();
+    try (PreparedStatement fold = c.prepareStatement(FOLD_COUNTS)) {
+      fold.executeUpdate();
+    }
     try (PreparedStatement ps = c.prepareStatement(COUNT_BY_STATUS); ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         counts.add(new StatusCount(rs.getString("namespace"), rs.getString("workflow"), rs.getString("status"),

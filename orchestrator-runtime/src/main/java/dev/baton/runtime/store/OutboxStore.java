@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -13,10 +14,9 @@ import java.util.UUID;
 /** The outbox: written with the state change that asks for a command, drained by the relay. */
 public final class OutboxStore {
 
-  private static final String INSERT = "INSERT INTO outbox (message_id, exchange, routing_key, correlation_id,"
-      + " headers, body) VALUES (?, ?, ?, ?, ?::jsonb, ?)";
   private static final String CLAIM = "SELECT id, message_id, exchange, routing_key, correlation_id,"
-      + " headers::text AS headers, body, created_at, attempts FROM outbox WHERE next_attempt_at <= now()"
+      + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
+      + " FROM outbox WHERE next_attempt_at <= now()"
       + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
   private static final String DELETE = "DELETE FROM outbox WHERE id = ANY (?)";
   // Backoff doubles from 1s up to a minute: a WorkerService that is not Ready yet is retried, not hammered.
@@ -24,19 +24,6 @@ public final class OutboxStore {
       + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)";
   private static final String STATS =
       "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox";
-
-  /** One multi-row insert (the driver rewrites the batch). */
-  void insert(Connection c, List<OutboxMessage> messages) throws SQLException {
-    Jdbc.batch(c, INSERT, messages.size(), (ps, i) -> {
-      OutboxMessage m = messages.get(i);
-      ps.setObject(1, m.messageId());
-      ps.setString(2, m.exchange());
-      ps.setString(3, m.routingKey());
-      ps.setString(4, m.correlationId());
-      ps.setString(5, m.headersJson());
-      ps.setBytes(6, m.body());
-    });
-  }
 
   /** Locks the oldest due rows; rows locked by another relay (another replica) are skipped, not waited for. */
   public List<OutboxRow> claim(Connection c, int limit) throws SQLException {
@@ -48,7 +35,8 @@ public final class OutboxStore {
           OutboxMessage m = new OutboxMessage(rs.getObject("message_id", UUID.class), rs.getString("exchange"),
               rs.getString("routing_key"), rs.getString("correlation_id"), rs.getString("headers"),
               rs.getBytes("body"));
-          rows.add(new OutboxRow(rs.getLong("id"), m, Jdbc.instant(rs, "created_at"), rs.getInt("attempts")));
+          rows.add(new OutboxRow(rs.getLong("id"), m, Instant.ofEpochMilli(rs.getLong("created_ms")),
+              rs.getInt("attempts")));
         }
       }
     }

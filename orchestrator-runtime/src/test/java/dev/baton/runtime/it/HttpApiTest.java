@@ -193,6 +193,9 @@ class HttpApiTest {
     assertThat(health.json().get("status").asText()).isEqualTo("UP");
     assertThat(health.json().get("database").asText()).isEqualTo("UP");
     assertThat(health.json().get("broker").asText()).isEqualTo("UP");
+    Response live = h.get("/livez");
+    assertThat(live.status()).isEqualTo(200);
+    assertThat(live.json().get("status").asText()).isEqualTo("UP");
 
     failCharge.set(false);
     UUID id = UUID.fromString(h.start("orders", "api-metrics-1", "{}").json().get("id").asText());
@@ -216,7 +219,7 @@ class HttpApiTest {
       assertThat(counts.status()).isEqualTo(200);
       var orders = java.util.stream.StreamSupport.stream(counts.json().get("items").spliterator(), false)
           .filter(i -> i.get("namespace").asText().equals("default") && i.get("workflow").asText().equals("orders"))
-          .findFirst().orElseThrow();
+          .findFirst().orElseThrow(() -> new AssertionError("no counts for default/orders yet")); // awaited again
       assertThat(orders.get("succeeded").asLong()).isPositive();
       assertThat(orders.fieldNames()).toIterable()
           .contains("running", "succeeded", "failed", "compensated", "cancelled");

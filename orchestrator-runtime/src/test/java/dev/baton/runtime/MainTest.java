@@ -1,0 +1,42 @@
+package dev.baton.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.ConsoleAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+
+  @Test
+  void logFormatJsonPicksTheJsonConfigurationWhichWritesOneObjectPerLine() throws Exception {
+    assertThat(Main.logConfiguration(" JSON ")).isEqualTo("dev/baton/runtime/logback-runtime-json.xml");
+    assertThat(Main.logConfiguration(null)).isEqualTo("dev/baton/runtime/logback-runtime.xml");
+    assertThat(Main.logConfiguration("text")).isEqualTo("dev/baton/runtime/logback-runtime.xml");
+
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new LogbackMDCAdapter());
+    JoranConfigurator configurator = new JoranConfigurator();
+    configurator.setContext(context);
+    configurator.doConfigure(getClass().getClassLoader().getResource(Main.logConfiguration("json")));
+    @SuppressWarnings("unchecked")
+    ConsoleAppender<ILoggingEvent> out = (ConsoleAppender<ILoggingEvent>) context.getLogger("ROOT").getAppender("OUT");
+    LoggingEvent event = new LoggingEvent("x", context.getLogger("dev.baton.runtime.X"), Level.WARN,
+        "Instance {} step {} timed out", null, new Object[] {"42", "charge"});
+    String line = new String(out.getEncoder().encode(event), StandardCharsets.UTF_8);
+
+    assertThat(line).endsWith("\n").doesNotContain("\n{");
+    JsonNode json = new ObjectMapper().readTree(line);
+    assertThat(json.path("level").asText()).isEqualTo("WARN");
+    assertThat(json.path("formattedMessage").asText()).isEqualTo("Instance 42 step charge timed out");
+    context.stop();
+  }
+}
