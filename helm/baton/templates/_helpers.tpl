@@ -101,6 +101,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-runtime-rabbitmq" (include "baton.fullname" .)) .Values.runtime.rabbitmq.existingSecret }}
 {{- end }}
 
+{{/* The runtime API's bearer token(s): the user's Secret, else the one the chart creates (runtime-api-secret.yaml). */}}
+{{- define "baton.runtimeApiSecretName" -}}
+{{- default (printf "%s-runtime-api" (include "baton.fullname" .)) .Values.runtime.apiToken.existingSecret }}
+{{- end }}
+
 {{/* The runtime URL the operator reads live counts from. */}}
 {{- define "baton.operator.runtimeUrl" -}}
 {{- if .Values.operator.runtimeUrl }}

@@ -10,9 +10,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** The chart in {@code helm/baton}, rendered and linted by the real helm (helm-java bundles it as a library). */
@@ -44,17 +48,18 @@ final class Chart {
   /** {@code helm template baton helm/baton -n baton-system [-f values]}, parsed. */
   static Rendered template(ValueSet values) {
     return RENDERED.computeIfAbsent(values, v -> {
-      TemplateCommand command = new Helm(dir()).template().withName(RELEASE).withNamespace(NAMESPACE);
+      TemplateCommand command = new Helm(renderable()).template().withName(RELEASE).withNamespace(NAMESPACE);
       return Rendered.parse((v.file() == null ? command : command.withValuesFile(v.file())).call());
     });
   }
 
   /**
    * As {@link #template(ValueSet)}, with more values on top (not cached): dotted keys ({@code operator.replicas}),
-   * values of any YAML type, lists included (which helm-java's {@code set} would pass as strings).
+   * values of any YAML type, lists included (which helm-java's {@code set} would pass as strings). The value
+   * {@link #LOOKUP} stands for the cluster the chart's {@code lookup} calls read (see {@link #renderable()}).
    */
   static Rendered template(ValueSet values, Map<String, Object> more) {
-    TemplateCommand command = new Helm(dir()).template().withName(RELEASE).withNamespace(NAMESPACE);
+    TemplateCommand command = new Helm(renderable()).template().withName(RELEASE).withNamespace(NAMESPACE);
     JsonNode merged = values.file() == null ? YAML.createObjectNode() : read(values.file());
     for (Map.Entry<String, Object> value : more.entrySet()) {
       Object nested = value.getValue();
@@ -77,6 +82,61 @@ final class Chart {
     }
   }
 
+  /**
+   * The objects the chart's {@code lookup} calls find, for {@link #template(ValueSet, Map)}: a map from
+   * {@code "apiVersion/kind/namespace/name"} to the object (as a map, e.g. a Secret's {@code data}). Absent: nothing
+   * is found, which is what {@code helm template} answers.
+   */
+  static final String LOOKUP = "_lookup";
+
+  /** {@code (lookup "v1" "Secret" ns name)}: the four arguments, quoted strings or fields and variables. */
+  private static final Pattern LOOKUP_CALL =
+      Pattern.compile("\\(lookup((?:\\s+(?:\"[^\"]*\"|[^\\s()\"]+)){4})\\s*\\)");
+  private static volatile Path renderable;
+
+  /**
+   * The chart to run {@code helm template} on. helm-java 0.0.15's template, unlike helm's, lets {@code lookup} ask a
+   * cluster (it renders with --dry-run=none) and fails without one; helm itself answers an empty object there. So
+   * objects are rendered from a copy of the chart whose {@code (lookup a b c d)} calls read the value {@link #LOOKUP}
+   * instead, empty when it is not set. Nothing else differs: the chart as it is goes through the real lookup in
+   * ChartInstallTest ({@code install --dry-run=client}) and through {@code helm lint}.
+   */
+  static Path renderable() {
+    Path copy = renderable;
+    if (copy == null) {
+      synchronized (Chart.class) {
+        copy = renderable;
+        if (copy == null) {
+          try {
+            Path scratch = Files.createTempDirectory("baton-chart-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
+            copy = copyChart(scratch.resolve("baton"), Chart::lookupFromValues);
+            renderable = copy;
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+    }
+    return copy;
+  }
+
+  /** A template with its lookup calls answered from {@link #LOOKUP}. */
+  private static String lookupFromValues(String template) {
+    Matcher call = LOOKUP_CALL.matcher(template);
+    StringBuilder out = new StringBuilder();
+    while (call.find()) {
+      call.appendReplacement(out, Matcher.quoteReplacement("(get (default dict $.Values." + LOOKUP
+          + ") (printf \"%s/%s/%s/%s\"" + call.group(1) + ") | default dict)"));
+    }
+    call.appendTail(out);
+    if (Pattern.compile("\\blookup\\s+[\"$.]").matcher(out).find()) {
+      throw new IllegalStateException("a lookup call Chart.java cannot redirect; write it as (lookup a b c d):\n"
+          + template);
+    }
+    return out.toString();
+  }
+
   private static JsonNode read(Path file) {
     try {
       return YAML.readTree(file.toFile());
@@ -95,21 +155,39 @@ final class Chart {
   }
 
   private static Path copyWithValues(ValueSet values, Path scratch) {
-    Path copy = scratch.resolve("baton");
-    try (Stream<Path> files = Files.walk(dir())) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path target = copy.resolve(dir().relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
+    try {
+      Path copy = copyChart(scratch.resolve("baton"), UnaryOperator.identity());
       JsonNode merged = merge(read(dir().resolve("values.yaml")), read(values.file()));
       YAML.writeValue(copy.resolve("values.yaml").toFile(), merged);
       return copy;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A copy of the chart in {@code copy}, each file under templates/ passed through {@code templates}. */
+  private static Path copyChart(Path copy, UnaryOperator<String> templates) throws IOException {
+    Path templateDir = dir().resolve("templates");
+    try (Stream<Path> files = Files.walk(dir())) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path target = copy.resolve(dir().relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else if (source.startsWith(templateDir)) {
+          Files.writeString(target, templates.apply(Files.readString(source)));
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    }
+    return copy;
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A leftover temporary directory is harmless.
     }
   }
 

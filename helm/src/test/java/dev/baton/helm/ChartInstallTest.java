@@ -2,6 +2,7 @@ package dev.baton.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.marcnuri.helm.DryRun;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.Release;
@@ -10,16 +11,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code helm install --dry-run} (client only: there is no cluster here) with each value set: the chart installs, and
- * NOTES.txt tells how to check the operator, reach the runtime and apply the first example, and warns about missing
- * credentials.
+ * NOTES.txt tells how to check the operator, reach the runtime (with its API token) and apply the first example, and
+ * warns about missing credentials.
  */
 class ChartInstallTest {
 
   @ParameterizedTest
   @EnumSource(ValueSet.class)
   void installsAndSaysWhatToDoNext(ValueSet values) {
+    // --dry-run=client, as helm's own default: lookup finds nothing (helm-java would otherwise ask a cluster).
     InstallCommand install = new Helm(Chart.dir()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
-        .dryRun().clientOnly();
+        .dryRun().withDryRunOption(DryRun.CLIENT).clientOnly();
     Release release = (values.file() == null ? install : install.withValuesFile(values.file())).call();
 
     assertThat(release.getStatus()).isEqualTo("pending-install");
@@ -32,6 +34,19 @@ class ChartInstallTest {
     if (values != ValueSet.OPERATOR_ONLY) {
       assertThat(notes).contains("port-forward service/baton-runtime 8080:8080")
           .contains("http://baton-runtime.baton-system.svc:8080");
+      // Where the API token is, and how the CLI gets it.
+      String secret = values == ValueSet.EXISTING_SECRETS ? "baton-runtime-api-tokens" : "baton-runtime-api";
+      String key = values == ValueSet.EXISTING_SECRETS ? "api-token" : "token";
+      assertThat(notes).contains("export BATON_RUNTIME_TOKEN=$(kubectl -n baton-system get secret " + secret
+          + " -o jsonpath='{.data." + key + "}' | base64 -d)")
+          .contains("curl -H \"Authorization: Bearer $BATON_RUNTIME_TOKEN\"");
+    }
+    if (values == ValueSet.OPERATOR_ONLY) {
+      assertThat(notes).contains("The operator sends no token to http://baton-runtime.elsewhere.svc:8080");
+    }
+    if (values == ValueSet.SERVICE_MONITOR) {
+      assertThat(notes).as("Prometheus reads the read-only token in the ServiceMonitor's namespace")
+          .contains("key read-token").contains("in namespace monitoring too");
     }
     boolean credentialsGiven = values == ValueSet.QUICK_START || values == ValueSet.EXISTING_SECRETS;
     assertThat(notes.contains("WARNING")).as("warning about missing credentials with %s", values)

@@ -4,6 +4,7 @@ import static dev.baton.helm.Rendered.container;
 import static dev.baton.helm.Rendered.env;
 import static dev.baton.helm.Rendered.value;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -26,13 +27,16 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code helm template} with each value set: the fields that matter, read from the parsed objects. */
 class ChartTemplateTest {
 
   /** Every variable either component reads a credential from. */
-  private static final Pattern CREDENTIAL = Pattern.compile(".*(PASSWORD|USERNAME|_USER|_URI)$");
+  private static final Pattern CREDENTIAL = Pattern.compile(".*(PASSWORD|USERNAME|_USER|_URI|TOKEN)$");
+  /** The runtime API's Secret the chart makes when runtime.apiToken.existingSecret is empty. */
+  private static final String API_SECRET = Chart.RELEASE + "-runtime-api";
 
   @ParameterizedTest
   @EnumSource(ValueSet.class)
@@ -154,7 +158,7 @@ class ChartTemplateTest {
     assertThat(chart.ofKind("ServiceMonitor")).as("no ServiceMonitor unless enabled").isEmpty();
     assertThat(chart.all(Secret.class)).as("the runtime's broker Secret is the operator's to keep")
         .extracting(s -> s.getMetadata().getName())
-        .containsExactlyInAnyOrder("baton-rabbitmq-admin", "baton-runtime-database");
+        .containsExactlyInAnyOrder("baton-rabbitmq-admin", "baton-runtime-database", API_SECRET);
 
     Deployment operator = chart.operator();
     assertThat(container(operator).getImage()).isEqualTo("baton-operator:0.1.0");
@@ -165,7 +169,7 @@ class ChartTemplateTest {
     assertThat(env(operator).keySet()).containsExactly("BATON_RABBITMQ_MANAGEMENT_URL", "BATON_RABBITMQ_USERNAME",
         "BATON_RABBITMQ_PASSWORD", "BATON_RABBITMQ_HOST", "BATON_RABBITMQ_PORT", "BATON_RABBITMQ_VHOST",
         "BATON_USER_PREFIX", "BATON_RESYNC", "BATON_SERVER_SIDE_APPLY", "BATON_RUNTIME_URL", "BATON_COUNTS_INTERVAL",
-        "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION", "BATON_LEADER_ELECTION_NAMESPACE",
+        "BATON_RUNTIME_TOKEN", "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION", "BATON_LEADER_ELECTION_NAMESPACE",
         "BATON_LEADER_ELECTION_LEASE", "BATON_OPERATOR_HTTP_PORT", "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
     assertSecretRef(operator, "BATON_RABBITMQ_USERNAME", "baton-rabbitmq-admin", "username");
     assertSecretRef(operator, "BATON_RABBITMQ_PASSWORD", "baton-rabbitmq-admin", "password");
@@ -181,7 +185,8 @@ class ChartTemplateTest {
     assertThat(value(operator, "BATON_LEADER_ELECTION_NAMESPACE")).isEqualTo(Chart.NAMESPACE);
     assertThat(value(operator, "BATON_LEADER_ELECTION_LEASE")).isEqualTo("baton-operator");
     assertThat(value(operator, "BATON_OPERATOR_HTTP_PORT")).isEqualTo("8081");
-    assertServesHttp(operator, 8081, "/readyz");
+    assertThat(value(operator, "BATON_LOG_FORMAT")).isEqualTo("text");
+    assertServesHttp(operator, 8081, "/healthz", "/readyz");
     assertThat(chart.get(Service.class, "baton-operator").getSpec().getPorts()).extracting(ServicePort::getPort)
         .containsExactly(8081);
 
@@ -199,7 +204,9 @@ class ChartTemplateTest {
     assertSecretRef(runtime, "BATON_RABBITMQ_URI", "baton-runtime-rabbitmq", "uri");
     assertThat(env(runtime)).doesNotContainKeys("BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD",
         "BATON_NAMESPACES");
-    assertServesHttp(runtime, 8080, "/healthz");
+    assertThat(value(runtime, "BATON_LOG_FORMAT")).isEqualTo("text");
+    // Liveness asks only whether the process answers: a database or broker outage must not restart every pod.
+    assertServesHttp(runtime, 8080, "/livez", "/healthz");
 
     Service service = chart.get(Service.class, "baton-runtime");
     assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
@@ -245,6 +252,9 @@ class ChartTemplateTest {
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_URI", "baton-runtime-broker", "amqp-uri");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_USERNAME", "baton-runtime-broker", "amqp-user");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_PASSWORD", "baton-runtime-broker", "amqp-pass");
+    assertSecretRef(chart.runtime(), "BATON_API_TOKEN", "baton-runtime-api-tokens", "api-token");
+    assertSecretRef(chart.runtime(), "BATON_API_READ_TOKEN", "baton-runtime-api-tokens", "api-read-token");
+    assertSecretRef(chart.operator(), "BATON_RUNTIME_TOKEN", "baton-runtime-api-tokens", "api-token");
   }
 
   @Test
@@ -276,6 +286,15 @@ class ChartTemplateTest {
       List<String> namespaces = monitor.get("spec", "namespaceSelector", "matchNames");
       assertThat(namespaces).containsExactly(Chart.NAMESPACE);
     }
+    // A read-only API token is set: the runtime's /metrics needs it, the operator's does not.
+    assertThat(metricsEndpoint(chart, "baton-runtime")).containsEntry("bearerTokenSecret",
+        Map.of("name", API_SECRET, "key", "read-token"));
+    assertThat(metricsEndpoint(chart, "baton-operator")).doesNotContainKey("bearerTokenSecret");
+    assertThat(decoded(chart.get(Secret.class, API_SECRET))).containsOnlyKeys("token", "read-token");
+    assertSecretRef(chart.runtime(), "BATON_API_READ_TOKEN", API_SECRET, "read-token");
+    // Without one, /metrics stays open and Prometheus sends no token.
+    assertThat(metricsEndpoint(Chart.template(ValueSet.SERVICE_MONITOR, Map.of("runtime.apiToken.readTokenKey", "")),
+        "baton-runtime")).doesNotContainKey("bearerTokenSecret");
     // The operator's endpoint: env, port, probes and the Service the ServiceMonitor selects.
     Deployment operator = chart.operator();
     assertThat(value(operator, "BATON_OPERATOR_HTTP_PORT")).isEqualTo("9090");
@@ -300,6 +319,7 @@ class ChartTemplateTest {
     assertThat(runtime.getSpec().getReplicas()).isEqualTo(3);
     assertThat(operator.getSpec().getReplicas()).isEqualTo(1);
     assertThat(value(runtime, "BATON_CONSUMER_THREADS")).isEqualTo("8");
+    assertThat(value(runtime, "BATON_LOG_FORMAT")).isEqualTo("json");
     assertThat(value(operator, "BATON_RESYNC")).isEqualTo("2m");
     assertThat(value(operator, "BATON_LOG_FORMAT")).isEqualTo("json");
     assertThat(value(operator, "TZ")).as("extraEnv").isEqualTo("Europe/Paris");
@@ -330,7 +350,88 @@ class ChartTemplateTest {
     assertThat(chart.all(ServiceAccount.class)).extracting(s -> s.getMetadata().getName())
         .containsExactly("baton-operator");
     assertThat(value(chart.operator(), "BATON_RUNTIME_URL")).isEqualTo("http://baton-runtime.elsewhere.svc:8080");
-    assertThat(env(chart.operator())).doesNotContainKey("BATON_RUNTIME_CREDENTIALS_SECRET");
+    assertThat(env(chart.operator())).doesNotContainKeys("BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_RUNTIME_TOKEN");
+  }
+
+  /**
+   * Where the runtime's API token comes from and who gets it: the runtime (BATON_API_TOKEN, and BATON_API_READ_TOKEN
+   * with a read-only key) and the operator, which reads live counts with it (BATON_RUNTIME_TOKEN), whenever it knows
+   * a runtime URL and the chart knows the Secret. Empty cells: not set.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+      # case                        | runtime | existingSecret | tokenKey | readTokenKey | Secret            | chart's | operator
+      the chart's Secret            | true    | -              | -        | -            | baton-runtime-api | true    | true
+      the chart's, read-only key    | true    | -              | -        | read         | baton-runtime-api | true    | true
+      the chart's, own key name     | true    | -              | full     | -            | baton-runtime-api | true    | true
+      the user's Secret             | true    | mine           | -        | -            | mine              | false   | true
+      the user's, read-only key     | true    | mine           | -        | read         | mine              | false   | true
+      operator only                 | false   | -              | -        | -            | -                 | false   | false
+      operator only, user's Secret  | false   | mine           | -        | -            | mine              | false   | true
+      """)
+  void runtimeApiToken(String description, boolean runtime, String existingSecret, String tokenKey,
+      String readTokenKey, String secret, boolean chartMakesIt, boolean operatorSendsIt) {
+    Map<String, Object> sets = new java.util.LinkedHashMap<>();
+    Optional.ofNullable(existingSecret).ifPresent(v -> sets.put("runtime.apiToken.existingSecret", v));
+    Optional.ofNullable(tokenKey).ifPresent(v -> sets.put("runtime.apiToken.tokenKey", v));
+    Optional.ofNullable(readTokenKey).ifPresent(v -> sets.put("runtime.apiToken.readTokenKey", v));
+    Rendered chart = Chart.template(runtime ? ValueSet.DEFAULTS : ValueSet.OPERATOR_ONLY, sets);
+    String key = Optional.ofNullable(tokenKey).orElse("token");
+
+    assertThat(chart.find(Secret.class, API_SECRET).isPresent()).as("the chart makes %s", API_SECRET)
+        .isEqualTo(chartMakesIt);
+    if (chartMakesIt) {
+      Secret made = chart.get(Secret.class, API_SECRET);
+      Map<String, String> tokens = decoded(made);
+      assertThat(tokens.keySet()).containsExactlyInAnyOrderElementsOf(
+          readTokenKey == null ? List.of(key) : List.of(key, readTokenKey));
+      assertThat(tokens.values()).allSatisfy(t -> assertThat(t).matches("[A-Za-z0-9]{40}")).doesNotHaveDuplicates();
+      assertThat(made.getMetadata().getAnnotations()).as("uninstall and upgrades never take a token away")
+          .containsEntry("helm.sh/resource-policy", "keep");
+      assertThat(made.getMetadata().getLabels()).containsEntry("app.kubernetes.io/component", "runtime");
+    }
+    if (runtime) {
+      assertSecretRef(chart.runtime(), "BATON_API_TOKEN", secret, key);
+      if (readTokenKey == null) {
+        assertThat(env(chart.runtime())).doesNotContainKey("BATON_API_READ_TOKEN");
+      } else {
+        assertSecretRef(chart.runtime(), "BATON_API_READ_TOKEN", secret, readTokenKey);
+      }
+    }
+    if (operatorSendsIt) {
+      assertSecretRef(chart.operator(), "BATON_RUNTIME_TOKEN", secret, key);
+    } else {
+      assertThat(env(chart.operator())).doesNotContainKey("BATON_RUNTIME_TOKEN");
+    }
+  }
+
+  @Test
+  void theApiTokenIsRandomOnInstallAndKeptOnUpgrade() {
+    String first = decoded(Chart.template(ValueSet.DEFAULTS).get(Secret.class, API_SECRET)).get("token");
+    Rendered again = Chart.template(ValueSet.DEFAULTS, Map.of());
+    assertThat(decoded(again.get(Secret.class, API_SECRET)).get("token")).as("a new install, a new token")
+        .isNotEqualTo(first);
+    // The random token is not in the pods' checksum of the chart's Secrets: rendering again rolls no pod.
+    assertThat(again.runtime().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secrets"))
+        .isEqualTo(Chart.template(ValueSet.DEFAULTS).runtime().getSpec().getTemplate().getMetadata()
+            .getAnnotations().get("checksum/secrets"));
+
+    // An upgrade (or a reinstall: the Secret was kept) finds the Secret through lookup and keeps its token; a
+    // read-only key added since gets a new token of its own.
+    String kept = "Kept0123456789Kept0123456789Kept01234567";
+    Map<String, Object> existing = Map.of("data", Map.of("token", base64(kept)));
+    Rendered upgrade = Chart.template(ValueSet.DEFAULTS, Map.of(
+        Chart.LOOKUP, Map.of("v1/Secret/" + Chart.NAMESPACE + "/" + API_SECRET, existing),
+        "runtime.apiToken.readTokenKey", "read"));
+    Map<String, String> tokens = decoded(upgrade.get(Secret.class, API_SECRET));
+    assertThat(tokens).containsEntry("token", kept);
+    assertThat(tokens.get("read")).matches("[A-Za-z0-9]{40}");
+  }
+
+  @Test
+  void aReadOnlyTokenUnderTheFullTokensKeyIsRefused() {
+    assertThatThrownBy(() -> Chart.template(ValueSet.DEFAULTS, Map.of("runtime.apiToken.readTokenKey", "token")))
+        .hasMessageContaining("readTokenKey must differ from runtime.apiToken.tokenKey");
   }
 
   @Test
@@ -360,14 +461,14 @@ class ChartTemplateTest {
     assertThat(var.getValueFrom().getSecretKeyRef().getKey()).as("key of %s", name).isEqualTo(key);
   }
 
-  /** A port named http, startup and liveness probes on /healthz, readiness on the given path, all on that port. */
-  private static void assertServesHttp(Deployment deployment, int port, String readinessPath) {
+  /** A port named http, the startup probe on /healthz, liveness and readiness on the given paths, all on that port. */
+  private static void assertServesHttp(Deployment deployment, int port, String livenessPath, String readinessPath) {
     assertThat(container(deployment).getPorts()).singleElement().satisfies(p -> {
       assertThat(p.getName()).isEqualTo("http");
       assertThat(p.getContainerPort()).isEqualTo(port);
     });
     assertProbe(container(deployment).getStartupProbe(), "/healthz");
-    assertProbe(container(deployment).getLivenessProbe(), "/healthz");
+    assertProbe(container(deployment).getLivenessProbe(), livenessPath);
     assertProbe(container(deployment).getReadinessProbe(), readinessPath);
   }
 
@@ -375,6 +476,19 @@ class ChartTemplateTest {
     assertThat(probe).isNotNull();
     assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
     assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+  }
+
+  /** The one endpoint of the ServiceMonitor with that name. */
+  private static Map<String, Object> metricsEndpoint(Rendered chart, String name) {
+    GenericKubernetesResource monitor = chart.generic("ServiceMonitor").stream()
+        .filter(m -> m.getMetadata().getName().equals(name)).findFirst().orElseThrow();
+    List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+    assertThat(endpoints).hasSize(1);
+    return endpoints.get(0);
+  }
+
+  private static String base64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Map<String, String> decoded(Secret secret) {

@@ -16,13 +16,13 @@ enum ValueSet {
   EXISTING_SECRETS("existing-secrets.yaml"),
   /** Roles in two namespaces instead of ClusterRoles. */
   WATCH_NAMESPACES("watch-namespaces.yaml"),
-  /** ServiceMonitors, with the operator's HTTP endpoint on. */
+  /** ServiceMonitors, with the operator's HTTP endpoint on and a read-only API token for the runtime's /metrics. */
   SERVICE_MONITOR("service-monitor.yaml"),
   /** KEDA ScaledObjects managed by the operator. */
   KEDA("keda.yaml"),
   /** Server-side apply off (API servers without it). */
   NO_SERVER_SIDE_APPLY("no-server-side-apply.yaml"),
-  /** Three runtime replicas, images from a registry (tag, digest), extra env, pod scheduling. */
+  /** Three runtime replicas, images from a registry (tag, digest), extra env, JSON logs, pod scheduling. */
   REPLICAS_AND_IMAGES("replicas-and-images.yaml"),
   /** The operator alone. */
   OPERATOR_ONLY("operator-only.yaml");
