@@ -1,0 +1,327 @@
+package dev.baton.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Baton measurements on one {@link Stack}: instances are started through the HTTP API (the product path), steps
+ * run through the real runtime and SDK workers, and figures come from the runtime's counter (progress) and its
+ * database rows (latency).
+ */
+final class BatonRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatonRun.class);
+
+  /** Preloaded instances drained by the step loop at saturation; the preload itself gives the start rate. */
+  record Drain(int instances, double startsPerSecond, double relaySeconds, double drainSeconds,
+      double stepsPerSecond, Percentiles stepLatency, Resources.Usage usage, Resources.Usage startUsage) {}
+
+  /** A closed loop: a fixed number of instances kept running, each finished one replaced by a new HTTP start. */
+  record Sustained(int inFlight, double seconds, double stepsPerSecond, double workflowsPerSecond,
+      double startsPerSecond, Percentiles stepLatency, Percentiles endToEnd, Resources.Usage usage) {}
+
+  /** An open loop: starts at a fixed rate whatever the system does. */
+  record FixedRate(double targetWorkflowsPerSecond, double seconds, double startsPerSecond,
+      double stepsPerSecond, double maxStartLagMs, Percentiles stepLatency, Percentiles endToEnd,
+      Resources.Usage usage) {}
+
+  private final Stack stack;
+  private final BenchConfig config;
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong keys = new AtomicLong();
+  private final String keyPrefix = "b-" + Long.toHexString(System.nanoTime()) + "-";
+  private URI startUri;
+  /** When set, the preload and the drain are each recorded with JFR (two files) and summarised. */
+  java.nio.file.Path jfr;
+  final List<String> profiles = new ArrayList<>();
+
+  BatonRun(Stack stack) {
+    this.stack = stack;
+    this.config = stack.config;
+  }
+
+  /** Starts the runtime and waits until it consumes the workflow's queue. */
+  void startRuntime() throws InterruptedException {
+    startRuntime(stack.runtimeSettings());
+  }
+
+  void startRuntime(dev.baton.runtime.RuntimeSettings settings) throws InterruptedException {
+    stack.startRuntime(settings);
+    startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + "/api/v1/namespaces/" + Stack.NS
+        + "/workflows/" + Stack.WORKFLOW + "/instances");
+    stack.awaitConsuming(Duration.ofSeconds(30));
+  }
+
+  /**
+   * Brings a fresh database where a running one is: some instances through every step, then {@code ANALYZE}, as
+   * autovacuum does within a minute of the tables filling. Without it every connection keeps the plans it made
+   * while the tables were empty, where a sequential scan is the cheapest plan for a lookup by key (PostgreSQL
+   * caches the generic plan of a prepared statement, and foreign-key checks' plans, per connection, until the
+   * statistics change), and the measurement would show the first minute of a new database instead of the steady
+   * state.
+   */
+  void warmUp(int instances) throws Exception {
+    if (instances <= 0) {
+      return;
+    }
+    double applied0 = stack.eventsApplied();
+    ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < instances; i++) {
+      futures.add(pool.submit(this::start));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    stack.startWorkers();
+    awaitApplied(applied0 + (double) instances * config.steps(), Duration.ofMinutes(5));
+    stack.stopWorkers();
+    try (Connection c = stack.connect(); java.sql.Statement s = c.createStatement()) {
+      s.execute("ANALYZE");
+    }
+  }
+
+  /** One start through the HTTP API; true when the runtime created the instance. */
+  boolean start() {
+    long n = keys.incrementAndGet();
+    String body = "{\"businessKey\":\"" + keyPrefix + n + "\",\"input\":" + config.input(n) + "}";
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(startUri).timeout(Duration.ofSeconds(30))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 201) {
+        return true;
+      }
+      if (failures.incrementAndGet() <= 3) {
+        LOG.warn("start answered {}: {}", r.statusCode(), r.body());
+      }
+    } catch (Exception e) {
+      if (failures.incrementAndGet() <= 3) {
+        LOG.warn("start failed: {}", e.toString());
+      }
+    }
+    return false;
+  }
+
+  long failures() {
+    return failures.get();
+  }
+
+  /**
+   * Starts {@code n} instances with the workers stopped (their commands wait in the queues), then starts the workers
+   * and measures the step loop draining them.
+   */
+  Drain drain(int n) throws Exception {
+    stack.stopWorkers();
+    double applied0 = stack.eventsApplied();
+    Profiler startProfile = jfr == null ? null
+        : Profiler.start(jfr.resolveSibling(jfr.getFileName() + ".starts.jfr"));
+    Resources startResources = Resources.start();
+    long t0 = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
+    List<Future<?>> futures = new ArrayList<>();
+    AtomicLong next = new AtomicLong();
+    for (int i = 0; i < config.httpClients(); i++) {
+      futures.add(pool.submit(() -> {
+        while (next.incrementAndGet() <= n) {
+          start();
+        }
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    double startSeconds = (System.nanoTime() - t0) / 1e9;
+    Resources.Usage startUsage = startResources.stop();
+    if (startProfile != null) {
+      profiles.add("starts (preload through the HTTP API): " + startProfile.stopAndSummarize(25));
+    }
+    long t1 = System.nanoTime();
+    awaitOutboxEmpty(Duration.ofMinutes(5));
+    double relaySeconds = (System.nanoTime() - t1) / 1e9;
+    LOG.info("preloaded {} instances in {} s ({} starts/s); outbox drained {} s later", n, fmt(startSeconds),
+        fmt(n / startSeconds), fmt(relaySeconds));
+
+    Profiler drainProfile = jfr == null ? null : Profiler.start(jfr);
+    Resources resources = Resources.start();
+    Instant workersStarted = Instant.now();
+    long t2 = System.nanoTime();
+    stack.startWorkers();
+    double target = applied0 + (double) n * config.steps();
+    awaitApplied(target, Duration.ofMinutes(15));
+    double seconds = (System.nanoTime() - t2) / 1e9;
+    Instant end = Instant.now();
+    Resources.Usage usage = resources.stop();
+    if (drainProfile != null) {
+      profiles.add("drain (step loop, relay, workers): " + drainProfile.stopAndSummarize(25));
+    }
+    double stepsPerSecond = (double) n * config.steps() / seconds;
+    LOG.info("drained {} instances x {} steps in {} s = {} steps/s", n, config.steps(), fmt(seconds),
+        fmt(stepsPerSecond));
+    Percentiles steps;
+    try (Connection c = stack.connect()) {
+      // Executions dispatched once the workers ran (the first steps waited for the workers by design).
+      steps = Percentiles.steps(c, workersStarted, end.plusSeconds(1));
+    }
+    return new Drain(n, n / startSeconds, relaySeconds, seconds, stepsPerSecond, steps, usage, startUsage);
+  }
+
+  /** Keeps {@code inFlight} instances running for warm-up + duration; measures the window after the warm-up. */
+  Sustained sustained(int inFlight, int warmupSeconds, int seconds) throws Exception {
+    double baseline = stack.eventsApplied();
+    AtomicLong started = new AtomicLong();
+    AtomicBoolean stop = new AtomicBoolean();
+    int steps = config.steps();
+    ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
+    for (int i = 0; i < config.httpClients(); i++) {
+      pool.submit(() -> {
+        while (!stop.get()) {
+          double done = (stack.eventsApplied() - baseline) / steps;
+          if (started.get() - done < inFlight) {
+            started.incrementAndGet();
+            start();
+          } else {
+            LockSupport.parkNanos(1_000_000);
+          }
+        }
+      });
+    }
+    Thread.sleep(warmupSeconds * 1000L);
+    Instant from = Instant.now();
+    long started0 = started.get();
+    double applied0 = stack.eventsApplied();
+    Resources resources = Resources.start();
+    long t0 = System.nanoTime();
+    Thread.sleep(seconds * 1000L);
+    double window = (System.nanoTime() - t0) / 1e9;
+    double applied1 = stack.eventsApplied();
+    long started1 = started.get();
+    Instant to = Instant.now();
+    Resources.Usage usage = resources.stop();
+    stop.set(true);
+    pool.shutdown();
+    pool.awaitTermination(1, TimeUnit.MINUTES);
+    awaitApplied(baseline + (double) started.get() * steps, Duration.ofMinutes(5));
+    double stepsPerSecond = (applied1 - applied0) / window;
+    long finishedInWindow;
+    Percentiles stepLatency;
+    Percentiles e2e;
+    try (Connection c = stack.connect()) {
+      finishedInWindow = finishedBetween(c, from, to);
+      stepLatency = Percentiles.steps(c, from, to);
+      e2e = Percentiles.endToEnd(c, from, to);
+    }
+    LOG.info("sustained ({} in flight): {} steps/s, {} workflows/s", inFlight, fmt(stepsPerSecond),
+        fmt(finishedInWindow / window));
+    return new Sustained(inFlight, window, stepsPerSecond, finishedInWindow / window,
+        (started1 - started0) / window, stepLatency, e2e, usage);
+  }
+
+  /** Starts instances at {@code rate} per second for {@code seconds}, then waits for them to finish. */
+  FixedRate fixedRate(double rate, int seconds) throws Exception {
+    double baseline = stack.eventsApplied();
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(config.httpClients(), 16));
+    AtomicLong started = new AtomicLong();
+    AtomicLong maxLagNanos = new AtomicLong();
+    Instant from = Instant.now();
+    Resources resources = Resources.start();
+    long t0 = System.nanoTime();
+    long period = (long) (1e9 / rate);
+    long end = t0 + seconds * 1_000_000_000L;
+    double applied0 = stack.eventsApplied();
+    for (long k = 0; ; k++) {
+      long due = t0 + k * period;
+      if (due >= end) {
+        break;
+      }
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      pool.submit(() -> {
+        long lag = System.nanoTime() - due;
+        maxLagNanos.accumulateAndGet(lag, Math::max);
+        if (start()) {
+          started.incrementAndGet();
+        }
+      });
+    }
+    double window = (System.nanoTime() - t0) / 1e9;
+    double applied1 = stack.eventsApplied();
+    Instant to = Instant.now();
+    Resources.Usage usage = resources.stop();
+    pool.shutdown();
+    pool.awaitTermination(2, TimeUnit.MINUTES);
+    awaitApplied(baseline + (double) started.get() * config.steps(), Duration.ofMinutes(5));
+    Percentiles stepLatency;
+    Percentiles e2e;
+    try (Connection c = stack.connect()) {
+      stepLatency = Percentiles.steps(c, from, to);
+      e2e = Percentiles.endToEnd(c, from, to);
+    }
+    LOG.info("fixed rate {} workflows/s: e2e p50 {} ms p99 {} ms", fmt(rate), fmt(e2e.p50()), fmt(e2e.p99()));
+    return new FixedRate(rate, window, started.get() / window, (applied1 - applied0) / window,
+        maxLagNanos.get() / 1e6, stepLatency, e2e, usage);
+  }
+
+  private static long finishedBetween(Connection c, Instant from, Instant to) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT count(*) FROM workflow_instance WHERE finished_at >= ? AND finished_at < ?")) {
+      ps.setObject(1, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+      ps.setObject(2, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  void awaitApplied(double target, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (stack.eventsApplied() < target) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("stalled: " + stack.eventsApplied() + " of " + target + " events applied");
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private void awaitOutboxEmpty(Duration within) throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (stack.count("SELECT count(*) FROM outbox") > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the outbox did not drain within " + within);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  static String fmt(double v) {
+    return String.format("%.1f", v);
+  }
+}

@@ -1,0 +1,295 @@
+package dev.baton.bench;
+
+import dev.baton.contract.topology.QueueType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code baton bench}: the end-to-end benchmark. Prints the Markdown report and writes it with its JSON. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "End-to-end benchmark of the Baton runtime on the real RabbitMQ and PostgreSQL (fresh vhost and database,",
+        "removed afterwards): N-step workflows with no-op workers (worker SDK) in this JVM, instances started through",
+        "the HTTP API, durable queues, confirms, manual acks, synchronous commit. The same run measures a ceiling:",
+        "the same work per step written straight on amqp-client and JDBC, and prints Baton / ceiling.",
+        "Writes .baton/bench/report.md and report.json. Not a test: it asserts nothing."},
+    footer = {"", "Examples:", "  baton bench                          # defaults: a few minutes",
+        "  baton bench --instances 20000 --duration 60s",
+        "  baton bench --sweep threads,prefetch --instances 3000",
+        "  baton bench --sweep growth             # 1 million finished instances, and the retention purge",
+        "  baton bench --sweep operator           # 200 WorkerServices + 100 Workflows applied at once"})
+public final class BenchMain implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BenchMain.class);
+  /** Instances run before measuring, so that the database has statistics (see {@link BatonRun#warmUp}). */
+  static int WARM_UP = 300;
+
+  @Option(names = "--steps", description = "Steps per workflow (default ${DEFAULT-VALUE}).", defaultValue = "3")
+  int steps;
+
+  @Option(names = "--instances", description = "Instances preloaded for the saturation drain and the ceiling "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "5000")
+  int instances;
+
+  @Option(names = "--duration", description = "Length of the sustained and fixed-rate windows, e.g. 20s, 2m "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "20s")
+  String duration;
+
+  @Option(names = "--warmup", description = "Warm-up before the sustained window (default ${DEFAULT-VALUE}).",
+      defaultValue = "5s")
+  String warmup;
+
+  @Option(names = "--warm-up", description = "Instances run (then ANALYZE) before measuring, as a database in use "
+      + "has statistics; 0 measures a brand-new database (default ${DEFAULT-VALUE}).", defaultValue = "300")
+  int warmUp;
+
+  @Option(names = "--rate", description = "Fixed start rate in workflows/s for the latency run (default: half of "
+      + "the sustained saturation).", defaultValue = "0")
+  double rate;
+
+  @Option(names = "--threads", description = "Runtime consumer threads (default: the runtime's).", defaultValue = "0")
+  int threads;
+
+  @Option(names = "--prefetch", description = "Runtime prefetch per consumer (default: the runtime's).",
+      defaultValue = "0")
+  int prefetch;
+
+  @Option(names = "--outbox-batch", description = "Outbox relay batch size (default: the runtime's).",
+      defaultValue = "0")
+  int outboxBatch;
+
+  @Option(names = "--event-batch", description = "Events per step-loop transaction (default: the runtime's).",
+      defaultValue = "0")
+  int eventBatch;
+
+  @Option(names = "--pool-size", description = "Database connections (default: the runtime's).", defaultValue = "0")
+  int poolSize;
+
+  @Option(names = "--queue-type", description = "classic or quorum (default ${DEFAULT-VALUE}).",
+      defaultValue = "classic")
+  String queueType;
+
+  @Option(names = "--payload-bytes", description = "Size of each instance's input (default ${DEFAULT-VALUE}).",
+      defaultValue = "300")
+  int payloadBytes;
+
+  @Option(names = "--step-timeout", description = "Every step's timeout, or none (default ${DEFAULT-VALUE}: real "
+      + "steps have one, and each dispatch then also maintains the deadline index).", defaultValue = "5m")
+  String stepTimeout;
+
+  @Option(names = "--worker-prefetch", description = "Prefetch of each worker channel (default ${DEFAULT-VALUE}).",
+      defaultValue = "50")
+  int workerPrefetch;
+
+  @Option(names = "--worker-channels", description = "Worker channels per command queue (default ${DEFAULT-VALUE}).",
+      defaultValue = "1")
+  int workerChannels;
+
+  @Option(names = "--http-clients", description = "Concurrent HTTP clients starting instances "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "8")
+  int httpClients;
+
+  @Option(names = "--in-flight", description = "Instances kept running in the sustained closed loop "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "400")
+  int inFlight;
+
+  @Option(names = "--phases", split = ",", description = "What the main run measures: ceiling, drain, sustained, "
+      + "fixed (default: all; 'none' with --sweep runs only the sweeps).")
+  List<String> phases;
+
+  @Option(names = "--preload", description = "Only the preload + drain phase (and the ceiling): the step loop at "
+      + "saturation.")
+  boolean preloadOnly;
+
+  @Option(names = "--sweep", split = ",", description = "Sweeps to run after the main run: threads, prefetch, "
+      + "outbox-batch, queue-type, payload, steps, growth, operator, or all.")
+  List<String> sweeps = new ArrayList<>();
+
+  @Option(names = "--growth-rows", description = "Finished instances bulk-loaded by the growth sweep "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "1000000")
+  int growthRows;
+
+  @Option(names = "--operator-services", description = "WorkerServices of the operator sweep "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "200")
+  int operatorServices;
+
+  @Option(names = "--operator-workflows", description = "Workflows of the operator sweep (default ${DEFAULT-VALUE}).",
+      defaultValue = "100")
+  int operatorWorkflows;
+
+  @Option(names = "--operator-resync", description = "Operator resync interval in the operator sweep "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "30s")
+  String operatorResync;
+
+  @Option(names = "--jfr", description = "Record a JFR profile of the drain into this file and print its hottest "
+      + "frames in the report.")
+  Path jfr;
+
+  @Option(names = "--out", description = "Report folder (default: .baton/bench under the repository, or the "
+      + "current folder).")
+  Path out;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command; the exit code. */
+  public static int run(String... args) {
+    return new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    BenchConfig config = config();
+    WARM_UP = Math.max(0, warmUp);
+    Set<String> run = phases();
+    Set<String> sweepNames = sweepNames();
+    Report report = new Report(config);
+    if (!report.machineBefore.quiet()) {
+      LOG.warn("the machine is not quiet (load {}, {} other Java/Maven processes): absolute figures will be low; the "
+          + "ratio to the ceiling still compares", String.format(Locale.ROOT, "%.2f",
+          report.machineBefore.loadAverage()), report.machineBefore.otherJavaProcesses());
+    }
+    if (run.contains("ceiling")) {
+      Ceiling.Result c = ceiling(config, config.instances());
+      report.ceilingRuns.add(c.stepsPerSecond());
+      report.ceilingUsage = c.usage();
+    }
+    if (run.contains("drain") || run.contains("sustained") || run.contains("fixed")) {
+      mainRun(config, run, report);
+    }
+    if (run.contains("ceiling") && run.contains("drain")) {
+      // Once more after Baton's runs: the ratio compares Baton with the mean of a ceiling measured before and
+      // after it, so that a machine getting busier or quieter meanwhile moves both sides alike.
+      report.ceilingRuns.add(ceiling(config, config.instances()).stepsPerSecond());
+    }
+    if (!report.ceilingRuns.isEmpty()) {
+      report.ceiling = report.ceilingRuns.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+    for (String sweep : sweepNames) {
+      Sweeps.run(sweep, config, this, report);
+    }
+    Path dir = out != null ? out : defaultOut();
+    report.write(dir);
+    System.out.println(report.markdown());
+    System.out.println("Written to " + dir.resolve("report.md") + " and " + dir.resolve("report.json"));
+    return 0;
+  }
+
+  private void mainRun(BenchConfig config, Set<String> run, Report report) throws Exception {
+    try (Stack stack = Stack.create(config, "bench-main")) {
+      BatonRun baton = new BatonRun(stack);
+      baton.startRuntime();
+      baton.warmUp(WARM_UP);
+      if (run.contains("drain")) {
+        baton.jfr = jfr;
+        report.drain = baton.drain(config.instances());
+        if (!baton.profiles.isEmpty()) {
+          report.profile = String.join("\n", baton.profiles);
+        }
+      } else {
+        stack.startWorkers();
+      }
+      if (run.contains("sustained")) {
+        report.sustained = baton.sustained(config.inFlight(), config.warmupSeconds(), config.durationSeconds());
+      }
+      if (run.contains("fixed")) {
+        double r = config.rate() > 0 ? config.rate()
+            : report.sustained != null ? report.sustained.workflowsPerSecond() / 2
+            : report.drain != null ? report.drain.stepsPerSecond() / config.steps() / 2 : 50;
+        report.half = baton.fixedRate(r, config.durationSeconds());
+      }
+      report.startFailures = baton.failures();
+    }
+  }
+
+  /** The ceiling on its own vhost and database. */
+  static Ceiling.Result ceiling(BenchConfig config, int instances) throws Exception {
+    try (Ceiling c = new Ceiling(config)) {
+      return c.run(instances);
+    }
+  }
+
+  BenchConfig config() {
+    QueueType type = switch (queueType.toLowerCase(Locale.ROOT)) {
+      case "classic" -> QueueType.CLASSIC;
+      case "quorum" -> QueueType.QUORUM;
+      default -> throw new CommandLine.ParameterException(new CommandLine(this),
+          "--queue-type must be classic or quorum, not " + queueType);
+    };
+    if (steps < 1 || instances < 1 || httpClients < 1 || inFlight < 1) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--steps, --instances, --http-clients and --in-flight must be at least 1");
+    }
+    return new BenchConfig(steps, instances, seconds(duration, "--duration"), seconds(warmup, "--warmup"), rate,
+        threads, prefetch, outboxBatch, eventBatch, poolSize, type, payloadBytes, workerPrefetch, workerChannels,
+        httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout);
+  }
+
+  private Set<String> phases() {
+    if (preloadOnly) {
+      return Set.of("ceiling", "drain");
+    }
+    if (phases == null || phases.isEmpty()) {
+      return sweeps.isEmpty() ? Set.of("ceiling", "drain", "sustained", "fixed") : Set.of();
+    }
+    Set<String> s = new LinkedHashSet<>();
+    for (String p : phases) {
+      String v = p.trim().toLowerCase(Locale.ROOT);
+      if (!Set.of("ceiling", "drain", "sustained", "fixed", "none").contains(v)) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "unknown phase " + p);
+      }
+      s.add(v);
+    }
+    return s;
+  }
+
+  private Set<String> sweepNames() {
+    Set<String> s = new LinkedHashSet<>();
+    for (String name : sweeps) {
+      String v = name.trim().toLowerCase(Locale.ROOT);
+      if (v.equals("all")) {
+        s.addAll(Sweeps.ALL);
+      } else if (Sweeps.ALL.contains(v)) {
+        s.add(v);
+      } else {
+        throw new CommandLine.ParameterException(new CommandLine(this), "unknown sweep " + name + " (one of "
+            + String.join(", ", Sweeps.ALL) + ", all)");
+      }
+    }
+    return s;
+  }
+
+  static int seconds(String text, String option) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (t.endsWith("ms")) {
+        return Math.max(1, Integer.parseInt(t.substring(0, t.length() - 2)) / 1000);
+      }
+      if (t.endsWith("s")) {
+        return Integer.parseInt(t.substring(0, t.length() - 1));
+      }
+      if (t.endsWith("m")) {
+        return 60 * Integer.parseInt(t.substring(0, t.length() - 1));
+      }
+      return Integer.parseInt(t);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + ": not a duration such as 20s or 2m: " + text);
+    }
+  }
+
+  private static Path defaultOut() {
+    String home = System.getenv("BATON_HOME");
+    Path root = home != null && !home.isBlank() ? Path.of(home) : Path.of("").toAbsolutePath();
+    return root.resolve(".baton").resolve("bench");
+  }
+}

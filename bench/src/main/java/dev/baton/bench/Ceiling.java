@@ -1,0 +1,404 @@
+package dev.baton.bench;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.RabbitVhost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ceiling: the same work per step as Baton, written straight on amqp-client and JDBC with none of Baton's code.
+ * Per step: one transaction that updates the instance row (a locked update, checking the step it answers, like
+ * Baton's stale-event check) and inserts the next command into an outbox table; then two persistent, confirmed hops
+ * (command orchestrator → worker, event worker → orchestrator) on durable queues, each delivery manually acked
+ * (the orchestrator's after the commit, the worker's after its event is confirmed).
+ *
+ * <p>It gets the same structural advantages Baton has (several consumer threads, events already waiting share one
+ * transaction, asynchronous confirms in the worker) and nothing else: no JSON parsing, no idempotency table, no
+ * history rows, no metrics. Each consumer thread publishes the commands it just committed itself, waits for their
+ * confirms and deletes their outbox rows (the outbox is there for a crash between commit and publish, which the
+ * ceiling does not need to recover from, but it pays for it).
+ */
+final class Ceiling implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Ceiling.class);
+  private static final String CMD_EX = "ceiling.command.topic.ex";
+  private static final String EVT_EX = "ceiling.event.topic.ex";
+  private static final String CMD_Q = "q.ceiling.cmd";
+  private static final String EVT_Q = "q.ceiling.orchestrator";
+
+  private final BenchConfig config;
+  private final RabbitVhost vhost;
+  private final PostgresDatabase database;
+  private final Connection consumerConnection;
+  private final Connection publisherConnection;
+  private final Connection workerConnection;
+  private final AtomicLong finished = new AtomicLong();
+  private final AtomicLong stepsApplied = new AtomicLong();
+  private final List<Lane> lanes = new ArrayList<>();
+  private final List<Channel> workerChannels = new ArrayList<>();
+  private final byte[] commandBody;
+  private volatile boolean running = true;
+
+  Ceiling(BenchConfig config) {
+    this.config = config;
+    this.vhost = RabbitVhost.create("bench-ceiling");
+    PostgresDatabase db = null;
+    try {
+      db = PostgresDatabase.create("bench_ceiling");
+      Resources.trackDatabase(db.name());
+      this.database = db;
+      this.consumerConnection = vhost.newConnection("ceiling-consumer");
+      this.publisherConnection = vhost.newConnection("ceiling-publisher");
+      this.workerConnection = vhost.newConnection("ceiling-worker");
+      schema();
+      topology();
+    } catch (RuntimeException e) {
+      vhost.close();
+      if (db != null) {
+        db.close();
+      }
+      throw e;
+    }
+    // A command body about as big as Baton's: the instance input plus some metadata.
+    this.commandBody = ("{\"meta\":\"" + "m".repeat(200) + "\",\"input\":" + config.input(0) + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private void schema() {
+    try (java.sql.Connection c = database.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE ci (id bigint PRIMARY KEY, step integer NOT NULL, steps integer NOT NULL,"
+          + " created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz, finished_at timestamptz)");
+      s.execute("CREATE TABLE co (id bigserial PRIMARY KEY, instance_id bigint NOT NULL, step integer NOT NULL,"
+          + " body bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+    } catch (SQLException e) {
+      throw new IllegalStateException("ceiling schema", e);
+    }
+  }
+
+  private void topology() {
+    Map<String, Object> args = new HashMap<>();
+    args.put("x-queue-type", config.queueType() == QueueType.QUORUM ? "quorum" : "classic");
+    try (Channel ch = consumerConnection.createChannel()) {
+      ch.exchangeDeclare(CMD_EX, "topic", true);
+      ch.exchangeDeclare(EVT_EX, "topic", true);
+      ch.queueDeclare(CMD_Q, true, false, false, args);
+      ch.queueDeclare(EVT_Q, true, false, false, args);
+      ch.queueBind(CMD_Q, CMD_EX, "#");
+      ch.queueBind(EVT_Q, EVT_EX, "#");
+    } catch (Exception e) {
+      throw new IllegalStateException("ceiling topology", e);
+    }
+  }
+
+  /**
+   * Preloads {@code instances} instances with their first command queued, then starts the workers and measures
+   * until every instance has done all its steps.
+   *
+   * @return steps per second
+   */
+  /** Steps per second and what the drain used. */
+  record Result(double stepsPerSecond, Resources.Usage usage) {}
+
+  Result run(int instances) throws Exception {
+    int threads = config.threads() > 0 ? config.threads() : 4;
+    int prefetch = config.prefetch() > 0 ? config.prefetch() : 50;
+    int batch = config.eventBatch() > 0 ? config.eventBatch() : 20;
+    for (int i = 0; i < threads; i++) {
+      Lane lane = new Lane(i, prefetch, batch);
+      lanes.add(lane);
+      lane.start();
+    }
+    // Starts are not measured: the instances and their first commands go in at once.
+    try (java.sql.Connection c = database.connect(); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO ci (id, step, steps) SELECT g, 0, " + config.steps() + " FROM generate_series(1, "
+          + instances + ") g");
+      s.execute("ANALYZE"); // as for Baton: statistics of a database in use, not of empty tables
+    }
+    try (Channel ch = publisherConnection.createChannel()) {
+      ch.confirmSelect();
+      for (long id = 1; id <= instances; id++) {
+        ch.basicPublish(CMD_EX, "service.ceiling.step", false, commandProps(id, 0), commandBody);
+        if (id % 1000 == 0) {
+          ch.waitForConfirmsOrDie(30_000);
+        }
+      }
+      ch.waitForConfirmsOrDie(30_000);
+    }
+    Resources resources = Resources.start();
+    long t0 = System.nanoTime();
+    startWorkers();
+    long deadline = t0 + TimeUnit.MINUTES.toNanos(10);
+    while (finished.get() < instances) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the ceiling pipeline stalled at " + finished.get() + "/" + instances);
+      }
+      Thread.sleep(5);
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    Resources.Usage usage = resources.stop();
+    double stepsPerSecond = (double) instances * config.steps() / seconds;
+    LOG.info("ceiling: {} instances x {} steps in {} s = {} steps/s", instances, config.steps(),
+        String.format("%.2f", seconds), String.format("%.0f", stepsPerSecond));
+    return new Result(stepsPerSecond, usage);
+  }
+
+  private static AMQP.BasicProperties commandProps(long instance, int step) {
+    Map<String, Object> headers = new LinkedHashMap<>();
+    headers.put("baton-workflow", "ceiling");
+    headers.put("baton-namespace", "default");
+    headers.put("baton-revision", 1);
+    headers.put("baton-instance", Long.toString(instance));
+    headers.put("baton-step", "s" + step);
+    headers.put("baton-attempt", 1);
+    headers.put("baton-entity", "order");
+    headers.put("baton-action", "step" + step);
+    headers.put("baton-retries", 0);
+    headers.put("x-step", step);
+    return new AMQP.BasicProperties.Builder()
+        .messageId(java.util.UUID.randomUUID().toString())
+        .correlationId(Long.toString(instance))
+        .contentType("application/json")
+        .deliveryMode(2)
+        .timestamp(new java.util.Date())
+        .headers(headers)
+        .build();
+  }
+
+  /** The worker: answers each command with an event, acks the command once the event is confirmed. */
+  private void startWorkers() throws IOException {
+    int channels = Math.min(config.steps(), Stack.MAX_SERVICES) * config.workerChannels();
+    for (int i = 0; i < channels; i++) {
+      Channel ch = workerConnection.createChannel();
+      ch.basicQos(config.workerPrefetch());
+      ch.confirmSelect();
+      ConcurrentSkipListMap<Long, Long> waiting = new ConcurrentSkipListMap<>();
+      ch.addConfirmListener(new ConfirmListener() {
+        @Override
+        public void handleAck(long seq, boolean multiple) throws IOException {
+          settle(seq, multiple, true);
+        }
+
+        @Override
+        public void handleNack(long seq, boolean multiple) throws IOException {
+          settle(seq, multiple, false);
+        }
+
+        private void settle(long seq, boolean multiple, boolean ok) throws IOException {
+          Map<Long, Long> done = multiple ? waiting.headMap(seq, true) : waiting.subMap(seq, true, seq, true);
+          for (Long tag : new ArrayList<>(done.values())) {
+            if (ok) {
+              ch.basicAck(tag, false);
+            } else {
+              ch.basicNack(tag, false, true);
+            }
+          }
+          done.clear();
+        }
+      });
+      ch.basicConsume(CMD_Q, false, new DefaultConsumer(ch) {
+        @Override
+        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+            throws IOException {
+          Map<String, Object> headers = new LinkedHashMap<>();
+          props.getHeaders().forEach((k, v) -> {
+            if (k.startsWith("baton-") || k.startsWith("x-")) {
+              headers.put(k, v);
+            }
+          });
+          AMQP.BasicProperties event = new AMQP.BasicProperties.Builder()
+              .messageId(java.util.UUID.randomUUID().toString())
+              .correlationId(props.getCorrelationId())
+              .contentType("application/json")
+              .deliveryMode(2)
+              .timestamp(new java.util.Date())
+              .headers(headers)
+              .build();
+          byte[] eventBody = ("{\"instanceId\":\"" + props.getCorrelationId() + "\",\"step\":\"s\",\"attempt\":1,"
+              + "\"output\":null}").getBytes(StandardCharsets.UTF_8);
+          waiting.put(ch.getNextPublishSeqNo(), envelope.getDeliveryTag());
+          ch.basicPublish(EVT_EX, "order.step.success", false, event, eventBody);
+        }
+      });
+      workerChannels.add(ch);
+    }
+  }
+
+  /** One orchestrator consumer thread: batch of waiting events → one transaction → ack → publish → delete. */
+  private final class Lane {
+    private final Thread thread;
+    private final BlockingQueue<Delivery> inbox = new LinkedBlockingQueue<>();
+    private final int batch;
+    private final Channel consumer;
+    private final Channel publisher;
+    private final java.sql.Connection db;
+
+    Lane(int index, int prefetch, int batch) throws IOException, SQLException {
+      this.batch = batch;
+      this.db = database.connect();
+      db.setAutoCommit(false);
+      this.publisher = publisherConnection.createChannel();
+      publisher.confirmSelect();
+      this.consumer = consumerConnection.createChannel();
+      consumer.basicQos(prefetch);
+      consumer.basicConsume(EVT_Q, false, new DefaultConsumer(consumer) {
+        @Override
+        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) {
+          inbox.add(new Delivery(envelope.getDeliveryTag(), props));
+        }
+      });
+      this.thread = new Thread(this::loop, "ceiling-lane-" + index);
+      thread.setDaemon(true);
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    private void loop() {
+      List<Delivery> deliveries = new ArrayList<>(batch);
+      while (running) {
+        try {
+          Delivery first = inbox.poll(100, TimeUnit.MILLISECONDS);
+          if (first == null) {
+            continue;
+          }
+          deliveries.add(first);
+          inbox.drainTo(deliveries, batch - 1);
+          handle(deliveries);
+        } catch (InterruptedException e) {
+          return;
+        } catch (Exception e) {
+          if (running) {
+            LOG.error("ceiling lane failed", e);
+          }
+          return;
+        } finally {
+          deliveries.clear();
+        }
+      }
+    }
+
+    private void handle(List<Delivery> deliveries) throws Exception {
+      int n = deliveries.size();
+      Long[] ids = new Long[n];
+      Integer[] steps = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        Map<String, Object> h = deliveries.get(i).props().getHeaders();
+        ids[i] = Long.parseLong(deliveries.get(i).props().getCorrelationId());
+        steps[i] = ((Number) h.get("x-step")).intValue();
+      }
+      List<long[]> next = new ArrayList<>(n); // {instance, step}
+      int done = 0;
+      // The locked update: answers only the step in flight (a stale or duplicate event changes nothing).
+      try (PreparedStatement ps = db.prepareStatement("UPDATE ci SET step = ci.step + 1, updated_at = now(),"
+          + " finished_at = CASE WHEN ci.step + 1 >= ci.steps THEN now() END"
+          + " FROM unnest(?::bigint[], ?::int[]) AS e(id, step) WHERE ci.id = e.id AND ci.step = e.step"
+          + " RETURNING ci.id, ci.step, ci.steps")) {
+        ps.setArray(1, db.createArrayOf("bigint", ids));
+        ps.setArray(2, db.createArrayOf("integer", steps));
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            if (rs.getInt(2) < rs.getInt(3)) {
+              next.add(new long[] {rs.getLong(1), rs.getInt(2)});
+            } else {
+              done++;
+            }
+          }
+        }
+      }
+      Long[] outboxIds = new Long[next.size()];
+      if (!next.isEmpty()) {
+        Long[] instances = new Long[next.size()];
+        Integer[] nextSteps = new Integer[next.size()];
+        byte[][] bodies = new byte[next.size()][];
+        for (int i = 0; i < next.size(); i++) {
+          instances[i] = next.get(i)[0];
+          nextSteps[i] = (int) next.get(i)[1];
+          bodies[i] = commandBody;
+        }
+        try (PreparedStatement ps = db.prepareStatement("INSERT INTO co (instance_id, step, body)"
+            + " SELECT * FROM unnest(?::bigint[], ?::int[], ?::bytea[]) RETURNING id")) {
+          ps.setArray(1, db.createArrayOf("bigint", instances));
+          ps.setArray(2, db.createArrayOf("integer", nextSteps));
+          ps.setArray(3, db.createArrayOf("bytea", bodies));
+          try (ResultSet rs = ps.executeQuery()) {
+            for (int i = 0; rs.next(); i++) {
+              outboxIds[i] = rs.getLong(1);
+            }
+          }
+        }
+      }
+      db.commit();
+      // Committed: the events may go.
+      consumer.basicAck(deliveries.get(n - 1).tag(), true);
+      stepsApplied.addAndGet(n);
+      finished.addAndGet(done);
+      if (next.isEmpty()) {
+        return;
+      }
+      for (long[] cmd : next) {
+        publisher.basicPublish(CMD_EX, "service.ceiling.step", false, commandProps(cmd[0], (int) cmd[1]),
+            commandBody);
+      }
+      publisher.waitForConfirmsOrDie(30_000);
+      try (PreparedStatement ps = db.prepareStatement("DELETE FROM co WHERE id = ANY (?)")) {
+        ps.setArray(1, db.createArrayOf("bigint", outboxIds));
+        ps.executeUpdate();
+      }
+      db.commit();
+    }
+
+    void close() {
+      try {
+        thread.join(2_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        db.close();
+      } catch (SQLException ignored) {
+        // dropped with the database
+      }
+    }
+  }
+
+  private record Delivery(long tag, AMQP.BasicProperties props) {}
+
+  @Override
+  public void close() {
+    running = false;
+    lanes.forEach(Lane::close);
+    for (Connection c : new Connection[] {workerConnection, consumerConnection, publisherConnection}) {
+      try {
+        c.close(2_000);
+      } catch (Exception ignored) {
+        // the vhost goes next
+      }
+    }
+    vhost.close();
+    database.close();
+  }
+}

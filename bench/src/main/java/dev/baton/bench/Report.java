@@ -1,0 +1,316 @@
+package dev.baton.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** What a run found: written as Markdown (stdout and {@code report.md}) and JSON ({@code report.json}). */
+final class Report {
+
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  final BenchConfig config;
+  final Instant startedAt = Instant.now();
+  final Machine machineBefore = Machine.now();
+  Double ceiling;
+  final List<Double> ceilingRuns = new ArrayList<>();
+  Resources.Usage ceilingUsage;
+  BatonRun.Drain drain;
+  BatonRun.Sustained sustained;
+  BatonRun.FixedRate half;
+  long startFailures;
+  final List<SweepPoint> sweeps = new ArrayList<>();
+  final List<String> sweepNotes = new ArrayList<>();
+  Growth.Result growth;
+  OperatorScale.Result operator;
+  String profile;
+
+  Report(BenchConfig config) {
+    this.config = config;
+  }
+
+  /** One point of a sweep: the knob's value and the drain of preloaded instances (and the ceiling's, if run). */
+  record SweepPoint(String sweep, String value, double stepsPerSecond, Double ceilingStepsPerSecond,
+      double startsPerSecond, Percentiles stepLatency, Resources.Usage usage) {}
+
+  /** Whether the machine looked quiet: load average and other Java processes (builds, tests) running. */
+  record Machine(int cpus, double loadAverage, long otherJavaProcesses) {
+    static Machine now() {
+      long self = ProcessHandle.current().pid();
+      long others = ProcessHandle.allProcesses()
+          .filter(p -> p.pid() != self)
+          .filter(p -> p.info().command().map(c -> c.endsWith("/java") || c.endsWith("/mvn")).orElse(false))
+          .count();
+      return new Machine(Runtime.getRuntime().availableProcessors(),
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), others);
+    }
+
+    boolean quiet() {
+      return loadAverage < 0.5 && otherJavaProcesses == 0;
+    }
+  }
+
+  double stepsPerSecond() {
+    return drain != null ? drain.stepsPerSecond() : sustained != null ? sustained.stepsPerSecond() : Double.NaN;
+  }
+
+  Double ratio() {
+    return ceiling == null || drain == null ? null : drain.stepsPerSecond() / ceiling;
+  }
+
+  // --- Markdown --------------------------------------------------------------------------------------------------
+
+  String markdown() {
+    StringBuilder md = new StringBuilder();
+    md.append("## Baton benchmark: ").append(config.steps()).append("-step workflows, ")
+        .append(config.queueType().argument()).append(" queues, ").append(config.payloadBytes())
+        .append(" B input\n\n");
+    Machine m = machineBefore;
+    md.append(String.format(Locale.ROOT, "Machine: %d CPUs, load average %.2f at the start, %d other Java/Maven "
+        + "process(es) running: %s. Real RabbitMQ and PostgreSQL on the same machine; durable queues, persistent "
+        + "messages, publisher confirms, manual acks, synchronous commit.%n%n", m.cpus(), m.loadAverage(),
+        m.otherJavaProcesses(), m.quiet() ? "quiet" : "NOT quiet (figures are noisy; compare the ratio)"));
+    if (drain != null || sustained != null || half != null) {
+      md.append("| throughput | Baton | ceiling (raw amqp-client + JDBC) | Baton / ceiling |\n|---|---|---|---|\n");
+      if (drain != null) {
+        md.append(row("step loop at saturation (" + drain.instances() + " instances preloaded)",
+            f0(drain.stepsPerSecond()) + " steps/s (" + f0(drain.stepsPerSecond() / config.steps())
+                + " workflows/s)",
+            ceiling == null ? "not run" : f0(ceiling) + " steps/s" + (ceilingRuns.size() > 1
+                ? " (mean of " + String.join(" before and ", ceilingRuns.stream().map(Report::f0).toList())
+                    + " after)" : ""),
+            ratio() == null ? "" : "**" + f2(ratio()) + "**"));
+        md.append(row("starts through the HTTP API (" + config.httpClients() + " clients, workers idle)",
+            f0(drain.startsPerSecond()) + " starts/s", "", ""));
+      }
+      if (sustained != null) {
+        md.append(row("sustained, starts included (" + sustained.inFlight() + " instances kept in flight, "
+                + f0(sustained.seconds()) + " s)",
+            f0(sustained.stepsPerSecond()) + " steps/s, " + f0(sustained.workflowsPerSecond()) + " workflows/s, "
+                + f0(sustained.startsPerSecond()) + " starts/s", "", ""));
+      }
+      if (half != null) {
+        md.append(row("fixed rate, half of sustained (" + f0(half.targetWorkflowsPerSecond()) + " workflows/s, "
+                + f0(half.seconds()) + " s)",
+            f0(half.stepsPerSecond()) + " steps/s, " + f0(half.startsPerSecond()) + " starts/s (max start lag "
+                + f0(half.maxStartLagMs()) + " ms)", "", ""));
+      }
+      md.append("\n| latency (ms, from the runtime's DB timestamps) | p50 | p95 | p99 | samples |\n"
+          + "|---|---|---|---|---|\n");
+      if (drain != null) {
+        md.append(latency("step (dispatch → result applied), draining the preload", drain.stepLatency()));
+      }
+      if (sustained != null) {
+        md.append(latency("step, sustained saturation", sustained.stepLatency()));
+        md.append(latency("end to end (start → finished), sustained saturation", sustained.endToEnd()));
+      }
+      if (half != null) {
+        md.append(latency("step, half rate", half.stepLatency()));
+        md.append(latency("end to end, half rate", half.endToEnd()));
+      }
+      md.append("\n| resources (cores busy on average) | bench JVM (runtime + workers + load) | PostgreSQL | RabbitMQ "
+          + "| whole machine | load avg (1 min) | heap after GC / committed |\n|---|---|---|---|---|---|---|\n");
+      if (drain != null) {
+        md.append(usage("starting the preload (HTTP API, workers idle)", drain.startUsage()));
+        md.append(usage("draining the preload", drain.usage()));
+      }
+      if (sustained != null) {
+        md.append(usage("sustained saturation", sustained.usage()));
+      }
+      if (half != null) {
+        md.append(usage("half rate", half.usage()));
+      }
+      if (ceilingUsage != null) {
+        md.append(usage("ceiling, draining its preload", ceilingUsage));
+      }
+      if (startFailures > 0) {
+        md.append("\n").append(startFailures).append(" start request(s) failed (see the log).\n");
+      }
+    } else if (ceiling != null) {
+      md.append("Ceiling: ").append(f0(ceiling)).append(" steps/s\n");
+    }
+    if (!sweeps.isEmpty()) {
+      md.append("\n### Sweeps (each point: a fresh vhost and database, ").append(config.instances())
+          .append(" instances preloaded then drained)\n\n")
+          .append("| sweep | value | Baton steps/s | ceiling steps/s | Baton / ceiling | starts/s | step p50 / p99 ms "
+              + "| cores: JVM / PostgreSQL / RabbitMQ / machine |\n|---|---|---|---|---|---|---|---|\n");
+      for (SweepPoint p : sweeps) {
+        md.append("| ").append(p.sweep()).append(" | ").append(p.value()).append(" | ")
+            .append(f0(p.stepsPerSecond())).append(" | ")
+            .append(p.ceilingStepsPerSecond() == null ? "" : f0(p.ceilingStepsPerSecond())).append(" | ")
+            .append(p.ceilingStepsPerSecond() == null ? "" : f2(p.stepsPerSecond() / p.ceilingStepsPerSecond()))
+            .append(" | ").append(f0(p.startsPerSecond())).append(" | ")
+            .append(f0(p.stepLatency().p50())).append(" / ").append(f0(p.stepLatency().p99())).append(" | ")
+            .append(f2(p.usage().jvmCores())).append(" / ").append(f2(p.usage().postgresCores())).append(" / ")
+            .append(f2(p.usage().rabbitCores())).append(" / ").append(f2(p.usage().machineCores())).append(" |\n");
+      }
+      sweepNotes.forEach(n -> md.append("\n").append(n).append("\n"));
+    }
+    if (growth != null) {
+      md.append("\n").append(growth.markdown());
+    }
+    if (operator != null) {
+      md.append("\n").append(operator.markdown());
+    }
+    if (profile != null) {
+      md.append("\n### Profile (JFR execution samples, top frames)\n\n```\n").append(profile).append("```\n");
+    }
+    return md.toString();
+  }
+
+  private static String row(String what, String baton, String ceiling, String ratio) {
+    return "| " + what + " | " + baton + " | " + ceiling + " | " + ratio + " |\n";
+  }
+
+  private static String latency(String what, Percentiles p) {
+    return "| " + what + " | " + f1(p.p50()) + " | " + f1(p.p95()) + " | " + f1(p.p99()) + " | " + p.count() + " |\n";
+  }
+
+  private static String usage(String what, Resources.Usage u) {
+    return "| " + what + " | " + f2(u.jvmCores()) + " | " + f2(u.postgresCores()) + " | " + f2(u.rabbitCores())
+        + " | " + f2(u.machineCores()) + " of " + u.machineCpus() + " | " + f2(u.loadAverage()) + " | " + f0(u.heapAfterGcMb()) + " / " + f0(u.heapCommittedMb())
+        + " MB |\n";
+  }
+
+  static String f0(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
+  }
+
+  static String f1(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  static String f2(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  // --- JSON ------------------------------------------------------------------------------------------------------
+
+  ObjectNode json() {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("startedAt", startedAt.toString());
+    ObjectNode machine = root.putObject("machine");
+    machine.put("cpus", machineBefore.cpus());
+    num(machine, "loadAverageAtStart", machineBefore.loadAverage());
+    machine.put("otherJavaProcesses", machineBefore.otherJavaProcesses());
+    machine.put("quiet", machineBefore.quiet());
+    root.set("config", JSON.valueToTree(config));
+    num(root, "stepsPerSecond", stepsPerSecond());
+    num(root, "workflowsPerSecond", stepsPerSecond() / config.steps());
+    num(root, "ceilingStepsPerSecond", ceiling == null ? Double.NaN : ceiling);
+    num(root, "ratioToCeiling", ratio() == null ? Double.NaN : ratio());
+    if (ceilingUsage != null || !ceilingRuns.isEmpty()) {
+      ObjectNode c = root.putObject("ceiling");
+      ArrayNode runs = c.putArray("stepsPerSecondRuns");
+      ceilingRuns.forEach(v -> runs.add(Math.round(v * 100) / 100.0));
+      if (ceilingUsage != null) {
+        c.set("resources", usage(ceilingUsage));
+      }
+    }
+    Percentiles headline = sustained != null ? sustained.stepLatency()
+        : drain != null ? drain.stepLatency() : Percentiles.NONE;
+    root.set("latencyMs", percentiles(headline));
+    root.put("latencyMeaning", sustained != null ? "step latency (dispatch to result applied) at sustained saturation"
+        : "step latency while draining the preload");
+    root.put("startFailures", startFailures);
+    if (drain != null) {
+      ObjectNode d = root.putObject("drain");
+      d.put("instances", drain.instances());
+      num(d, "stepsPerSecond", drain.stepsPerSecond());
+      num(d, "startsPerSecond", drain.startsPerSecond());
+      num(d, "drainSeconds", drain.drainSeconds());
+      num(d, "relaySecondsAfterStarts", drain.relaySeconds());
+      d.set("stepLatencyMs", percentiles(drain.stepLatency()));
+      d.set("resources", usage(drain.usage()));
+      d.set("startResources", usage(drain.startUsage()));
+    }
+    if (sustained != null) {
+      ObjectNode s = root.putObject("sustained");
+      s.put("inFlight", sustained.inFlight());
+      num(s, "seconds", sustained.seconds());
+      num(s, "stepsPerSecond", sustained.stepsPerSecond());
+      num(s, "workflowsPerSecond", sustained.workflowsPerSecond());
+      num(s, "startsPerSecond", sustained.startsPerSecond());
+      s.set("stepLatencyMs", percentiles(sustained.stepLatency()));
+      s.set("endToEndLatencyMs", percentiles(sustained.endToEnd()));
+      s.set("resources", usage(sustained.usage()));
+    }
+    if (half != null) {
+      ObjectNode h = root.putObject("halfRate");
+      num(h, "targetWorkflowsPerSecond", half.targetWorkflowsPerSecond());
+      num(h, "seconds", half.seconds());
+      num(h, "startsPerSecond", half.startsPerSecond());
+      num(h, "stepsPerSecond", half.stepsPerSecond());
+      num(h, "maxStartLagMs", half.maxStartLagMs());
+      h.set("stepLatencyMs", percentiles(half.stepLatency()));
+      h.set("endToEndLatencyMs", percentiles(half.endToEnd()));
+      h.set("resources", usage(half.usage()));
+    }
+    ArrayNode sw = root.putArray("sweeps");
+    for (SweepPoint p : sweeps) {
+      ObjectNode o = sw.addObject();
+      o.put("sweep", p.sweep());
+      o.put("value", p.value());
+      num(o, "stepsPerSecond", p.stepsPerSecond());
+      num(o, "ceilingStepsPerSecond", p.ceilingStepsPerSecond() == null ? Double.NaN : p.ceilingStepsPerSecond());
+      num(o, "ratioToCeiling", p.ceilingStepsPerSecond() == null ? Double.NaN
+          : p.stepsPerSecond() / p.ceilingStepsPerSecond());
+      num(o, "startsPerSecond", p.startsPerSecond());
+      o.set("stepLatencyMs", percentiles(p.stepLatency()));
+      o.set("resources", usage(p.usage()));
+    }
+    if (growth != null) {
+      root.set("growth", growth.json());
+    }
+    if (operator != null) {
+      root.set("operator", operator.json());
+    }
+    return root;
+  }
+
+  static ObjectNode percentiles(Percentiles p) {
+    ObjectNode o = JSON.createObjectNode();
+    num(o, "p50", p.p50());
+    num(o, "p95", p.p95());
+    num(o, "p99", p.p99());
+    o.put("samples", p.count());
+    return o;
+  }
+
+  static ObjectNode usage(Resources.Usage u) {
+    ObjectNode o = JSON.createObjectNode();
+    num(o, "jvmCores", u.jvmCores());
+    num(o, "machineCores", u.machineCores());
+    num(o, "postgresCores", u.postgresCores());
+    num(o, "rabbitmqCores", u.rabbitCores());
+    o.put("machineCpus", u.machineCpus());
+    num(o, "loadAverage", u.loadAverage());
+    num(o, "heapAfterGcMb", u.heapAfterGcMb());
+    num(o, "heapCommittedMb", u.heapCommittedMb());
+    return o;
+  }
+
+  /** JSON has no NaN: unknown figures are null. */
+  static void num(ObjectNode o, String name, double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      o.putNull(name);
+    } else {
+      o.put(name, Math.round(v * 100) / 100.0);
+    }
+  }
+
+  /** Writes report.md and report.json into {@code dir}. */
+  void write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("report.md"), markdown());
+    JSON.writeValue(dir.resolve("report.json").toFile(), json());
+  }
+}

@@ -1,0 +1,160 @@
+package dev.baton.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * CPU and heap over a measured phase: the benchmark JVM's CPU time over wall time (it holds the runtime, the workers
+ * and the load generator), the whole machine's busy CPU from {@code /proc/stat} (broker and database included), the
+ * 1-minute load average, and the heap in use after a full GC at the end of the phase.
+ */
+final class Resources {
+
+  /** What a phase used. Cores: 1.0 = one core busy all along. */
+  record Usage(double jvmCores, double machineCores, int machineCpus, double loadAverage, double heapAfterGcMb,
+      double heapCommittedMb, double postgresCores, double rabbitCores) {}
+
+  /** Databases of this run: PostgreSQL backends serving other databases (other people's tests) are not counted. */
+  private static final java.util.Set<String> DATABASES = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static void trackDatabase(String name) {
+    DATABASES.add(name);
+  }
+
+  private final long wall0 = System.nanoTime();
+  private final long cpu0 = processCpuNanos();
+  private final long[] stat0 = procStat();
+  private final Split split0 = cpuSplit();
+
+  static Resources start() {
+    return new Resources();
+  }
+
+  Usage stop() {
+    long wall = System.nanoTime() - wall0;
+    long cpu = processCpuNanos() - cpu0;
+    long[] stat1 = procStat();
+    int cpus = Runtime.getRuntime().availableProcessors();
+    double machine = Double.NaN;
+    if (stat0 != null && stat1 != null && stat1[0] > stat0[0]) {
+      double total = stat1[0] - stat0[0];
+      double idle = stat1[1] - stat0[1];
+      machine = (1 - idle / total) * cpus;
+    }
+    Split split1 = cpuSplit();
+    double hz = 100.0; // USER_HZ: clock ticks per second on Linux
+    double pg = Double.NaN;
+    double rabbit = Double.NaN;
+    if (split0 != null && split1 != null && wall > 0) {
+      pg = split1.postgresSince(split0) / hz / (wall / 1e9);
+      rabbit = (split1.rabbit() - split0.rabbit()) / hz / (wall / 1e9);
+    }
+    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    System.gc();
+    double used = memory.getHeapMemoryUsage().getUsed() / 1048576.0;
+    double committed = memory.getHeapMemoryUsage().getCommitted() / 1048576.0;
+    return new Usage(wall > 0 ? (double) cpu / wall : Double.NaN, machine, cpus, load, used, committed, pg, rabbit);
+  }
+
+  private static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return 0;
+  }
+
+  /**
+   * CPU ticks used so far by PostgreSQL's processes and by the RabbitMQ node the benchmark talks to (the broker whose
+   * node runs as the rabbitmq user), or null where there is no /proc. Processes that ended in between are missed, which
+   * PostgreSQL's long-lived backends and the broker's single process do not.
+   */
+  /** CPU ticks so far: our backends, the servers they run on, every server's background processes, the broker. */
+  private record Split(long ourBackends, java.util.Set<Long> ourServers, Map<Long, Long> background, long rabbit) {
+
+    /** PostgreSQL ticks between {@code before} and this (backends that came and went in between are missed). */
+    long postgresSince(Split before) {
+      long t = ourBackends - before.ourBackends;
+      for (Long server : ourServers) {
+        long now = background.getOrDefault(server, 0L);
+        t += now - before.background.getOrDefault(server, now);
+      }
+      return Math.max(0, t);
+    }
+  }
+
+  private static Split cpuSplit() {
+    long rabbit = 0;
+    // PostgreSQL: backends of this run's databases, and the background processes (WAL writer, checkpointer,
+    // autovacuum...) of the server they belong to; other databases and other servers (other people's tests) are
+    // left out.
+    Map<Long, Long> background = new HashMap<>(); // ppid -> ticks summed
+    Map<Long, Long> ours = new HashMap<>(); // ppid (the server) -> ticks of our backends
+    try (var dirs = Files.list(Path.of("/proc"))) {
+      for (Path d : (Iterable<Path>) dirs::iterator) {
+        String name = d.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String stat = Files.readString(d.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          String comm = stat.substring(stat.indexOf('(') + 1, close);
+          String[] f = stat.substring(close + 2).split(" ");
+          long ppid = Long.parseLong(f[1]);
+          long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          if (comm.equals("postgres")) {
+            String[] title = Files.readString(d.resolve("cmdline")).replace('\0', ' ').trim().split("\\s+");
+            int host = -1;
+            for (int i = 0; i < title.length; i++) {
+              if (title[i].contains("(") && title[i].endsWith(")")) {
+                host = i;
+                break;
+              }
+            }
+            if (host < 0) {
+              background.merge(ppid, ticks, Long::sum);
+            } else if (host >= 1 && DATABASES.contains(title[host - 1])) {
+              ours.merge(ppid, ticks, Long::sum);
+            }
+          } else if (comm.startsWith("beam")) {
+            String cmd = Files.readString(d.resolve("cmdline"));
+            if (cmd.contains("/var/lib/rabbitmq")) {
+              rabbit += ticks;
+            }
+          }
+        } catch (IOException | RuntimeException e) {
+          // the process ended meanwhile
+        }
+      }
+      return new Split(ours.values().stream().mapToLong(Long::longValue).sum(), ours.keySet(), background, rabbit);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** {total jiffies, idle + iowait jiffies} of the machine, or null where there is no /proc/stat. */
+  private static long[] procStat() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+        if (line.startsWith("cpu ")) {
+          String[] f = line.trim().split("\\s+");
+          long total = 0;
+          for (int i = 1; i < f.length && i <= 8; i++) {
+            total += Long.parseLong(f[i]);
+          }
+          long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+          return new long[] {total, idle};
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,302 @@
+package dev.baton.bench;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
+import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.RuntimeSettings;
+import dev.baton.testing.AmqpTopology;
+import dev.baton.testing.LocalServices;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.RabbitVhost;
+import dev.baton.worker.BatonWorker;
+import dev.baton.worker.Outcome;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.InputStream;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one Baton measurement stands on, as the product runs it: a fresh vhost on the real RabbitMQ, a fresh
+ * database on the real PostgreSQL, the fabric8 mock API server in CRUD mode holding the Workflow resource (the
+ * runtime watches it), the topology the operator would declare (same planner, so no operator is needed), the real
+ * runtime ({@link BatonRuntime#start}) and no-op workers written with the worker SDK. Closing it removes the vhost,
+ * the database and everything else.
+ */
+final class Stack implements AutoCloseable {
+
+  static final String NS = "default";
+  static final String WORKFLOW = "bench";
+  static final String ENTITY = "order";
+  /** Steps spread over at most this many services, as a real workflow spreads over a few (one worker each). */
+  static final int MAX_SERVICES = 3;
+
+  private static final java.util.logging.Logger MOCK_SERVER_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  final BenchConfig config;
+  final RabbitVhost vhost;
+  final PostgresDatabase database;
+  final KubernetesMockServer kube;
+  final KubernetesClient client;
+  final Connection amqp;
+  final WorkflowSpec spec;
+  BatonRuntime runtime;
+  private final List<BatonWorker> workers = new ArrayList<>();
+
+  private Stack(BenchConfig config, String prefix) {
+    this.config = config;
+    this.vhost = RabbitVhost.create(prefix);
+    PostgresDatabase db = null;
+    KubernetesMockServer server = null;
+    try {
+      db = PostgresDatabase.create(prefix.replace('-', '_'));
+      Resources.trackDatabase(db.name());
+      server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+          new KubernetesCrudDispatcher(), false);
+      server.init();
+    } catch (RuntimeException e) {
+      vhost.close();
+      if (db != null) {
+        db.close();
+      }
+      throw e;
+    }
+    this.database = db;
+    this.kube = server;
+    this.client = server.createClient();
+    try (InputStream crd = Stack.class.getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
+      client.apiextensions().v1().customResourceDefinitions()
+          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+    } catch (Exception e) {
+      close();
+      throw new IllegalStateException("cannot install the Workflow CRD in the mock API server", e);
+    }
+    this.amqp = vhost.newConnection("bench-" + prefix);
+    this.spec = spec(config.steps(), config.stepTimeout());
+  }
+
+  /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
+  static Stack create(BenchConfig config, String prefix) {
+    Stack s = new Stack(config, prefix);
+    try {
+      s.declareTopology();
+      s.applyWorkflow();
+      return s;
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  static String service(int stepIndex) {
+    return "bench-s" + (stepIndex % MAX_SERVICES);
+  }
+
+  static String command(int stepIndex) {
+    return "step" + stepIndex;
+  }
+
+  static WorkflowSpec spec(int steps, String timeout) {
+    WorkflowSpec spec = new WorkflowSpec();
+    spec.setEntity(ENTITY);
+    List<StepSpec> list = new ArrayList<>();
+    for (int i = 0; i < steps; i++) {
+      StepSpec s = new StepSpec("s" + i, service(i), command(i));
+      s.setTimeout(timeout); // real steps have one: every dispatch then also maintains the deadline index
+      list.add(s);
+    }
+    spec.setSteps(list);
+    return spec;
+  }
+
+  /** Service → its commands, in step order. */
+  Map<String, List<String>> commandsByService() {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    for (int i = 0; i < config.steps(); i++) {
+      m.computeIfAbsent(service(i), k -> new ArrayList<>()).add(command(i));
+    }
+    return m;
+  }
+
+  ServiceModel serviceModel(String service) {
+    List<ServiceModel.Command> commands = commandsByService().get(service).stream()
+        .map(c -> new ServiceModel.Command(c, RetryStaircase.NONE)).toList();
+    return new ServiceModel(service, config.queueType(), commands, List.of());
+  }
+
+  private void declareTopology() {
+    List<WorkflowModel.Step> steps = new ArrayList<>();
+    for (StepSpec s : spec.getSteps()) {
+      steps.add(new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(), s.getCompensate()));
+    }
+    try (Channel ch = amqp.createChannel()) {
+      for (String service : commandsByService().keySet()) {
+        AmqpTopology.declare(ch, TopologyPlanner.plan(serviceModel(service)));
+      }
+      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, ENTITY, config.queueType(), steps)));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot declare the benchmark topology", e);
+    }
+  }
+
+  private void applyWorkflow() {
+    Workflow w = new Workflow();
+    w.setMetadata(new ObjectMetaBuilder().withName(WORKFLOW).withNamespace(NS).build());
+    w.setSpec(spec);
+    client.resources(Workflow.class).inNamespace(NS).resource(w).create();
+  }
+
+  /** The runtime as {@code baton dev} runs it, on this vhost and database, with the benchmark's knobs. */
+  RuntimeSettings runtimeSettings() {
+    RuntimeSettings.Builder b = RuntimeSettings.localDefaults().toBuilder()
+        .databaseUrl(database.jdbcUrl())
+        .databaseUser(database.user())
+        .databasePassword(database.password())
+        .createDatabase(false)
+        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+        .httpHost("127.0.0.1")
+        .httpPort(0)
+        .consumerRetryInterval(Duration.ofMillis(500));
+    if (config.threads() > 0) {
+      b.consumerThreads(config.threads());
+    }
+    if (config.prefetch() > 0) {
+      b.prefetch(config.prefetch());
+    }
+    if (config.outboxBatch() > 0) {
+      b.outboxBatchSize(config.outboxBatch());
+    }
+    if (config.eventBatch() > 0) {
+      b.eventBatchSize(config.eventBatch());
+    }
+    if (config.poolSize() > 0) {
+      b.databasePoolSize(config.poolSize());
+    }
+    return b.build();
+  }
+
+  BatonRuntime startRuntime(RuntimeSettings settings) {
+    appliedCounters = List.of();
+    runtime = BatonRuntime.start(settings, client);
+    return runtime;
+  }
+
+  /** Waits until the runtime consumes the orchestrator queue (it learns the Workflow from its watch). */
+  void awaitConsuming(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    String queue = dev.baton.contract.Names.orchestratorQueue(WORKFLOW);
+    while (System.nanoTime() < deadline) {
+      try (Channel ch = amqp.createChannel()) {
+        if (ch.consumerCount(queue) > 0) {
+          return;
+        }
+      } catch (Exception e) {
+        // try again
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the runtime did not start consuming " + queue + " within " + within);
+  }
+
+  /** One no-op worker per service (worker SDK, default in-memory idempotency), consuming every command queue. */
+  void startWorkers() {
+    for (Map.Entry<String, List<String>> e : commandsByService().entrySet()) {
+      BatonWorker.Builder b = BatonWorker.builder()
+          .environment(new WorkerEnvironment(serviceModel(e.getKey()), config.workerPrefetch()))
+          .uri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+          .connectionName("bench-worker-" + e.getKey())
+          .concurrency(config.workerChannels());
+      for (String command : e.getValue()) {
+        b.command(command, cmd -> Outcome.success(null));
+      }
+      BatonWorker w = b.build();
+      workers.add(w);
+      w.start();
+    }
+  }
+
+  void stopWorkers() {
+    for (BatonWorker w : workers) {
+      w.close();
+    }
+    workers.clear();
+  }
+
+  java.sql.Connection connect() throws SQLException {
+    return database.connect();
+  }
+
+  long count(String sql) throws SQLException {
+    try (java.sql.Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  /** Step results applied so far (the runtime's own counter: reading it costs the database nothing). */
+  double eventsApplied() {
+    List<io.micrometer.core.instrument.Counter> cs = appliedCounters;
+    if (cs.isEmpty()) {
+      cs = List.copyOf(runtime.metrics().registry().find("baton.events.processed").counters());
+      appliedCounters = cs; // the benchmark's events all succeed: one counter, found once it exists
+    }
+    double sum = 0;
+    for (io.micrometer.core.instrument.Counter c : cs) {
+      sum += c.count();
+    }
+    return sum;
+  }
+
+  private volatile List<io.micrometer.core.instrument.Counter> appliedCounters = List.of();
+
+  @Override
+  public void close() {
+    stopWorkers();
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+    }
+    try {
+      if (amqp != null) {
+        amqp.close();
+      }
+    } catch (Exception ignored) {
+      // the vhost goes next
+    }
+    if (client != null) {
+      client.close();
+    }
+    if (kube != null) {
+      kube.destroy();
+    }
+    vhost.close();
+    if (database != null) {
+      database.close();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.baton.reliability.ledger;
+
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.worker.BatonWorker;
+import dev.baton.worker.Outcome;
+import java.sql.Connection;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A test worker written with the worker SDK: every command of its service records its effect in the {@link Ledger}
+ * together with the idempotency record, in one transaction (the SDK README's exactly-once pattern), and answers
+ * success. Run in-process ({@link #build}) or as its own JVM ({@link #main}, configured like a pod by the
+ * {@code BATON_*} variables plus {@code LEDGER_JDBC_URL}, {@code LEDGER_WORK_MILLIS} and {@code WORKER_NAME}), so
+ * that it can be killed with SIGKILL in the middle of a message.
+ */
+public final class LedgerWorker {
+
+  public static final String LEDGER_JDBC_URL = "LEDGER_JDBC_URL";
+  public static final String WORK_MILLIS = "LEDGER_WORK_MILLIS";
+  public static final String WORKER_NAME = "WORKER_NAME";
+
+  /** Handler calls, committed or not (a killed worker's last ones never commit). */
+  public static final AtomicLong CALLS = new AtomicLong();
+
+  private LedgerWorker() {}
+
+  /** A worker for {@code model}; the caller supplies the broker (uri or factory) and starts it. */
+  public static BatonWorker.Builder build(BatonWorker.Builder builder, ServiceModel model, Ledger ledger,
+      String workerName, long workMillis) {
+    JdbcIdempotencyStore store = new JdbcIdempotencyStore(ledger.dataSource());
+    builder.idempotency(store);
+    for (ServiceModel.Command command : model.commands()) {
+      builder.command(command.name(), cmd -> {
+        CALLS.incrementAndGet();
+        Outcome outcome = Outcome.success(Map.of("by", workerName, "step", cmd.step()));
+        try (Connection c = ledger.dataSource().getConnection()) {
+          c.setAutoCommit(false);
+          Ledger.record(c, cmd.instanceId(), cmd.step(), cmd.action(), cmd.attempt(), cmd.messageId(),
+              model.service(), workerName, outcome.toJson());
+          if (workMillis > 0) {
+            Thread.sleep(workMillis); // the effect is written but not committed: a kill now must leave no trace
+          }
+          c.commit();
+        }
+        return outcome;
+      });
+    }
+    return builder;
+  }
+
+  public static void main(String[] args) throws InterruptedException {
+    Map<String, String> env = System.getenv();
+    String name = env.getOrDefault(WORKER_NAME, "ledger-worker");
+    Ledger ledger = new Ledger(env.get(LEDGER_JDBC_URL), env.getOrDefault("LEDGER_JDBC_USER", "postgres"),
+        env.getOrDefault("LEDGER_JDBC_PASSWORD", ""), 8);
+    WorkerEnvironment environment = WorkerEnvironment.read(env);
+    BatonWorker worker = build(BatonWorker.builder().fromEnvironment(env), environment.model(), ledger, name,
+        Long.parseLong(env.getOrDefault(WORK_MILLIS, "0"))).build();
+    worker.closeOnJvmShutdown();
+    worker.start();
+    System.out.println("LEDGER-WORKER-STARTED " + name);
+    new CountDownLatch(1).await();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.baton.reliability.suite;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The suite's table: printed, and written to {@code .baton/reliability/report.md} of the repository. */
+public final class Report {
+
+  private static final List<Verdict> VERDICTS = new ArrayList<>();
+
+  private Report() {}
+
+  public static synchronized void add(Verdict v) {
+    VERDICTS.removeIf(old -> old.scenario().equals(v.scenario()));
+    VERDICTS.add(v);
+    System.out.println("VERDICT " + v.row() + (v.notes().isEmpty() ? "" : "  notes: " + v.notes()));
+  }
+
+  public static synchronized String table(String mode) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Fault-injection suite, ").append(mode).append(" run, ")
+        .append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" (")
+        .append(Runtime.getRuntime().availableProcessors()).append(" CPUs)\n\n");
+    sb.append("| scenario | instances | faults | lost | applied twice | stuck | parked | leftovers | recover (s) "
+        + "| drain (s) | verdict |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Verdict v : VERDICTS) {
+      sb.append(v.row()).append('\n');
+    }
+    sb.append('\n');
+    for (Verdict v : VERDICTS) {
+      if (!v.notes().isEmpty()) {
+        sb.append("- ").append(v.scenario()).append(": ").append(v.notes()).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Prints the table and writes it to {@code <repo>/.baton/reliability/report.md}; returns the file. */
+  public static synchronized Path write(String mode) {
+    String table = table(mode);
+    System.out.println(table);
+    Path root = Path.of(System.getProperty("baton.repo.root", "."));
+    Path file = root.resolve(".baton").resolve("reliability").resolve("report.md");
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, table);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return file;
+  }
+
+  public static synchronized List<Verdict> verdicts() {
+    return List.copyOf(VERDICTS);
+  }
+}

@@ -1,0 +1,537 @@
+package dev.baton.reliability.suite;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.Names;
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
+import dev.baton.reliability.infra.Cmd;
+import dev.baton.reliability.infra.Infra;
+import dev.baton.reliability.infra.JavaProcess;
+import dev.baton.reliability.ledger.Ledger;
+import dev.baton.reliability.ledger.LedgerWorker;
+import dev.baton.testing.AmqpTopology;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.worker.BatonWorker;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * One scenario's world: a vhost on the private RabbitMQ node with the topology the operator would declare (same
+ * planner) for a three-step saga, the runtime's database on the private PostgreSQL, the ledger on the shared one
+ * (the private one is restarted by some scenarios; the ledger must not be), the fabric8 mock API server with the
+ * Workflow, the runtime as its own JVM ({@code dev.baton.runtime.Main}, bearer token on), ledger workers in-process
+ * or as their own JVMs, and the client side of the ledger: which starts the API accepted.
+ */
+public final class Rig implements AutoCloseable {
+
+  public static final String NS = "default";
+  public static final String WORKFLOW = "order";
+  /** service → commands; the saga: reserve (compensate: release), charge, ship. */
+  static final Map<String, List<String>> SERVICES = Map.of(
+      "stock", List.of("reserve", "release"), "pay", List.of("charge"), "ship", List.of("ship"));
+  static final RetryStaircase STAIRCASE = RetryStaircase.of(8, List.of("200ms", "500ms", "1s", "2s"));
+  static final ObjectMapper JSON = new ObjectMapper();
+  /** The mock API server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
+  static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  public final Infra infra;
+  public final String name;
+  public final String vhost;
+  public final String runtimeDb;
+  public final PostgresDatabase ledgerDb;
+  public final Ledger ledger;
+  public final String apiToken = "rt-" + UUID.randomUUID();
+  final KubernetesMockServer kube;
+  final KubernetesClient client;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  public final Set<String> accepted = ConcurrentHashMap.newKeySet();
+  private final List<BatonWorker> workers = new ArrayList<>();
+  private final Map<String, JavaProcess> workerProcesses = new HashMap<>();
+  private final Map<String, Integer> workerRestarts = new HashMap<>();
+  private JavaProcess runtime;
+  /**
+   * Child JVMs with the C1 compiler only: they start in a second or two on a busy machine, which is what the fault
+   * scenarios time (restarts). The soak turns it off: its runtime runs as long as a real one, with both compilers.
+   */
+  public volatile boolean quickStart = true;
+  private dev.baton.runtime.BatonRuntime inProcess;
+  private int runtimePort;
+  private int runtimeStarts;
+  private final Connection amqp;
+
+  private Rig(Infra infra, String name) {
+    this.infra = infra;
+    this.name = name;
+    this.vhost = infra.rabbit.createVhost("fi-" + name);
+    this.runtimeDb = infra.postgres.createDatabase("fi_" + name.replace('-', '_'));
+    this.ledgerDb = PostgresDatabase.create("ledger_" + name.replace('-', '_'));
+    this.ledger = new Ledger(ledgerDb.jdbcUrl(), ledgerDb.user(), ledgerDb.password(), 12);
+    ledger.createSchema();
+    kube = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    kube.init();
+    client = kube.createClient();
+    try (InputStream crd = getClass().getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
+      client.apiextensions().v1().customResourceDefinitions()
+          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot install the Workflow CRD", e);
+    }
+    try {
+      amqp = infra.rabbit.connectionFactory(vhost).newConnection("suite-admin");
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    declareTopologyAndWorkflow();
+  }
+
+  public static Rig create(Infra infra, String name) {
+    return new Rig(infra, name);
+  }
+
+  public static ServiceModel model(String service) {
+    return new ServiceModel(service, QueueType.CLASSIC,
+        SERVICES.get(service).stream().map(c -> new ServiceModel.Command(c, STAIRCASE)).toList(), List.of());
+  }
+
+  private void declareTopologyAndWorkflow() {
+    WorkflowSpec spec = new WorkflowSpec();
+    spec.setEntity("order");
+    spec.setSteps(new ArrayList<>(List.of(step("reserve", "stock", "reserve", "release"),
+        step("charge", "pay", "charge", null), step("ship", "ship", "ship", null))));
+    try (Channel ch = amqp.createChannel()) {
+      for (String service : SERVICES.keySet()) {
+        AmqpTopology.declare(ch, TopologyPlanner.plan(model(service)));
+      }
+      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, "order", QueueType.CLASSIC,
+          spec.getSteps().stream().map(s -> new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(),
+              s.getCompensate())).toList())));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot declare the topology", e);
+    }
+    Workflow w = new Workflow();
+    w.setMetadata(new ObjectMetaBuilder().withName(WORKFLOW).withNamespace(NS).build());
+    w.setSpec(spec);
+    client.resources(Workflow.class).inNamespace(NS).resource(w).create();
+  }
+
+  private static StepSpec step(String name, String service, String command, String compensate) {
+    StepSpec s = new StepSpec(name, service, command);
+    s.setCompensate(compensate);
+    s.setTimeout("10m"); // far beyond any outage here: no timeout re-dispatch muddies the ledger
+    return s;
+  }
+
+  // --- the runtime, as its own process --------------------------------------------------------------------------
+
+  public Map<String, String> runtimeEnv(int port) {
+    Map<String, String> env = new HashMap<>();
+    env.put("BATON_DATABASE_URL", infra.postgres.jdbcUrl(runtimeDb));
+    env.put("BATON_DATABASE_USER", "postgres");
+    env.put("BATON_DATABASE_CREATE", "false");
+    env.put("BATON_RABBITMQ_URI", infra.rabbit.amqpUri(vhost));
+    env.put("BATON_HTTP_PORT", String.valueOf(port));
+    env.put("BATON_API_TOKEN", apiToken);
+    env.put("BATON_OUTBOX_POLL_INTERVAL", "500ms");
+    env.put("BATON_CONSUMER_RETRY_INTERVAL", "500ms");
+    env.put("BATON_METRICS_REFRESH_INTERVAL", "2s");
+    return env;
+  }
+
+  public synchronized void startRuntime() {
+    runtimePort = Cmd.freePort();
+    runtimeStarts++;
+    Path log = Infra.logDir().resolve(name + "-runtime-" + runtimeStarts + ".log");
+    runtime = JavaProcess.start("dev.baton.runtime.Main", runtimeEnv(runtimePort),
+        jvmArgs("-Dkubernetes.master=" + client.getMasterUrl(), "-Dkubernetes.auth.tryKubeConfig=false",
+            "-Dkubernetes.auth.tryServiceAccount=false"), log);
+    awaitHealthy(Duration.ofSeconds(90));
+  }
+
+  /** The runtime in this JVM instead, e.g. with other settings ({@link #runtimeEnv} read as {@code Main} would). */
+  public synchronized dev.baton.runtime.BatonRuntime startInProcess(dev.baton.runtime.RuntimeSettings settings) {
+    inProcess = dev.baton.runtime.BatonRuntime.start(settings, client);
+    runtimePort = inProcess.httpPort();
+    return inProcess;
+  }
+
+  /** What {@code Main} would read from {@link #runtimeEnv}, with any free HTTP port. */
+  public dev.baton.runtime.RuntimeSettings settings() {
+    return dev.baton.runtime.RuntimeSettings.fromEnvironment(runtimeEnv(0));
+  }
+
+  public synchronized void stopInProcess() {
+    if (inProcess != null) {
+      inProcess.close();
+      inProcess = null;
+    }
+  }
+
+  public synchronized void killRuntime() {
+    runtime.kill();
+  }
+
+  public JavaProcess runtimeProcess() {
+    return runtime;
+  }
+
+  public void awaitHealthy(Duration within) {
+    Instant until = Instant.now().plus(within);
+    while (Instant.now().isBefore(until)) {
+      if (runtime != null && !runtime.isAlive()) {
+        throw new IllegalStateException("the runtime process died; see " + runtime.log());
+      }
+      try {
+        if (get("/healthz").statusCode() == 200) {
+          return;
+        }
+      } catch (RuntimeException notYet) {
+        // starting
+      }
+      sleep(200);
+    }
+    throw new IllegalStateException("the runtime is not healthy within " + within);
+  }
+
+  public int runtimePort() {
+    return runtimePort;
+  }
+
+  // --- workers ----------------------------------------------------------------------------------------------------
+
+  /** One in-process ledger worker per service. */
+  public void startWorkers(long workMillis) {
+    for (String service : SERVICES.keySet()) {
+      BatonWorker.Builder b = BatonWorker.builder().environment(new WorkerEnvironment(model(service), 20))
+          .connectionFactory(infra.rabbit.connectionFactory(vhost)).concurrency(2)
+          .connectionName("baton-worker-" + service + "-" + name);
+      BatonWorker w = LedgerWorker.build(b, model(service), ledger, service + "-in-process", workMillis).build();
+      w.start();
+      workers.add(w);
+    }
+  }
+
+  /** The ledger worker of {@code service} in a JVM of its own. */
+  public synchronized void startWorkerProcess(String service, long workMillis) {
+    int n = workerRestarts.merge(service, 1, Integer::sum);
+    Map<String, String> env = new HashMap<>(new WorkerEnvironment(model(service), 20).variables());
+    env.put(WorkerEnvironment.RABBITMQ_URI, infra.rabbit.amqpUri(vhost));
+    env.put(LedgerWorker.LEDGER_JDBC_URL, ledgerDb.jdbcUrl());
+    env.put(LedgerWorker.WORK_MILLIS, String.valueOf(workMillis));
+    env.put(LedgerWorker.WORKER_NAME, service + "-process-" + n);
+    workerProcesses.put(service, JavaProcess.start(LedgerWorker.class.getName(), env, jvmArgs(),
+        Infra.logDir().resolve(name + "-worker-" + service + "-" + n + ".log")));
+  }
+
+  private List<String> jvmArgs(String... more) {
+    List<String> args = new ArrayList<>(quickStart ? List.of("-XX:TieredStopAtLevel=1") : List.of());
+    args.addAll(List.of(more));
+    return args;
+  }
+
+  public synchronized JavaProcess workerProcess(String service) {
+    return workerProcesses.get(service);
+  }
+
+  // --- HTTP ---------------------------------------------------------------------------------------------------------
+
+  public HttpResponse<String> get(String path) {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  /** A request exactly as given: no token added. */
+  public HttpResponse<String> raw(HttpRequest.Builder request) {
+    try {
+      return http.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (Exception e) {
+      throw new IllegalStateException("HTTP request failed: " + e, e);
+    }
+  }
+
+  public URI url(String path) {
+    return uri(path);
+  }
+
+  public HttpResponse<String> post(String path, String body) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + runtimePort + path);
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder b) {
+    try {
+      return http.send(b.header("Authorization", "Bearer " + apiToken).timeout(Duration.ofSeconds(20)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (Exception e) {
+      throw new IllegalStateException("HTTP request failed: " + e, e);
+    }
+  }
+
+  /** Starts the instance of {@code key}, retrying until the API accepts it or the deadline passes. */
+  public boolean startOne(String key, Instant until) {
+    while (Instant.now().isBefore(until)) {
+      try {
+        HttpResponse<String> r = post("/api/v1/namespaces/" + NS + "/workflows/" + WORKFLOW + "/instances",
+            "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42}}");
+        if (r.statusCode() / 100 == 2) {
+          accepted.add(key);
+          return true;
+        }
+      } catch (RuntimeException down) {
+        // the runtime is down: try again
+      }
+      sleep(250);
+    }
+    return false;
+  }
+
+  /**
+   * Starts instances {@code key-from .. key-(to-1)} from {@code threads} clients, each retried until the API accepts
+   * it (the runtime may be down or its database away meanwhile; the business key makes a repeated start return the
+   * same instance). The future completes when every start was accepted or gave up.
+   */
+  public Future<?> startInstances(int from, int to, int threads, Duration deadline) {
+    return startInstances(from, to, threads, deadline, Duration.ZERO);
+  }
+
+  /** As {@link #startInstances(int, int, int, Duration)}, the starts spread evenly over {@code spread}. */
+  public Future<?> startInstances(int from, int to, int threads, Duration deadline, Duration spread) {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    Instant until = Instant.now().plus(deadline);
+    long t0 = System.nanoTime();
+    for (int i = from; i < to; i++) {
+      String key = "key-" + i;
+      long at = t0 + spread.toNanos() * (i - from) / Math.max(1, to - from);
+      pool.submit(() -> {
+        long wait = at - System.nanoTime();
+        if (wait > 0) {
+          sleep(wait / 1_000_000);
+        }
+        return startOne(key, until);
+      });
+    }
+    pool.shutdown();
+    return java.util.concurrent.CompletableFuture.runAsync(() -> {
+      try {
+        pool.awaitTermination(deadline.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+  }
+
+  // --- what the database says ---------------------------------------------------------------------------------------
+
+  /** A count from the runtime's database, or -1 while it cannot be read (e.g. being restarted). */
+  public long runtimeCount(String sql) {
+    try (java.sql.Connection c = DriverManager.getConnection(infra.postgres.jdbcUrl(runtimeDb), "postgres", "");
+        Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  public long succeeded() {
+    return runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'SUCCEEDED'");
+  }
+
+  /** Waits until {@code condition} holds; false if it did not within {@code within}. */
+  public static boolean await(Duration within, Supplier<Boolean> condition) {
+    Instant until = Instant.now().plus(within);
+    while (Instant.now().isBefore(until)) {
+      if (condition.get()) {
+        return true;
+      }
+      sleep(200);
+    }
+    return condition.get();
+  }
+
+  /** Seconds until the succeeded count passes {@code before}; NaN if it does not within {@code within}. */
+  /**
+   * Seconds until an instance completes after {@code before} completions, NaN if none does within the bound. When
+   * every accepted instance has completed already (a fast wave can finish before its fault is over) there is nothing
+   * to recover to: that counts as progress, and the next wave's drain is what proves the recovery.
+   */
+  public double secondsUntilProgress(long before, Duration within) {
+    long t0 = System.nanoTime();
+    return await(within, () -> {
+      long done = succeeded();
+      return done > before || done >= accepted.size();
+    }) ? (System.nanoTime() - t0) / 1e9 : Double.NaN;
+  }
+
+  public long messagesIn(String queue) {
+    try (Channel ch = amqp.createChannel()) {
+      return ch.messageCount(queue);
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  /** Messages in every parking queue of the vhost (commands and the orchestrator's). */
+  public long parked() {
+    long n = messagesIn(Names.orchestratorDeadLetterQueue(WORKFLOW));
+    for (Map.Entry<String, List<String>> s : SERVICES.entrySet()) {
+      for (String c : s.getValue()) {
+        n += messagesIn(Names.deadLetterQueue(s.getKey(), c));
+      }
+    }
+    return n;
+  }
+
+  /** Commands or events still waiting: outbox rows and messages in command and orchestrator queues. */
+  public long leftovers() {
+    long n = Math.max(0, runtimeCount("SELECT count(*) FROM outbox"));
+    n += messagesIn(Names.orchestratorQueue(WORKFLOW));
+    for (Map.Entry<String, List<String>> s : SERVICES.entrySet()) {
+      for (String c : s.getValue()) {
+        n += messagesIn(Names.consumerQueue(s.getKey(), c));
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The verdict from the ledger and the database: accepted starts missing from the database, or SUCCEEDED without
+   * an effect for each step, are lost; a (instance, step, action) with more than one effect is applied twice; an
+   * accepted instance not SUCCEEDED after the drain is stuck.
+   */
+  public Counts counts() {
+    Map<String, String> statusByKey = new HashMap<>();
+    Map<String, String> idByKey = new HashMap<>();
+    try (java.sql.Connection c = DriverManager.getConnection(infra.postgres.jdbcUrl(runtimeDb), "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT business_key, status, id FROM workflow_instance")) {
+      while (rs.next()) {
+        statusByKey.put(rs.getString(1), rs.getString(2));
+        idByKey.put(rs.getString(1), rs.getString(3));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    Map<String, Integer> effects = ledger.effectsPerInstance();
+    long lost = 0;
+    long stuck = 0;
+    for (String key : accepted) {
+      String status = statusByKey.get(key);
+      if (status == null) {
+        lost++;
+      } else if (!"SUCCEEDED".equals(status)) {
+        stuck++;
+      } else if (effects.getOrDefault(idByKey.get(key), 0) < 3) {
+        lost++;
+      }
+    }
+    return new Counts(accepted.size(), lost, ledger.appliedTwice(), stuck, parked(), leftovers(),
+        runtimeCount("SELECT count(*) FROM step_execution WHERE attempt > 1"));
+  }
+
+  /** @param redispatched step executions beyond the first attempt (a timeout re-dispatch would show here) */
+  public record Counts(int accepted, long lost, long appliedTwice, long stuck, long parked, long leftovers,
+      long redispatched) {}
+
+  public static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public Connection amqp() {
+    return amqp;
+  }
+
+  @Override
+  public void close() {
+    for (BatonWorker w : workers) {
+      try {
+        w.close();
+      } catch (RuntimeException ignored) {
+        // closing
+      }
+    }
+    workerProcesses.values().forEach(JavaProcess::stop);
+    if (runtime != null) {
+      runtime.stop();
+    }
+    stopInProcess();
+    try {
+      amqp.abort();
+    } catch (RuntimeException ignored) {
+      // closing
+    }
+    client.close();
+    kube.destroy();
+    ledger.close();
+    ledgerDb.close();
+    try {
+      infra.rabbit.management().deleteVhost(vhost);
+    } catch (RuntimeException ignored) {
+      // best effort
+    }
+    try {
+      infra.postgres.admin("DROP DATABASE IF EXISTS " + runtimeDb + " WITH (FORCE)");
+    } catch (RuntimeException ignored) {
+      // best effort
+    }
+  }
+
+  public static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (Exception e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,355 @@
+package dev.baton.reliability.suite;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.GetResponse;
+import dev.baton.contract.Headers;
+import dev.baton.contract.Names;
+import dev.baton.reliability.infra.Infra;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runtime-side fault scenarios. Each builds a {@link Rig}, keeps {@code n} instances of a three-step saga in
+ * flight, injects its faults while they run, lets everything drain, and returns the {@link Verdict} computed from
+ * the workers' ledger and the runtime's database.
+ */
+public final class Scenarios {
+
+  static final Duration DRAIN = Duration.ofMinutes(6);
+  static final Duration PROGRESS = Duration.ofSeconds(90);
+
+  private final Infra infra;
+  private final int n;
+
+  /** @param n instances per scenario (hundreds in CI, thousands with -Pfaults) */
+  public Scenarios(Infra infra, int n) {
+    this.infra = infra;
+    this.n = n;
+  }
+
+  /** Fault windows: the slowest recovery and the end of the last fault. */
+  private static final class Clock {
+    double recover = 0;
+    long lastFaultEnd = System.nanoTime();
+    final List<Long> inFlight = new ArrayList<>();
+
+    /** Notes how many accepted instances had not completed when a fault began. */
+    void faultBegins(Rig rig) {
+      inFlight.add(Math.max(0, rig.accepted.size() - rig.succeeded()));
+    }
+
+    void recovered(double seconds) {
+      recover = Double.isNaN(seconds) || Double.isNaN(recover) ? Double.NaN : Math.max(recover, seconds);
+    }
+
+    void faultEnded() {
+      lastFaultEnd = System.nanoTime();
+    }
+
+    double sinceLastFault() {
+      return (System.nanoTime() - lastFaultEnd) / 1e9;
+    }
+  }
+
+  /** A fault: injects it, and returns the {@link System#nanoTime()} at which it ended (recovery is timed from it). */
+  @FunctionalInterface
+  interface Fault {
+    long inject() throws Exception;
+  }
+
+  /**
+   * The instances of a scenario, started in waves: the first before any worker runs (those instances wait at their
+   * first command), then one right before each fault, and a last one right after the last fault. Each wave is posted
+   * as fast as four clients can, and a fault waits until half of its wave is in flight, so every fault finds many
+   * instances at every stage, and there is always work to recover to.
+   */
+  private final class Flow {
+    final Rig rig;
+    final int waves;
+    final int size;
+    int started;
+    final List<Future<?>> futures = new ArrayList<>();
+
+    Flow(Rig rig, int faults, Runnable startWorkers) {
+      this.rig = rig;
+      this.waves = faults + 2;
+      this.size = n / waves;
+      rig.startRuntime();
+      next();
+      startWorkers.run();
+    }
+
+    /** Starts the next wave and waits until half of it is in flight (or all of it accepted). */
+    void next() {
+      int from = started;
+      int to = start(futures.size() == waves - 1 ? n : from + size);
+      Rig.await(Duration.ofMinutes(2), () -> rig.accepted.size() >= to
+          || rig.accepted.size() - Math.max(0, rig.succeeded()) >= (to - from) / 2);
+    }
+
+    /** Starts the last wave (the rest of the instances) without waiting. */
+    void last() {
+      start(n);
+    }
+
+    private int start(int to) {
+      futures.add(rig.startInstances(started, to, 4, Duration.ofMinutes(8)));
+      started = to;
+      return to;
+    }
+
+    void awaitStarts() throws Exception {
+      for (Future<?> f : futures) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+    }
+  }
+
+  /**
+   * {@code times} faults, each right after a new wave of instances; recovery is timed from the fault's end until an
+   * instance completes again.
+   */
+  private static void repeat(Flow flow, Clock clock, int times, Fault fault) throws Exception {
+    for (int k = 1; k <= times; k++) {
+      flow.next();
+      long before = flow.rig.succeeded();
+      clock.faultBegins(flow.rig);
+      long ended = fault.inject();
+      clock.faultEnded();
+      if (k == times) {
+        flow.last();
+      }
+      double progress = flow.rig.secondsUntilProgress(Math.max(before, flow.rig.succeeded()), PROGRESS);
+      clock.recovered(Double.isNaN(progress) ? Double.NaN : (System.nanoTime() - ended) / 1e9);
+    }
+  }
+
+  private Verdict finish(Rig rig, String scenario, String faults, Flow flow, Clock clock, long expectedParked,
+      String notes) throws Exception {
+    flow.awaitStarts();
+    boolean drained = Rig.await(DRAIN, () -> rig.succeeded() >= rig.accepted.size() && rig.leftovers() == 0);
+    double drain = drained ? clock.sinceLastFault() : Double.NaN;
+    Rig.Counts c = rig.counts();
+    String more = (notes.isEmpty() ? "" : notes + "; ") + "in flight when faults began " + clock.inFlight
+        + "; accepted " + c.accepted() + " of " + n + ", effects "
+        + rig.ledger.effects() + ", re-dispatched executions " + c.redispatched();
+    return new Verdict(scenario, c.accepted(), faults, c.lost() + (n - c.accepted()), c.appliedTwice(), c.stuck(),
+        c.parked(), expectedParked, c.leftovers(), clock.recover, drain, more);
+  }
+
+  /** The runtime (its own JVM) killed with SIGKILL and restarted, {@code kills} times while instances are in flight. */
+  public Verdict runtimeKilled(int kills) throws Exception {
+    try (Rig rig = Rig.create(infra, "sigkill")) {
+      Flow flow = new Flow(rig, kills, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, kills, () -> {
+        rig.killRuntime();
+        Rig.sleep(500);
+        long restart = System.nanoTime();
+        rig.startRuntime();
+        return restart;
+      });
+      return finish(rig, "runtime SIGKILL + restart", kills + " kills", flow, clock, 0,
+          "recover = restart until the first instance completes again");
+    }
+  }
+
+  /**
+   * Broker connections force-closed through the management API: the runtime's publisher, then its consumer, then
+   * every connection of the vhost (runtime and workers); then the broker application stopped and started.
+   */
+  public Verdict brokerConnectionsAndRestart(Duration appDown) throws Exception {
+    try (Rig rig = Rig.create(infra, "broker")) {
+      Flow flow = new Flow(rig, 4, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      List<String> closed = new ArrayList<>();
+      // name prefix, and how many such connections there are (runtime publisher, runtime consumer, three workers)
+      String[][] rounds = {{"publishers", "baton-runtime-publisher", "1"}, {"consumers", "baton-runtime-consumer", "1"},
+          {"all", "baton-", "5"}};
+      for (String[] r : rounds) {
+        // the management API lists a (recovered) connection once it has its statistics: wait for all of them, then
+        // start the wave (waiting after it could let the whole wave finish, leaving the fault nothing in flight)
+        Rig.await(Duration.ofSeconds(15), () -> infra.rabbit.connections(rig.vhost, r[1]).size()
+            >= Integer.parseInt(r[2]));
+        flow.next();
+        clock.faultBegins(rig);
+        int count = infra.rabbit.closeConnections(rig.vhost, name -> name.startsWith(r[1]));
+        closed.add(r[0] + ":" + count);
+        clock.faultEnded();
+        clock.recovered(rig.secondsUntilProgress(rig.succeeded(), PROGRESS));
+      }
+      flow.next();
+      clock.faultBegins(rig);
+      infra.rabbit.stopApp();
+      Rig.sleep(appDown.toMillis());
+      infra.rabbit.startApp();
+      clock.faultEnded();
+      flow.last();
+      clock.recovered(rig.secondsUntilProgress(rig.succeeded(), PROGRESS));
+      return finish(rig, "broker connections closed + stop_app/start_app", "closed " + String.join(",", closed)
+          + "; app down " + appDown.toSeconds() + "s", flow, clock, 0, "");
+    }
+  }
+
+  /** The private PostgreSQL (the runtime's database) stopped and started again while instances are in flight. */
+  public Verdict postgresRestarted(int restarts, Duration down) throws Exception {
+    try (Rig rig = Rig.create(infra, "pgrestart")) {
+      Flow flow = new Flow(rig, restarts, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, restarts, () -> {
+        infra.postgres.stopServer();
+        Rig.sleep(down.toMillis());
+        infra.postgres.startServer();
+        return System.nanoTime();
+      });
+      boolean alive = rig.runtimeProcess().isAlive();
+      return finish(rig, "PostgreSQL restarted", restarts + " restarts, " + down.toSeconds() + "s down", flow,
+          clock, 0, alive ? "the runtime process stayed up throughout" : "THE RUNTIME PROCESS DIED");
+    }
+  }
+
+  /** Each service's worker (its own JVM) killed with SIGKILL mid-message {@code kills} times and started again. */
+  public Verdict workerKilled(int kills) throws Exception {
+    try (Rig rig = Rig.create(infra, "workerkill")) {
+      Flow flow = new Flow(rig, kills, () -> Rig.SERVICES.keySet()
+          .forEach(service -> rig.startWorkerProcess(service, 5)));
+      Clock clock = new Clock();
+      repeat(flow, clock, kills, () -> {
+        for (String service : Rig.SERVICES.keySet()) {
+          rig.workerProcess(service).kill();
+        }
+        Rig.sleep(300);
+        for (String service : Rig.SERVICES.keySet()) {
+          rig.startWorkerProcess(service, 5);
+        }
+        return System.nanoTime();
+      });
+      return finish(rig, "worker SIGKILL mid-message", kills + " x 3 workers killed", flow, clock, 0,
+          "handlers hold their transaction 5 ms, so kills land mid-message");
+    }
+  }
+
+  /**
+   * 1,000 poison and malformed messages mixed into the flow: half into the orchestrator queue (through a service's
+   * event exchange), half into command queues (through the command exchanges); good instances keep flowing. Every
+   * poison message must end in a parking queue with its reason.
+   */
+  public Verdict poison(int poison) throws Exception {
+    try (Rig rig = Rig.create(infra, "poison")) {
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      flow.next();
+      clock.faultBegins(rig);
+      int sent = 0;
+      try (Channel ch = rig.amqp().createChannel()) {
+        ch.confirmSelect();
+        for (int i = 0; i < poison; i++) {
+          if (i % 2 == 0) {
+            badEvent(ch, i / 2);
+          } else {
+            badCommand(ch, i / 2);
+          }
+          sent++;
+          if (i % 100 == 99) {
+            ch.waitForConfirmsOrDie(10_000);
+          }
+        }
+        ch.waitForConfirmsOrDie(10_000);
+      }
+      clock.faultEnded();
+      flow.last();
+      Verdict v = finish(rig, "1,000 poison messages", sent + " poison (events + commands)", flow, clock, poison,
+          "");
+      Rig.await(Duration.ofSeconds(30), () -> rig.parked() >= poison);
+      long withoutReason = drainParkedWithoutReason(rig);
+      return new Verdict(v.scenario(), v.instances(), v.faults(), v.lost(), v.appliedTwice(), v.stuck(), v.parked(),
+          v.expectedParked(), v.leftovers() + withoutReason, -1, v.drainSeconds(),
+          v.notes() + "; parked without a reason: " + withoutReason);
+    }
+  }
+
+  /** Ten kinds of broken events; each must be parked (none is foreign, stale or a duplicate). */
+  private static void badEvent(Channel ch, int i) throws Exception {
+    Map<String, Object> h = new HashMap<>();
+    h.put(Headers.WORKFLOW, Rig.WORKFLOW);
+    h.put(Headers.INSTANCE, UUID.randomUUID().toString());
+    h.put(Headers.STEP, "reserve");
+    h.put(Headers.ACTION, "reserve");
+    h.put(Headers.ATTEMPT, 1);
+    h.put(Headers.ENTITY, "order");
+    String messageId = UUID.randomUUID().toString();
+    String contentType = Headers.CONTENT_TYPE_JSON;
+    byte[] body = "{\"output\":{}}".getBytes(StandardCharsets.UTF_8);
+    switch (i % 10) {
+      case 0 -> body = "not json at all".getBytes(StandardCharsets.UTF_8);
+      case 1 -> h.remove(Headers.WORKFLOW);
+      case 2 -> messageId = null;
+      case 3 -> contentType = "text/plain";
+      case 4 -> h.put(Headers.INSTANCE, "not-a-uuid");
+      case 5 -> h.remove(Headers.STEP);
+      case 6 -> h.put(Headers.ATTEMPT, "first");
+      case 7 -> body = "[1,2,3]".getBytes(StandardCharsets.UTF_8);
+      case 8 -> { } // well-formed, but for an instance that does not exist
+      default -> h.remove(Headers.ACTION);
+    }
+    ch.basicPublish(Names.eventExchange("stock"), "order.reserve.success", true, new AMQP.BasicProperties.Builder()
+        .messageId(messageId).contentType(contentType).deliveryMode(2).headers(h).build(), body);
+  }
+
+  /**
+   * Five kinds of broken commands; each must be parked by the worker SDK. They claim a workflow nobody runs, so the
+   * error events the SDK publishes for the addressable ones are foreign to the runtime and ignored.
+   */
+  private static void badCommand(Channel ch, int i) throws Exception {
+    String[][] targets = {{"stock", "reserve"}, {"pay", "charge"}, {"ship", "ship"}};
+    String[] t = targets[i % 3];
+    Map<String, Object> h = new HashMap<>();
+    h.put(Headers.WORKFLOW, "poison-elsewhere");
+    h.put(Headers.INSTANCE, UUID.randomUUID().toString());
+    h.put(Headers.STEP, t[1]);
+    h.put(Headers.ACTION, t[1]);
+    h.put(Headers.ATTEMPT, 1);
+    h.put(Headers.ENTITY, "order");
+    h.put(Headers.RETRIES, 0);
+    String contentType = Headers.CONTENT_TYPE_JSON;
+    byte[] body = "{\"instanceId\":\"x\",\"step\":\"s\",\"attempt\":1,\"input\":{}}".getBytes(StandardCharsets.UTF_8);
+    switch (i % 5) {
+      case 0 -> body = "<xml/>".getBytes(StandardCharsets.UTF_8);
+      case 1 -> contentType = "application/octet-stream";
+      case 2 -> h.remove(Headers.ENTITY);
+      case 3 -> h.put(Headers.RETRIES, "many");
+      default -> body = "\"just a string\"".getBytes(StandardCharsets.UTF_8);
+    }
+    ch.basicPublish(Names.commandExchange(t[0]), Names.commandRoutingKey(t[0], t[1]), true,
+        new AMQP.BasicProperties.Builder().messageId(UUID.randomUUID().toString()).contentType(contentType)
+            .deliveryMode(2).headers(h).build(), body);
+  }
+
+  /** Takes every parked message out and counts those without an {@code x-exception-message}. */
+  private static long drainParkedWithoutReason(Rig rig) throws Exception {
+    List<String> queues = new ArrayList<>(List.of(Names.orchestratorDeadLetterQueue(Rig.WORKFLOW)));
+    Rig.SERVICES.forEach((s, cs) -> cs.forEach(c -> queues.add(Names.deadLetterQueue(s, c))));
+    long missing = 0;
+    try (Channel ch = rig.amqp().createChannel()) {
+      for (String q : queues) {
+        GetResponse r;
+        while ((r = ch.basicGet(q, true)) != null) {
+          Object reason = r.getProps().getHeaders() == null ? null
+              : r.getProps().getHeaders().get(Headers.EXCEPTION_MESSAGE);
+          if (reason == null || reason.toString().isBlank()) {
+            missing++;
+          }
+        }
+      }
+    }
+    return missing;
+  }
+}
