@@ -47,6 +47,8 @@ final class BrokerObjects {
         } catch (IOException | TimeoutException | RuntimeException ignored) {
           // throwaway channel
         }
+      } else {
+        RecoveringChannels.discard(ch); // closed by the probe or an outage: keep automatic recovery from reopening it
       }
     }
   }

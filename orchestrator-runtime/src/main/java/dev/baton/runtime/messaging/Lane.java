@@ -40,6 +40,8 @@ final class Lane {
   private final Map<String, String> consumerTags = new HashMap<>();
   private final Thread thread;
   private Channel channel;
+  /** {@link System#nanoTime()} when the channel was first seen closed, 0 while it is open. */
+  private long channelClosedSince;
   private volatile boolean running = true;
   private volatile boolean stopping;
 
@@ -109,11 +111,11 @@ final class Lane {
   }
 
   private Channel channel() throws IOException {
-    if (channel != null && !channel.isOpen() && !connection.isOpen()) {
-      // The connection is recovering and will bring this channel and its consumers back: do not replace it.
-      throw new IOException("the broker connection is recovering");
-    }
-    if (channel == null || !channel.isOpen()) {
+    channelClosedSince = RecoveringChannels.closedSince(channel, channelClosedSince);
+    // While the connection recovers, it brings this channel and its consumers back: do not replace it then.
+    if (RecoveringChannels.needsReplacing(channel, channelClosedSince)) {
+      RecoveringChannels.discard(channel);
+      channelClosedSince = 0;
       consumerTags.clear();
       channel = connection.createChannel();
       channel.basicQos(prefetch);

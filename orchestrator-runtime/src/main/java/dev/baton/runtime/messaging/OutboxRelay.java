@@ -73,6 +73,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
   private Channel channel;
+  /** {@link System#nanoTime()} when the channel was first seen closed, 0 while it is open. */
+  private long channelClosedSince;
 
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
@@ -294,21 +296,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   }
 
   private Channel channel() throws IOException {
-    if (channel != null && !channel.isOpen()) {
-      if (!connection.isOpen()) {
-        throw new IOException("the broker connection is down; waiting for its automatic recovery");
-      }
-      // Replace it, and abort it first: left registered, automatic recovery would reopen it later and the
-      // connection would carry one idle channel more after every outage (the soak saw 5 -> 10).
-      Channel stale = channel;
-      channel = null;
-      try {
-        stale.abort();
-      } catch (IOException | RuntimeException ignored) {
-        // already closed: abort only unregisters it from recovery
-      }
-    }
-    if (channel == null) {
+    channelClosedSince = RecoveringChannels.closedSince(channel, channelClosedSince);
+    if (RecoveringChannels.needsReplacing(channel, channelClosedSince)) {
+      RecoveringChannels.discard(channel);
+      channelClosedSince = 0;
       Channel ch = connection.createChannel();
       ch.confirmSelect();
       ch.addReturnListener(r -> {

@@ -26,6 +26,8 @@ final class ParkingLot {
 
   private final Connection connection;
   private Channel channel;
+  /** {@link System#nanoTime()} when the channel was first seen closed, 0 while it is open. */
+  private long channelClosedSince;
   private volatile boolean returned;
 
   ParkingLot(Connection connection) {
@@ -63,7 +65,10 @@ final class ParkingLot {
   }
 
   private Channel channel() throws IOException {
-    if (channel == null || !channel.isOpen()) {
+    channelClosedSince = RecoveringChannels.closedSince(channel, channelClosedSince);
+    if (RecoveringChannels.needsReplacing(channel, channelClosedSince)) {
+      RecoveringChannels.discard(channel);
+      channelClosedSince = 0;
       Channel ch = connection.createChannel();
       ch.confirmSelect();
       ch.addReturnListener(r -> returned = true);
