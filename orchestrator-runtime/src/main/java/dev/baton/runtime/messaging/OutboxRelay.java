@@ -139,7 +139,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands stay in the outbox and are sent again in {} ms: {}",
             backoff, e.toString());
-        closeChannel();
+        dropChannelAfterFailure();
         probe.forget();
         try {
           Thread.sleep(backoff);
@@ -365,6 +365,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     }
   }
 
+  /** On stop: closes the channel for good (also when closed already: then it is only taken off recovery). */
   private void closeChannel() {
     Channel ch = channel;
     channel = null;
@@ -372,8 +373,21 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       try {
         ch.close();
       } catch (IOException | TimeoutException | RuntimeException ignored) {
-        // a fresh channel is opened next round
+        // stopping anyway
       }
+    } else {
+      RecoveringChannels.discard(ch);
+    }
+  }
+
+  /**
+   * After a failed round: an open channel is closed (its confirms can no longer be trusted) and a fresh one opened
+   * next round; a closed one is kept, so that {@link #channel()} waits for the connection's automatic recovery to
+   * reopen it instead of adding a second channel next to the recovered one (one more idle channel per outage).
+   */
+  private void dropChannelAfterFailure() {
+    if (channel != null && channel.isOpen()) {
+      closeChannel();
     }
   }
 

@@ -77,11 +77,16 @@ final class ParkingLot {
     return channel;
   }
 
+  /**
+   * After a failure: an open channel is closed and replaced on next use; a closed one is kept for the connection's
+   * automatic recovery to reopen ({@link RecoveringChannels}), rather than left to come back next to a new one.
+   */
   private void closeQuietly() {
+    if (channel == null || !channel.isOpen()) {
+      return;
+    }
     try {
-      if (channel != null && channel.isOpen()) {
-        channel.close();
-      }
+      channel.close();
     } catch (IOException | TimeoutException | RuntimeException ignored) {
       // replaced on next use
     }
