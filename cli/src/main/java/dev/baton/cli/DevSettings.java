@@ -40,7 +40,7 @@ record DevSettings(
         userPrefix, resync, databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers, null);
   }
 
-  /** The operator against the dev API: server-side apply off (the fabric8 mock has none, DESIGN.md §9). */
+  /** The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes). */
   OperatorSettings operator(String runtimeUrl) {
     return new OperatorSettings(rabbitManagementUrl, rabbitUsername, rabbitPassword, rabbitHost, rabbitPort, vhost,
         userPrefix, resync, false, runtimeUrl).toBuilder().runtimeToken(apiToken).build();

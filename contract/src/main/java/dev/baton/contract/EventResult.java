@@ -2,7 +2,7 @@ package dev.baton.contract;
 
 import java.util.Optional;
 
-/** The last word of an event routing key (seed, "routing design": the result lives in the key). */
+/** The last word of an event routing key (docs/design.md#broker-names: the result lives in the key). */
 public enum EventResult {
   /** The step did its work; the body holds {@code output}. */
   SUCCESS("success"),

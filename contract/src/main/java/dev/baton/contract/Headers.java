@@ -1,6 +1,6 @@
 package dev.baton.contract;
 
-/** AMQP header names of the message contract (DESIGN.md §4). */
+/** AMQP header names of the message contract (docs/design.md#message-contract). */
 public final class Headers {
 
   public static final String WORKFLOW = "baton-workflow";
@@ -13,7 +13,7 @@ public final class Headers {
   public static final String ACTION = "baton-action";
   /** Worker-level retries so far: 0 on the first delivery. */
   public static final String RETRIES = "baton-retries";
-  /** Namespace of the Workflow (an addition to §4: Workflow names are unique per namespace only). */
+  /** Namespace of the Workflow (an addition to the message contract, docs/design.md#message-contract: Workflow names are unique per namespace only). */
   public static final String NAMESPACE = "baton-namespace";
   public static final String TRACEPARENT = "traceparent";
 

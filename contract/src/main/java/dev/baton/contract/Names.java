@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Every RabbitMQ name of DESIGN.md §3, computed here and nowhere else.
+ * Every RabbitMQ name of docs/design.md#broker-names, computed here and nowhere else.
  *
  * <p>Service, command, subscription, entity and action names never contain a dot, so every name below
  * parses back unambiguously and a permission regex such as {@code ^q\.payment\.[^.]+$} cannot reach into
@@ -101,7 +101,7 @@ public final class Names {
     return "q.dlx.orchestrator." + workflow;
   }
 
-  // --- regexes for broker permissions (§6) --------------------------------------------------------------------
+  // --- regexes for broker permissions (docs/design.md#security) --------------------------------------------------------------------
 
   /** Matches exactly the queues a worker of S consumes: its command and subscription queues. */
   public static String consumerQueuesRegex(String service) {

@@ -5,7 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * How a worker retries a command that fails technically (seed §6, DESIGN.md §2 RetryPolicy).
+ * How a worker retries a command that fails technically (docs/design.md#retries-and-dead-letters, docs/design.md#resources RetryPolicy).
  *
  * <p>{@code maxAttempts} counts every delivery, the first included. Retry {@code k} (1-based, {@code k <
  * maxAttempts}) waits {@code delays[k-1]}; the last delay repeats. After {@code maxAttempts} deliveries the message

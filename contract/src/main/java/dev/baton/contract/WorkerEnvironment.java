@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The environment variables through which the operator tells a worker pod where its queues are (DESIGN.md §4). The
+ * The environment variables through which the operator tells a worker pod where its queues are (docs/design.md#message-contract). The
  * operator writes them with {@link #variables()}; the worker SDK reads them back with {@link #read(Map)}; workers in
  * other languages read the same plain variables. The broker credentials come from the Secret by reference:
  * {@link #RABBITMQ_URI}, {@link #RABBITMQ_USERNAME}, {@link #RABBITMQ_PASSWORD}.

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code sms}: not a step of the workflow but a subscriber. Its queue {@code q.sms.order_pay_failed_notify} is bound
- * to {@code payment.event.topic.ex} with {@code *.pay.failed}, so every refused payment reaches it (seed, "routing
- * design": one event, several interested services). It "sends" a text to the customer, which here means it records
+ * to {@code payment.event.topic.ex} with {@code *.pay.failed}, so every refused payment reaches it (docs/design.md#broker-names: one event,
+ * several interested services). It "sends" a text to the customer, which here means it records
  * it and logs it.
  */
 public final class SmsWorker implements ExampleWorker {

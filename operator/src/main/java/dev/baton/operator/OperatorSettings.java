@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * @param vhost the one vhost everything lives in ({@code /} by default)
  * @param userPrefix prefix of the broker users created for worker services ({@code baton-})
  * @param resync period of the drift-repairing resync (60 s by default)
- * @param serverSideApply true on real clusters; false against the fabric8 mock server (DESIGN.md §9)
+ * @param serverSideApply true on real clusters; false against the fabric8 mock server (docs/design.md#platform-notes)
  * @param runtimeUrl the orchestrator runtime's HTTP API, for live instance counts; null to skip them
  * @param countsInterval how often the instance counts are read from the runtime (10 s by default)
  * @param runtimeToken bearer token for the runtime's API, null when it needs none (never logged)

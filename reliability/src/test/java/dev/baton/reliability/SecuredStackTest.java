@@ -71,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * password, and passwords that fail on purpose. Every log event at every level (Baton at TRACE, libraries at DEBUG)
  * and the CLI's output are searched for each secret, raw, URL-encoded and base64-encoded: none may appear. The same
  * stack checks that the operator reads the live counts with its token, and that the broker enforces the worker
- * users' permissions (DESIGN.md §6; also in operator's and worker-sdk's WorkerPermissionsTest).
+ * users' permissions (docs/design.md#security; also in operator's and worker-sdk's WorkerPermissionsTest).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecuredStackTest {

@@ -1,7 +1,7 @@
 package dev.baton.testing;
 
 /**
- * Where the real RabbitMQ and PostgreSQL of the tests are: localhost by default (DESIGN.md §7), overridable with
+ * Where the real RabbitMQ and PostgreSQL of the tests are: localhost by default (docs/design.md#where-it-runs), overridable with
  * environment variables for other machines.
  */
 public final class LocalServices {

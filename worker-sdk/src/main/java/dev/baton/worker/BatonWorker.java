@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Baton worker: consumes the command and subscription queues of one service and follows DESIGN.md §4 for every
+ * A Baton worker: consumes the command and subscription queues of one service and follows docs/design.md#message-contract for every
  * message: manual ack after the confirmed result event, staircase retries through the retry exchange, dead letters
  * with their reason, duplicates answered from the {@link IdempotencyStore}.
  *
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The worker never declares an exchange or a queue (the operator does) and publishes only to its service's event
- * and retry exchanges, which is all its broker user may do (§6).
+ * and retry exchanges, which is all its broker user may do (docs/design.md#security).
  */
 public final class BatonWorker implements AutoCloseable {
 

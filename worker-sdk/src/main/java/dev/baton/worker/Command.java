@@ -6,7 +6,7 @@ import dev.baton.contract.Headers;
 import java.util.Map;
 
 /**
- * A command as a handler sees it (DESIGN.md §4): the body's {@code input} and ids, the {@code baton-*} headers, and
+ * A command as a handler sees it (docs/design.md#message-contract): the body's {@code input} and ids, the {@code baton-*} headers, and
  * how many worker-level retries it has had.
  */
 public final class Command {

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Parks a message in {@code q.dlx.S.<consumer>} through the service's retry exchange, with why it died in
  * {@code x-exception-*} headers and where it came from in {@code x-original-*} headers (so it can be replayed).
- * Every dead letter is an ERROR log line (DESIGN.md §5 "Alerts"); the body is never logged.
+ * Every dead letter is an ERROR log line (docs/design.md#runtime-semantics "Alerts"); the body is never logged.
  */
 final class DeadLetterer {
 

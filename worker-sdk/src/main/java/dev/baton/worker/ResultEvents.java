@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Builds the result event of a command (DESIGN.md §4): routing key {@code <baton-entity>.<baton-action>.<result>} on
+ * Builds the result event of a command (docs/design.md#message-contract): routing key {@code <baton-entity>.<baton-action>.<result>} on
  * the service's event exchange, every {@code baton-*} header and {@code traceparent} copied, the correlation id
  * copied, the result's details in the body.
  */

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The staircase of seed §6 as DESIGN.md §4 spells it: a failed delivery climbs to the retry tier of its next delay
+ * The staircase of docs/design.md#retries-and-dead-letters as docs/design.md#message-contract spells it: a failed delivery climbs to the retry tier of its next delay
  * through the service's retry exchange, or, when the staircase is spent (or the message is unprocessable), goes to
  * the parking lot together with an {@code error} event.
  */

@@ -87,7 +87,7 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     return queue;
   }
 
-  /** Orchestrator-side: a command as DESIGN.md §4 describes it, published with a confirm. */
+  /** Orchestrator-side: a command as docs/design.md#message-contract describes it, published with a confirm. */
   void sendCommand(String service, String command, String messageId, String body) throws Exception {
     sendCommand(service, command, commandProperties(messageId, "i-" + messageId, command), body);
   }

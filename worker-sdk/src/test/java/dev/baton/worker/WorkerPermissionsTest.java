@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Everything the SDK does works as a broker user with exactly the permissions of DESIGN.md §6: configure nothing,
+ * Everything the SDK does works as a broker user with exactly the permissions of docs/design.md#security: configure nothing,
  * write only the service's event and retry exchanges, read only its own queues.
  */
 class WorkerPermissionsTest {

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * How workers retry a command that fails technically: the staircase of seed §6, carried out by RabbitMQ TTL and
+ * How workers retry a command that fails technically: the staircase of docs/design.md#retries-and-dead-letters, carried out by RabbitMQ TTL and
  * dead-letter queues, no cron job.
  */
 @Group(BatonGroup.NAME)

@@ -6,7 +6,7 @@ import dev.baton.contract.Names;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 
-/** A queue of this service bound to another service's event exchange by a topic pattern (seed, "routing design"). */
+/** A queue of this service bound to another service's event exchange by a topic pattern (docs/design.md#broker-names). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SubscriptionSpec {
 

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A service module that "both listens and speaks" (seed §2): the commands it accepts, the events it publishes, its
+ * A service module that "both listens and speaks" (docs/design.md#architecture): the commands it accepts, the events it publishes, its
  * broker user and, optionally, the Deployment of its workers.
  */
 @Group(BatonGroup.NAME)

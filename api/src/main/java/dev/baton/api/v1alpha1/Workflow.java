@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * An ordered list of steps the orchestrator runs over worker services (seed §3). Instances of a Workflow live in
+ * An ordered list of steps the orchestrator runs over worker services (docs/design.md#architecture). Instances of a Workflow live in
  * the runtime's database, never as resources; the counts in the status are read from the runtime.
  */
 @Group(BatonGroup.NAME)

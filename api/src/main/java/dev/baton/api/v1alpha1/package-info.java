@@ -1,5 +1,5 @@
 /**
- * Custom resources of group {@code baton.dev}, version {@code v1alpha1} (DESIGN.md §2). Plain model classes: no
+ * Custom resources of group {@code baton.dev}, version {@code v1alpha1} (docs/design.md#resources). Plain model classes: no
  * behaviour beyond defaults, so they serialise exactly as users write them.
  */
 package dev.baton.api.v1alpha1;

@@ -4,7 +4,7 @@ import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
 
 /**
- * A dead-letter queue's name, {@code q.dlx.<service>.<consumer>} (DESIGN.md §3): the service and the command or
+ * A dead-letter queue's name, {@code q.dlx.<service>.<consumer>} (docs/design.md#broker-names): the service and the command or
  * subscription it parks messages of. {@code q.dlx.orchestrator.<workflow>} is where the runtime parks events it
  * could not use.
  */

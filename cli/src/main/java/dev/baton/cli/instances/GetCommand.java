@@ -36,7 +36,7 @@ public final class GetCommand implements Callable<Integer> {
 
   static final int MAX_LIMIT = 500;
 
-  /** The statuses of DESIGN.md §8, checked here so that a typo is a usage error. */
+  /** The statuses of docs/design.md#interfaces, checked here so that a typo is a usage error. */
   enum Status { RUNNING, SUCCEEDED, FAILED, COMPENSATING, COMPENSATED, CANCELLED }
 
   @Parameters(arity = "0..2", paramLabel = "<workflow> | instance <id>",

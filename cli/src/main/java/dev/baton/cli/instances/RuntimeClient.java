@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * The runtime's HTTP API (DESIGN.md §8) from the command line: JSON in, JSON out, and every failure turned into a
+ * The runtime's HTTP API (docs/design.md#interfaces) from the command line: JSON in, JSON out, and every failure turned into a
  * {@link CliException} with the exit code it deserves: the server's own message for 4xx/5xx, one clear line when
  * the runtime cannot be reached.
  */

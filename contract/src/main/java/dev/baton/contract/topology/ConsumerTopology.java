@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The names around one consumer queue of a service: where it is read, where retries wait and where dead letters
- * park. A worker needs exactly this to follow DESIGN.md §4.
+ * park. A worker needs exactly this to follow docs/design.md#message-contract.
  */
 public record ConsumerTopology(
     Kind kind,

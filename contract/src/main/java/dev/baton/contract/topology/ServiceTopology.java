@@ -2,7 +2,7 @@ package dev.baton.contract.topology;
 
 import java.util.List;
 
-/** Every broker object of one worker service (DESIGN.md §3) and the permissions of its user (§6). */
+/** Every broker object of one worker service (docs/design.md#broker-names) and the permissions of its user (docs/design.md#security). */
 public record ServiceTopology(
     String service,
     String commandExchange,

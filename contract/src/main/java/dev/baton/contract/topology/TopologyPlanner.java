@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a validated model into the exact broker objects of DESIGN.md §3. Pure: no I/O, so it is tested in tables
+ * Turns a validated model into the exact broker objects of docs/design.md#broker-names. Pure: no I/O, so it is tested in tables
  * and shared by the operator (which declares the plan) and by tests of the runtime and the SDK.
  *
- * <p>The staircase (seed §6): a consumer queue {@code q.S.C} dead-letters to {@code S.retry.direct.ex} with routing
+ * <p>The staircase (docs/design.md#retries-and-dead-letters): a consumer queue {@code q.S.C} dead-letters to {@code S.retry.direct.ex} with routing
  * key {@code q.S.C}; the retry exchange routes that key to the first tier (or, without retries, to the parking lot).
  * The first tier is therefore chosen by a binding, not by an immutable queue argument, so a changed RetryPolicy
  * moves one binding instead of requiring the command queue to be deleted. Each tier {@code q.retry.S.C.<d>} holds
@@ -134,7 +134,7 @@ public final class TopologyPlanner {
     }
   }
 
-  /** Permissions of the orchestrator runtime's broker user (DESIGN.md §6: the only writer of command exchanges). */
+  /** Permissions of the orchestrator runtime's broker user (docs/design.md#security: the only writer of command exchanges). */
   public static PermissionSpec orchestratorPermissions() {
     return new PermissionSpec(Names.NOTHING_REGEX, Names.orchestratorWritableRegex(), Names.orchestratorReadableRegex());
   }

@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 
 /**
  * Who holds a name that must be unique in the vhost although resources live in many namespaces (a service name, a
- * Workflow's orchestrator queue). The rule (DESIGN.md §2): the older resource, by {@code creationTimestamp}, keeps
+ * Workflow's orchestrator queue). The rule (docs/design.md#resources): the older resource, by {@code creationTimestamp}, keeps
  * the name; the newer one is in conflict and gets nothing declared. Timestamps have one-second resolution, so ties
  * go first to the incumbent (the resource whose status shows it already holds the name), then to namespace and
  * name, so every reconciler reaches the same verdict and a newcomer never takes a name away. Pure.

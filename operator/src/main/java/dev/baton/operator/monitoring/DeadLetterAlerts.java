@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DESIGN.md §5 "Alerts": dead letters raise a metric, an ERROR log line and a Kubernetes Event on the WorkerService;
+ * docs/design.md#runtime-semantics "Alerts": dead letters raise a metric, an ERROR log line and a Kubernetes Event on the WorkerService;
  * its status counts them. The gauge follows every pass that looked at the broker; the log line and the Event come
  * only when a dead-letter queue holds more than the WorkerService's status last said, so each increase is told once.
  */

@@ -60,10 +60,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A WorkerService becomes: its exchanges, queues, retry tiers, dead-letter queues and bindings (DESIGN.md §3), a
- * broker user with the permissions of §6, the credentials Secret, the workers' Deployment when asked for, and its
+ * A WorkerService becomes: its exchanges, queues, retry tiers, dead-letter queues and bindings (docs/design.md#broker-names), a
+ * broker user with the permissions of docs/design.md#security, the credentials Secret, the workers' Deployment when asked for, and its
  * KEDA ScaledObject when autoscaling is asked for (and KEDA is installed). Every pass that reads the broker also
- * raises the dead-letter alerts of §5.
+ * raises the dead-letter alerts of docs/design.md#runtime-semantics.
  *
  * <p>Order within one pass: validate, check the service name is ours, declare the topology, then the Secret and
  * Deployment (JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that is invalid, in

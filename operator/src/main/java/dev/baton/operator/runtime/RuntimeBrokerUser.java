@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The orchestrator runtime's broker user, {@code <prefix>orchestrator} (DESIGN.md §6: the only user that may write
+ * The orchestrator runtime's broker user, {@code <prefix>orchestrator} (docs/design.md#security: the only user that may write
  * command exchanges; permissions from {@link TopologyPlanner#orchestratorPermissions()}), and the Secret the runtime
  * reads it from by reference ({@code username}, {@code password}, {@code uri}; named by
  * {@code BATON_RUNTIME_CREDENTIALS_SECRET}). Kept at start-up and every resync, on the leader only: the Secret keeps

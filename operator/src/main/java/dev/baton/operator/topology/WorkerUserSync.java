@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A broker user the operator keeps (DESIGN.md §6: a worker service's, the orchestrator runtime's, an autoscaler's):
+ * A broker user the operator keeps (docs/design.md#security: a worker service's, the orchestrator runtime's, an autoscaler's):
  * exists, has the password of its Secret, its tags, and exactly the planned permissions. The password is compared
  * with the broker's salted hash, so a resync that finds everything in place changes nothing (and never logs or sends
  * the password).

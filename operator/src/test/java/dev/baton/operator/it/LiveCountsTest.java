@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * DESIGN.md §2: the counts in {@code kubectl get workflows} are live, read from the runtime (here a fake serving
+ * docs/design.md#resources: the counts in {@code kubectl get workflows} are live, read from the runtime (here a fake serving
  * canned answers) with one request for all Workflows, and written by the operator only when they change — without
  * asking the broker again for a count-only change.
  */

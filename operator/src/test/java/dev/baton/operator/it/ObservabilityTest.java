@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * What operations see of the operator: {@code /metrics} and {@code /healthz} on its HTTP port, Kubernetes Events for
- * dead letters (DESIGN.md §5 "Alerts") and for resources whose Ready turns False — each told once, not per resync.
+ * dead letters (docs/design.md#runtime-semantics "Alerts") and for resources whose Ready turns False — each told once, not per resync.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ObservabilityTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * DESIGN.md §6 "only the orchestrator's user may write command exchanges": the operator keeps the runtime's broker
+ * docs/design.md#security "only the orchestrator's user may write command exchanges": the operator keeps the runtime's broker
  * user with exactly the planned permissions and the Secret the runtime reads it from, repairs both, and does so as
  * the elected leader (leader election on, with its Lease).
  */

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * RetryPolicy + WorkerService + Workflow applied → exactly the objects of DESIGN.md §3 and §6 on the real broker,
+ * RetryPolicy + WorkerService + Workflow applied → exactly the objects of docs/design.md#broker-names, docs/design.md#security on the real broker,
  * the Secret and the Deployment in Kubernetes, honest status; then everything deleted behind the operator's back
  * comes back within one resync.
  */
@@ -109,7 +109,7 @@ class TopologyOnTheBrokerTest {
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.failed"),
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.error"));
 
-    // §6: the worker's user reads only its own consumer queues and writes only its event and retry exchanges.
+    // docs/design.md#security: the worker's user reads only its own consumer queues and writes only its event and retry exchanges.
     String user = f.username("payment");
     UserInfo info = f.management.getUser(user);
     assertThat(info.getTags()).isEmpty();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md §6 enforced by the broker itself: with the credentials from its Secret, a worker publishes its events,
+ * docs/design.md#security enforced by the broker itself: with the credentials from its Secret, a worker publishes its events,
  * but not commands, and reads only its own queues.
  */
 class WorkerPermissionsTest {

@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The runtime's HTTP API (DESIGN.md §8): JSON everywhere, errors included. */
+/** The runtime's HTTP API (docs/design.md#interfaces): JSON everywhere, errors included. */
 public final class HttpApi implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);

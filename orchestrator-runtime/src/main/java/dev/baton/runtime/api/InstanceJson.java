@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Instances as the API shows them (DESIGN.md §8), plus what answers "which step, which attempt, since when, and the
+ * Instances as the API shows them (docs/design.md#interfaces), plus what answers "which step, which attempt, since when, and the
  * last error" in one read: {@code currentStep}, {@code attempt}, {@code since}, {@code lastError}.
  */
 final class InstanceJson {

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The instance endpoints of DESIGN.md §8. */
+/** The instance endpoints of docs/design.md#interfaces. */
 final class InstanceRoutes {
 
   static final int DEFAULT_LIMIT = 50;

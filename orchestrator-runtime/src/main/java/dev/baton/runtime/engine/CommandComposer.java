@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-/** Builds the command of a dispatch as DESIGN.md §4 specifies it, ready for the outbox. */
+/** Builds the command of a dispatch as docs/design.md#message-contract specifies it, ready for the outbox. */
 public final class CommandComposer {
 
   /** What the command is about: the instance and the dispatch. */

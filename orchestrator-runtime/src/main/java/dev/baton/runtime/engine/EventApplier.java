@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Events inside the caller's transaction (DESIGN.md §5): lock their instances, recognise redeliveries by message id,
+ * Events inside the caller's transaction (docs/design.md#runtime-semantics): lock their instances, recognise redeliveries by message id,
  * check that each event answers the execution in flight, decide, and write. The caller commits and only then ACKs.
  *
  * <p>Set-based, so a batch costs a few round trips whatever its size: one query locks every instance of the batch

@@ -5,7 +5,7 @@ import dev.baton.contract.EventResult;
 import java.util.UUID;
 
 /**
- * A worker's event, parsed and checked for shape (DESIGN.md §4).
+ * A worker's event, parsed and checked for shape (docs/design.md#message-contract).
  *
  * @param namespace the {@code baton-namespace} header, or null when the worker did not copy it
  * @param output the body's {@code output} (success), or null

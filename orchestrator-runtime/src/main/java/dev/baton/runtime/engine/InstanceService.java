@@ -37,7 +37,7 @@ public final class InstanceService {
 
   /**
    * Starts an instance of the workflow's current spec, or returns the instance that already has this business key
-   * (DESIGN.md §5: starting twice returns the first instance).
+   * (docs/design.md#runtime-semantics: starting twice returns the first instance).
    *
    * @throws IllegalArgumentException when the spec cannot be run
    */

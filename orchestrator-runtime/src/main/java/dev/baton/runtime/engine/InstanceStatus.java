@@ -2,7 +2,7 @@ package dev.baton.runtime.engine;
 
 import java.util.Optional;
 
-/** The status of a workflow instance, exactly as the HTTP API shows it (DESIGN.md §8). */
+/** The status of a workflow instance, exactly as the HTTP API shows it (docs/design.md#interfaces). */
 public enum InstanceStatus {
   RUNNING,
   SUCCEEDED,

@@ -3,7 +3,7 @@ package dev.baton.runtime.engine;
 /** How the execution in flight ends, with the error code and reason of a failure. */
 public record Outcome(ExecutionStatus status, String errorCode, String reason) {
 
-  /** The reason of a step that got no answer in time (DESIGN.md §5). */
+  /** The reason of a step that got no answer in time (docs/design.md#runtime-semantics). */
   public static final String TIMEOUT_REASON = "Timeout";
 
   public static Outcome succeeded() {

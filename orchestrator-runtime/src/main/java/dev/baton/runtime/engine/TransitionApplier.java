@@ -18,7 +18,7 @@ import java.util.UUID;
 /**
  * Turns a {@link Change} into writes, on an instance row the caller has locked: end the execution in flight, record
  * outputs and the last error, and either finish the instance or start the next execution and put its command in the
- * outbox (DESIGN.md §5: state change and command commit together). Writes are collected in a {@link TransitionBatch}
+ * outbox (docs/design.md#runtime-semantics: state change and command commit together). Writes are collected in a {@link TransitionBatch}
  * so that many transitions share round trips; the caller flushes it inside the same transaction.
  */
 public final class TransitionApplier {

@@ -8,7 +8,7 @@ import dev.baton.runtime.engine.Move.Dispatch;
 import dev.baton.runtime.engine.Move.Finish;
 
 /**
- * The state machine of an instance (DESIGN.md §5), pure: a definition, the locked state and a stimulus in, a
+ * The state machine of an instance (docs/design.md#runtime-semantics), pure: a definition, the locked state and a stimulus in, a
  * {@link Decision} out. No I/O, no clock, so every transition is tested in tables and the step loop, the timeout
  * poller and the API all move instances by the same rules.
  */
@@ -21,7 +21,7 @@ public final class Transitions {
     return new Change(null, new Dispatch(Phase.FORWARD, 0, 1, 1));
   }
 
-  /** A worker's result for the execution in flight; anything else is stale (seed §7: check the state first). */
+  /** A worker's result for the execution in flight; anything else is stale (docs/design.md#runtime-semantics: check the state first). */
   public static Decision onResult(WorkflowDefinition definition, InstanceState state, StepResult result) {
     if (!state.status().isActive()) {
       return new NoChange("instance is " + state.status());

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Reads an event as DESIGN.md §4 defines it: the result is the last word of the routing key, the rest comes from
+ * Reads an event as docs/design.md#message-contract defines it: the result is the last word of the routing key, the rest comes from
  * the copied {@code baton-*} headers (the instance also from {@code correlation_id}) and the JSON body. Anything that
  * does not fit is {@link ParsedDelivery.Malformed} with a reason a person can act on.
  */

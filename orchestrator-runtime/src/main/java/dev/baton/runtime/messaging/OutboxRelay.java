@@ -36,7 +36,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the outbox (DESIGN.md §5, "no lost commands"), apart from the step loop: woken after every commit that
+ * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop: woken after every commit that
  * wrote commands, and by a periodic poll (for rows of other replicas and rows set aside).
  *
  * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work),

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The step loop for a batch of deliveries of one consumer thread (DESIGN.md §5): parse, then apply every usable
+ * The step loop for a batch of deliveries of one consumer thread (docs/design.md#runtime-semantics): parse, then apply every usable
  * event in ONE transaction, commit, and only then settle each delivery. Deliveries that were already waiting share
  * the transaction (opportunistic batching: a lone event is never held back to fill a batch).
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-/** Ids of events already applied, so a redelivery is recognised as such (seed §7). */
+/** Ids of events already applied, so a redelivery is recognised as such (docs/design.md#runtime-semantics). */
 public final class ProcessedEventStore {
 
   private static final String MARK = "INSERT INTO processed_event (message_id, instance_id)"

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Step timeouts from the database (DESIGN.md §5): each sweep claims instances whose {@code step_deadline} has passed,
+ * Step timeouts from the database (docs/design.md#runtime-semantics): each sweep claims instances whose {@code step_deadline} has passed,
  * with {@code FOR UPDATE SKIP LOCKED} so replicas and the step loop never wait on each other, and applies the timeout
  * decision (send again, or fail with reason Timeout). Deadlines are rows, not timers, so they survive restarts.
  */

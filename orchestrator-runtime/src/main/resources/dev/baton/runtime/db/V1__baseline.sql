@@ -1,4 +1,4 @@
--- The runtime's state (DESIGN.md §5): definitions by revision, instances, one row per step attempt, the outbox of
+-- The runtime's state (docs/design.md#runtime-semantics): definitions by revision, instances, one row per step attempt, the outbox of
 -- commands not yet confirmed by the broker, and the ids of events already applied.
 
 -- A Workflow spec as it was when an instance started. Revision counts distinct specs per (namespace, name); it is

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runtime in its own JVM, killed with SIGKILL in the middle of 1,000 instances and started again: every instance
- * completes, and the worker's ledger shows no step applied twice (DESIGN.md §5: DB first then ACK, outbox,
+ * completes, and the worker's ledger shows no step applied twice (docs/design.md#runtime-semantics: DB first then ACK, outbox,
  * idempotency by state).
  */
 class CrashSafetyTest {

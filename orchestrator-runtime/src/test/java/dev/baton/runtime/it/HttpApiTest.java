@@ -22,7 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Every endpoint of DESIGN.md §8, its successes and its JSON errors. */
+/** Every endpoint of docs/design.md#interfaces, its successes and its JSON errors. */
 class HttpApiTest {
 
   static final String BASE = "/api/v1/namespaces/" + NS + "/workflows/";

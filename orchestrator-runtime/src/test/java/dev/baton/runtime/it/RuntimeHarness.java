@@ -110,7 +110,7 @@ final class RuntimeHarness implements AutoCloseable {
   }
 
   /**
-   * The runtime's own broker user, with exactly the permissions the operator grants it (DESIGN.md §6): it may write
+   * The runtime's own broker user, with exactly the permissions the operator grants it (docs/design.md#security): it may write
    * only command exchanges and the default exchange, read only orchestrator queues, configure nothing.
    */
   RuntimeSettings asRuntimeUser(RuntimeSettings settings) {

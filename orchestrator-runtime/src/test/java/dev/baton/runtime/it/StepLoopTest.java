@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The step loop against the real broker and database, with a raw-AMQP worker that follows DESIGN.md §4 alone. Each
+ * The step loop against the real broker and database, with a raw-AMQP worker that follows docs/design.md#message-contract alone. Each
  * test uses its own workflow and services, so they share one runtime.
  */
 class StepLoopTest {

@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A worker written against DESIGN.md §4 alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
+ * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
  * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
  * {@code baton-*} headers and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
  * it dedupes by {@code message_id}: a command seen before is answered again with the same event, without applying
@@ -227,7 +227,7 @@ final class TestWorker implements AutoCloseable {
     effects.add(c.instance() + "|" + c.action());
   }
 
-  /** Publishes the event of a command and waits for its confirm (DESIGN.md §4). */
+  /** Publishes the event of a command and waits for its confirm (docs/design.md#message-contract). */
   private static void answer(Channel publish, Command c, Sent sent) throws IOException {
     publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent), eventBody(sent));
     try {

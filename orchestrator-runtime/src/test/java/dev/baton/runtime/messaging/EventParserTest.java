@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** What the step loop accepts as an event (DESIGN.md §4), and the reason it gives for what it does not. */
+/** What the step loop accepts as an event (docs/design.md#message-contract), and the reason it gives for what it does not. */
 class EventParserTest {
 
   static final UUID INSTANCE = UUID.randomUUID();
