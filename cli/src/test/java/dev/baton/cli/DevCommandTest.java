@@ -9,14 +9,17 @@ import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code baton dev} refuses to start with one line saying what to do, and never prints a password. */
+/**
+ * {@code baton dev} refuses to start with one line saying what to do, and never prints a password. The checks that
+ * need the real broker (its management API answering) are in {@link DevCommandPreflightIT}.
+ */
 class DevCommandTest {
 
-  private static final String SECRET = "s3cret-never-printed";
+  static final String SECRET = "s3cret-never-printed";
 
-  private record Run(int exitCode, String err) {}
+  record Run(int exitCode, String err) {}
 
-  private static Run baton(String... args) {
+  static Run baton(String... args) {
     CommandLine cli = BatonCli.commandLine();
     StringWriter err = new StringWriter();
     cli.setErr(new PrintWriter(err, true));
@@ -42,21 +45,6 @@ class DevCommandTest {
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("RabbitMQ management API is not reachable at http://127.0.0.1:1/api/",
         "rabbitmq-plugins enable rabbitmq_management", "--rabbitmq-management-url").doesNotContain(SECRET);
-  }
-
-  @Test
-  void wrongBrokerCredentialsNameTheUserButNotThePassword() {
-    Run run = baton("dev", "--kube-port", "0", "--http-port", "0", "--rabbitmq-password", SECRET);
-    assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).contains("refused user 'guest'", "--rabbitmq-password").doesNotContain(SECRET);
-  }
-
-  @Test
-  void anUnreachableDatabaseSaysWhichFlagPointsAtIt() {
-    Run run = baton("dev", "--kube-port", "0", "--http-port", "0", "--database-url",
-        "jdbc:postgresql://127.0.0.1:1/baton");
-    assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).contains("PostgreSQL is not reachable at 127.0.0.1:1", "--database-url");
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * What the operator and the runtime need from the Kubernetes API, as a table derived from their code (operator/src,
  * orchestrator-runtime/src) and from what JOSDK 5.2.3 and fabric8 7.5.2 do on their behalf. The chart must grant
  * exactly this ({@link RbacTest}); a real operator and runtime must ask for nothing the chart does not grant
- * ({@link RecordedRequestsTest}), and every row marked {@link Evidence#RECORDED} must actually be asked for in that
+ * ({@link RecordedRequestsIT}), and every row marked {@link Evidence#RECORDED} must actually be asked for in that
  * run, so that a grant nothing uses any more fails too instead of lingering in the chart.
  */
 final class RequiredPermissions {
@@ -41,7 +41,7 @@ final class RequiredPermissions {
 
   /** Why a row is believed. */
   enum Evidence {
-    /** Asked for by the real component in {@link RecordedRequestsTest}, in every mode the row applies to. */
+    /** Asked for by the real component in {@link RecordedRequestsIT}, in every mode the row applies to. */
     RECORDED,
     /** In the code, on a path the recording does not reliably reach (the re-read after a 409). */
     CODE_PATH,

@@ -1,0 +1,71 @@
+package dev.baton.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Keeps the harness from rotting: it runs for a few seconds on a tiny instance count against the real RabbitMQ and
+ * PostgreSQL and checks that the report files exist with the fields and sane values. No timed assertion: the
+ * figures themselves depend on the machine.
+ */
+class BenchSmokeIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void mainRunWritesTheReport(@TempDir Path out) throws Exception {
+    int exit = BenchMain.run("--instances", "30", "--duration", "2s", "--warmup", "1s", "--in-flight", "10",
+        "--http-clients", "2", "--out", out.toString());
+    assertThat(exit).isZero();
+
+    assertThat(out.resolve("report.md")).exists();
+    String md = Files.readString(out.resolve("report.md"));
+    assertThat(md).contains("Baton / ceiling", "step loop at saturation", "end to end", "half rate");
+
+    JsonNode r = JSON.readTree(out.resolve("report.json").toFile());
+    for (String field : new String[] {"stepsPerSecond", "workflowsPerSecond", "ceilingStepsPerSecond",
+        "ratioToCeiling"}) {
+      assertThat(r.path(field).isNumber()).as(field).isTrue();
+      assertThat(r.path(field).asDouble()).as(field).isPositive();
+    }
+    assertThat(r.path("workflowsPerSecond").asDouble() * 3)
+        .isCloseTo(r.path("stepsPerSecond").asDouble(), org.assertj.core.data.Offset.offset(0.1));
+    JsonNode latency = r.path("latencyMs");
+    for (String p : new String[] {"p50", "p95", "p99"}) {
+      assertThat(latency.path(p).isNumber()).as(p).isTrue();
+      assertThat(latency.path(p).asDouble()).as(p).isGreaterThanOrEqualTo(0);
+    }
+    assertThat(latency.path("p50").asDouble()).isLessThanOrEqualTo(latency.path("p99").asDouble());
+    assertThat(r.path("drain").path("instances").asInt()).isEqualTo(30);
+    assertThat(r.path("halfRate").path("endToEndLatencyMs").path("samples").asLong()).isPositive();
+    assertThat(r.path("sustained").path("resources").path("jvmCores").asDouble()).isPositive();
+    assertThat(r.path("startFailures").asLong()).isZero();
+  }
+
+  @Test
+  void growthAndOperatorSweepsRunSmall(@TempDir Path out) throws Exception {
+    int exit = BenchMain.run("--sweep", "growth,operator", "--instances", "20", "--growth-rows", "2000",
+        "--operator-services", "3", "--operator-workflows", "2", "--operator-resync", "2s", "--out", out.toString());
+    assertThat(exit).isZero();
+
+    JsonNode r = JSON.readTree(out.resolve("report.json").toFile());
+    JsonNode growth = r.path("growth");
+    assertThat(growth.path("rows").asLong()).isEqualTo(2000);
+    assertThat(growth.path("grownStepsPerSecond").asDouble()).isPositive();
+    assertThat(growth.path("purgedDuringDrain").asLong()).isPositive();
+    assertThat(growth.path("queries").size()).isGreaterThanOrEqualTo(4);
+
+    JsonNode operator = r.path("operator");
+    assertThat(operator.path("workerServices").asInt()).isEqualTo(3);
+    assertThat(operator.path("secondsToReady").asDouble()).isPositive();
+    assertThat(operator.path("kubeCallsToReady").asLong()).isPositive();
+    assertThat(operator.path("brokerCallsToReady").asLong()).isPositive();
+    assertThat(Files.readString(out.resolve("report.md"))).contains("Operator at scale", "Cost of growth");
+  }
+}

@@ -1,0 +1,244 @@
+package dev.baton.devapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real kubectl against the dev API: what a developer types in the README's quickstart, and its errors. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlAgainstDevApiIT {
+
+  private static final Path EXAMPLES = repoRoot().resolve("examples/order-saga");
+
+  @TempDir
+  static Path tmp;
+
+  private static DevApiServer api;
+  private static Kubectl kubectl;
+
+  @BeforeAll
+  static void start() {
+    Kubectl.executable();
+    api = DevApiServer.start("127.0.0.1", 0);
+    kubectl = new Kubectl(api.writeKubeconfig(tmp.resolve("kubeconfig")), tmp.resolve("kube-cache"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void discoveryListsTheBatonKindsWithTheirShortNames() {
+    String resources = kubectl.ok("api-resources", "--api-group=baton.dev");
+    assertThat(resources).contains("workflows", "wf", "workerservices", "ws", "retrypolicies", "rp");
+    assertThat(kubectl.ok("version")).contains("Server Version: " + Discovery.GIT_VERSION);
+  }
+
+  @Test
+  @Order(2)
+  void appliesTheOrderSagaAndShowsThePrinterColumns() {
+    String applied = kubectl.ok("apply", "-f", EXAMPLES.toString());
+    assertThat(applied).contains("retrypolicy.baton.dev/quick created", "workerservice.baton.dev/payment created",
+        "workflow.baton.dev/order-fulfilment created");
+
+    assertThat(header(kubectl.ok("get", "workflows")))
+        .containsExactly("NAME", "STEPS", "READY", "RUNNING", "SUCCEEDED", "FAILED", "AGE");
+    assertThat(header(kubectl.ok("get", "workflows", "-o", "wide")))
+        .containsExactly("NAME", "ENTITY", "STEPS", "READY", "REASON", "RUNNING", "SUCCEEDED", "FAILED",
+            "COMPENSATED", "AGE");
+    assertThat(header(kubectl.ok("get", "workerservices")))
+        .containsExactly("NAME", "SERVICE", "COMMANDS", "READY", "MESSAGES", "DEADLETTERS", "AGE");
+    assertThat(header(kubectl.ok("get", "retrypolicies")))
+        .containsExactly("NAME", "ATTEMPTS", "DELAYS", "READY", "AGE");
+    assertThat(kubectl.ok("get", "ws")).contains("inventory", "payment", "shipping", "sms");
+    assertThat(kubectl.ok("get", "rp", "quick", "--no-headers")).startsWith("quick").contains(" 4 ");
+
+    // again: unchanged; then an edit goes through kubectl's three-way merge patch
+    assertThat(kubectl.ok("apply", "-f", EXAMPLES.toString())).contains("workflow.baton.dev/order-fulfilment unchanged");
+  }
+
+  @Test
+  @Order(3)
+  void statusWrittenByTheOperatorShowsInTheColumns() {
+    kubectl.ok("patch", "workflow", "order-fulfilment", "--subresource=status", "--type=merge", "-p",
+        "{\"status\":{\"steps\":3,\"running\":2,\"succeeded\":7,\"failed\":1,"
+            + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"Reconciled\"}]}}");
+    List<String> row = List.of(kubectl.ok("get", "wf", "order-fulfilment", "--no-headers").trim().split("\\s+"));
+    assertThat(row.subList(0, 6)).containsExactly("order-fulfilment", "3", "True", "2", "7", "1");
+    assertThat(row.get(6)).matches("\\d+s");
+  }
+
+  @Test
+  @Order(4)
+  void editsApplyAsThreeWayMergeAndYamlShowsTheStoredObject() throws IOException {
+    String edited = java.nio.file.Files.readString(EXAMPLES.resolve("50-workflow.yaml"), StandardCharsets.UTF_8)
+        .replace("timeout: 30s", "timeout: 45s");
+    Kubectl.Result r = kubectl.runWithInput(edited, "apply", "-f", "-");
+    assertThat(r.exitCode()).as(r.all()).isZero();
+    assertThat(r.out()).contains("workflow.baton.dev/order-fulfilment configured");
+
+    String yaml = kubectl.ok("get", "workflow", "order-fulfilment", "-o", "yaml");
+    assertThat(yaml).contains("kind: Workflow", "entity: order", "timeout: 45s", "generation: 2",
+        "kubectl.kubernetes.io/last-applied-configuration", "succeeded: 7");
+  }
+
+  @Test
+  @Order(5)
+  void describeShowsTheSpecAndTheObjectsEvents() {
+    String uid = kubectl.ok("get", "ws", "payment", "-o", "jsonpath={.metadata.uid}");
+    Kubectl.Result event = kubectl.runWithInput("""
+        apiVersion: v1
+        kind: Event
+        metadata: {name: payment.dead-letter, namespace: default}
+        involvedObject: {apiVersion: baton.dev/v1alpha1, kind: WorkerService, name: payment, namespace: default, uid: %s}
+        reason: DeadLettered
+        message: a command went to q.dlx.payment.pay
+        type: Warning
+        source: {component: baton-operator}
+        """.formatted(uid), "apply", "-f", "-");
+    assertThat(event.exitCode()).as(event.all()).isZero();
+
+    String described = kubectl.ok("describe", "workerservice", "payment");
+    assertThat(described).contains("Name:         payment", "Kind:         WorkerService", "Retry Policy:  quick",
+        "DeadLettered", "a command went to q.dlx.payment.pay");
+    assertThat(kubectl.ok("describe", "workflow", "order-fulfilment")).contains("reserve-stock", "Succeeded:  7", "Events:");
+  }
+
+  @Test
+  @Order(6)
+  void badResourcesAreRejectedWithTheFieldAndNothingIsStored() {
+    Kubectl.Result r = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: RetryPolicy
+        metadata: {name: sloppy}
+        spec:
+          maxAttempts: 3
+          delays: ["30 s"]
+        ---
+        apiVersion: baton.dev/v1alpha1
+        kind: WorkerService
+        metadata: {name: dotted}
+        spec:
+          service: pay.ment
+        """, "apply", "-f", "-");
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.err()).contains("RetryPolicy.baton.dev \"sloppy\" is invalid", "spec.delays[0]",
+        "Invalid value: \"30 s\"");
+    assertThat(r.err()).contains("WorkerService.baton.dev \"dotted\" is invalid", "spec.service",
+        "Invalid value: \"pay.ment\"");
+    assertThat(kubectl.run("get", "retrypolicy", "sloppy").err())
+        .contains("retrypolicies.baton.dev \"sloppy\" not found");
+    assertThat(kubectl.run("get", "workerservice", "dotted").exitCode()).isNotZero();
+
+    Kubectl.Result unknownField = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: RetryPolicy
+        metadata: {name: colourful}
+        spec: {maxAttempts: 2, delays: ["1s"], colour: blue}
+        """, "apply", "-f", "-");
+    assertThat(unknownField.err()).contains("unknown field \"spec.colour\"");
+  }
+
+  @Test
+  @Order(7)
+  void coreKindsApplyAndPrintLikeACluster() {
+    Kubectl.Result r = kubectl.runWithInput("""
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: payment-credentials}
+        stringData: {username: u, password: p, uri: amqp://u:p@localhost}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: payment, labels: {app: payment}}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: payment}}
+          template:
+            metadata: {labels: {app: payment}}
+            spec:
+              containers:
+              - {name: worker, image: example/payment:1.0, env: [{name: A, value: "1"}]}
+        """, "apply", "-f", "-");
+    assertThat(r.exitCode()).as(r.all()).isZero();
+    assertThat(header(kubectl.ok("get", "secrets"))).containsExactly("NAME", "TYPE", "DATA", "AGE");
+    assertThat(header(kubectl.ok("get", "deployments")))
+        .containsExactly("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE");
+    assertThat(kubectl.ok("get", "deploy", "payment", "--no-headers")).startsWith("payment").contains("0/2");
+    assertThat(kubectl.ok("get", "namespaces")).contains("default", "Active");
+
+    // a strategic merge patch on a list with a merge key keeps the other fields of the element
+    kubectl.ok("set", "image", "deployment/payment", "worker=example/payment:1.1");
+    assertThat(kubectl.ok("get", "deploy", "payment", "-o", "jsonpath={.spec.template.spec.containers[0]}"))
+        .contains("example/payment:1.1", "\"env\"");
+    assertThat(kubectl.ok("describe", "deployment", "payment")).contains("example/payment:1.1");
+  }
+
+  @Test
+  @Order(8)
+  void watchesStreamChangesToGetWatchAndWait() throws Exception {
+    Process watch = kubectl.start("get", "workerservices", "--watch");
+    Process wait = kubectl.start("wait", "--for=condition=Ready", "workerservice/shipping", "--timeout=30s");
+    // Both must be listening before the change, or they would only see it in their initial read.
+    int before = api.openHttpWatches();
+    await().atMost(Duration.ofSeconds(20)).until(() -> api.openHttpWatches() >= before + 2);
+    kubectl.ok("patch", "ws", "shipping", "--subresource=status", "--type=merge", "-p",
+        "{\"status\":{\"service\":\"shipping\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+    assertThat(wait.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(new String(wait.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("condition met");
+    StringBuilder streamed = new StringBuilder();
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      var out = watch.getInputStream();
+      streamed.append(new String(out.readNBytes(out.available()), StandardCharsets.UTF_8));
+      assertThat(streamed.toString()).containsPattern("shipping\\s+shipping\\s+True");
+    });
+    watch.destroy();
+  }
+
+  @Test
+  @Order(9)
+  void deleteWaitsForFinalizersAndServerSideApplySaysItIsNotSupported() throws Exception {
+    kubectl.ok("patch", "ws", "sms", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":[\"baton.dev/cleanup\"]}}");
+    Process delete = kubectl.start("delete", "workerservice", "sms");
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(kubectl.ok("get", "ws", "sms", "-o", "jsonpath={.metadata.deletionTimestamp}")).isNotBlank());
+    assertThat(delete.waitFor(1, TimeUnit.SECONDS)).as("kubectl delete waits for the finalizer").isFalse();
+    kubectl.ok("patch", "ws", "sms", "--type=json", "-p", "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
+    assertThat(delete.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(delete.exitValue()).isZero();
+    assertThat(kubectl.run("get", "ws", "sms").err()).contains("not found");
+
+    assertThat(kubectl.run("apply", "--server-side", "-f", EXAMPLES.resolve("00-retrypolicy.yaml").toString()).err())
+        .contains("server-side apply is not supported by the Baton dev API");
+
+    String deleted = kubectl.ok("delete", "--ignore-not-found", "-f", EXAMPLES.toString());
+    assertThat(deleted).contains("workflow.baton.dev \"order-fulfilment\" deleted");
+    assertThat(kubectl.run("get", "workflows,workerservices,retrypolicies").all()).contains("No resources found");
+  }
+
+  private static List<String> header(String table) {
+    return List.of(table.lines().findFirst().orElse("").trim().split("\\s+"));
+  }
+
+  static Path repoRoot() {
+    String root = System.getProperty("baton.repo.root");
+    return root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
+  }
+}
