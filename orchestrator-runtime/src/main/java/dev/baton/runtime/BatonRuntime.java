@@ -148,6 +148,11 @@ public final class BatonRuntime implements AutoCloseable {
       public Set<String> consuming() {
         return consumers.subscribed();
       }
+
+      @Override
+      public List<String> lanesNotRunning() {
+        return consumers.lanesNotRunning();
+      }
     };
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health),

@@ -13,6 +13,7 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,12 +106,18 @@ public final class HttpApi implements AutoCloseable {
   private static void health(Context ctx, HealthCheck health) {
     boolean db = health.databaseUp();
     boolean broker = health.brokerUp();
+    List<String> lanesDown = health.lanesNotRunning();
+    boolean up = db && broker && lanesDown.isEmpty();
     ObjectNode body = Json.object();
-    body.put("status", db && broker ? "UP" : "DOWN");
+    body.put("status", up ? "UP" : "DOWN");
     body.put("database", db ? "UP" : "DOWN");
     body.put("broker", broker ? "UP" : "DOWN");
+    body.put("lanes", lanesDown.isEmpty() ? "UP" : "DOWN");
+    if (!lanesDown.isEmpty()) {
+      body.putPOJO("lanesNotRunning", lanesDown);
+    }
     body.putPOJO("consuming", new TreeSet<>(health.consuming()));
-    InstanceRoutes.respond(ctx, db && broker ? 200 : 503, body);
+    InstanceRoutes.respond(ctx, up ? 200 : 503, body);
   }
 
   private static void error(Context ctx, int status, String code, String message) {

@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import dev.baton.messaging.RecoveringChannel;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
@@ -48,7 +49,7 @@ final class BrokerObjects {
           // throwaway channel
         }
       } else {
-        RecoveringChannels.discard(ch); // closed by the probe or an outage: keep automatic recovery from reopening it
+        RecoveringChannel.discard(ch); // closed by the probe or an outage: keep automatic recovery from reopening it
       }
     }
   }

@@ -2,12 +2,12 @@ package dev.baton.runtime.messaging;
 
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
-import java.io.IOException;
-import java.time.Duration;
 import dev.baton.runtime.engine.EventApplier;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,14 +28,17 @@ public final class ConsumerRegistry {
 
   private final Connection connection;
   private final List<Lane> lanes;
+  private final ParkingLot parking;
   private final Supplier<Set<String>> declaredWorkflows;
   private final Set<String> missingQueuesLogged = new HashSet<>();
   private volatile Set<String> activeWorkflows = Set.of();
   private boolean stopped;
 
-  private ConsumerRegistry(Connection connection, List<Lane> lanes, Supplier<Set<String>> declaredWorkflows) {
+  private ConsumerRegistry(Connection connection, List<Lane> lanes, ParkingLot parking,
+      Supplier<Set<String>> declaredWorkflows) {
     this.connection = connection;
     this.lanes = List.copyOf(lanes);
+    this.parking = parking;
     this.declaredWorkflows = declaredWorkflows;
   }
 
@@ -53,7 +56,16 @@ public final class ConsumerRegistry {
   public static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection,
       Database database, EventApplier applier, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
       Supplier<Set<String>> declaredWorkflows) {
-    DeliverySettler settler = new DeliverySettler(new ParkingLot(publisherConnection), metrics);
+    return start(consumerConnection, publisherConnection, database, applier::applyAll, metrics, outboxSignal,
+        settings, declaredWorkflows);
+  }
+
+  /** As above, with anything that applies a batch of events in the step loop's transaction (tests: a stand-in). */
+  static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection, Database database,
+      EventBatchApplier applier, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
+      Supplier<Set<String>> declaredWorkflows) {
+    ParkingLot parking = new ParkingLot(publisherConnection);
+    EventSettler settler = new EventSettler(parking, metrics);
     StepLoop stepLoop = new StepLoop(database, applier, settler, metrics, outboxSignal);
     List<Lane> lanes = new ArrayList<>();
     for (int i = 0; i < settings.threads(); i++) {
@@ -61,7 +73,7 @@ public final class ConsumerRegistry {
       lane.start();
       lanes.add(lane);
     }
-    return new ConsumerRegistry(consumerConnection, lanes, declaredWorkflows);
+    return new ConsumerRegistry(consumerConnection, lanes, parking, declaredWorkflows);
   }
 
   /** A Workflow was added or changed: consume its queue now if it exists. */
@@ -102,12 +114,21 @@ public final class ConsumerRegistry {
     return all;
   }
 
+  /**
+   * Lanes that are not running, each with why (restarting after a failure, or its thread ended): empty when all run.
+   * {@code /healthz} is DOWN while any is listed.
+   */
+  public List<String> lanesNotRunning() {
+    return lanes.stream().flatMap(l -> l.problem().stream()).toList();
+  }
+
   /** Stops every lane: no new deliveries, in-flight ones finish within {@code grace}. */
   public void stop(Duration grace) {
     synchronized (this) {
       stopped = true;
     }
     lanes.parallelStream().forEach(l -> l.stop(grace));
+    parking.close();
   }
 
   private void subscribeEverywhere(String workflow) {
@@ -122,15 +143,18 @@ public final class ConsumerRegistry {
       return;
     }
     missingQueuesLogged.remove(workflow);
+    boolean everywhere = true;
     for (Lane lane : lanes) {
       try {
-        lane.subscribe(workflow, queue);
+        everywhere &= lane.subscribe(workflow, queue);
       } catch (IOException | RuntimeException e) {
         LOG.warn("Could not consume {} yet: {}", queue, e.toString());
         return;
       }
     }
-    LOG.info("Consuming {} on {} thread(s)", queue, lanes.size());
+    if (everywhere) {
+      LOG.info("Consuming {} on {} thread(s)", queue, lanes.size());
+    }
   }
 
   private boolean queueExists(String queue) {

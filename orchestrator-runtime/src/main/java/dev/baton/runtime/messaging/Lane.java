@@ -6,17 +6,18 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
+import dev.baton.messaging.RecoveringChannel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,37 +26,57 @@ import org.slf4j.LoggerFactory;
  * bounded prefetch; deliveries go into the lane's inbox and the lane's thread runs them through the step loop, in
  * batches of what is already waiting. Lanes run in parallel; the instance row lock keeps them (and other replicas)
  * apart.
+ *
+ * <p>A lane survives what it can: anything its batch throws, an {@link Error} included, is logged, the batch's
+ * deliveries are left unacknowledged and the channel is dropped so that the broker redelivers them (to any lane),
+ * and the loop starts again after a backoff. While it waits, and if its thread ever ends, the lane reports itself
+ * not running ({@link #problem()}), which {@code /healthz} shows.
  */
 final class Lane {
 
   private static final Logger LOG = LoggerFactory.getLogger(Lane.class);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final long FIRST_RESTART_DELAY_MS = 1_000;
+  private static final long MAX_RESTART_DELAY_MS = 30_000;
 
   private final int index;
-  private final Connection connection;
-  private final int prefetch;
   private final int batchSize;
   private final StepLoop stepLoop;
+  private final RecoveringChannel channel;
   private final BlockingQueue<PendingDelivery> inbox = new LinkedBlockingQueue<>();
   private final Map<String, String> consumerTags = new HashMap<>();
   private final Thread thread;
-  private Channel channel;
-  /** {@link System#nanoTime()} when the channel was first seen closed, 0 while it is open. */
-  private long channelClosedSince;
   private volatile boolean running = true;
   private volatile boolean stopping;
+  /** Set while the loop waits to start again after a failure: what went wrong. */
+  private volatile String restarting;
 
   Lane(int index, Connection connection, int prefetch, int batchSize, StepLoop stepLoop) {
     this.index = index;
-    this.connection = connection;
-    this.prefetch = prefetch;
     this.batchSize = batchSize;
     this.stepLoop = stepLoop;
+    // A new channel has no consumers: the registry subscribes it again.
+    this.channel = new RecoveringChannel(connection, ch -> {
+      ch.basicQos(prefetch);
+      consumerTags.clear();
+    });
     this.thread = new Thread(this::run, "baton-step-loop-" + index);
   }
 
   void start() {
     thread.start();
+  }
+
+  /** Empty while the lane runs; else why it does not (for {@code /healthz}). */
+  Optional<String> problem() {
+    if (stopping) {
+      return Optional.empty();
+    }
+    if (!thread.isAlive()) {
+      return Optional.of("lane " + index + ": its thread has ended");
+    }
+    String why = restarting;
+    return why == null ? Optional.empty() : Optional.of("lane " + index + ": restarting after " + why);
   }
 
   synchronized Set<String> subscribedWorkflows() {
@@ -66,21 +87,31 @@ final class Lane {
     return consumerTags.containsKey(workflow);
   }
 
-  /** Starts consuming the workflow's queue on this lane's channel (the queue must exist: the caller checked). */
-  synchronized void subscribe(String workflow, String queue) throws IOException {
-    if (stopping || consumerTags.containsKey(workflow)) {
-      return;
+  /**
+   * Starts consuming the workflow's queue on this lane's channel (the queue must exist: the caller checked).
+   *
+   * @return whether the lane consumes it now (not while it is stopping or waiting to restart)
+   */
+  synchronized boolean subscribe(String workflow, String queue) throws IOException {
+    if (consumerTags.containsKey(workflow)) {
+      return true;
     }
-    Channel ch = channel();
+    if (stopping || restarting != null) {
+      return false;
+    }
+    // While the connection recovers, it brings this channel and its consumers back: the holder does not replace it.
+    Channel ch = channel.get();
     String tag = ch.basicConsume(queue, false, "baton-runtime-" + index + "-" + workflow, new Consumer(ch, workflow));
     consumerTags.put(workflow, tag);
+    return true;
   }
 
   synchronized void unsubscribe(String workflow) {
     String tag = consumerTags.remove(workflow);
-    if (tag != null && channel != null && channel.isOpen()) {
+    Channel ch = channel.current();
+    if (tag != null && ch != null && ch.isOpen()) {
       try {
-        channel.basicCancel(tag);
+        ch.basicCancel(tag);
       } catch (IOException | RuntimeException e) {
         LOG.debug("Cancel of {} on lane {} failed: {}", workflow, index, e.toString());
       }
@@ -105,37 +136,13 @@ final class Lane {
       Thread.currentThread().interrupt();
     }
     thread.interrupt();
-    synchronized (this) {
-      closeChannel();
-    }
-  }
-
-  private Channel channel() throws IOException {
-    channelClosedSince = RecoveringChannels.closedSince(channel, channelClosedSince);
-    // While the connection recovers, it brings this channel and its consumers back: do not replace it then.
-    if (RecoveringChannels.needsReplacing(channel, channelClosedSince)) {
-      RecoveringChannels.discard(channel);
-      channelClosedSince = 0;
-      consumerTags.clear();
-      channel = connection.createChannel();
-      channel.basicQos(prefetch);
-    }
-    return channel;
-  }
-
-  private void closeChannel() {
-    if (channel != null && channel.isOpen()) {
-      try {
-        channel.close();
-      } catch (IOException | TimeoutException | RuntimeException e) {
-        LOG.debug("Closing lane {} channel: {}", index, e.toString());
-      }
-    }
+    channel.close();
   }
 
   private void run() {
-    List<PendingDelivery> batch = new ArrayList<>(batchSize);
+    long restartDelay = FIRST_RESTART_DELAY_MS;
     while (running || !inbox.isEmpty()) {
+      List<PendingDelivery> batch = new ArrayList<>(batchSize);
       try {
         PendingDelivery first = inbox.poll(200, TimeUnit.MILLISECONDS);
         if (first == null) {
@@ -144,16 +151,47 @@ final class Lane {
         batch.add(first);
         inbox.drainTo(batch, batchSize - 1);
         handle(batch);
+        restartDelay = FIRST_RESTART_DELAY_MS;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (RuntimeException e) {
-        // Never let a bug kill the consumer thread: the deliveries stay unacknowledged and come back.
-        LOG.error("Step loop {} failed on a batch of {}", index, batch.size(), e);
-        stepLoop.leftUnsettled(batch);
-      } finally {
-        batch.clear();
+      } catch (Throwable t) {
+        // Never let a bug, or an Error, end the consumer thread while the consumer keeps filling the inbox.
+        if (!restartAfter(t, batch, restartDelay)) {
+          return;
+        }
+        restartDelay = Math.min(MAX_RESTART_DELAY_MS, restartDelay * 2);
       }
+    }
+  }
+
+  /**
+   * Leaves the batch unsettled, drops the channel (the broker redelivers whatever it holds unacknowledged, to any
+   * lane, and the registry subscribes this lane again) and waits before the loop goes on.
+   *
+   * @return false when interrupted (stopping)
+   */
+  private boolean restartAfter(Throwable failure, List<PendingDelivery> batch, long delayMs) {
+    restarting = failure.toString();
+    try {
+      LOG.error("Step loop {} failed on a batch of {}: the events stay unacknowledged and are redelivered; the loop "
+          + "starts again in {} ms", index, batch.size(), delayMs, failure);
+      stepLoop.leftUnsettled(batch);
+      synchronized (this) {
+        channel.failed();
+        consumerTags.clear();
+      }
+      inbox.clear(); // received on the dropped channel: the broker redelivers them
+      Thread.sleep(delayMs);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (Throwable again) {
+      // Logging or cleaning up failed too (out of memory?): keep the lane alive all the same.
+      return true;
+    } finally {
+      restarting = null;
     }
   }
 

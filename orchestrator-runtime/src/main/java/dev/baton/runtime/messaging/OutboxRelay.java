@@ -3,11 +3,13 @@ package dev.baton.runtime.messaging;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.messaging.ConfirmedPublisher;
+import dev.baton.messaging.OutboundMessage;
+import dev.baton.messaging.PublishResult;
+import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -26,9 +28,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,55 +37,59 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop: woken after every commit that
- * wrote commands, and by a periodic poll (for rows of other replicas and rows set aside).
+ * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop: woken after
+ * every commit that wrote commands, and by a periodic poll (for rows of other replicas and rows set aside).
  *
  * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work),
- * publishes them with the mandatory flag, and keeps the rows locked until the broker has confirmed every message;
- * then it deletes what was confirmed, sets aside what came back unroutable, and commits. A crash before the commit
- * re-sends the batch with the same message ids (workers dedupe); nothing is dropped.
+ * publishes them with the mandatory flag, and keeps the rows locked until the broker has answered for every message;
+ * then it deletes what was confirmed, sets aside what the broker would not take, and commits. A crash before the
+ * commit re-sends the batch with the same message ids (workers dedupe); nothing is dropped.
  *
- * <p>Confirms are asynchronous and batches are pipelined: up to {@value #DEPTH} batches are published and waiting
- * for their confirms at once, each on its own database connection (its rows stay locked, so the next claim skips
- * them, as another replica's would). The relay thread waits only for the oldest batch, while the broker is already
- * working on the next ones; batches finish in the order they were published.
+ * <p>Confirms are asynchronous ({@link ConfirmedPublisher}) and batches are pipelined: up to {@value #DEPTH}
+ * batches are published and waiting at once, each on its own database connection (its rows stay locked, so the next
+ * claim skips them, as another replica's would). The relay thread waits only for the oldest batch, while the broker
+ * is already working on the next ones; batches finish in the order they were published.
+ *
+ * <p>One bad row never stops the others (docs/design.md#runtime-semantics, "one bad item"). Each message has its
+ * own outcome: confirmed rows are deleted (never sent again), unroutable ones and those the broker refuses (nack)
+ * are set aside with {@code last_error}, {@code attempts} and a backoff. A channel error (a command over the
+ * broker's {@code max_message_size}, an exchange that may not be written) fails everything behind it on the channel
+ * without saying which message caused it: publishing stops there, no newer batch is sent, and the rows that failed
+ * are published again one at a time, in order; the one that fails alone is the culprit and is set aside, the others
+ * flow. Only a failure that says nothing about the messages (the connection is down, no confirm in time) leaves
+ * rows as they are for the next round, after a backoff.
  */
 public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
-  private static final long CONFIRM_TIMEOUT_MS = 15_000;
+  private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(15);
+  /** Beyond the publisher's own confirm timeout, which completes every future: only a safety net. */
+  private static final long WAIT_MARGIN_MS = 5_000;
   /** Batches published and awaiting their confirms at once (each holds one database connection meanwhile). */
   static final int DEPTH = 3;
   private static final ObjectReader HEADERS = Json.MAPPER.readerFor(LinkedHashMap.class);
 
   private final Database database;
   private final OutboxStore store;
-  private final Connection connection;
   private final ExchangeProbe probe;
   private final RuntimeMetrics metrics;
   private final int batchSize;
   private final Duration pollInterval;
+  private final ConfirmedPublisher publisher;
   private final Semaphore wakeups = new Semaphore(0);
-  private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
-  /** Publish sequence number → its batch; guarded by {@code confirms}. */
-  private final TreeMap<Long, Batch> unconfirmed = new TreeMap<>();
-  private final Object confirms = new Object();
   private final Thread thread;
   private volatile boolean running = true;
-  private Channel channel;
-  /** {@link System#nanoTime()} when the channel was first seen closed, 0 while it is open. */
-  private long channelClosedSince;
 
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this.database = database;
     this.store = store;
-    this.connection = connection;
     this.probe = new ExchangeProbe(connection);
     this.metrics = metrics;
     this.batchSize = batchSize;
     this.pollInterval = pollInterval;
+    this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
   }
 
@@ -105,12 +110,15 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     running = false;
     wakeups.release();
     try {
-      thread.join(CONFIRM_TIMEOUT_MS + 5_000);
+      thread.join(CONFIRM_TIMEOUT.toMillis() + WAIT_MARGIN_MS);
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(WAIT_MARGIN_MS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    abandonAll();
-    closeChannel();
+    publisher.close();
   }
 
   private void run() {
@@ -119,10 +127,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       try {
         boolean more = fill();
         if (!inFlight.isEmpty()) {
-          finish(inFlight.peekFirst());
-          inFlight.removeFirst();
+          if (!finish(inFlight.removeFirst(), true)) {
+            throw new IOException("the broker did not answer for every command (see above)");
+          }
           backoff = 0;
-          continue; // refill at once: confirmed batches make room
+          continue; // refill at once: finished batches make room
         }
         backoff = 0;
         if (more) {
@@ -132,41 +141,40 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         wakeups.drainPermits();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        abandonAll();
-        return;
+        break;
       } catch (Exception e) {
-        abandonAll();
+        settleAll();
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
-        LOG.warn("Outbox relay round failed, the commands stay in the outbox and are sent again in {} ms: {}",
-            backoff, e.toString());
-        dropChannelAfterFailure();
+        LOG.warn("Outbox relay round failed, the commands not confirmed stay in the outbox and are sent again in {} "
+            + "ms: {}", backoff, e.toString());
         probe.forget();
         try {
           Thread.sleep(backoff);
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
-          return;
+          break;
         }
       }
     }
-    abandonAll();
+    settleAll();
   }
 
   /**
-   * Claims and publishes batches until {@link #DEPTH} are in flight or the outbox has nothing more due.
+   * Claims and publishes batches until {@link #DEPTH} are in flight, the outbox has nothing more due, or a batch in
+   * flight has a failure (nothing newer is published before it is sorted out, so the outbox's order is kept).
    *
    * @return true when the last claim was full (more rows may be waiting)
    */
-  private boolean fill() throws SQLException, IOException {
+  private boolean fill() throws SQLException {
     boolean full = false;
-    while (running && inFlight.size() < DEPTH) {
+    while (running && inFlight.size() < DEPTH && !anyFailure()) {
       Batch b = claimAndPublish();
       if (b == null) {
         return false;
       }
       full = b.claimed >= batchSize;
-      if (b.rows.isEmpty()) {
-        b.commit(); // everything was set aside (missing exchanges): nothing to wait for
+      if (b.entries.isEmpty()) {
+        b.commit(); // everything was set aside: nothing to wait for
       } else {
         inFlight.addLast(b);
       }
@@ -177,8 +185,13 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     return full;
   }
 
-  /** One batch: open a transaction, claim, publish; null when nothing is due. */
-  private Batch claimAndPublish() throws SQLException, IOException {
+  private boolean anyFailure() {
+    long current = publisher.generation();
+    return inFlight.stream().anyMatch(b -> b.hasFailure(current));
+  }
+
+  /** One batch: open a transaction, claim, publish in order; null when nothing is due. */
+  private Batch claimAndPublish() throws SQLException {
     java.sql.Connection c = database.dataSource().getConnection();
     Batch b = new Batch(c);
     try {
@@ -190,85 +203,166 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       b.claimed = rows.size();
       Map<String, List<Long>> missingExchanges = new LinkedHashMap<>();
       Map<String, Boolean> exists = new HashMap<>();
+      List<Long> unreadable = new ArrayList<>();
+      b.generation = publisher.generation();
       for (OutboxRow row : rows) {
         String exchange = row.message().exchange();
-        if (exists.computeIfAbsent(exchange, probe::exists)) {
-          b.rows.add(row);
-        } else {
+        if (!exists.computeIfAbsent(exchange, probe::exists)) {
           missingExchanges.computeIfAbsent(exchange, k -> new ArrayList<>()).add(row.id());
+          continue;
+        }
+        OutboundMessage message;
+        try {
+          message = message(row);
+        } catch (RuntimeException e) {
+          LOG.warn("Command {} of the outbox cannot be sent: {}", row.message().messageId(), e.toString());
+          unreadable.add(row.id());
+          continue;
+        }
+        Entry entry = new Entry(row, message);
+        b.entries.add(entry);
+        if (!b.stopped) {
+          // Only while the channel is the one the batch started on: after a channel error, the rest waits for its
+          // turn instead of overtaking the rows that failed.
+          entry.result = publisher.publishInGeneration(message, b.generation);
+          b.stopped = entry.failedAlready();
         }
       }
       for (Map.Entry<String, List<Long>> e : missingExchanges.entrySet()) {
-        setAside(c, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist");
+        setAside(c, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist" + readyHint(e.getKey()),
+            true);
       }
-      if (!b.rows.isEmpty()) {
-        publish(b);
+      if (!unreadable.isEmpty()) {
+        setAside(c, unreadable, "(unreadable)", "the command's headers cannot be read", false);
       }
       return b;
-    } catch (SQLException | IOException | RuntimeException e) {
+    } catch (SQLException | RuntimeException e) {
       b.rollback();
       throw e;
     }
   }
 
-  private void publish(Batch b) throws IOException {
-    Channel ch = channel();
-    synchronized (confirms) {
-      b.outstanding = b.rows.size();
-    }
-    for (OutboxRow row : b.rows) {
-      OutboxMessage m = row.message();
-      AMQP.BasicProperties props = properties(row);
-      // Only this thread publishes on the channel; the lock is never held while publishing, so the connection's
-      // thread delivering confirms never waits on a blocked publish.
-      synchronized (confirms) {
-        unconfirmed.put(ch.getNextPublishSeqNo(), b);
-      }
-      ch.basicPublish(m.exchange(), m.routingKey(), true, props, m.body());
-    }
-  }
-
-  /** Waits for the batch's confirms, then deletes what the broker took, sets aside what it returned, and commits. */
-  private void finish(Batch b) throws SQLException, IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONFIRM_TIMEOUT_MS);
-    synchronized (confirms) {
-      while (b.outstanding > 0 && !b.failed) {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (left <= 0) {
-          throw new IOException("no confirm from the broker within " + CONFIRM_TIMEOUT_MS + " ms");
-        }
-        confirms.wait(left);
-      }
-    }
-    if (b.failed) {
-      throw new IOException(b.failure);
-    }
-    List<Long> confirmed = new ArrayList<>(b.rows.size());
-    Map<String, List<Long>> unroutable = new LinkedHashMap<>();
-    for (OutboxRow row : b.rows) {
-      OutboxMessage m = row.message();
-      if (returnedIds.remove(m.messageId().toString())) {
-        unroutable.computeIfAbsent(m.exchange() + " " + m.routingKey(), k -> new ArrayList<>()).add(row.id());
+  /**
+   * Waits for the batch's outcomes, then deletes what the broker took, sets aside what it would not, and commits.
+   *
+   * @param isolate whether rows caught in a channel error are published again one by one to find the culprit
+   * @return false when some outcomes say nothing about the commands (connection down, no confirm in time): those
+   *     rows are left as they are and the caller backs off
+   */
+  private boolean finish(Batch b, boolean isolate) throws SQLException, InterruptedException {
+    Outcomes outcomes = new Outcomes();
+    List<Entry> suspects = new ArrayList<>();
+    for (Entry e : b.entries) {
+      PublishResult r = e.result == null ? null : await(e.result);
+      if (r == null || r.failure() == Failure.CHANNEL_ERROR) {
+        suspects.add(e); // not sent, or on a channel that an error closed: maybe its own fault, maybe not
       } else {
-        confirmed.add(row.id());
+        outcomes.add(e, r);
       }
     }
-    for (Map.Entry<String, List<Long>> e : unroutable.entrySet()) {
-      String[] exchangeAndKey = e.getKey().split(" ", 2);
-      setAside(b.connection, e.getValue(), exchangeAndKey[0],
-          "no queue bound to " + exchangeAndKey[1] + " on " + exchangeAndKey[0]);
+    if (!outcomes.unknown && !suspects.isEmpty()) {
+      if (isolate) {
+        LOG.warn("A channel error failed {} command(s); publishing them one at a time to find the one at fault",
+            suspects.size());
+        for (Entry e : suspects) {
+          PublishResult alone = await(publisher.publish(e.message));
+          outcomes.add(e, alone);
+          if (outcomes.unknown) {
+            break; // the broker went away meanwhile: the rest waits for the next round
+          }
+          if (!alone.confirmed()) {
+            LOG.warn("Command {} to {} ({}) failed on its own: {}", e.row.message().messageId(),
+                e.message.exchange(), e.message.routingKey(), alone);
+          }
+        }
+      } else {
+        outcomes.unknown = true;
+      }
     }
-    store.delete(b.connection, confirmed);
+    outcomes.write(b);
     b.commit();
-    metrics.outboxPublished(confirmed.size());
+    metrics.outboxPublished(outcomes.confirmed.size());
+    return !outcomes.unknown;
   }
 
-  private void setAside(java.sql.Connection c, List<Long> ids, String exchange, String problem)
+  /** What a batch's rows came to; written in the batch's transaction. */
+  private final class Outcomes {
+    final List<Long> confirmed = new ArrayList<>();
+    final Map<String, List<Long>> unroutable = new LinkedHashMap<>();
+    final Map<String, List<Long>> refused = new LinkedHashMap<>();
+    boolean unknown;
+
+    void add(Entry e, PublishResult r) {
+      OutboxMessage m = e.row.message();
+      switch (r.status()) {
+        case CONFIRMED -> confirmed.add(e.row.id());
+        case UNROUTABLE -> unroutable.computeIfAbsent(m.exchange() + " " + m.routingKey(), k -> new ArrayList<>())
+            .add(e.row.id());
+        case NACKED -> refused.computeIfAbsent(m.exchange() + " the broker refused the command (nack)",
+            k -> new ArrayList<>()).add(e.row.id());
+        case FAILED -> {
+          if (r.aboutTheMessage()) {
+            refused.computeIfAbsent(m.exchange() + " the broker refused the command: " + r.detail(),
+                k -> new ArrayList<>()).add(e.row.id());
+          } else {
+            unknown = true;
+          }
+        }
+      }
+    }
+
+    void write(Batch b) throws SQLException {
+      for (Map.Entry<String, List<Long>> e : unroutable.entrySet()) {
+        String[] exchangeAndKey = e.getKey().split(" ", 2);
+        setAside(b.connection, e.getValue(), exchangeAndKey[0], "no queue bound to " + exchangeAndKey[1] + " on "
+            + exchangeAndKey[0] + readyHint(exchangeAndKey[0]), true);
+      }
+      for (Map.Entry<String, List<Long>> e : refused.entrySet()) {
+        String[] exchangeAndReason = e.getKey().split(" ", 2);
+        setAside(b.connection, e.getValue(), exchangeAndReason[0], exchangeAndReason[1], false);
+      }
+      store.delete(b.connection, confirmed);
+    }
+  }
+
+  /** After a failed round: each batch in flight keeps what the broker confirmed (deleted) and leaves the rest. */
+  private void settleAll() {
+    Batch b;
+    while ((b = inFlight.pollFirst()) != null) {
+      try {
+        finish(b, false);
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("Could not record the outcome of a batch, its commands are sent again: {}", e.toString());
+        b.rollback();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        b.rollback();
+      }
+    }
+  }
+
+  /** The publisher completes every future within its confirm timeout; the margin only guards against a bug. */
+  private static PublishResult await(CompletableFuture<PublishResult> f) throws InterruptedException {
+    try {
+      return f.get(CONFIRM_TIMEOUT.toMillis() + WAIT_MARGIN_MS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      return null;
+    }
+  }
+
+  private void setAside(java.sql.Connection c, List<Long> ids, String exchange, String reason, boolean unroutable)
       throws SQLException {
-    String reason = problem + " — is WorkerService " + serviceOf(exchange) + " Ready?";
     store.defer(c, ids, reason);
-    metrics.outboxUnroutable(exchange, ids.size());
+    if (unroutable) {
+      metrics.outboxUnroutable(exchange, ids.size());
+    } else {
+      metrics.outboxRefused(exchange, ids.size());
+    }
     LOG.warn("{} command(s) kept in the outbox and retried later: {}", ids.size(), reason);
+  }
+
+  private static String readyHint(String exchange) {
+    return " — is WorkerService " + serviceOf(exchange) + " Ready?";
   }
 
   /** The service of a command exchange {@code S.command.topic.ex} (names come from {@link Names}). */
@@ -277,7 +371,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     return exchange.endsWith(suffix) ? exchange.substring(0, exchange.length() - suffix.length()) : exchange;
   }
 
-  private static AMQP.BasicProperties properties(OutboxRow row) {
+  private static OutboundMessage message(OutboxRow row) {
     OutboxMessage m = row.message();
     Map<String, Object> headers;
     try {
@@ -285,7 +379,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-    return new AMQP.BasicProperties.Builder()
+    AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
         .messageId(m.messageId().toString())
         .correlationId(m.correlationId())
         .contentType(Headers.CONTENT_TYPE_JSON)
@@ -293,117 +387,49 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         .timestamp(new Date(row.createdAt().toEpochMilli()))
         .headers(headers)
         .build();
+    return new OutboundMessage(m.exchange(), m.routingKey(), true, props, m.body(), "command " + m.messageId());
   }
 
-  private Channel channel() throws IOException {
-    channelClosedSince = RecoveringChannels.closedSince(channel, channelClosedSince);
-    if (RecoveringChannels.needsReplacing(channel, channelClosedSince)) {
-      RecoveringChannels.discard(channel);
-      channelClosedSince = 0;
-      Channel ch = connection.createChannel();
-      ch.confirmSelect();
-      ch.addReturnListener(r -> {
-        if (r.getProperties().getMessageId() != null) {
-          returnedIds.add(r.getProperties().getMessageId());
-        }
-      });
-      ch.addConfirmListener(new ConfirmListener() {
-        @Override
-        public void handleAck(long seq, boolean multiple) {
-          confirmed(seq, multiple, true);
-        }
+  /** One claimed row and, once published, its outcome. */
+  private static final class Entry {
+    final OutboxRow row;
+    final OutboundMessage message;
+    /** Null while not sent. */
+    CompletableFuture<PublishResult> result;
 
-        @Override
-        public void handleNack(long seq, boolean multiple) {
-          confirmed(seq, multiple, false);
-        }
-      });
-      ch.addShutdownListener(cause -> failAll("the channel closed before the broker confirmed: " + cause.getMessage()));
-      synchronized (confirms) {
-        unconfirmed.clear(); // sequence numbers start again on a new channel
-      }
-      channel = ch;
+    Entry(OutboxRow row, OutboundMessage message) {
+      this.row = row;
+      this.message = message;
     }
-    return channel;
-  }
 
-  /** On the connection's thread: count the confirms down per batch and wake the relay thread. */
-  private void confirmed(long seq, boolean multiple, boolean ok) {
-    synchronized (confirms) {
-      Map<Long, Batch> done = multiple ? unconfirmed.headMap(seq, true) : unconfirmed.subMap(seq, true, seq, true);
-      for (Batch b : done.values()) {
-        b.outstanding--;
-        if (!ok) {
-          b.failed = true;
-          b.failure = "the broker refused (nacked) a command of the batch";
-        }
-      }
-      done.clear();
-      confirms.notifyAll();
+    /** Failed without an answer from the broker about it (a nack or a return does not close the channel). */
+    boolean failedAlready() {
+      return result.isDone() && result.join().status() == PublishResult.Status.FAILED;
     }
   }
 
-  private void failAll(String why) {
-    synchronized (confirms) {
-      for (Batch b : unconfirmed.values()) {
-        b.failed = true;
-        b.failure = why;
-      }
-      unconfirmed.clear();
-      confirms.notifyAll();
-    }
-  }
-
-  /** Rolls back every batch in flight: their rows stay in the outbox and are sent again (same message ids). */
-  private void abandonAll() {
-    Batch b;
-    while ((b = inFlight.pollFirst()) != null) {
-      b.rollback();
-    }
-    synchronized (confirms) {
-      unconfirmed.clear();
-    }
-  }
-
-  /** On stop: closes the channel for good (also when closed already: then it is only taken off recovery). */
-  private void closeChannel() {
-    Channel ch = channel;
-    channel = null;
-    if (ch != null && ch.isOpen()) {
-      try {
-        ch.close();
-      } catch (IOException | TimeoutException | RuntimeException ignored) {
-        // stopping anyway
-      }
-    } else {
-      RecoveringChannels.discard(ch);
-    }
-  }
-
-  /**
-   * After a failed round: an open channel is closed (its confirms can no longer be trusted) and a fresh one opened
-   * next round; a closed one is kept, so that {@link #channel()} waits for the connection's automatic recovery to
-   * reopen it instead of adding a second channel next to the recovered one (one more idle channel per outage).
-   */
-  private void dropChannelAfterFailure() {
-    if (channel != null && channel.isOpen()) {
-      closeChannel();
-    }
-  }
-
-  /** Claimed rows on their own transaction, published, waiting for their confirms. */
+  /** Claimed rows on their own transaction, published, waiting for their outcomes. */
   private static final class Batch {
     final java.sql.Connection connection;
-    final List<OutboxRow> rows = new ArrayList<>();
+    final List<Entry> entries = new ArrayList<>();
     int claimed;
-    /** Guarded by the relay's {@code confirms} lock. */
-    int outstanding;
-    boolean failed;
-    String failure;
+    /** The publisher's channel generation its messages were published in. */
+    long generation;
+    /** Publishing stopped at a failure: the entries after it were not sent. */
+    boolean stopped;
     private boolean closed;
 
     Batch(java.sql.Connection connection) {
       this.connection = connection;
+    }
+
+    /**
+     * Whether its channel failed under it: publishing stopped, a message failed, or the channel's generation ended
+     * with messages still waiting (they are about to fail). Newer batches wait until it is finished.
+     */
+    boolean hasFailure(long currentGeneration) {
+      return stopped || entries.stream().anyMatch(e -> e.result != null
+          && (e.failedAlready() || !e.result.isDone() && currentGeneration != generation));
     }
 
     void commit() throws SQLException {

@@ -1,6 +1,5 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.runtime.engine.EventApplier;
 import dev.baton.runtime.engine.EventVerdict;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.OutboxSignal;
@@ -24,12 +23,12 @@ final class StepLoop {
   private static final Logger LOG = LoggerFactory.getLogger(StepLoop.class);
 
   private final Database database;
-  private final EventApplier applier;
-  private final DeliverySettler settler;
+  private final EventBatchApplier applier;
+  private final EventSettler settler;
   private final RuntimeMetrics metrics;
   private final OutboxSignal outboxSignal;
 
-  StepLoop(Database database, EventApplier applier, DeliverySettler settler, RuntimeMetrics metrics,
+  StepLoop(Database database, EventBatchApplier applier, EventSettler settler, RuntimeMetrics metrics,
       OutboxSignal outboxSignal) {
     this.database = database;
     this.applier = applier;

@@ -110,6 +110,12 @@ public final class RuntimeMetrics {
         .description("Commands the broker could not route (kept and retried later)")
         .tag("exchange", exchange).register(registry)).increment(count);
   }
+  public void outboxRefused(String exchange, int count) {
+    counters.computeIfAbsent("baton.outbox.refused\u0000" + exchange, k -> Counter.builder("baton.outbox.refused")
+        .description("Commands the broker refused (nack, channel error on the command alone; kept and retried later)")
+        .tag("exchange", exchange).register(registry)).increment(count);
+  }
+
 
   /** Replaces the per-status gauge with a fresh count from the database. */
   public void instanceCounts(List<StatusCount> counts) {

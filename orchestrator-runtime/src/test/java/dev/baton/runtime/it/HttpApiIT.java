@@ -193,6 +193,7 @@ class HttpApiIT {
     assertThat(health.json().get("status").asText()).isEqualTo("UP");
     assertThat(health.json().get("database").asText()).isEqualTo("UP");
     assertThat(health.json().get("broker").asText()).isEqualTo("UP");
+    assertThat(health.json().get("lanes").asText()).isEqualTo("UP");
     Response live = h.get("/livez");
     assertThat(live.status()).isEqualTo(200);
     assertThat(live.json().get("status").asText()).isEqualTo("UP");

@@ -11,26 +11,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place where a delivery is settled. Callers come here only once its fate is known: after the transaction
- * that recorded its effect has committed (ACK), or when it cannot be used (park, then ACK). A delivery whose
- * transaction could not run is not settled at all: it stays unacknowledged and is retried, or redelivered by the
- * broker if this process dies. Nothing is ever auto-acked or acked "in finally".
+ * The one place where an event delivery of an orchestrator queue is settled (the worker SDK's {@code DeliverySettler}
+ * does the same for commands). Callers come here only once its fate is known: after the transaction that recorded
+ * its effect has committed (ACK), or when it cannot be used (park, then ACK once the parked copy is confirmed). A
+ * delivery whose transaction could not run is not settled at all: it stays unacknowledged and is retried, or
+ * redelivered by the broker if this process dies. Nothing is ever auto-acked, acked "in finally" or rejected.
  */
-final class DeliverySettler {
+final class EventSettler {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DeliverySettler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(EventSettler.class);
 
-  private final ParkingLot parking;
+  private final ParkingLot parkingLot;
   private final RuntimeMetrics metrics;
   /** Channels holding a delivery left unsettled on purpose: never ACK "multiple" on them. */
   private final Set<Channel> noMultipleAck = ConcurrentHashMap.newKeySet();
+  /** Parks under way per channel: their deliveries are not ACKed yet, so no ACK "multiple" may cover them. */
+  private final Map<Channel, AtomicInteger> parking = new ConcurrentHashMap<>();
 
-  DeliverySettler(ParkingLot parking, RuntimeMetrics metrics) {
-    this.parking = parking;
+  EventSettler(ParkingLot parkingLot, RuntimeMetrics metrics) {
+    this.parkingLot = parkingLot;
     this.metrics = metrics;
   }
 
@@ -47,14 +51,14 @@ final class DeliverySettler {
   /**
    * ACKs the deliveries of a whole batch whose effects are committed, with one {@code basic.ack multiple} per
    * channel (one frame instead of one per event). The caller guarantees that every other delivery of the batch was
-   * settled already; every earlier delivery of the channel was settled by an earlier batch (a lane handles its
-   * deliveries in order, one batch after the other), unless the channel was marked with
-   * {@link #neverAckMultiple}, in which case each delivery is ACKed alone.
+   * settled already or is being parked; every earlier delivery of the channel was settled by an earlier batch (a
+   * lane handles its deliveries in order, one batch after the other). On a channel marked with
+   * {@link #neverAckMultiple}, or with a park still waiting for its confirm, each delivery is ACKed alone.
    */
   void ackBatch(List<PendingDelivery> deliveries) {
     Map<Channel, PendingDelivery> highest = new LinkedHashMap<>();
     for (PendingDelivery d : deliveries) {
-      if (noMultipleAck.contains(d.channel())) {
+      if (noMultipleAck.contains(d.channel()) || parksUnderWay(d.channel())) {
         ack(d);
       } else {
         highest.merge(d.channel(), d,
@@ -82,27 +86,28 @@ final class DeliverySettler {
   }
 
   /**
-   * Parks the delivery with a reason, then ACKs it. If parking fails, the delivery is rejected without requeue: the
-   * orchestrator queue dead-letters into the same parking queue (a safety net the operator declares), which keeps
-   * the message but not the reason, so the reason goes to the log.
+   * Parks the delivery with a reason and ACKs it once the parked copy is confirmed; returns at once (the lane goes
+   * on). Until then the delivery stays unacknowledged: if parking keeps failing it is retried with a backoff, and if
+   * its channel closes meanwhile the broker redelivers it. It is never rejected: the queue's dead-letter path leads
+   * to the very parking queue that may be missing.
    */
   void park(PendingDelivery d, String reason, String type, ParkReason metricReason) {
     String parkingQueue = Names.orchestratorDeadLetterQueue(d.workflow());
-    LOG.warn("Parked an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
+    LOG.warn("Parking an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
         d.envelope().getRoutingKey(), d.props().getMessageId(), reason);
     metrics.parked(d.workflow(), metricReason);
-    boolean parked = parking.park(d.workflow(), d.envelope().getExchange(), d.envelope().getRoutingKey(), d.props(),
-        d.body(), reason, type);
-    if (parked) {
-      ack(d);
-      return;
-    }
-    LOG.error("Rejecting the event instead (the queue dead-letters it to {}); reason it was refused: {}",
-        parkingQueue, reason);
-    try {
-      d.channel().basicNack(d.envelope().getDeliveryTag(), false, false);
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("Could not reject delivery {}: {}", d.envelope().getDeliveryTag(), e.toString());
-    }
+    AtomicInteger underWay = parking.computeIfAbsent(d.channel(), c -> new AtomicInteger());
+    underWay.incrementAndGet();
+    parkingLot.park(d, reason, type).whenComplete((parked, e) -> {
+      if (Boolean.TRUE.equals(parked)) {
+        ack(d);
+      }
+      underWay.decrementAndGet();
+    });
+  }
+
+  private boolean parksUnderWay(Channel channel) {
+    AtomicInteger n = parking.get(channel);
+    return n != null && n.get() > 0;
   }
 }

@@ -1,0 +1,182 @@
+package dev.baton.runtime.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import dev.baton.contract.Names;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.DatabaseSettings;
+import dev.baton.runtime.store.OutboxStore;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.RabbitVhost;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One bad outbox row must not stop the others (issue 11, item 2): a command the broker refuses by closing the
+ * channel is pinned to its row and set aside with its error and a backoff; every other command is published once,
+ * in order, and rows already confirmed are never sent again.
+ */
+class OutboxRelayIT {
+
+  static final String SERVICE = "relay-pay";
+  static RabbitVhost vhost;
+  static PostgresDatabase postgres;
+  static Database database;
+  static Connection admin;
+  static Channel adminChannel;
+
+  Connection publisherConnection;
+  OutboxRelay relay;
+  final List<String> received = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void infrastructure() throws Exception {
+    vhost = RabbitVhost.create("relay");
+    postgres = PostgresDatabase.create("relay");
+    database = Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 8));
+    admin = vhost.newConnection("relay-it-admin");
+    adminChannel = admin.createChannel();
+    adminChannel.exchangeDeclare(Names.commandExchange(SERVICE), "topic", true);
+    // Exists (the relay's probe finds it) but no one may publish to it: the broker closes the channel (403).
+    adminChannel.exchangeDeclare("relay.internal.ex", "topic", true, false, true, Map.of());
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    admin.close();
+    database.close();
+    postgres.close();
+    vhost.close();
+  }
+
+  @BeforeEach
+  void consume() throws Exception {
+    String queue = "q.relay." + UUID.randomUUID();
+    adminChannel.queueDeclare(queue, false, true, true, Map.of());
+    adminChannel.queueBind(queue, Names.commandExchange(SERVICE), "#");
+    adminChannel.basicConsume(queue, true, new DefaultConsumer(adminChannel) {
+      @Override
+      public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) {
+        received.add(props.getMessageId());
+      }
+    });
+    try (java.sql.Connection c = postgres.connect(); Statement s = c.createStatement()) {
+      s.execute("DELETE FROM outbox");
+    }
+  }
+
+  @AfterEach
+  void stopRelay() throws Exception {
+    if (relay != null) {
+      relay.close();
+    }
+    publisherConnection.close();
+  }
+
+  private void startRelay() throws Exception {
+    ConnectionFactory f = vhost.connectionFactory();
+    f.setNetworkRecoveryInterval(500);
+    publisherConnection = f.newConnection("relay-it-publisher");
+    relay = new OutboxRelay(database, new OutboxStore(), publisherConnection, new RuntimeMetrics(), 200,
+        Duration.ofMillis(200));
+    relay.start();
+  }
+
+  @Test
+  void oneRefusedCommandAmongManyIsSetAsideAndEveryOtherIsConfirmedOnceInOrder() throws Exception {
+    List<String> expected = new ArrayList<>();
+    String poisoned = null;
+    for (int i = 0; i < 700; i++) {
+      if (i == 250) {
+        poisoned = insert("relay.internal.ex", new byte[] {'{', '}'});
+      } else {
+        expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
+      }
+    }
+    startRelay();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= expected.size() && outboxRows() == 1);
+    String[] row = poisonedRow(poisoned);
+    assertThat(Integer.parseInt(row[0])).as("attempts").isPositive();
+    assertThat(row[1]).as("last_error").contains("403").contains("ACCESS_REFUSED");
+    // Nothing re-sent, nothing skipped, and the order of the outbox kept.
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> received.size() == expected.size());
+    assertThat(received).containsExactlyElementsOf(expected);
+  }
+
+  /** The brief's example: one command over the broker's {@code max_message_size} (128 MiB on RabbitMQ 3.x). */
+  @Test
+  void aCommandOverTheBrokersMaxMessageSizeIsSetAsideAndTheOthersFlow() throws Exception {
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
+    }
+    String oversized = insert(Names.commandExchange(SERVICE), new byte[129 * 1024 * 1024]);
+    for (int i = 0; i < 20; i++) {
+      expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
+    }
+    startRelay();
+
+    await().atMost(Duration.ofSeconds(60)).until(() -> received.size() >= expected.size() && outboxRows() == 1);
+    String[] row = poisonedRow(oversized);
+    assertThat(Integer.parseInt(row[0])).as("attempts").isPositive();
+    assertThat(row[1]).contains("406").contains("PRECONDITION_FAILED").contains("larger than");
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> received.size() == expected.size());
+    assertThat(received).containsExactlyElementsOf(expected);
+  }
+
+  private String insert(String exchange, byte[] body) throws Exception {
+    String id = UUID.randomUUID().toString();
+    try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body)"
+            + " VALUES (?::uuid, ?, ?, ?, '{\"baton-step\":\"s\"}'::jsonb, ?)")) {
+      ps.setString(1, id);
+      ps.setString(2, exchange);
+      ps.setString(3, Names.commandRoutingKey(SERVICE, "pay"));
+      ps.setString(4, "instance-" + id);
+      ps.setBytes(5, body);
+      ps.executeUpdate();
+    }
+    return id;
+  }
+
+  private long outboxRows() throws Exception {
+    try (java.sql.Connection c = postgres.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM outbox")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** attempts and last_error (it is retried with a backoff, so it may be on its second attempt already). */
+  private String[] poisonedRow(String messageId) throws Exception {
+    try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
+        "SELECT attempts, last_error FROM outbox WHERE message_id = ?::uuid")) {
+      ps.setString(1, messageId);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).as("the refused row is kept").isTrue();
+        return new String[] {rs.getString(1), rs.getString(2)};
+      }
+    }
+  }
+}
