@@ -13,6 +13,12 @@ public final class Headers {
   public static final String ACTION = "baton-action";
   /** Worker-level retries so far: 0 on the first delivery. */
   public static final String RETRIES = "baton-retries";
+  /**
+   * The step's timeout in milliseconds, on commands of steps that have one (absent otherwise): a worker need not let
+   * a handler run longer, since the orchestrator stops waiting for the result then. The Java SDK bounds its handler
+   * timeout by it.
+   */
+  public static final String STEP_TIMEOUT = "baton-step-timeout";
   /** Namespace of the Workflow (an addition to the message contract, docs/design.md#message-contract: Workflow names are unique per namespace only). */
   public static final String NAMESPACE = "baton-namespace";
   public static final String TRACEPARENT = "traceparent";

@@ -2,9 +2,11 @@ package dev.baton.worker;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.messaging.ConfirmedPublisher;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +45,8 @@ import org.slf4j.LoggerFactory;
 public final class BatonWorker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonWorker.class);
+  /** How long a published result, retry or dead letter may wait for its confirm before it is published again. */
+  private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
 
   private enum State { NEW, RUNNING, CLOSED }
 
@@ -52,15 +56,21 @@ public final class BatonWorker implements AutoCloseable {
   private final int prefetch;
   private final int concurrency;
   private final Duration shutdownTimeout;
+  private final HandlerLimits limits;
   private final Map<String, DeliveryProcessor> processors;
 
   private final InFlight inFlight = new InFlight();
   private volatile boolean stopping;
   /** Written under the worker's lock (start, close); read without it, so that asking never waits for a close. */
   private volatile State state = State.NEW;
+  private final TimedHandlers handlers;
   private Connection connection;
+  private Connection publisherConnection;
+  private ConfirmedPublisher publisher;
   private ExecutorService consumerThreads;
   private ScheduledExecutorService supervisor;
+  private ScheduledExecutorService publishRetries;
+  private ExecutorService acks;
   private final List<ConsumerChannel> channels = new ArrayList<>();
 
   private BatonWorker(Builder b) {
@@ -71,12 +81,17 @@ public final class BatonWorker implements AutoCloseable {
     this.prefetch = b.prefetch != null ? b.prefetch : b.environment.prefetch();
     this.concurrency = b.concurrency;
     this.shutdownTimeout = b.shutdownTimeout;
+    this.limits = new HandlerLimits(b.handlerTimeout, b.maxResultBytes);
+    // Handlers run here, never on the client's dispatch thread; a hung one keeps its thread, nothing waits for it.
+    this.handlers = new TimedHandlers(Executors.newCachedThreadPool(threads(topology.service() + "-handler", true)));
     WorkerListener listener = new SafeListener(b.listener);
     this.processors = new LinkedHashMap<>();
     for (ConsumerTopology c : topology.consumers()) {
       processors.put(c.name(), c.kind() == ConsumerTopology.Kind.COMMAND
-          ? new CommandProcessor(topology.service(), c, b.commands.get(c.name()), b.idempotency, listener)
-          : new SubscriptionProcessor(topology.service(), c, b.subscriptions.get(c.name()), b.idempotency, listener));
+          ? new CommandProcessor(topology.service(), c, b.commands.get(c.name()), b.idempotency, listener, handlers,
+              limits)
+          : new SubscriptionProcessor(topology.service(), c, b.subscriptions.get(c.name()), b.idempotency, listener,
+              handlers, limits));
     }
   }
 
@@ -94,52 +109,63 @@ public final class BatonWorker implements AutoCloseable {
     if (state != State.NEW) {
       throw new IllegalStateException("a worker starts once; this one is " + state.name().toLowerCase());
     }
-    // Not a fixed pool sized to the channels: after a connection drop, a handler still running on the old channel
-    // must not keep the recovered channel's deliveries from a thread. Concurrency stays bounded by the channels,
-    // since the client runs one task per channel at a time.
+    // The client's dispatch threads only hand deliveries over to the channels' own threads.
     consumerThreads = Executors.newCachedThreadPool(threads(topology.service() + "-consumer", false));
     supervisor = Executors.newSingleThreadScheduledExecutor(threads(topology.service() + "-supervisor", true));
+    publishRetries = Executors.newSingleThreadScheduledExecutor(threads(topology.service() + "-republish", true));
+    acks = Executors.newSingleThreadExecutor(threads(topology.service() + "-acks", true));
     try {
+      // Consuming and publishing on connections of their own, as RabbitMQ recommends: a broker that blocks
+      // publishers (memory or disk alarm) then never holds up the acks, nor the deliveries of other channels.
       connection = factory.newConnection(consumerThreads, connectionName);
+      publisherConnection = factory.newConnection(consumerThreads, connectionName + "-publisher");
     } catch (IOException | TimeoutException e) {
+      closeConnections();
       shutdownThreads();
       state = State.CLOSED;
       throw new IllegalStateException("cannot connect to RabbitMQ at " + BrokerConnection.describe(factory) + ": "
           + ConsumerChannel.rootMessage(e), e);
     }
     // A broker short of memory or disk blocks publishers: results then wait, and operators should know why.
-    connection.addBlockedListener(
+    publisherConnection.addBlockedListener(
         reason -> LOG.warn("worker {}: the broker blocks publishing ({}); results wait until it unblocks",
             topology.service(), reason),
         () -> LOG.info("worker {}: the broker unblocked publishing", topology.service()));
+    publisher = new ConfirmedPublisher(publisherConnection, topology.service(), CONFIRM_TIMEOUT);
+    // A duplicate waits at most for its first delivery's handler, which is bounded by the handler timeout.
+    ConsumerChannel.Shared shared = new ConsumerChannel.Shared(publisher, inFlight, () -> stopping, supervisor,
+        publishRetries, acks, limits.handlerTimeout().plusSeconds(30));
     for (ConsumerTopology c : topology.consumers()) {
       for (int i = 1; i <= concurrency; i++) {
         ConsumerChannel channel = new ConsumerChannel(connection, c, connectionName + "/" + c.name() + "/" + i,
-            prefetch, processors.get(c.name()), inFlight, () -> stopping, supervisor);
+            prefetch, processors.get(c.name()), shared);
+        channels.add(channel);
         try {
           channel.open();
         } catch (IOException | RuntimeException e) {
           stopping = true;
-          closeConnection();
+          channels.forEach(ConsumerChannel::close);
+          publisher.close();
+          closeConnections();
           shutdownThreads();
           state = State.CLOSED;
           throw new IllegalStateException("cannot consume " + c.queue() + " as '" + factory.getUsername()
               + "': " + ConsumerChannel.rootMessage(e) + " (has the operator declared the service's topology, and "
               + "may this user read the queue?)", e);
         }
-        channels.add(channel);
       }
     }
     state = State.RUNNING;
-    LOG.info("worker {} connected to {} (connection '{}'); consuming {} (prefetch {}, {} channel(s) each)",
-        topology.service(), BrokerConnection.describe(factory), connectionName,
-        topology.consumers().stream().map(ConsumerTopology::queue).toList(), prefetch, concurrency);
+    LOG.info("worker {} connected to {} (connections '{}' and '{}-publisher'); consuming {} (prefetch {}, {} "
+        + "channel(s) each, handler timeout {} ms)", topology.service(), BrokerConnection.describe(factory),
+        connectionName, connectionName, topology.consumers().stream().map(ConsumerTopology::queue).toList(), prefetch,
+        concurrency, limits.handlerTimeout().toMillis());
   }
 
   /**
    * Graceful and idempotent: cancels the consumers (deliveries prefetched but not started go back to their queue),
    * waits up to the shutdown timeout for running handlers and the confirms of what they published, then closes the
-   * connection. Whatever is still unacked after that is redelivered by the broker.
+   * connections. Whatever is still unacked after that is redelivered by the broker.
    */
   @Override
   public synchronized void close() {
@@ -150,6 +176,7 @@ public final class BatonWorker implements AutoCloseable {
     state = State.CLOSED;
     stopping = true;
     if (was == State.NEW) {
+      handlers.close();
       return;
     }
     channels.forEach(ConsumerChannel::cancel);
@@ -162,7 +189,8 @@ public final class BatonWorker implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     channels.forEach(ConsumerChannel::close);
-    closeConnection();
+    publisher.close();
+    closeConnections();
     shutdownThreads();
     LOG.info("worker {} closed", topology.service());
   }
@@ -192,20 +220,25 @@ public final class BatonWorker implements AutoCloseable {
     return inFlight.count();
   }
 
-  private void closeConnection() {
-    if (connection == null) {
-      return;
-    }
-    try {
-      connection.close(5_000);
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("closing the connection of worker {}: {}", topology.service(), e.toString());
-      connection.abort();
+  private void closeConnections() {
+    for (Connection c : new Connection[] {connection, publisherConnection}) {
+      if (c == null) {
+        continue;
+      }
+      try {
+        c.close(5_000);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("closing a connection of worker {}: {}", topology.service(), e.toString());
+        c.abort();
+      }
     }
   }
 
   private void shutdownThreads() {
     supervisor.shutdownNow();
+    publishRetries.shutdownNow();
+    acks.shutdownNow();
+    handlers.close(); // interrupts handlers still running
     consumerThreads.shutdown();
     try {
       if (!consumerThreads.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -235,6 +268,8 @@ public final class BatonWorker implements AutoCloseable {
     private Integer prefetch;
     private int concurrency = 1;
     private Duration shutdownTimeout = Duration.ofSeconds(20);
+    private Duration handlerTimeout = HandlerLimits.DEFAULT_HANDLER_TIMEOUT;
+    private int maxResultBytes = HandlerLimits.DEFAULT_MAX_RESULT_BYTES;
     private IdempotencyStore idempotency = IdempotencyStore.inMemory(10_000);
     private WorkerListener listener = WorkerListener.NONE;
     private final Map<String, CommandHandler> commands = new LinkedHashMap<>();
@@ -256,6 +291,8 @@ public final class BatonWorker implements AutoCloseable {
     public Builder fromEnvironment(Map<String, String> env) {
       this.environment = WorkerEnvironment.read(env);
       this.connectionFactory = BrokerConnection.fromEnvironment(env);
+      WorkerSettings.handlerTimeout(env).ifPresent(this::handlerTimeout);
+      WorkerSettings.maxResultBytes(env).ifPresent(this::maxResultBytes);
       return this;
     }
 
@@ -271,9 +308,20 @@ public final class BatonWorker implements AutoCloseable {
       return this;
     }
 
-    /** The broker as an {@code amqp://user:password@host:port/vhost} URI. */
+    /**
+     * The broker as an {@code amqp://user:password@host:port/vhost} URI; for {@code amqps://}, the CA file named by
+     * {@code BATON_RABBITMQ_CA_FILE} when that is set (else the JVM's trust store).
+     */
     public Builder uri(String uri) {
-      this.connectionFactory = BrokerConnection.fromUri(Objects.requireNonNull(uri, "uri"), "the broker URI");
+      return uri(uri, System.getenv(TlsTrust.CA_FILE_VARIABLE));
+    }
+
+    /**
+     * The broker as an {@code amqp://} or {@code amqps://} URI; for {@code amqps://}, the broker's certificate is
+     * checked against the PEM file {@code caFile} (null: the JVM's trust store) and its host name verified.
+     */
+    public Builder uri(String uri, String caFile) {
+      this.connectionFactory = BrokerConnection.fromUri(Objects.requireNonNull(uri, "uri"), "the broker URI", caFile);
       return this;
     }
 
@@ -304,6 +352,33 @@ public final class BatonWorker implements AutoCloseable {
     /** How long {@link BatonWorker#close()} waits for in-flight work; default 20s (under Kubernetes' 30s). */
     public Builder shutdownTimeout(Duration shutdownTimeout) {
       this.shutdownTimeout = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+      return this;
+    }
+
+    /**
+     * The longest a handler may run (default 10 minutes, {@code BATON_HANDLER_TIMEOUT}); a command of a step with a
+     * timeout gets the smaller of this and its step's timeout ({@code baton-step-timeout}). A handler still running
+     * then is interrupted and its command fails technically (retried along the staircase).
+     */
+    public Builder handlerTimeout(Duration handlerTimeout) {
+      Objects.requireNonNull(handlerTimeout, "handlerTimeout");
+      if (handlerTimeout.isNegative() || handlerTimeout.isZero()) {
+        throw new IllegalArgumentException("the handler timeout must be positive, got " + handlerTimeout);
+      }
+      this.handlerTimeout = handlerTimeout;
+      return this;
+    }
+
+    /**
+     * The largest result event body published (default 16 MiB, {@code BATON_MAX_RESULT_BYTES}); a command whose
+     * result is larger goes to its dead-letter queue with reason {@code PayloadTooLarge}, and an {@code error} event
+     * says so.
+     */
+    public Builder maxResultBytes(int maxResultBytes) {
+      if (maxResultBytes < 1) {
+        throw new IllegalArgumentException("maxResultBytes must be at least 1, got " + maxResultBytes);
+      }
+      this.maxResultBytes = maxResultBytes;
       return this;
     }
 

@@ -26,7 +26,7 @@ final class BrokerConnection {
     if (uri == null || uri.isBlank()) {
       throw new IllegalArgumentException("environment variable " + WorkerEnvironment.RABBITMQ_URI + " is not set");
     }
-    ConnectionFactory factory = fromUri(uri.trim(), WorkerEnvironment.RABBITMQ_URI);
+    ConnectionFactory factory = fromUri(uri.trim(), WorkerEnvironment.RABBITMQ_URI, env.get(TlsTrust.CA_FILE_VARIABLE));
     String username = env.get(WorkerEnvironment.RABBITMQ_USERNAME);
     String password = env.get(WorkerEnvironment.RABBITMQ_PASSWORD);
     if (username != null && !username.isBlank()) {
@@ -39,15 +39,17 @@ final class BrokerConnection {
     if (password != null) {
       factory.setPassword(password);
     }
-    String caFile = env.get(TlsTrust.CA_FILE_VARIABLE);
-    if (factory.isSSL() && caFile != null && !caFile.isBlank()) {
-      verifiedTls(factory, caFile);
-    }
     return factory;
   }
 
-  /** {@code amqp://user:password@host:port/vhost} (or {@code amqps://}). */
-  static ConnectionFactory fromUri(String uri, String what) {
+  /**
+   * {@code amqp://user:password@host:port/vhost} (or {@code amqps://}), with the runtime's TLS rules
+   * ({@link TlsTrust}): for {@code amqps://} the broker's certificate is checked against {@code caFile} (PEM; null
+   * or blank: the JVM's trust store) and its host name verified.
+   *
+   * @throws IllegalArgumentException when the URI is malformed, or the CA file cannot be read or holds no certificate
+   */
+  static ConnectionFactory fromUri(String uri, String what, String caFile) {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(uri);
@@ -56,7 +58,7 @@ final class BrokerConnection {
       throw new IllegalArgumentException(what + " is not an amqp:// or amqps:// URI");
     }
     if (factory.isSSL()) {
-      verifiedTls(factory, null);
+      verifiedTls(factory, caFile == null || caFile.isBlank() ? null : caFile);
     }
     return factory;
   }

@@ -3,15 +3,18 @@ package dev.baton.worker;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.contract.Headers;
 import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.messaging.OutboundMessage;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One command queue: checks the message can be handled at all, answers duplicates from the idempotency store, runs
- * the handler, and turns its outcome or failure into a {@link DeliveryDecision}.
+ * the handler (on a thread of its own, within its timeout), and turns its outcome or failure into a
+ * {@link DeliveryDecision}.
  */
 final class CommandProcessor implements DeliveryProcessor {
 
@@ -23,20 +26,24 @@ final class CommandProcessor implements DeliveryProcessor {
   private final WorkerListener listener;
   private final ResultEvents events;
   private final RetryRouter router;
+  private final TimedHandlers handlers;
+  private final HandlerLimits limits;
   private final InProgress inProgress = new InProgress();
 
   CommandProcessor(String service, ConsumerTopology consumer, CommandHandler handler, IdempotencyStore store,
-      WorkerListener listener) {
+      WorkerListener listener, TimedHandlers handlers, HandlerLimits limits) {
     this.consumer = consumer;
     this.handler = handler;
     this.store = store;
     this.listener = listener;
     this.events = new ResultEvents(service);
     this.router = new RetryRouter(service, consumer, listener);
+    this.handlers = handlers;
+    this.limits = limits;
   }
 
   @Override
-  public DeliveryDecision decide(InboundMessage message) {
+  public CompletableFuture<DeliveryDecision> decide(InboundMessage message) {
     boolean addressable = ResultEvents.addressable(message);
     JsonNode body = null;
     int retries = 0;
@@ -50,43 +57,73 @@ final class CommandProcessor implements DeliveryProcessor {
       body = Json.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
       JsonNode parsed = body;
-      return router.onFailure(message, retries, poison,
-          addressable ? outcome -> events.event(message, parsed, outcome) : outcome -> null);
+      return done(router.onFailure(message, retries, poison,
+          addressable ? outcome -> events.event(message, parsed, outcome) : outcome -> null));
     }
     JsonNode commandBody = body;
+    int retriesSoFar = retries;
     Function<Outcome, OutboundMessage> errorEvent = outcome -> events.event(message, commandBody, outcome);
-    try (InProgress.Claim claim = inProgress.claim(message.messageId())) {
-      return handleOnce(message, commandBody, retries);
-    } catch (Throwable failure) {
-      // The store could not be asked (retry later rather than risk running the effect twice), or the wait for a
-      // duplicate in progress was interrupted, or the handler failed.
-      rethrowIfFatal(failure);
-      return router.onFailure(message, retries, failure, errorEvent);
+    String key = message.messageId();
+    Optional<InProgress.Claim> claim = inProgress.tryClaim(key);
+    if (claim.isEmpty()) {
+      return done(DeliveryDecision.later(inProgress.released(key)));
     }
+    InProgress.Claim held = claim.get();
+    try {
+      // The store could not be asked: retry later rather than risk running the effect twice.
+      Optional<Outcome> remembered = key == null ? Optional.empty() : store.find(key);
+      if (remembered.isPresent()) {
+        LOG.info("command {} message_id={} was handled before: re-publishing its {} event without running the "
+            + "handler", consumer.name(), key, remembered.get().result().key());
+        listener.duplicate(consumer.name(), key);
+        held.close();
+        return done(DeliveryDecision.publishThenAck(resultEvent(message, commandBody, remembered.get())));
+      }
+    } catch (RuntimeException failure) {
+      held.close();
+      return done(router.onFailure(message, retries, failure, errorEvent));
+    }
+    long started = System.nanoTime();
+    Command command = new Command(consumer.name(), message, commandBody, retries,
+        !consumer.retry().mayRetryAfter(retries));
+    return handlers.start("command " + consumer.name(), limits.timeoutFor(message), () -> handler.handle(command))
+        .handle((outcome, thrown) -> {
+          // The handler is over (returned, threw, or timed out): released only now, so that its duplicate finds the
+          // outcome instead of running the handler a second time.
+          try {
+            if (thrown != null) {
+              throw thrown;
+            }
+            if (outcome == null) {
+              throw new IllegalStateException("the handler of command " + consumer.name() + " returned no Outcome");
+            }
+            listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started));
+            OutboundMessage event = resultEvent(message, commandBody, outcome);
+            if (key != null) {
+              remember(key, outcome);
+            }
+            return DeliveryDecision.publishThenAck(event);
+          } catch (Throwable failure) {
+            // The handler failed, timed out, or produced a result too large to publish.
+            rethrowIfFatal(failure);
+            return router.onFailure(message, retriesSoFar, failure, errorEvent);
+          } finally {
+            held.close();
+          }
+        });
   }
 
-  /** Runs the handler unless the store knows the outcome already; a failure propagates to the router. */
-  private DeliveryDecision handleOnce(InboundMessage message, JsonNode body, int retries) throws Exception {
-    String key = message.messageId();
-    Optional<Outcome> remembered = key == null ? Optional.empty() : store.find(key);
-    if (remembered.isPresent()) {
-      LOG.info("command {} message_id={} was handled before: re-publishing its {} event without running the handler",
-          consumer.name(), key, remembered.get().result().key());
-      listener.duplicate(consumer.name(), key);
-      return DeliveryDecision.publishThenAck(events.event(message, body, remembered.get()));
-    }
+  static CompletableFuture<DeliveryDecision> done(DeliveryDecision decision) {
+    return CompletableFuture.completedFuture(decision);
+  }
 
-    long started = System.nanoTime();
-    Outcome outcome = handler.handle(
-        new Command(consumer.name(), message, body, retries, !consumer.retry().mayRetryAfter(retries)));
-    if (outcome == null) {
-      throw new IllegalStateException("the handler of command " + consumer.name() + " returned no Outcome");
+  /** The event answering the command, unless it is over the size limit. */
+  private OutboundMessage resultEvent(InboundMessage message, JsonNode body, Outcome outcome) {
+    OutboundMessage event = events.event(message, body, outcome);
+    if (event.size() > limits.maxResultBytes()) {
+      throw new PayloadTooLargeException("command " + consumer.name(), event.size(), limits.maxResultBytes());
     }
-    listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started));
-    if (key != null) {
-      remember(key, outcome);
-    }
-    return DeliveryDecision.publishThenAck(events.event(message, body, outcome));
+    return event;
   }
 
   private void remember(String key, Outcome outcome) {
@@ -99,7 +136,7 @@ final class CommandProcessor implements DeliveryProcessor {
     }
   }
 
-  /** The JVM running out of memory is not a property of the message: let it bring the channel down. */
+  /** The JVM running out of memory is not a property of the message: let it reach the channel. */
   static void rethrowIfFatal(Throwable failure) {
     if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
       throw fatal;

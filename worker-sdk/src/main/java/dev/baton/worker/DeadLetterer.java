@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.messaging.OutboundMessage;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -47,7 +48,7 @@ final class DeadLetterer {
     String what = consumer.kind().name().toLowerCase() + " " + consumer.name() + " of service " + service
         + " (message_id=" + message.messageId() + ", instance=" + message.header(Headers.INSTANCE)
         + ", step=" + message.header(Headers.STEP) + ")";
-    if (cause instanceof UnprocessableMessageException) {
+    if (cause instanceof UnprocessableMessageException || cause instanceof PayloadTooLargeException) {
       LOG.error("dead letter: {} is unprocessable, parked in {}: {}", what, parking, reason);
     } else {
       LOG.error("dead letter: {} failed after {} attempt(s), parked in {}: {}: {}", what, retriesSoFar + 1, parking,
@@ -58,8 +59,9 @@ final class DeadLetterer {
         "dead letter to " + parking);
   }
 
+  /** The exception's class name; {@link PayloadTooLargeException#CODE} for a result over the size limit. */
   static String exceptionType(Throwable cause) {
-    return cause.getClass().getName();
+    return cause instanceof PayloadTooLargeException ? PayloadTooLargeException.CODE : cause.getClass().getName();
   }
 
   static String exceptionMessage(Throwable cause) {

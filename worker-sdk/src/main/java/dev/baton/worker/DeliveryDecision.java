@@ -1,13 +1,18 @@
 package dev.baton.worker;
 
+import dev.baton.messaging.OutboundMessage;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What to do with one delivery, decided before anything touches the channel: publish these messages and ack once
- * every one of them is confirmed, or reject it to the queue's dead-letter path. The {@link DeliverySettler} carries
- * it out; it is the only class that acks or nacks.
+ * every one of them is confirmed, reject it to the queue's dead-letter path, or decide again later (its duplicate is
+ * still in a handler). The {@link DeliverySettler} carries out acks and rejects; it is the only class that acks or
+ * nacks.
+ *
+ * @param later for {@link #later}: completes when the delivery should be decided again; null otherwise
  */
-record DeliveryDecision(List<OutboundMessage> publishes, boolean rejected) {
+record DeliveryDecision(List<OutboundMessage> publishes, boolean rejected, CompletableFuture<Void> later) {
 
   DeliveryDecision {
     publishes = List.copyOf(publishes);
@@ -15,12 +20,12 @@ record DeliveryDecision(List<OutboundMessage> publishes, boolean rejected) {
 
   /** Ack now (a handled subscription event, a duplicate with nothing to re-publish). */
   static DeliveryDecision ack() {
-    return new DeliveryDecision(List.of(), false);
+    return new DeliveryDecision(List.of(), false, null);
   }
 
   /** Publish these (in order) with confirms, then ack. */
   static DeliveryDecision publishThenAck(List<OutboundMessage> publishes) {
-    return new DeliveryDecision(publishes, false);
+    return new DeliveryDecision(publishes, false, null);
   }
 
   static DeliveryDecision publishThenAck(OutboundMessage publish) {
@@ -32,6 +37,11 @@ record DeliveryDecision(List<OutboundMessage> publishes, boolean rejected) {
    * parking lot). Only for when the SDK itself cannot build a decision.
    */
   static DeliveryDecision reject() {
-    return new DeliveryDecision(List.of(), true);
+    return new DeliveryDecision(List.of(), true, null);
+  }
+
+  /** Nothing now: the same message is being handled by another delivery; decide again once that one is over. */
+  static DeliveryDecision later(CompletableFuture<Void> when) {
+    return new DeliveryDecision(List.of(), false, when);
   }
 }

@@ -1,8 +1,13 @@
 package dev.baton.worker;
 
+import java.util.concurrent.CompletableFuture;
+
 /** Decides what becomes of one delivery of one queue; runs the handler. Never touches the channel. */
 interface DeliveryProcessor {
 
-  /** Never throws: every failure is part of the decision. */
-  DeliveryDecision decide(InboundMessage message);
+  /**
+   * Never throws, and the future fails only with a {@link VirtualMachineError} (not the message's fault): every other
+   * failure is part of the decision. It completes once the handler is over (within its timeout).
+   */
+  CompletableFuture<DeliveryDecision> decide(InboundMessage message);
 }

@@ -1,290 +1,279 @@
 package dev.baton.worker;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ConfirmListener;
-import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.HashMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place where deliveries of a channel are acked or nacked (like the listener container of spring-amqp).
+ * The one place where the deliveries of a consuming channel are acked or nacked (like the listener container of
+ * spring-amqp); the orchestrator runtime's {@code EventSettler} is its counterpart for events.
  *
- * <p>It publishes what a {@link DeliveryDecision} asks for on the consuming channel (in confirm mode) and acks the
- * delivery only when the broker has confirmed every one of those publishes. Confirms arrive asynchronously, so the
- * consumer thread moves on to the next delivery meanwhile; prefetch bounds how many wait. The outcome of a publish
- * decides the delivery's fate:
- * <ul>
- *   <li>all confirmed: ack;</li>
- *   <li>any nacked by the broker: nack with requeue, so it comes back (the idempotency store keeps the handler from
- *       running twice);</li>
- *   <li>any returned as unroutable (retries and dead letters are mandatory): nack without requeue, so the queue's
- *       own dead-letter path (first tier or parking lot) keeps it instead of it vanishing;</li>
- *   <li>channel closed before the confirms: nothing; the broker redelivers every unacked delivery.</li>
- * </ul>
+ * <p>Every delivery is registered when it arrives, in delivery-tag order, and stays open until it is settled: acked
+ * once the broker confirmed everything its decision published (on the worker's publisher connection), rejected to
+ * the queue's dead-letter path, released back to the queue (shutdown), or abandoned (its channel went away, or the
+ * worker stops before it could be settled: the broker redelivers it). Acks are coalesced: the deliveries ready by the
+ * time the ack task runs that form the oldest run of open deliveries go with ONE {@code basic.ack multiple} (one frame
+ * for the broker instead of one per delivery); ready ones after a gap are acked one by one. "Multiple" covers every
+ * unacked delivery up to its tag, so it is used only while no delivery was ever left unacked on purpose in the
+ * channel's current generation.
  *
- * <p>Confirm, return and shutdown callbacks run on the connection's I/O thread; the lock orders them with the
- * publishes of the consumer thread. After a channel shutdown the publish sequence restarts (also on automatic
- * recovery), so each shutdown starts a new generation and deliveries of an older one are never settled.
+ * <p>A channel shutdown starts a new generation (also under automatic recovery, which numbers deliveries anew):
+ * deliveries of an older one are never settled, the broker has them back already.
  */
-final class DeliverySettler implements ConfirmListener, ReturnListener, ShutdownListener {
+final class DeliverySettler implements ShutdownListener {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeliverySettler.class);
 
   private final Channel channel;
   private final InFlight inFlight;
   private final String queue;
+  private final Executor acks;
 
-  /** Publish sequence number → the publish and the delivery waiting for it. */
-  private final TreeMap<Long, Publish> unconfirmed = new TreeMap<>();
-  /** Tags of the deliveries handed to the settler and not settled yet, oldest first. */
-  private final TreeSet<Long> open = new TreeSet<>();
+  /** Deliveries registered and not settled yet, by tag (oldest first). */
+  private final TreeMap<Long, Delivery> open = new TreeMap<>();
   private boolean multipleAllowed = true;
+  private boolean flushPending;
   private long generation;
+  /** Completes when the current generation ends (the channel shuts down). */
+  private CompletableFuture<Void> generationEnded = new CompletableFuture<>();
 
-  DeliverySettler(Channel channel, InFlight inFlight, String queue) {
+  /** @param acks where acks are sent from (never the publisher connection's I/O thread, which completes confirms) */
+  DeliverySettler(Channel channel, InFlight inFlight, String queue, Executor acks) {
     this.channel = channel;
     this.inFlight = inFlight;
     this.queue = queue;
+    this.acks = acks;
   }
 
-  synchronized long generation() {
-    return generation;
-  }
-
-  /** Carries out a decision for a delivery that arrived in {@code generation}; called on the consumer thread. */
-  synchronized void settle(long generation, long deliveryTag, DeliveryDecision decision) {
-    Delivery delivery = new Delivery(deliveryTag, decision.publishes().size());
-    if (generation != this.generation) {
-      delivery.abandon();
-      return;
-    }
-    open.add(deliveryTag);
-    if (decision.rejected()) {
-      delivery.rejected = true;
-      delivery.finish();
-      return;
-    }
-    if (decision.publishes().isEmpty()) {
-      delivery.finish();
-      return;
-    }
-    for (OutboundMessage message : decision.publishes()) {
-      long seq = channel.getNextPublishSeqNo();
-      unconfirmed.put(seq, new Publish(delivery, message));
-      try {
-        channel.basicPublish(message.exchange(), message.routingKey(), message.mandatory(), message.properties(),
-            message.body());
-      } catch (IOException | AlreadyClosedException e) {
-        LOG.warn("{}: could not publish {} ({}); the broker will redeliver the message", queue, message.what(),
-            e.getMessage());
-        unconfirmed.values().removeIf(p -> p.delivery == delivery);
-        delivery.abandon();
-        // Left unacked for the broker to redeliver: no later ACK "multiple" may cover it.
-        multipleAllowed = false;
-        return;
-      }
-    }
+  /** A delivery arrived (on the client's dispatch thread, in tag order): it counts as in flight until settled. */
+  synchronized Delivery arrived(long tag) {
+    inFlight.begin();
+    Delivery d = new Delivery(tag, generation, generationEnded);
+    open.put(tag, d);
+    return d;
   }
 
   /**
-   * Gives a delivery back to the queue unprocessed, for another consumer (the worker is shutting down). The caller
-   * keeps its in-flight count.
+   * The channel is gone: nothing open can be settled on it any more, the broker redelivers it all. A delivery whose
+   * handler still runs stays in flight until the handler is over ({@link Delivery#decided}), so that a graceful
+   * shutdown still waits for it.
    */
-  void release(long deliveryTag) {
-    try {
-      channel.basicNack(deliveryTag, false, true);
-    } catch (IOException | AlreadyClosedException e) {
-      LOG.debug("{}: release of delivery {} not sent, channel closed: the broker requeues it anyway", queue,
-          deliveryTag);
-    }
-  }
-
   @Override
-  public synchronized void handleAck(long seq, boolean multiple) {
-    confirmed(seq, multiple, true);
+  public void shutdownCompleted(ShutdownSignalException cause) {
+    CompletableFuture<Void> ended;
+    synchronized (this) {
+      ended = generationEnded;
+      generationEnded = new CompletableFuture<>();
+      endGeneration();
+    }
+    ended.complete(null); // outside the lock: waiters go on with other work
   }
 
-  @Override
-  public synchronized void handleNack(long seq, boolean multiple) {
-    confirmed(seq, multiple, false);
-  }
-
-  private void confirmed(long seq, boolean multiple, boolean ok) {
-    Map<Long, Publish> done = multiple ? unconfirmed.headMap(seq, true) : unconfirmed.subMap(seq, true, seq, true);
-    List<Publish> publishes = new ArrayList<>(done.values());
-    done.clear();
-    List<Delivery> acks = new ArrayList<>(publishes.size());
-    for (Publish p : publishes) {
-      if (!ok) {
-        LOG.warn("{}: the broker refused {}; the message is requeued", queue, p.message.what());
-        p.delivery.nacked = true;
-      }
-      if (--p.delivery.outstanding == 0) {
-        if (p.delivery.nacked || p.delivery.returned || p.delivery.rejected) {
-          p.delivery.finish();
-        } else {
-          acks.add(p.delivery);
-        }
-      }
-    }
-    ackTogether(acks);
-  }
-
-  /**
-   * ACKs deliveries whose publishes are all confirmed. The longest run of the oldest unsettled deliveries that are
-   * all among them goes with ONE {@code basic.ack multiple} (one frame for the broker instead of one per delivery);
-   * the others are ACKed one by one. "Multiple" covers every unacked delivery up to the tag, so it is used only when
-   * every unsettled delivery up to that tag is being ACKed now: deliveries still in a handler (not yet handed to the
-   * settler) always have higher tags, since a channel's deliveries are handled in order.
-   */
-  private void ackTogether(List<Delivery> acks) {
-    if (acks.isEmpty()) {
-      return;
-    }
-    if (acks.size() > 1 && multipleAllowed) {
-      Map<Long, Delivery> byTag = new HashMap<>();
-      for (Delivery d : acks) {
-        byTag.put(d.tag, d);
-      }
-      List<Delivery> run = new ArrayList<>();
-      for (Long tag : open) {
-        Delivery d = byTag.get(tag);
-        if (d == null) {
-          break;
-        }
-        run.add(d);
-      }
-      if (run.size() > 1) {
-        long upTo = run.get(run.size() - 1).tag;
-        LOG.debug("{}: settling deliveries up to {} ({} at once)", queue, upTo, run.size());
-        try {
-          channel.basicAck(upTo, true);
-        } catch (IOException | AlreadyClosedException e) {
-          LOG.debug("{}: settling deliveries up to {} not sent, channel closed: the broker redelivers them", queue,
-              upTo);
-        }
-        for (Delivery d : run) {
-          d.settledTogether();
-          byTag.remove(d.tag);
-        }
-        acks = new ArrayList<>(byTag.values());
-      }
-    }
-    for (Delivery d : acks) {
-      d.finish();
-    }
-  }
-
-  /** A mandatory publish no queue was bound for; the broker sends this before the publish's confirm. */
-  @Override
-  public synchronized void handleReturn(int replyCode, String replyText, String exchange, String routingKey,
-      AMQP.BasicProperties properties, byte[] body) {
-    String messageId = properties == null ? null : properties.getMessageId();
-    for (Publish p : unconfirmed.values()) {
-      OutboundMessage m = p.message;
-      if (!p.returned && m.exchange().equals(exchange) && m.routingKey().equals(routingKey)
-          && Objects.equals(m.properties().getMessageId(), messageId)) {
-        p.returned = true;
-        p.delivery.returned = true;
-        LOG.error("{}: {} was unroutable ({} {}): exchange {} has no queue bound for {}; is the topology out of "
-            + "date? Rejecting the delivery to the queue's own dead-letter path", queue, m.what(), replyCode,
-            replyText, exchange, routingKey);
-        return;
-      }
-    }
-  }
-
-  /** Publishes still unconfirmed now never will be; their deliveries come back from the broker. */
-  @Override
-  public synchronized void shutdownCompleted(ShutdownSignalException cause) {
+  private void endGeneration() {
     generation++;
-    for (Iterator<Publish> it = unconfirmed.values().iterator(); it.hasNext(); ) {
-      it.next().delivery.abandon();
-      it.remove();
-    }
-    open.clear(); // the channel's unacked deliveries go back to the queue; tags of the next generation start anew
-  }
-
-  /** One publish waiting for its confirm; guarded by the settler's lock. */
-  private static final class Publish {
-    final Delivery delivery;
-    final OutboundMessage message;
-    boolean returned;
-
-    Publish(Delivery delivery, OutboundMessage message) {
-      this.delivery = delivery;
-      this.message = message;
-    }
-  }
-
-  /** One delivery waiting for its publishes; guarded by the settler's lock. */
-  private final class Delivery {
-    final long tag;
-    int outstanding;
-    boolean nacked;
-    boolean returned;
-    boolean rejected;
-    boolean settled;
-
-    Delivery(long tag, int outstanding) {
-      this.tag = tag;
-      this.outstanding = outstanding;
-    }
-
-    /** Acks or nacks: the only basicAck/basicNack of a processed delivery. */
-    /** ACKed by an ACK "multiple" of a later delivery. */
-    void settledTogether() {
-      if (!settled) {
-        settled = true;
-        open.remove(tag);
+    for (Delivery d : open.values()) {
+      if (!d.processing) {
+        d.settled = true;
         inFlight.end();
       }
     }
+    open.clear(); // tags of the next generation start anew
+    multipleAllowed = true;
+  }
 
-    void finish() {
-      if (settled) {
+  private void scheduleFlush() {
+    synchronized (this) {
+      if (flushPending) {
         return;
       }
-      settled = true;
-      open.remove(tag);
-      LOG.debug("{}: settling delivery {} (nacked={}, returned={}, rejected={})", queue, tag, nacked, returned,
-          rejected);
-      try {
-        if (nacked) {
-          channel.basicNack(tag, false, true);
-        } else if (returned || rejected) {
-          channel.basicNack(tag, false, false);
-        } else {
-          channel.basicAck(tag, false);
-        }
-      } catch (IOException | AlreadyClosedException e) {
-        LOG.debug("{}: settling delivery {} not sent, channel closed: the broker redelivers it", queue, tag);
-      } finally {
-        inFlight.end();
+      flushPending = true;
+    }
+    try {
+      acks.execute(this::flush);
+    } catch (RejectedExecutionException e) {
+      synchronized (this) {
+        flushPending = false;
+      }
+      LOG.debug("{}: acks not sent, the worker is closing: the broker redelivers them", queue);
+    }
+  }
+
+  /** Acks what is ready: the oldest run of open deliveries with one frame, the rest one by one. */
+  private synchronized void flush() {
+    flushPending = false;
+    List<Delivery> run = new ArrayList<>();
+    for (Delivery d : open.values()) {
+      if (!d.ready) {
+        break;
+      }
+      run.add(d);
+    }
+    if (run.size() > 1 && multipleAllowed) {
+      long upTo = run.get(run.size() - 1).tag;
+      LOG.debug("{}: settling deliveries up to {} ({} at once)", queue, upTo, run.size());
+      send(() -> channel.basicAck(upTo, true), upTo);
+      run.forEach(Delivery::done);
+    }
+    for (Delivery d : List.copyOf(open.values())) {
+      if (d.ready) {
+        send(() -> channel.basicAck(d.tag, false), d.tag);
+        d.done();
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Frame {
+    void send() throws IOException;
+  }
+
+  private void send(Frame frame, long tag) {
+    try {
+      frame.send();
+    } catch (IOException | AlreadyClosedException e) {
+      LOG.debug("{}: settling delivery {} not sent, channel closed: the broker redelivers it", queue, tag);
+    }
+  }
+
+  /** One delivery between its arrival and its settlement; every state change under the settler's lock. */
+  final class Delivery {
+    final long tag;
+    private final long generationAtArrival;
+    private boolean ready;
+    private boolean processing;
+    private boolean settled;
+
+    private final CompletableFuture<Void> channelGone;
+
+    private Delivery(long tag, long generation, CompletableFuture<Void> channelGone) {
+      this.tag = tag;
+      this.generationAtArrival = generation;
+      this.channelGone = channelGone;
+    }
+
+    /** Completes when the channel it came on goes away (then it can no longer be settled). */
+    CompletableFuture<Void> channelGone() {
+      return channelGone;
+    }
+
+    /** Whether it can no longer be settled on this channel (the channel went away; the broker has it back). */
+    boolean stale() {
+      synchronized (DeliverySettler.this) {
+        return settled || generationAtArrival != generation;
       }
     }
 
-    /** The channel went away: the broker redelivers; only the in-flight count is settled. */
-    void abandon() {
-      if (!settled) {
-        LOG.debug("{}: abandoning delivery {}", queue, tag);
-        settled = true;
-        open.remove(tag);
-        inFlight.end();
+    /** Its handling starts; false (and settled) when its channel went away meanwhile. */
+    boolean startProcessing() {
+      synchronized (DeliverySettler.this) {
+        if (settled) {
+          return false;
+        }
+        if (generationAtArrival != generation) {
+          done();
+          return false;
+        }
+        processing = true;
+        return true;
       }
     }
+
+    /**
+     * Its handling is over (a decision was made); false (and settled) when its channel went away meanwhile: its
+     * decision is not carried out, the broker redelivers it.
+     */
+    boolean decided() {
+      synchronized (DeliverySettler.this) {
+        processing = false;
+        if (settled) {
+          return false;
+        }
+        if (generationAtArrival != generation) {
+          done();
+          return false;
+        }
+        return true;
+      }
+    }
+
+    /** Everything its decision needed is confirmed: ack it (soon, together with others where possible). */
+    void ack() {
+      synchronized (DeliverySettler.this) {
+        if (settled || ready) {
+          return;
+        }
+        if (generationAtArrival != generation) {
+          done(); // the broker has it back
+          return;
+        }
+        ready = true;
+      }
+      scheduleFlush();
+    }
+
+    /** Nack without requeue: the queue's own dead-letter path (first tier or parking lot) keeps it. */
+    void reject() {
+      synchronized (DeliverySettler.this) {
+        if (!settled) {
+          if (generationAtArrival == generation) {
+            send(() -> channel.basicNack(tag, false, false), tag);
+          }
+          done();
+        }
+      }
+    }
+
+    /** Back to the queue unprocessed, for another consumer (the worker is shutting down). */
+    void release() {
+      synchronized (DeliverySettler.this) {
+        if (!settled) {
+          if (generationAtArrival == generation) {
+            send(() -> channel.basicNack(tag, false, true), tag);
+          }
+          done();
+        }
+      }
+    }
+
+    /**
+     * Left unsettled: its channel went away (the broker has it back), or it is given up while the channel is still
+     * open (the broker redelivers it once the channel closes; no later ACK "multiple" may cover it meanwhile).
+     */
+    void abandon() {
+      synchronized (DeliverySettler.this) {
+        if (settled) {
+          return;
+        }
+        if (generationAtArrival == generation) {
+          multipleAllowed = false;
+        }
+        LOG.debug("{}: abandoning delivery {}", queue, tag);
+        done();
+      }
+    }
+
+    private void done() {
+      settled = true;
+      open.remove(tag, this);
+      inFlight.end();
+    }
+  }
+
+  /** For tests: open deliveries by tag. */
+  synchronized Map<Long, Boolean> openDeliveries() {
+    Map<Long, Boolean> m = new TreeMap<>();
+    open.forEach((tag, d) -> m.put(tag, d.ready));
+    return m;
   }
 }

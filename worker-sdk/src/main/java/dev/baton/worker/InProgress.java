@@ -1,17 +1,18 @@
 package dev.baton.worker;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Keys being handled right now in this process. A duplicate can arrive while its first delivery is still in the
  * handler: after a connection drop the broker redelivers at once on the recovered channel, or a re-sent command
- * lands on another channel. It then waits for the first to finish, and finds its outcome in the store instead of
- * running the handler a second time.
+ * lands on another channel. It must not run the handler a second time, nor hold up the deliveries behind it: it is
+ * put aside until the first is over (bounded by the handler timeout), and then finds its outcome in the store.
  */
 final class InProgress {
 
-  private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
 
   /** Released when the handling of a key is over (outcome remembered, or failure decided). */
   interface Claim extends AutoCloseable {
@@ -21,21 +22,28 @@ final class InProgress {
 
   private static final Claim NOTHING = () -> {};
 
-  /** Claims {@code key}, first waiting for whoever holds it; a null key claims nothing. */
-  Claim claim(String key) throws InterruptedException {
+  /**
+   * Claims {@code key} if no one holds it (a null key claims nothing).
+   *
+   * @return the claim, or empty when another delivery holds the key: then {@link #released} says when to try again
+   */
+  Optional<Claim> tryClaim(String key) {
     if (key == null) {
-      return NOTHING;
+      return Optional.of(NOTHING);
     }
-    while (true) {
-      CountDownLatch mine = new CountDownLatch(1);
-      CountDownLatch other = running.putIfAbsent(key, mine);
-      if (other == null) {
-        return () -> {
-          running.remove(key, mine);
-          mine.countDown();
-        };
-      }
-      other.await();
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    if (running.putIfAbsent(key, mine) != null) {
+      return Optional.empty();
     }
+    return Optional.of(() -> {
+      running.remove(key, mine);
+      mine.complete(null);
+    });
+  }
+
+  /** Completes when whoever holds {@code key} now lets it go (at once when no one does). */
+  CompletableFuture<Void> released(String key) {
+    CompletableFuture<Void> holder = key == null ? null : running.get(key);
+    return holder == null ? CompletableFuture.completedFuture(null) : holder;
   }
 }

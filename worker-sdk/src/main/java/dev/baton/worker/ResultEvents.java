@@ -7,6 +7,7 @@ import com.rabbitmq.client.AMQP;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.messaging.OutboundMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

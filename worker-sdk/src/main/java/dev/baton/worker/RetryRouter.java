@@ -6,6 +6,7 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ConsumerTopology;
+import dev.baton.messaging.OutboundMessage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,9 @@ final class RetryRouter {
   DeliveryDecision onFailure(InboundMessage message, int retriesSoFar, Throwable failure,
       Function<Outcome, OutboundMessage> errorEvent) {
     RetryStaircase staircase = consumer.retry();
-    if (!(failure instanceof UnprocessableMessageException) && staircase.mayRetryAfter(retriesSoFar)) {
+    // A message that cannot be handled, or whose result is too large, would fail the same way on every retry.
+    boolean hopeless = failure instanceof UnprocessableMessageException || failure instanceof PayloadTooLargeException;
+    if (!hopeless && staircase.mayRetryAfter(retriesSoFar)) {
       return DeliveryDecision.publishThenAck(retry(message, retriesSoFar + 1, failure));
     }
     List<OutboundMessage> publishes = new ArrayList<>();

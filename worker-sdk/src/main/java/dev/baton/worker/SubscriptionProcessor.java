@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.topology.ConsumerTopology;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,19 +19,23 @@ final class SubscriptionProcessor implements DeliveryProcessor {
   private final IdempotencyStore store;
   private final WorkerListener listener;
   private final RetryRouter router;
+  private final TimedHandlers handlers;
+  private final HandlerLimits limits;
   private final InProgress inProgress = new InProgress();
 
   SubscriptionProcessor(String service, ConsumerTopology consumer, EventHandler handler, IdempotencyStore store,
-      WorkerListener listener) {
+      WorkerListener listener, TimedHandlers handlers, HandlerLimits limits) {
     this.consumer = consumer;
     this.handler = handler;
     this.store = store;
     this.listener = listener;
     this.router = new RetryRouter(service, consumer, listener);
+    this.handlers = handlers;
+    this.limits = limits;
   }
 
   @Override
-  public DeliveryDecision decide(InboundMessage message) {
+  public CompletableFuture<DeliveryDecision> decide(InboundMessage message) {
     int retries = 0;
     JsonNode body;
     try {
@@ -37,36 +43,54 @@ final class SubscriptionProcessor implements DeliveryProcessor {
       message.requireJsonContentType();
       body = Json.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
-      return router.onFailure(message, retries, poison, outcome -> null);
+      return CommandProcessor.done(router.onFailure(message, retries, poison, outcome -> null));
     }
+    int retriesSoFar = retries;
     String key = message.messageId() == null ? null : consumer.name() + ":" + message.messageId();
-    try (InProgress.Claim claim = inProgress.claim(key)) {
-      return handleOnce(message, key, body, retries);
-    } catch (Throwable failure) {
-      CommandProcessor.rethrowIfFatal(failure);
-      return router.onFailure(message, retries, failure, outcome -> null);
+    Optional<InProgress.Claim> claim = inProgress.tryClaim(key);
+    if (claim.isEmpty()) {
+      return CommandProcessor.done(DeliveryDecision.later(inProgress.released(key)));
     }
-  }
-
-  private DeliveryDecision handleOnce(InboundMessage message, String key, JsonNode body, int retries)
-      throws Exception {
-    if (key != null && store.find(key).isPresent()) {
-      LOG.info("subscription {} message_id={} was handled before: acked without running the handler",
-          consumer.name(), message.messageId());
-      listener.duplicate(consumer.name(), key);
-      return DeliveryDecision.ack();
+    InProgress.Claim held = claim.get();
+    try {
+      if (key != null && store.find(key).isPresent()) {
+        LOG.info("subscription {} message_id={} was handled before: acked without running the handler",
+            consumer.name(), message.messageId());
+        listener.duplicate(consumer.name(), key);
+        held.close();
+        return CommandProcessor.done(DeliveryDecision.ack());
+      }
+    } catch (RuntimeException failure) {
+      held.close();
+      return CommandProcessor.done(router.onFailure(message, retries, failure, outcome -> null));
     }
     long started = System.nanoTime();
-    handler.handle(new Event(consumer.name(), message, body, retries));
-    listener.handled(consumer.name(), EventResult.SUCCESS, Duration.ofNanos(System.nanoTime() - started));
-    if (key != null) {
+    Event event = new Event(consumer.name(), message, body, retries);
+    // Not the step timeout an event may carry (copied from its command): that bounds the producer's handler.
+    return handlers.start("subscription " + consumer.name(), limits.handlerTimeout(), () -> {
+      handler.handle(event);
+      return Boolean.TRUE;
+    }).handle((ok, thrown) -> {
       try {
-        store.remember(key, Outcome.success());
-      } catch (RuntimeException e) {
-        LOG.warn("idempotency store could not remember {}; acking anyway", key, e);
+        if (thrown != null) {
+          throw thrown;
+        }
+        listener.handled(consumer.name(), EventResult.SUCCESS, Duration.ofNanos(System.nanoTime() - started));
+        if (key != null) {
+          try {
+            store.remember(key, Outcome.success());
+          } catch (RuntimeException e) {
+            LOG.warn("idempotency store could not remember {}; acking anyway", key, e);
+          }
+        }
+        return DeliveryDecision.ack();
+      } catch (Throwable failure) {
+        CommandProcessor.rethrowIfFatal(failure);
+        return router.onFailure(message, retriesSoFar, failure, outcome -> null);
+      } finally {
+        held.close();
       }
-    }
-    return DeliveryDecision.ack();
+    });
   }
 
   /**

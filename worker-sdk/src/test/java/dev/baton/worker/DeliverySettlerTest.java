@@ -2,33 +2,28 @@ package dev.baton.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 /**
- * The settling rules where the real broker cannot be made to misbehave on demand (nacked confirms, confirms that
- * never come). The channel is a recording stand-in; the broker-facing paths are covered by the integration tests.
+ * The acking rules, with a recording stand-in for the consuming channel and an ack executor the test runs by hand
+ * (so that what is coalesced into one frame is deterministic). Publishing and confirms are the messaging module's
+ * {@code ConfirmedPublisher}; the broker-facing paths are covered by the integration tests.
  */
 class DeliverySettlerTest {
 
-  /** Records acks, nacks and publishes; hands out publish sequence numbers like a channel in confirm mode. */
+  /** Records acks and nacks. */
   static final class RecordingChannel {
     final List<String> calls = new ArrayList<>();
-    long nextSeq = 1;
 
     Channel proxy() {
       return (Channel) Proxy.newProxyInstance(Channel.class.getClassLoader(), new Class<?>[] {Channel.class},
           (p, method, args) -> switch (method.getName()) {
-            case "getNextPublishSeqNo" -> nextSeq;
-            case "basicPublish" -> {
-              calls.add("publish " + args[1] + " #" + nextSeq++);
-              yield null;
-            }
             case "basicAck" -> {
               // "ack up to N": one ACK "multiple" settling every delivery up to N
               calls.add((Boolean.TRUE.equals(args[1]) ? "ack up to " : "ack ") + args[0]);
@@ -43,98 +38,108 @@ class DeliverySettlerTest {
     }
   }
 
+  /** Runs ack tasks only when the test says so. */
+  static final class ManualExecutor implements Executor {
+    final List<Runnable> tasks = new ArrayList<>();
+
+    @Override
+    public void execute(Runnable task) {
+      tasks.add(task);
+    }
+
+    void runAll() {
+      List<Runnable> now = List.copyOf(tasks);
+      tasks.clear();
+      now.forEach(Runnable::run);
+    }
+  }
+
   final RecordingChannel channel = new RecordingChannel();
   final InFlight inFlight = new InFlight();
-  final DeliverySettler settler = new DeliverySettler(channel.proxy(), inFlight, "q.test.cmd");
-
-  static OutboundMessage message(String key) {
-    return new OutboundMessage("ex", key, false, new AMQP.BasicProperties.Builder().messageId("m-" + key).build(),
-        new byte[0], key);
-  }
-
-  private void deliver(long tag, DeliveryDecision decision) {
-    inFlight.begin();
-    settler.settle(settler.generation(), tag, decision);
-  }
+  final ManualExecutor acks = new ManualExecutor();
+  final DeliverySettler settler = new DeliverySettler(channel.proxy(), inFlight, "q.test.cmd", acks);
 
   @Test
-  void acksOnlyWhenEveryPublishOfTheDeliveryIsConfirmed() {
-    deliver(7, DeliveryDecision.publishThenAck(List.of(message("dead-letter"), message("error-event"))));
-    settler.handleAck(1, false);
-    assertThat(channel.calls).containsExactly("publish dead-letter #1", "publish error-event #2");
+  void deliveriesReadyTogetherFromTheOldestGoWithOneAckMultiple() {
+    DeliverySettler.Delivery d1 = settler.arrived(1);
+    DeliverySettler.Delivery d2 = settler.arrived(2);
+    DeliverySettler.Delivery d3 = settler.arrived(3);
+    d2.ack();
+    d1.ack();
+    assertThat(channel.calls).as("nothing sent before the ack task runs").isEmpty();
+    acks.runAll();
+    assertThat(channel.calls).containsExactly("ack up to 2");
     assertThat(inFlight.count()).isEqualTo(1);
-    settler.handleAck(2, false);
-    assertThat(channel.calls).endsWith("ack 7");
-    assertThat(inFlight.count()).isZero();
-  }
-
-  @Test
-  void aMultipleConfirmSettlesEveryDeliveryUpToIt() {
-    deliver(1, DeliveryDecision.publishThenAck(message("a")));
-    deliver(2, DeliveryDecision.publishThenAck(message("b")));
-    deliver(3, DeliveryDecision.publishThenAck(message("c")));
-    settler.handleAck(2, true);
-    // One frame for both: the oldest unsettled deliveries are all confirmed.
-    assertThat(channel.calls).contains("ack up to 2").doesNotContain("ack 1", "ack 3");
-    assertThat(inFlight.count()).isEqualTo(1);
-    settler.handleAck(3, false);
-    assertThat(channel.calls).contains("ack 3");
+    d3.ack();
+    acks.runAll();
+    assertThat(channel.calls).containsExactly("ack up to 2", "ack 3");
     assertThat(inFlight.count()).isZero();
   }
 
   @Test
   void anAckMultipleNeverCoversADeliveryStillWaiting() {
-    deliver(1, DeliveryDecision.publishThenAck(List.of(message("a1"), message("a2"))));
-    deliver(2, DeliveryDecision.publishThenAck(message("b")));
-    deliver(3, DeliveryDecision.publishThenAck(message("c")));
-    // Confirms of #1 (half of delivery 1), #3 (delivery 2) and #4 (delivery 3): delivery 1 still waits for #2.
-    settler.handleAck(1, false);
-    settler.handleAck(3, false);
-    settler.handleAck(4, false);
-    assertThat(channel.calls).contains("ack 2", "ack 3").noneMatch(c -> c.startsWith("ack up to"))
-        .doesNotContain("ack 1");
-    settler.handleAck(2, false);
-    assertThat(channel.calls).contains("ack 1");
+    settler.arrived(1); // still in its handler, or its publishes unconfirmed
+    DeliverySettler.Delivery d2 = settler.arrived(2);
+    DeliverySettler.Delivery d3 = settler.arrived(3);
+    d2.ack();
+    d3.ack();
+    acks.runAll();
+    assertThat(channel.calls).containsExactly("ack 2", "ack 3");
+    assertThat(settler.openDeliveries()).containsOnlyKeys(1L);
+  }
+
+  @Test
+  void rejectAndReleaseAreSentAtOnce() {
+    settler.arrived(10).reject();
+    settler.arrived(11).release();
+    assertThat(channel.calls).containsExactly("nack 10 dead-letter", "nack 11 requeue");
     assertThat(inFlight.count()).isZero();
   }
 
   @Test
-  void aPublishTheBrokerNacksRequeuesTheDelivery() {
-    deliver(4, DeliveryDecision.publishThenAck(message("event")));
-    settler.handleNack(1, false);
-    assertThat(channel.calls).containsExactly("publish event #1", "nack 4 requeue");
-  }
-
-  @Test
-  void anUnroutableMandatoryPublishRejectsTheDeliveryToItsDeadLetterPath() {
-    OutboundMessage retry = new OutboundMessage("retry-ex", "q.retry.s.c.1s", true,
-        new AMQP.BasicProperties.Builder().messageId("m-1").build(), new byte[0], "retry");
-    deliver(5, DeliveryDecision.publishThenAck(retry));
-    settler.handleReturn(312, "NO_ROUTE", "retry-ex", "q.retry.s.c.1s", retry.properties(), new byte[0]);
-    settler.handleAck(1, false);
-    assertThat(channel.calls).containsExactly("publish q.retry.s.c.1s #1", "nack 5 dead-letter");
-  }
-
-  @Test
-  void aClosedChannelAbandonsUnconfirmedDeliveriesAndIgnoresStaleOnes() {
-    long before = settler.generation();
-    inFlight.begin();
-    settler.settle(before, 8, DeliveryDecision.publishThenAck(message("event")));
-    inFlight.begin(); // a handler still running while the channel goes away
-    settler.shutdownCompleted(new ShutdownSignalException(false, false, null, null));
-    assertThat(inFlight.count()).isEqualTo(1);
-
-    settler.settle(before, 9, DeliveryDecision.publishThenAck(message("late")));
+  void aClosedChannelAbandonsItsOpenDeliveriesAndLateSettlementsDoNothing() {
+    DeliverySettler.Delivery waiting = settler.arrived(8);
+    DeliverySettler.Delivery inHandler = settler.arrived(9);
+    settler.shutdownCompleted(new ShutdownSignalException(true, false, null, null));
     assertThat(inFlight.count()).isZero();
-    // Neither is acked nor published late: the broker redelivers both.
-    assertThat(channel.calls).containsExactly("publish event #1");
+    assertThat(waiting.stale()).isTrue();
+
+    waiting.ack();
+    inHandler.reject();
+    acks.runAll();
+    // Neither is settled late: the broker redelivers both.
+    assertThat(channel.calls).isEmpty();
   }
 
   @Test
-  void rejectAndPlainAckNeedNoConfirm() {
-    deliver(10, DeliveryDecision.ack());
-    deliver(11, DeliveryDecision.reject());
-    assertThat(channel.calls).containsExactly("ack 10", "nack 11 dead-letter");
+  void aDeliveryWhoseHandlerStillRunsStaysInFlightUntilTheHandlerIsOverThenIsNotSettled() {
+    DeliverySettler.Delivery running = settler.arrived(5);
+    assertThat(running.startProcessing()).isTrue();
+    settler.shutdownCompleted(new ShutdownSignalException(true, false, null, null));
+    assertThat(inFlight.count()).as("a graceful shutdown still waits for the handler").isEqualTo(1);
+
+    assertThat(running.decided()).as("its decision is not carried out: the broker redelivers it").isFalse();
     assertThat(inFlight.count()).isZero();
+    assertThat(channel.calls).isEmpty();
+  }
+
+  @Test
+  void aDeliveryLeftUnackedOnPurposeStopsAckMultipleUntilTheChannelIsGone() {
+    DeliverySettler.Delivery given = settler.arrived(1);
+    DeliverySettler.Delivery d2 = settler.arrived(2);
+    DeliverySettler.Delivery d3 = settler.arrived(3);
+    given.abandon();
+    d2.ack();
+    d3.ack();
+    acks.runAll();
+    assertThat(channel.calls).containsExactly("ack 2", "ack 3");
+
+    settler.shutdownCompleted(new ShutdownSignalException(true, false, null, null));
+    DeliverySettler.Delivery d4 = settler.arrived(4);
+    DeliverySettler.Delivery d5 = settler.arrived(5);
+    d4.ack();
+    d5.ack();
+    acks.runAll();
+    assertThat(channel.calls).endsWith("ack up to 5");
   }
 }
