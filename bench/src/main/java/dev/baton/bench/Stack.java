@@ -18,7 +18,7 @@ import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.worker.BatonWorker;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -233,7 +233,7 @@ final class Stack implements AutoCloseable {
           .connectionName("bench-worker-" + e.getKey())
           .concurrency(config.workerChannels());
       for (String command : e.getValue()) {
-        b.command(command, cmd -> Outcome.success(null));
+        b.command(command, cmd -> CommandResult.success(null));
       }
       BatonWorker w = b.build();
       workers.add(w);

@@ -1,7 +1,7 @@
 package dev.baton.examples;
 
 import dev.baton.worker.BatonWorker;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -57,41 +57,41 @@ public final class InventoryWorker implements ExampleWorker {
   }
 
   /** Reserves the order's items, or says why not. */
-  public synchronized Outcome reserve(String order, ReserveInput in) {
+  public synchronized CommandResult reserve(String order, ReserveInput in) {
     Reservation existing = reservations.get(order);
     if (existing != null) {
-      return Outcome.success(existing);
+      return CommandResult.success(existing);
     }
     String sku = in.sku() == null || in.sku().isBlank() ? "book" : in.sku();
     int quantity = in.quantity() == null ? 1 : in.quantity();
     if (quantity < 1) {
-      return Outcome.failed("INVALID_QUANTITY", "order " + order + " asks for " + quantity + " x " + sku);
+      return CommandResult.failed("INVALID_QUANTITY", "order " + order + " asks for " + quantity + " x " + sku);
     }
     Integer available = stock.get(sku);
     if (available == null) {
-      return Outcome.failed("UNKNOWN_ITEM", "no item '" + sku + "' in the catalogue (order " + order + ")");
+      return CommandResult.failed("UNKNOWN_ITEM", "no item '" + sku + "' in the catalogue (order " + order + ")");
     }
     if (available < quantity) {
-      return Outcome.failed("OUT_OF_STOCK",
+      return CommandResult.failed("OUT_OF_STOCK",
           "order " + order + " asks for " + quantity + " x " + sku + ", only " + available + " in stock");
     }
     stock.put(sku, available - quantity);
     Reservation r = new Reservation("res-" + order, order, sku, quantity);
     reservations.put(order, r);
     LOG.info("inventory: reserved {} x {} for order {} ({} left)", quantity, sku, order, available - quantity);
-    return Outcome.success(r);
+    return CommandResult.success(r);
   }
 
   /** Gives the order's reserved stock back (compensation of reserve). */
-  public synchronized Outcome release(String order) {
+  public synchronized CommandResult release(String order) {
     Reservation r = reservations.remove(order);
     if (r == null) {
       LOG.info("inventory: nothing reserved for order {}, nothing to release", order);
-      return Outcome.success(Map.of("released", false));
+      return CommandResult.success(Map.of("released", false));
     }
     stock.merge(r.sku(), r.quantity(), Integer::sum);
     LOG.info("inventory: released {} x {} of order {} (compensation)", r.quantity(), r.sku(), order);
-    return Outcome.success(Map.of("released", true, "reservationId", r.reservationId()));
+    return CommandResult.success(Map.of("released", true, "reservationId", r.reservationId()));
   }
 
   public synchronized int available(String sku) {

@@ -1,7 +1,7 @@
 package dev.baton.examples;
 
 import dev.baton.worker.BatonWorker;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,42 +53,42 @@ public final class PaymentWorker implements ExampleWorker {
   }
 
   /** Charges the order once (a second pay of the same order returns the first charge). */
-  public synchronized Outcome pay(String order, PayInput in) {
+  public synchronized CommandResult pay(String order, PayInput in) {
     Optional<Entry> charged = find(order, "CHARGE");
     if (charged.isPresent()) {
-      return Outcome.success(Map.of("paymentId", charged.get().id(), "amount", charged.get().amount()));
+      return CommandResult.success(Map.of("paymentId", charged.get().id(), "amount", charged.get().amount()));
     }
     BigDecimal amount = in.amount() == null ? DEFAULT_AMOUNT : in.amount();
     if ("declined".equalsIgnoreCase(in.card())) {
       LOG.info("payment: card declined for order {}", order);
-      return Outcome.failed("CARD_DECLINED", "the card was declined by the issuer (order " + order + ")");
+      return CommandResult.failed("CARD_DECLINED", "the card was declined by the issuer (order " + order + ")");
     }
     if (amount.compareTo(BigDecimal.valueOf(LIMIT)) > 0) {
       LOG.info("payment: {} over the limit for order {}", amount, order);
-      return Outcome.failed("INSUFFICIENT_FUNDS",
+      return CommandResult.failed("INSUFFICIENT_FUNDS",
           "amount " + amount + " exceeds the available funds of " + LIMIT + " (order " + order + ")");
     }
     Entry e = new Entry("pay-" + order, order, "CHARGE", amount, Instant.now());
     ledger.add(e);
     LOG.info("payment: charged {} for order {}", amount, order);
-    return Outcome.success(Map.of("paymentId", e.id(), "amount", amount));
+    return CommandResult.success(Map.of("paymentId", e.id(), "amount", amount));
   }
 
   /** Pays the order's charge back once (compensation of pay); an order never charged has nothing to refund. */
-  public synchronized Outcome refund(String order) {
+  public synchronized CommandResult refund(String order) {
     Optional<Entry> refunded = find(order, "REFUND");
     if (refunded.isPresent()) {
-      return Outcome.success(Map.of("refundId", refunded.get().id(), "refunded", refunded.get().amount()));
+      return CommandResult.success(Map.of("refundId", refunded.get().id(), "refunded", refunded.get().amount()));
     }
     Optional<Entry> charged = find(order, "CHARGE");
     if (charged.isEmpty()) {
       LOG.info("payment: order {} was never charged, nothing to refund", order);
-      return Outcome.success(Map.of("refunded", 0));
+      return CommandResult.success(Map.of("refunded", 0));
     }
     Entry e = new Entry("refund-" + order, order, "REFUND", charged.get().amount(), Instant.now());
     ledger.add(e);
     LOG.info("payment: refunded {} to order {} (compensation)", e.amount(), order);
-    return Outcome.success(Map.of("refundId", e.id(), "refunded", e.amount()));
+    return CommandResult.success(Map.of("refundId", e.id(), "refunded", e.amount()));
   }
 
   public synchronized List<Entry> ledger() {

@@ -2,7 +2,7 @@ package dev.baton.examples;
 
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.Command;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,7 +58,7 @@ public final class ShippingWorker implements ExampleWorker {
     return builder.command("ship", this::ship);
   }
 
-  private Outcome ship(Command cmd) {
+  private CommandResult ship(Command cmd) {
     ShipInput in = cmd.inputAs(ShipInput.class);
     return ship(cmd.messageId(), Orders.of(cmd), cmd.retries(), in.flakyShipping() == null ? 0 : in.flakyShipping());
   }
@@ -67,7 +67,7 @@ public final class ShippingWorker implements ExampleWorker {
    * @param flaky how many deliveries of this command fail before one succeeds
    * @throws CarrierUnavailableException while the command has had no more than {@code flaky} deliveries
    */
-  public synchronized Outcome ship(String messageId, String order, int retries, int flaky) {
+  public synchronized CommandResult ship(String messageId, String order, int retries, int flaky) {
     int n = deliveriesByMessage.merge(messageId, 1, Integer::sum);
     boolean fails = n <= flaky;
     deliveries.add(new Delivery(messageId, order, retries, n, fails, Instant.now()));
@@ -80,7 +80,7 @@ public final class ShippingWorker implements ExampleWorker {
     String tracking = "TRK-" + order.toUpperCase(java.util.Locale.ROOT);
     LOG.info("shipping: parcel for order {} booked, tracking {} (delivery {}, baton-retries {})", order, tracking, n,
         retries);
-    return Outcome.success(Map.of("trackingNumber", tracking, "carrier", "ParcelCo"));
+    return CommandResult.success(Map.of("trackingNumber", tracking, "carrier", "ParcelCo"));
   }
 
   /** Every delivery so far, oldest first. */

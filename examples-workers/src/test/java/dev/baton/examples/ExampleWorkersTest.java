@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.contract.EventResult;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import java.math.BigDecimal;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,13 +15,13 @@ class ExampleWorkersTest {
   @Test
   void inventoryReservesOncePerOrderAndReleasesWhatItReserved() {
     InventoryWorker inventory = new InventoryWorker(Map.of("book", 3));
-    Outcome first = inventory.reserve("o-1", new InventoryWorker.ReserveInput("book", 2));
+    CommandResult first = inventory.reserve("o-1", new InventoryWorker.ReserveInput("book", 2));
     assertThat(first.result()).isEqualTo(EventResult.SUCCESS);
     assertThat(first.output().path("reservationId").asText()).isEqualTo("res-o-1");
     assertThat(inventory.reserve("o-1", new InventoryWorker.ReserveInput("book", 2))).isEqualTo(first);
     assertThat(inventory.available("book")).isEqualTo(1);
 
-    Outcome refused = inventory.reserve("o-2", new InventoryWorker.ReserveInput("book", 2));
+    CommandResult refused = inventory.reserve("o-2", new InventoryWorker.ReserveInput("book", 2));
     assertThat(refused.result()).isEqualTo(EventResult.FAILED);
     assertThat(refused.errorCode()).isEqualTo("OUT_OF_STOCK");
     assertThat(refused.reason()).contains("o-2", "only 1 in stock");
@@ -37,14 +37,14 @@ class ExampleWorkersTest {
   @Test
   void paymentRefusesDeclinedCardsAndAmountsOverTheLimitAndRefundsOnce() {
     PaymentWorker payment = new PaymentWorker();
-    Outcome declined = payment.pay("o-1", new PaymentWorker.PayInput(null, "declined"));
+    CommandResult declined = payment.pay("o-1", new PaymentWorker.PayInput(null, "declined"));
     assertThat(declined.result()).isEqualTo(EventResult.FAILED);
     assertThat(declined.errorCode()).isEqualTo("CARD_DECLINED");
-    Outcome tooMuch = payment.pay("o-2", new PaymentWorker.PayInput(new BigDecimal("1000.01"), "visa"));
+    CommandResult tooMuch = payment.pay("o-2", new PaymentWorker.PayInput(new BigDecimal("1000.01"), "visa"));
     assertThat(tooMuch.errorCode()).isEqualTo("INSUFFICIENT_FUNDS");
     assertThat(payment.ledger()).isEmpty();
 
-    Outcome paid = payment.pay("o-3", new PaymentWorker.PayInput(new BigDecimal("42.50"), null));
+    CommandResult paid = payment.pay("o-3", new PaymentWorker.PayInput(new BigDecimal("42.50"), null));
     assertThat(paid.output().path("paymentId").asText()).isEqualTo("pay-o-3");
     assertThat(payment.pay("o-3", new PaymentWorker.PayInput(new BigDecimal("42.50"), null))).isEqualTo(paid);
     assertThat(payment.refund("o-3").output().path("refunded").decimalValue()).isEqualByComparingTo("42.50");

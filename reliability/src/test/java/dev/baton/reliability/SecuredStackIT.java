@@ -37,7 +37,7 @@ import dev.baton.reliability.suite.Rig;
 import dev.baton.runtime.BatonRuntime;
 import dev.baton.runtime.RuntimeSettings;
 import dev.baton.worker.BatonWorker;
-import dev.baton.worker.Outcome;
+import dev.baton.worker.CommandResult;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -170,7 +170,7 @@ class SecuredStackIT {
       env.put(WorkerEnvironment.RABBITMQ_USERNAME, credentials.get(Credentials.USERNAME));
       env.put(WorkerEnvironment.RABBITMQ_PASSWORD, credentials.get(Credentials.PASSWORD));
       BatonWorker.Builder b = BatonWorker.builder().fromEnvironment(env);
-      s.getValue().forEach(c -> b.command(c, cmd -> Outcome.success(Map.of("done", cmd.step()))));
+      s.getValue().forEach(c -> b.command(c, cmd -> CommandResult.success(Map.of("done", cmd.step()))));
       BatonWorker w = b.build();
       w.start();
       toClose.add(0, w);
@@ -252,7 +252,8 @@ class SecuredStackIT {
     Map<String, String> env = new HashMap<>(new WorkerEnvironment(payModel, 10).variables());
     env.put(WorkerEnvironment.RABBITMQ_URI, pay.get(Credentials.URI).replace(pay.get(Credentials.PASSWORD),
         WRONG_PASSWORD));
-    BatonWorker wrong = BatonWorker.builder().fromEnvironment(env).command("charge", cmd -> Outcome.success()).build();
+    BatonWorker wrong = BatonWorker.builder().fromEnvironment(env)
+        .command("charge", cmd -> CommandResult.success()).build();
     assertThatThrownBy(wrong::start).satisfies(e -> log.error("expected: a worker with a wrong password", e));
   }
 

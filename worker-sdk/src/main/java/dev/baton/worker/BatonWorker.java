@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * try (BatonWorker worker = BatonWorker.builder()
  *     .fromEnvironment()
- *     .command("pay", cmd -> Outcome.success(Map.of("paymentId", "p-42")))
+ *     .command("pay", cmd -> CommandResult.success(Map.of("paymentId", "p-42")))
  *     .build()) {
  *   worker.start();
  *   ...

@@ -1,7 +1,7 @@
 package dev.baton.worker;
 
 /**
- * Handles one command of a service. Return {@link Outcome#success(Object)} or {@link Outcome#failed(String,
+ * Handles one command of a service. Return {@link CommandResult#success(Object)} or {@link CommandResult#failed(String,
  * String)}; throw for a technical failure (the SDK retries it along the command's staircase, then dead-letters it
  * and publishes an {@code error} event). Never ack anything yourself: the SDK acks once the result is confirmed.
  *
@@ -11,5 +11,5 @@ package dev.baton.worker;
 @FunctionalInterface
 public interface CommandHandler {
 
-  Outcome handle(Command command) throws Exception;
+  CommandResult handle(Command command) throws Exception;
 }

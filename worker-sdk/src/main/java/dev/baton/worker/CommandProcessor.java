@@ -62,7 +62,7 @@ final class CommandProcessor implements DeliveryProcessor {
     }
     JsonNode commandBody = body;
     int retriesSoFar = retries;
-    Function<Outcome, OutboundMessage> errorEvent = outcome -> events.event(message, commandBody, outcome);
+    Function<CommandResult, OutboundMessage> errorEvent = outcome -> events.event(message, commandBody, outcome);
     String key = message.messageId();
     Optional<InProgress.Claim> claim = inProgress.tryClaim(key);
     if (claim.isEmpty()) {
@@ -71,7 +71,7 @@ final class CommandProcessor implements DeliveryProcessor {
     InProgress.Claim held = claim.get();
     try {
       // The store could not be asked: retry later rather than risk running the effect twice.
-      Optional<Outcome> remembered = key == null ? Optional.empty() : store.find(key);
+      Optional<CommandResult> remembered = key == null ? Optional.empty() : store.find(key);
       if (remembered.isPresent()) {
         LOG.info("command {} message_id={} was handled before: re-publishing its {} event without running the "
             + "handler", consumer.name(), key, remembered.get().result().key());
@@ -95,7 +95,8 @@ final class CommandProcessor implements DeliveryProcessor {
               throw thrown;
             }
             if (outcome == null) {
-              throw new IllegalStateException("the handler of command " + consumer.name() + " returned no Outcome");
+              throw new IllegalStateException("the handler of command " + consumer.name()
+                  + " returned no CommandResult");
             }
             listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started));
             OutboundMessage event = resultEvent(message, commandBody, outcome);
@@ -118,7 +119,7 @@ final class CommandProcessor implements DeliveryProcessor {
   }
 
   /** The event answering the command, unless it is over the size limit. */
-  private OutboundMessage resultEvent(InboundMessage message, JsonNode body, Outcome outcome) {
+  private OutboundMessage resultEvent(InboundMessage message, JsonNode body, CommandResult outcome) {
     OutboundMessage event = events.event(message, body, outcome);
     if (event.size() > limits.maxResultBytes()) {
       throw new PayloadTooLargeException("command " + consumer.name(), event.size(), limits.maxResultBytes());
@@ -126,7 +127,7 @@ final class CommandProcessor implements DeliveryProcessor {
     return event;
   }
 
-  private void remember(String key, Outcome outcome) {
+  private void remember(String key, CommandResult outcome) {
     try {
       store.remember(key, outcome);
     } catch (RuntimeException e) {

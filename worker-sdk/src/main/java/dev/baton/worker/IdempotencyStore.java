@@ -16,19 +16,17 @@ import java.util.Optional;
  *
  * <p><b>Exactly-once effects across worker crashes</b> need more than memory: the outcome has to be written in the
  * same database transaction as the handler's effect, otherwise a crash between the two either loses the record or
- * the effect. Implement this interface over your own database and write the row inside the handler's transaction
- * ({@code INSERT ... (message_id, outcome) VALUES (?, ?)} with {@link Outcome#toJson()}); then {@link #remember} can
- * be an {@code INSERT ... ON CONFLICT DO NOTHING}. The worker-sdk README shows a JDBC sketch.
+ * the effect. {@link JdbcIdempotencyStore} does that over your own database (its {@code transactional} handler).
  *
  * <p>Implementations must be thread-safe: handlers of several queues and channels call them concurrently.
  */
 public interface IdempotencyStore {
 
   /** The outcome remembered for this key, if any. */
-  Optional<Outcome> find(String key);
+  Optional<CommandResult> find(String key);
 
   /** Remembers an outcome; a key already remembered keeps its first outcome. */
-  void remember(String key, Outcome outcome);
+  void remember(String key, CommandResult outcome);
 
   /**
    * A bounded in-memory store that forgets the least recently used keys beyond {@code capacity}. It protects against

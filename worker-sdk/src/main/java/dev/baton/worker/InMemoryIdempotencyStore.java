@@ -7,7 +7,7 @@ import java.util.Optional;
 /** A least-recently-used map of outcomes; one lock, since a lookup is far cheaper than a handler. */
 final class InMemoryIdempotencyStore implements IdempotencyStore {
 
-  private final Map<String, Outcome> outcomes;
+  private final Map<String, CommandResult> outcomes;
 
   InMemoryIdempotencyStore(int capacity) {
     if (capacity < 1) {
@@ -17,19 +17,19 @@ final class InMemoryIdempotencyStore implements IdempotencyStore {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<String, CommandResult> eldest) {
         return size() > capacity;
       }
     };
   }
 
   @Override
-  public synchronized Optional<Outcome> find(String key) {
+  public synchronized Optional<CommandResult> find(String key) {
     return Optional.ofNullable(outcomes.get(key));
   }
 
   @Override
-  public synchronized void remember(String key, Outcome outcome) {
+  public synchronized void remember(String key, CommandResult outcome) {
     outcomes.putIfAbsent(key, outcome);
   }
 

@@ -7,12 +7,12 @@ enum NoIdempotencyStore implements IdempotencyStore {
   INSTANCE;
 
   @Override
-  public Optional<Outcome> find(String key) {
+  public Optional<CommandResult> find(String key) {
     return Optional.empty();
   }
 
   @Override
-  public void remember(String key, Outcome outcome) {
+  public void remember(String key, CommandResult outcome) {
     // nothing to remember
   }
 }

@@ -76,7 +76,7 @@ final class ResultEvents {
    *
    * @param commandBody the parsed body, or null when it could not be parsed (the ids then come from the headers)
    */
-  OutboundMessage event(InboundMessage command, JsonNode commandBody, Outcome outcome) {
+  OutboundMessage event(InboundMessage command, JsonNode commandBody, CommandResult outcome) {
     String routingKey = Names.eventRoutingKey(command.header(Headers.ENTITY), command.header(Headers.ACTION),
         outcome.result());
     AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
@@ -101,7 +101,7 @@ final class ResultEvents {
     return headers;
   }
 
-  private static ObjectNode body(InboundMessage command, JsonNode commandBody, Outcome outcome) {
+  private static ObjectNode body(InboundMessage command, JsonNode commandBody, CommandResult outcome) {
     ObjectNode body = JsonNodeFactory.instance.objectNode();
     body.set("instanceId", field(commandBody, "instanceId", command.header(Headers.INSTANCE)));
     body.set("step", field(commandBody, "step", command.header(Headers.STEP)));

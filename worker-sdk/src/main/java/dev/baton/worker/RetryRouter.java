@@ -42,7 +42,7 @@ final class RetryRouter {
    *     command that cannot be addressed)
    */
   DeliveryDecision onFailure(InboundMessage message, int retriesSoFar, Throwable failure,
-      Function<Outcome, OutboundMessage> errorEvent) {
+      Function<CommandResult, OutboundMessage> errorEvent) {
     RetryStaircase staircase = consumer.retry();
     // A message that cannot be handled, or whose result is too large, would fail the same way on every retry.
     boolean hopeless = failure instanceof UnprocessableMessageException || failure instanceof PayloadTooLargeException;
@@ -52,7 +52,7 @@ final class RetryRouter {
     List<OutboundMessage> publishes = new ArrayList<>();
     publishes.add(deadLetterer.deadLetter(message, retriesSoFar, failure));
     OutboundMessage event = errorEvent.apply(
-        Outcome.error(DeadLetterer.exceptionType(failure), DeadLetterer.exceptionMessage(failure)));
+        CommandResult.error(DeadLetterer.exceptionType(failure), DeadLetterer.exceptionMessage(failure)));
     if (event != null) {
       publishes.add(event);
     }

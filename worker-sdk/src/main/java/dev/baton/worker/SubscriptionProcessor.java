@@ -78,7 +78,7 @@ final class SubscriptionProcessor implements DeliveryProcessor {
         listener.handled(consumer.name(), EventResult.SUCCESS, Duration.ofNanos(System.nanoTime() - started));
         if (key != null) {
           try {
-            store.remember(key, Outcome.success());
+            store.remember(key, CommandResult.success());
           } catch (RuntimeException e) {
             LOG.warn("idempotency store could not remember {}; acking anyway", key, e);
           }

@@ -6,7 +6,7 @@ package dev.baton.worker;
  * command that names its entity and action) publishes an {@code error} event.
  *
  * <p>Handlers may throw it too, for input they recognise as hopeless. A business outcome the orchestrator should act
- * on ("amount over limit") is not this: return {@link Outcome#failed(String, String)} instead.
+ * on ("amount over limit") is not this: return {@link CommandResult#failed(String, String)} instead.
  */
 public class UnprocessableMessageException extends RuntimeException {
 

@@ -34,7 +34,7 @@ class CommandResultsIT {
     try (BatonWorker worker = broker.worker(model)
         .command("pay", cmd -> {
           PayInput in = cmd.inputAs(PayInput.class);
-          return Outcome.success(Map.of("paymentId", "p-" + in.orderId(), "charged", in.amount()));
+          return CommandResult.success(Map.of("paymentId", "p-" + in.orderId(), "charged", in.amount()));
         })
         .build()) {
       worker.start();
@@ -80,8 +80,8 @@ class CommandResultsIT {
         .command("pay", cmd -> {
           calls.incrementAndGet();
           return cmd.inputAs(PayInput.class).amount() > 1000
-              ? Outcome.failed("LIMIT", "amount over limit")
-              : Outcome.success();
+              ? CommandResult.failed("LIMIT", "amount over limit")
+              : CommandResult.success();
         })
         .build()) {
       worker.start();
@@ -113,7 +113,7 @@ class CommandResultsIT {
     AtomicInteger duplicates = new AtomicInteger();
 
     try (BatonWorker worker = broker.worker(model)
-        .command("book", cmd -> Outcome.success(Map.of("entry", calls.incrementAndGet())))
+        .command("book", cmd -> CommandResult.success(Map.of("entry", calls.incrementAndGet())))
         .idempotency(IdempotencyStore.inMemory(100))
         .listener(new WorkerListener() {
           @Override

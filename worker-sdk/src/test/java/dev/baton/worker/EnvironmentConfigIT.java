@@ -52,11 +52,11 @@ class EnvironmentConfigIT {
         .fromEnvironment(podEnvironment())
         .command("reserve", cmd -> {
           handled.add("reserve " + cmd.messageId());
-          return Outcome.success();
+          return CommandResult.success();
         })
         .command("release", cmd -> {
           handled.add("release " + cmd.messageId());
-          return Outcome.success();
+          return CommandResult.success();
         })
         .subscription("payment-failed", event -> handled.add("payment-failed " + event.messageId()))
         .build()) {
@@ -120,23 +120,23 @@ class EnvironmentConfigIT {
   @Test
   void everyQueueNeedsExactlyOneHandler() {
     assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(podEnvironment())
-        .command("reserve", cmd -> Outcome.success())
+        .command("reserve", cmd -> CommandResult.success())
         .subscription("payment-failed", event -> {})
         .build())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("command 'release' of service inventory has no handler");
     assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(podEnvironment())
-        .command("refund", cmd -> Outcome.success())
+        .command("refund", cmd -> CommandResult.success())
         .build())
         .hasMessageContaining("service inventory has no command 'refund' (commands: reserve, release)");
-    assertThatThrownBy(() -> BatonWorker.builder().command("x", cmd -> Outcome.success()).build())
+    assertThatThrownBy(() -> BatonWorker.builder().command("x", cmd -> CommandResult.success()).build())
         .hasMessageContaining("fromEnvironment()");
   }
 
   @Test
   void aQueueTheUserCannotConsumeFailsStartWithAClearMessage() {
     ServiceModel undeclared = TestBroker.commandService("ghost", "haunt", RetryStaircase.NONE);
-    BatonWorker worker = broker.worker(undeclared).command("haunt", cmd -> Outcome.success()).build();
+    BatonWorker worker = broker.worker(undeclared).command("haunt", cmd -> CommandResult.success()).build();
     assertThatThrownBy(worker::start)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("cannot consume q.ghost.haunt")

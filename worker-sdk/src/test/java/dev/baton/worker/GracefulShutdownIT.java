@@ -39,7 +39,7 @@ class GracefulShutdownIT {
           working.countDown();
           // Still working when close() is called; finishes while close() waits.
           mayFinish.await(5, TimeUnit.SECONDS);
-          return Outcome.success(Map.of("paid", cmd.messageId()));
+          return CommandResult.success(Map.of("paid", cmd.messageId()));
         })
         .build();
     worker.start();

@@ -64,7 +64,7 @@ class HungHandlerIT {
               throw e;
             }
           }
-          return Outcome.success(Map.of("for", cmd.messageId()));
+          return CommandResult.success(Map.of("for", cmd.messageId()));
         })
         .build()) {
       worker.start();
@@ -94,7 +94,7 @@ class HungHandlerIT {
         .handlerTimeout(Duration.ofMillis(300))
         .command("pay", cmd -> {
           new CountDownLatch(1).await(); // hangs for good
-          return Outcome.success();
+          return CommandResult.success();
         })
         .build()) {
       worker.start();
@@ -137,7 +137,7 @@ class HungHandlerIT {
             working.countDown();
             mayFinish.await(30, TimeUnit.SECONDS);
           }
-          return Outcome.success();
+          return CommandResult.success();
         })
         .build()) {
       sockets.clear();

@@ -28,7 +28,7 @@ class PoisonMessageIT {
   static CommandHandler recording(List<String> handled) {
     return cmd -> {
       handled.add(cmd.messageId());
-      return Outcome.success();
+      return CommandResult.success();
     };
   }
 
@@ -104,7 +104,7 @@ class PoisonMessageIT {
     try (BatonWorker worker = broker.worker(model)
         .command("ship", cmd -> {
           retriesSeen.add(cmd.retries());
-          return Outcome.success(cmd.inputAs(Amount.class));
+          return CommandResult.success(cmd.inputAs(Amount.class));
         })
         .build()) {
       worker.start();

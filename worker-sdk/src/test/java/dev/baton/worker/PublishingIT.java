@@ -54,7 +54,7 @@ class PublishingIT {
         })
         .command("pay", cmd -> {
           calls.incrementAndGet();
-          return Outcome.success(Map.of("paid", true));
+          return CommandResult.success(Map.of("paid", true));
         })
         .build()) {
       worker.start();
@@ -82,7 +82,7 @@ class PublishingIT {
     String huge = "x".repeat(17 * 1024 * 1024); // over the default 16 MiB
 
     try (BatonWorker worker = broker.worker(model)
-        .command("report", cmd -> Outcome.success(Map.of("report", huge)))
+        .command("report", cmd -> CommandResult.success(Map.of("report", huge)))
         .build()) {
       worker.start();
       broker.sendCommand("bulky", "report", TestBroker.commandProperties("m-big", "i-m-big", "report"),
@@ -109,7 +109,7 @@ class PublishingIT {
     String events = broker.probe(t.eventExchange(), "#");
 
     try (BatonWorker worker = broker.worker(model).connectionName("apart-worker").concurrency(2)
-        .command("pay", cmd -> Outcome.success())
+        .command("pay", cmd -> CommandResult.success())
         .build()) {
       worker.start();
       broker.sendCommands("apart", "pay", 20);

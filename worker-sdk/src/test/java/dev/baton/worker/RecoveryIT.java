@@ -53,7 +53,7 @@ class RecoveryIT {
     try (BatonWorker worker = quicklyRecovering(model)
         .command("pay", cmd -> {
           handled.add(cmd.messageId());
-          return Outcome.success();
+          return CommandResult.success();
         })
         .build()) {
       sockets.clear();
@@ -86,7 +86,7 @@ class RecoveryIT {
           calls.incrementAndGet();
           working.countDown();
           mayFinish.await(5, TimeUnit.SECONDS);
-          return Outcome.success(Map.of("entry", 1));
+          return CommandResult.success(Map.of("entry", 1));
         })
         .build()) {
       worker.start();
@@ -125,7 +125,7 @@ class RecoveryIT {
     try (BatonWorker worker = quicklyRecovering(model)
         .command("reserve", cmd -> {
           handled.add(cmd.messageId());
-          return Outcome.success();
+          return CommandResult.success();
         })
         .build()) {
       worker.start();

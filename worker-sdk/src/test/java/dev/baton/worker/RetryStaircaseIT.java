@@ -84,7 +84,7 @@ class RetryStaircaseIT {
           if (cmd.retries() == 0) {
             throw new java.io.IOException("connection reset");
           }
-          return Outcome.success(java.util.Map.of("reserved", true));
+          return CommandResult.success(java.util.Map.of("reserved", true));
         })
         .build()) {
       worker.start();

@@ -39,7 +39,7 @@ class ThroughputIT {
         .command("pay", cmd -> {
           calls.incrementAndGet();
           handled.add(cmd.messageId());
-          return Outcome.success(Map.of("n", cmd.messageId()));
+          return CommandResult.success(Map.of("n", cmd.messageId()));
         })
         .build()) {
       worker.start();

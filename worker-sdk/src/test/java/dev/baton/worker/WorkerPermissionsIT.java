@@ -73,8 +73,8 @@ class WorkerPermissionsIT {
         .environment(new dev.baton.contract.WorkerEnvironment(MODEL, 5))
         .connectionFactory(broker.vhost.connectionFactory(user, PASSWORD))
         .command("pay", cmd -> switch (cmd.input().path("case").asText()) {
-          case "ok" -> Outcome.success(Map.of("paymentId", "p-1"));
-          case "limit" -> Outcome.failed("LIMIT", "amount over limit");
+          case "ok" -> CommandResult.success(Map.of("paymentId", "p-1"));
+          case "limit" -> CommandResult.failed("LIMIT", "amount over limit");
           default -> throw new IllegalStateException("bank unavailable");
         })
         .subscription("stock_low", event -> {

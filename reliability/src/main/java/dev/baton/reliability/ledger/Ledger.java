@@ -2,6 +2,7 @@ package dev.baton.reliability.ledger;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.worker.JdbcIdempotencyStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,10 +14,14 @@ import javax.sql.DataSource;
 
 /**
  * The test workers' ledger: one row per step effect ({@code effect}), written in the same transaction as the
- * worker's idempotency record ({@code processed_message}), in a database that survives worker restarts. Counting
- * effects per (instance, step, action) is how "applied twice" is measured.
+ * worker's idempotency record (the worker SDK's {@link JdbcIdempotencyStore}, table {@value #PROCESSED}), in a
+ * database that survives worker restarts. Counting effects per (instance, step, action) is how "applied twice" is
+ * measured.
  */
 public final class Ledger implements AutoCloseable {
+
+  /** The idempotency store's table. */
+  static final String PROCESSED = "processed_message";
 
   private final HikariDataSource pool;
 
@@ -39,7 +44,7 @@ public final class Ledger implements AutoCloseable {
     exec("CREATE TABLE IF NOT EXISTS effect (id bigserial PRIMARY KEY, instance_id text NOT NULL, step text NOT NULL,"
         + " action text NOT NULL, attempt int NOT NULL, message_id text NOT NULL, service text NOT NULL,"
         + " worker text NOT NULL, at timestamptz NOT NULL DEFAULT now())");
-    exec("CREATE TABLE IF NOT EXISTS processed_message (message_id text PRIMARY KEY, outcome text NOT NULL)");
+    exec(JdbcIdempotencyStore.createTableSql(PROCESSED));
   }
 
   /** Effects applied more than once for the same (instance, step, action). */
@@ -85,12 +90,19 @@ public final class Ledger implements AutoCloseable {
     }
   }
 
-  /** Records an effect and the message's outcome in one transaction of {@code c} (the caller commits). */
-  static void record(Connection c, String instance, String step, String action, int attempt, String messageId,
-      String service, String worker, String outcomeJson) throws SQLException {
+  /** The idempotency store in the ledger database. */
+  public JdbcIdempotencyStore idempotencyStore() {
+    return new JdbcIdempotencyStore(pool, PROCESSED);
+  }
+
+  /**
+   * Records an effect through {@code c}, in the transaction that also records the message's outcome (the store's
+   * {@code transactional} handler commits both, or rolls the effect back when a duplicate recorded first).
+   */
+  static void recordEffect(Connection c, String instance, String step, String action, int attempt, String messageId,
+      String service, String worker) throws SQLException {
     try (PreparedStatement e = c.prepareStatement("INSERT INTO effect (instance_id, step, action, attempt, message_id,"
-        + " service, worker) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        PreparedStatement p = c.prepareStatement("INSERT INTO processed_message VALUES (?, ?)")) {
+        + " service, worker) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
       e.setString(1, instance);
       e.setString(2, step);
       e.setString(3, action);
@@ -99,9 +111,6 @@ public final class Ledger implements AutoCloseable {
       e.setString(6, service);
       e.setString(7, worker);
       e.executeUpdate();
-      p.setString(1, messageId);
-      p.setString(2, outcomeJson);
-      p.executeUpdate(); // a duplicate racing us fails here: the whole transaction, effect included, rolls back
     }
   }
 

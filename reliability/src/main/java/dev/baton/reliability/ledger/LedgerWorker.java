@@ -3,16 +3,16 @@ package dev.baton.reliability.ledger;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.worker.BatonWorker;
-import dev.baton.worker.Outcome;
-import java.sql.Connection;
+import dev.baton.worker.CommandResult;
+import dev.baton.worker.JdbcIdempotencyStore;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A test worker written with the worker SDK: every command of its service records its effect in the {@link Ledger}
- * together with the idempotency record, in one transaction (the SDK README's exactly-once pattern), and answers
- * success. Run in-process ({@link #build}) or as its own JVM ({@link #main}, configured like a pod by the
+ * together with the idempotency record, in one transaction (the SDK's {@link JdbcIdempotencyStore#transactional}),
+ * and answers success. Run in-process ({@link #build}) or as its own JVM ({@link #main}, configured like a pod by the
  * {@code BATON_*} variables plus {@code LEDGER_JDBC_URL}, {@code LEDGER_WORK_MILLIS} and {@code WORKER_NAME}), so
  * that it can be killed with SIGKILL in the middle of a message.
  */
@@ -30,23 +30,18 @@ public final class LedgerWorker {
   /** A worker for {@code model}; the caller supplies the broker (uri or factory) and starts it. */
   public static BatonWorker.Builder build(BatonWorker.Builder builder, ServiceModel model, Ledger ledger,
       String workerName, long workMillis) {
-    JdbcIdempotencyStore store = new JdbcIdempotencyStore(ledger.dataSource());
+    JdbcIdempotencyStore store = ledger.idempotencyStore();
     builder.idempotency(store);
     for (ServiceModel.Command command : model.commands()) {
-      builder.command(command.name(), cmd -> {
+      builder.command(command.name(), store.transactional((cmd, c) -> {
         CALLS.incrementAndGet();
-        Outcome outcome = Outcome.success(Map.of("by", workerName, "step", cmd.step()));
-        try (Connection c = ledger.dataSource().getConnection()) {
-          c.setAutoCommit(false);
-          Ledger.record(c, cmd.instanceId(), cmd.step(), cmd.action(), cmd.attempt(), cmd.messageId(),
-              model.service(), workerName, outcome.toJson());
-          if (workMillis > 0) {
-            Thread.sleep(workMillis); // the effect is written but not committed: a kill now must leave no trace
-          }
-          c.commit();
+        Ledger.recordEffect(c, cmd.instanceId(), cmd.step(), cmd.action(), cmd.attempt(), cmd.messageId(),
+            model.service(), workerName);
+        if (workMillis > 0) {
+          Thread.sleep(workMillis); // the effect is written but not committed: a kill now must leave no trace
         }
-        return outcome;
-      });
+        return CommandResult.success(Map.of("by", workerName, "step", cmd.step()));
+      }));
     }
     return builder;
   }

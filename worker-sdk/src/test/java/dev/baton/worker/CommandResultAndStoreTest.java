@@ -8,44 +8,45 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The plain-data parts: outcomes as a store keeps them, the in-memory store's bound, event ids. */
-class OutcomeAndStoreTest {
+class CommandResultAndStoreTest {
 
   record Payment(String paymentId, long cents) {}
 
   @Test
   void outcomesSurviveARoundTripThroughJson() {
-    Outcome success = Outcome.success(new Payment("p-1", 1234));
+    CommandResult success = CommandResult.success(new Payment("p-1", 1234));
     assertThat(success.toJson()).isEqualTo("{\"result\":\"success\",\"output\":{\"paymentId\":\"p-1\",\"cents\":1234}}");
-    assertThat(Outcome.fromJson(success.toJson())).isEqualTo(success);
+    assertThat(CommandResult.fromJson(success.toJson())).isEqualTo(success);
 
-    Outcome failed = Outcome.failed("LIMIT", "amount over limit");
-    assertThat(Outcome.fromJson(failed.toJson())).isEqualTo(failed);
+    CommandResult failed = CommandResult.failed("LIMIT", "amount over limit");
+    assertThat(CommandResult.fromJson(failed.toJson())).isEqualTo(failed);
     assertThat(failed.result()).isEqualTo(EventResult.FAILED);
 
-    assertThat(Outcome.success().output().isEmpty()).isTrue();
-    assertThat(Outcome.success(null)).isEqualTo(Outcome.success());
-    assertThat(Outcome.success(Map.of("a", 1)).output().get("a").asInt()).isEqualTo(1);
+    assertThat(CommandResult.success().output().isEmpty()).isTrue();
+    assertThat(CommandResult.success(null)).isEqualTo(CommandResult.success());
+    assertThat(CommandResult.success(Map.of("a", 1)).output().get("a").asInt()).isEqualTo(1);
   }
 
   @Test
   void aFailureNeedsAnErrorCode() {
-    assertThatThrownBy(() -> Outcome.failed(" ", "why")).hasMessageContaining("errorCode");
-    assertThatThrownBy(() -> Outcome.fromJson("{\"result\":\"maybe\"}")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> CommandResult.failed(" ", "why")).hasMessageContaining("errorCode");
+    assertThatThrownBy(() -> CommandResult.fromJson("{\"result\":\"maybe\"}"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void theInMemoryStoreForgetsTheLeastRecentlyUsedBeyondItsCapacity() {
     InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(2);
-    store.remember("a", Outcome.success());
-    store.remember("b", Outcome.failed("X", "x"));
+    store.remember("a", CommandResult.success());
+    store.remember("b", CommandResult.failed("X", "x"));
     assertThat(store.find("a")).isPresent(); // a is now the most recent
-    store.remember("c", Outcome.success());
+    store.remember("c", CommandResult.success());
     assertThat(store.size()).isEqualTo(2);
     assertThat(store.find("b")).isEmpty();
     assertThat(store.find("a")).isPresent();
     // The first outcome of a key stays.
-    store.remember("a", Outcome.failed("LATE", "late"));
-    assertThat(store.find("a")).contains(Outcome.success());
+    store.remember("a", CommandResult.failed("LATE", "late"));
+    assertThat(store.find("a")).contains(CommandResult.success());
     assertThatThrownBy(() -> IdempotencyStore.inMemory(0)).isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -15,14 +15,14 @@ import java.util.Objects;
  * <p>An outcome is plain data (the output is held as JSON), so an {@link IdempotencyStore} can keep it with
  * {@link #toJson()} and give it back with {@link #fromJson(String)}.
  */
-public final class Outcome {
+public final class CommandResult {
 
   private final EventResult result;
   private final JsonNode output;
   private final String errorCode;
   private final String reason;
 
-  private Outcome(EventResult result, JsonNode output, String errorCode, String reason) {
+  private CommandResult(EventResult result, JsonNode output, String errorCode, String reason) {
     this.result = result;
     this.output = output;
     this.errorCode = errorCode;
@@ -30,8 +30,8 @@ public final class Outcome {
   }
 
   /** Success without output: the event carries {@code "output": {}}. */
-  public static Outcome success() {
-    return new Outcome(EventResult.SUCCESS, JsonNodeFactory.instance.objectNode(), null, null);
+  public static CommandResult success() {
+    return new CommandResult(EventResult.SUCCESS, JsonNodeFactory.instance.objectNode(), null, null);
   }
 
   /**
@@ -39,19 +39,21 @@ public final class Outcome {
    * orchestrator hands to later steps. It is converted to JSON here, so a value that cannot be converted fails the
    * handler (a technical failure) rather than the publish.
    */
-  public static Outcome success(Object output) {
+  public static CommandResult success(Object output) {
     JsonNode node = output == null ? JsonNodeFactory.instance.objectNode() : Json.MAPPER.valueToTree(output);
-    return new Outcome(EventResult.SUCCESS, node, null, null);
+    return new CommandResult(EventResult.SUCCESS, node, null, null);
   }
 
   /** A business failure: published as a {@code failed} event, never retried. */
-  public static Outcome failed(String errorCode, String reason) {
-    return new Outcome(EventResult.FAILED, null, requireText(errorCode, "errorCode"), Objects.requireNonNullElse(reason, ""));
+  public static CommandResult failed(String errorCode, String reason) {
+    return new CommandResult(EventResult.FAILED, null, requireText(errorCode, "errorCode"),
+        Objects.requireNonNullElse(reason, ""));
   }
 
   /** The technical {@code error} outcome after retries are spent; only the SDK produces it. */
-  static Outcome error(String errorCode, String reason) {
-    return new Outcome(EventResult.ERROR, null, requireText(errorCode, "errorCode"), Objects.requireNonNullElse(reason, ""));
+  static CommandResult error(String errorCode, String reason) {
+    return new CommandResult(EventResult.ERROR, null, requireText(errorCode, "errorCode"),
+        Objects.requireNonNullElse(reason, ""));
   }
 
   public EventResult result() {
@@ -87,7 +89,7 @@ public final class Outcome {
   }
 
   /** Reads what {@link #toJson()} wrote. */
-  public static Outcome fromJson(String json) {
+  public static CommandResult fromJson(String json) {
     JsonNode node;
     try {
       node = Json.MAPPER.readTree(json);
@@ -97,9 +99,10 @@ public final class Outcome {
     EventResult result = EventResult.fromKey(node.path("result").asText())
         .orElseThrow(() -> new IllegalArgumentException("not a remembered outcome: no result success|failed|error"));
     return switch (result) {
-      case SUCCESS -> new Outcome(result, node.path("output").isMissingNode()
+      case SUCCESS -> new CommandResult(result, node.path("output").isMissingNode()
           ? JsonNodeFactory.instance.objectNode() : node.get("output"), null, null);
-      case FAILED, ERROR -> new Outcome(result, null, node.path("errorCode").asText(), node.path("reason").asText());
+      case FAILED, ERROR -> new CommandResult(result, null, node.path("errorCode").asText(),
+          node.path("reason").asText());
     };
   }
 
@@ -112,7 +115,7 @@ public final class Outcome {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Outcome other && result == other.result && sameOutput(output, other.output)
+    return o instanceof CommandResult other && result == other.result && sameOutput(output, other.output)
         && Objects.equals(errorCode, other.errorCode) && Objects.equals(reason, other.reason);
   }
 
