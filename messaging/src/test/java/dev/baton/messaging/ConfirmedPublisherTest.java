@@ -9,6 +9,8 @@ import dev.baton.messaging.FakeChannels.FakeConnection;
 import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.messaging.PublishResult.Status;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,11 +34,16 @@ class ConfirmedPublisherTest {
         new byte[] {1}, key);
   }
 
+  private List<CompletableFuture<PublishResult>> publishAll(String... keys) {
+    return Arrays.stream(keys).map(k -> publisher.publish(message(k))).toList();
+  }
+
   @Test
   void eachMessageIsConfirmedByItsOwnSequenceNumberAndAMultipleAckCoversEveryOneUpToIt() throws Exception {
-    CompletableFuture<PublishResult> a = publisher.publish(message("a"));
-    CompletableFuture<PublishResult> b = publisher.publish(message("b"));
-    CompletableFuture<PublishResult> c = publisher.publish(message("c"));
+    List<CompletableFuture<PublishResult>> abc = publishAll("a", "b", "c");
+    CompletableFuture<PublishResult> a = abc.get(0);
+    CompletableFuture<PublishResult> b = abc.get(1);
+    CompletableFuture<PublishResult> c = abc.get(2);
     FakeChannel ch = connection.last();
     assertThat(ch.publishes).containsExactly("ex a #1", "ex b #2", "ex c #3");
 
@@ -62,9 +69,10 @@ class ConfirmedPublisherTest {
 
   @Test
   void aReturnMarksTheOldestWaitingMessageThatLooksLikeItUnroutable() throws Exception {
-    CompletableFuture<PublishResult> first = publisher.publish(message("a"));
-    CompletableFuture<PublishResult> other = publisher.publish(message("b"));
-    CompletableFuture<PublishResult> again = publisher.publish(message("a"));
+    List<CompletableFuture<PublishResult>> published = publishAll("a", "b", "a");
+    CompletableFuture<PublishResult> first = published.get(0);
+    CompletableFuture<PublishResult> other = published.get(1);
+    CompletableFuture<PublishResult> again = published.get(2);
     FakeChannel ch = connection.last();
     ch.returnMessage("ex", "a", "m-a");
     ch.ack(3, true); // the broker confirms a returned message too

@@ -333,19 +333,13 @@ public final class BatonWorker implements AutoCloseable {
 
     /** Unacked deliveries per channel; overrides {@code BATON_PREFETCH}. */
     public Builder prefetch(int prefetch) {
-      if (prefetch < 1) {
-        throw new IllegalArgumentException("prefetch must be at least 1, got " + prefetch);
-      }
-      this.prefetch = prefetch;
+      this.prefetch = HandlerLimits.atLeastOne(prefetch, "prefetch");
       return this;
     }
 
     /** Channels (each with its own consumer thread) per queue; default 1. */
     public Builder concurrency(int concurrency) {
-      if (concurrency < 1) {
-        throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
-      }
-      this.concurrency = concurrency;
+      this.concurrency = HandlerLimits.atLeastOne(concurrency, "concurrency");
       return this;
     }
 
@@ -361,11 +355,7 @@ public final class BatonWorker implements AutoCloseable {
      * then is interrupted and its command fails technically (retried along the staircase).
      */
     public Builder handlerTimeout(Duration handlerTimeout) {
-      Objects.requireNonNull(handlerTimeout, "handlerTimeout");
-      if (handlerTimeout.isNegative() || handlerTimeout.isZero()) {
-        throw new IllegalArgumentException("the handler timeout must be positive, got " + handlerTimeout);
-      }
-      this.handlerTimeout = handlerTimeout;
+      this.handlerTimeout = HandlerLimits.positive(handlerTimeout, "the handler timeout");
       return this;
     }
 
@@ -375,10 +365,7 @@ public final class BatonWorker implements AutoCloseable {
      * says so.
      */
     public Builder maxResultBytes(int maxResultBytes) {
-      if (maxResultBytes < 1) {
-        throw new IllegalArgumentException("maxResultBytes must be at least 1, got " + maxResultBytes);
-      }
-      this.maxResultBytes = maxResultBytes;
+      this.maxResultBytes = HandlerLimits.atLeastOne(maxResultBytes, "maxResultBytes");
       return this;
     }
 

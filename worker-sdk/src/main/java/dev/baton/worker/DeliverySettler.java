@@ -224,22 +224,19 @@ final class DeliverySettler implements ShutdownListener {
 
     /** Nack without requeue: the queue's own dead-letter path (first tier or parking lot) keeps it. */
     void reject() {
-      synchronized (DeliverySettler.this) {
-        if (!settled) {
-          if (generationAtArrival == generation) {
-            send(() -> channel.basicNack(tag, false, false), tag);
-          }
-          done();
-        }
-      }
+      nack(false);
     }
 
     /** Back to the queue unprocessed, for another consumer (the worker is shutting down). */
     void release() {
+      nack(true);
+    }
+
+    private void nack(boolean requeue) {
       synchronized (DeliverySettler.this) {
         if (!settled) {
           if (generationAtArrival == generation) {
-            send(() -> channel.basicNack(tag, false, true), tag);
+            send(() -> channel.basicNack(tag, false, requeue), tag);
           }
           done();
         }

@@ -24,12 +24,22 @@ record HandlerLimits(Duration handlerTimeout, int maxResultBytes) {
   static final HandlerLimits DEFAULTS = new HandlerLimits(DEFAULT_HANDLER_TIMEOUT, DEFAULT_MAX_RESULT_BYTES);
 
   HandlerLimits {
-    if (handlerTimeout.isNegative() || handlerTimeout.isZero()) {
-      throw new IllegalArgumentException("the handler timeout must be positive, got " + handlerTimeout);
+    positive(handlerTimeout, "the handler timeout");
+    atLeastOne(maxResultBytes, "maxResultBytes");
+  }
+
+  static Duration positive(Duration d, String what) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive, got " + d);
     }
-    if (maxResultBytes < 1) {
-      throw new IllegalArgumentException("maxResultBytes must be at least 1, got " + maxResultBytes);
+    return d;
+  }
+
+  static int atLeastOne(int n, String what) {
+    if (n < 1) {
+      throw new IllegalArgumentException(what + " must be at least 1, got " + n);
     }
+    return n;
   }
 
   /** The timeout of this message's handler. */

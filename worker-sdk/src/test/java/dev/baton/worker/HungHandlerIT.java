@@ -14,7 +14,6 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.contract.topology.ServiceTopology;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -49,8 +48,7 @@ class HungHandlerIT {
   @Test
   void aHandlerPastItsStepTimeoutIsInterruptedRetriedAndTheCommandsBehindItGoOn() throws Exception {
     ServiceModel model = TestBroker.commandService("hung", "pay", RetryStaircase.of(2, List.of("200ms")));
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
     AtomicBoolean interrupted = new AtomicBoolean();
     AtomicInteger firstCalls = new AtomicInteger();
 
@@ -87,8 +85,7 @@ class HungHandlerIT {
   @Test
   void aHandlerPastTheConfiguredTimeoutOnTheLastAttemptIsDeadLetteredWithAnErrorEvent() throws Exception {
     ServiceModel model = TestBroker.commandService("stuck", "pay", RetryStaircase.NONE);
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
 
     try (BatonWorker worker = broker.worker(model)
         .handlerTimeout(Duration.ofMillis(300))
@@ -117,8 +114,7 @@ class HungHandlerIT {
   @Test
   void aDuplicateRedeliveredWhileItsFirstCopyIsInTheHandlerDoesNotBlockTheRecoveredChannel() throws Exception {
     ServiceModel model = TestBroker.commandService("dup", "pay", RetryStaircase.NONE);
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
     CountDownLatch working = new CountDownLatch(1);
     CountDownLatch mayFinish = new CountDownLatch(1);
     List<String> calls = new CopyOnWriteArrayList<>();

@@ -10,7 +10,6 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.testing.PostgresDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,8 +66,7 @@ class JdbcIdempotencyStoreIT {
   @Test
   void aCommandRedeliveredAfterACrashBetweenCommitAndAckIsAnsweredFromTheStoreNotRunTwice() throws Exception {
     ServiceModel model = TestBroker.commandService("jdbc-pay", "pay", RetryStaircase.NONE);
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
     JdbcIdempotencyStore store = new JdbcIdempotencyStore(dataSource);
     CountDownLatch committed = new CountDownLatch(1);
     AtomicInteger secondWorkerCalls = new AtomicInteger();

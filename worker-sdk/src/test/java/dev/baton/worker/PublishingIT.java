@@ -77,8 +77,7 @@ class PublishingIT {
   void aResultOverTheLimitParksTheCommandWithPayloadTooLargeAndASmallErrorEvent() throws Exception {
     // Retries are configured, but a too-large result would be too large on every retry: straight to the parking lot.
     ServiceModel model = TestBroker.commandService("bulky", "report", RetryStaircase.of(3, List.of("200ms")));
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
     String huge = "x".repeat(17 * 1024 * 1024); // over the default 16 MiB
 
     try (BatonWorker worker = broker.worker(model)
@@ -105,8 +104,7 @@ class PublishingIT {
   @Test
   void resultsGoOutOnAPublisherConnectionOfTheirOwnAndTheConsumingChannelsOnlyConsume() throws Exception {
     ServiceModel model = TestBroker.commandService("apart", "pay", RetryStaircase.NONE);
-    ServiceTopology t = broker.declare(model);
-    String events = broker.probe(t.eventExchange(), "#");
+    String events = broker.declareWithEventProbe(model);
 
     try (BatonWorker worker = broker.worker(model).connectionName("apart-worker").concurrency(2)
         .command("pay", cmd -> CommandResult.success())

@@ -67,6 +67,11 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     return topology;
   }
 
+  /** Declares the model's topology and a probe on its event exchange: the probe queue, where its events arrive. */
+  String declareWithEventProbe(ServiceModel model) throws IOException {
+    return probe(declare(model).eventExchange(), "#");
+  }
+
   void unbind(String queue, String exchange, String routingKey) throws IOException {
     channel.queueUnbind(queue, exchange, routingKey);
   }

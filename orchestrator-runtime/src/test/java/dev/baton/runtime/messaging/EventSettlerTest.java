@@ -9,11 +9,11 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.Envelope;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
+import dev.baton.testing.RecordingChannel;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,17 +25,16 @@ import org.junit.jupiter.api.Test;
  */
 class EventSettlerTest {
 
-  final List<String> consumerCalls = new CopyOnWriteArrayList<>();
+  final RecordingChannel consuming = new RecordingChannel();
   final CountDownLatch brokerUnblocks = new CountDownLatch(1);
 
   @Test
   void parkingReturnsAtOnceWhilePublishingIsBlockedAndAcksOnlyOnceTheParkedCopyIsConfirmed() throws Exception {
     ParkingLot parking = new ParkingLot(blockedPublisherConnection());
     EventSettler settler = new EventSettler(parking, new RuntimeMetrics());
-    Channel consuming = consumingChannel();
-    PendingDelivery d1 = delivery(consuming, 1);
-    PendingDelivery d2 = delivery(consuming, 2);
-    PendingDelivery d3 = delivery(consuming, 3);
+    PendingDelivery d1 = delivery(consuming.channel(), 1);
+    PendingDelivery d2 = delivery(consuming.channel(), 2);
+    PendingDelivery d3 = delivery(consuming.channel(), 3);
     try {
       long started = System.nanoTime();
       settler.park(d1, "body is not JSON", "MalformedEvent", ParkReason.MALFORMED);
@@ -43,10 +42,10 @@ class EventSettlerTest {
 
       // The lane goes on; while the park waits, no ACK "multiple" may cover delivery 1.
       settler.ackBatch(List.of(d2, d3));
-      assertThat(consumerCalls).containsExactly("ack 2", "ack 3");
+      assertThat(consuming.calls()).containsExactly("ack 2", "ack 3");
       // Delivery 1 is not acked while the broker has not confirmed its parked copy.
       await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-          .until(() -> consumerCalls.equals(List.of("ack 2", "ack 3")));
+          .until(() -> consuming.calls().equals(List.of("ack 2", "ack 3")));
     } finally {
       brokerUnblocks.countDown();
       parking.close();
@@ -56,24 +55,6 @@ class EventSettlerTest {
   private PendingDelivery delivery(Channel channel, long tag) {
     return new PendingDelivery(channel, "wf", new Envelope(tag, false, "wf-a.event.topic.ex", "order.one.success"),
         new AMQP.BasicProperties.Builder().messageId("m-" + tag).headers(Map.of()).build(), new byte[] {'{'});
-  }
-
-  private Channel consumingChannel() {
-    return (Channel) Proxy.newProxyInstance(Channel.class.getClassLoader(), new Class<?>[] {Channel.class},
-        (p, m, args) -> switch (m.getName()) {
-          case "basicAck" -> {
-            consumerCalls.add((Boolean.TRUE.equals(args[1]) ? "ack up to " : "ack ") + args[0]);
-            yield null;
-          }
-          case "basicNack" -> {
-            consumerCalls.add("nack " + args[0]);
-            yield null;
-          }
-          case "isOpen" -> true;
-          case "hashCode" -> System.identityHashCode(p);
-          case "equals" -> p == args[0];
-          default -> throw new UnsupportedOperationException(m.getName());
-        });
   }
 
   /** A publisher connection whose broker has raised a resource alarm: publishing blocks until the test ends. */
