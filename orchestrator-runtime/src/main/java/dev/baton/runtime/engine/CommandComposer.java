@@ -34,6 +34,9 @@ public final class CommandComposer {
     headers.put(Headers.ENTITY, d.entity());
     headers.put(Headers.ACTION, action);
     headers.put(Headers.RETRIES, 0);
+    if (s.step().timeout() != null) {
+      headers.put(Headers.STEP_TIMEOUT, s.step().timeout().toMillis()); // workers bound their handlers by it
+    }
 
     ObjectNode body = Json.object();
     body.put("instanceId", s.instanceId().toString());

@@ -27,6 +27,8 @@ class CommandComposerTest {
     assertThat(headers.get("baton-step").asText()).isEqualTo("charge");
     assertThat(headers.get("baton-attempt").asInt()).isEqualTo(3);
     assertThat(headers.get("baton-retries").asInt()).isZero();
+    assertThat(headers.get("baton-step-timeout").asLong()).as("the step's 1m, for the worker's handler timeout")
+        .isEqualTo(60_000);
     JsonNode body = Json.MAPPER.readTree(m.body());
     // later outputs win; non-object outputs are not merged into input but stay in outputs
     assertThat(body.get("input")).isEqualTo(Json.read("{\"sku\": \"A1\", \"qty\": 2, \"lot\": 7, \"paid\": 5}"));
