@@ -84,6 +84,25 @@ class ConfirmedPublisherTest {
     assertThat(publisher.pending()).isZero();
   }
 
+  /**
+   * The relay's old set of returned message ids was never cleared for an abandoned batch, so a later, routable
+   * re-send of the same message was taken for unroutable: here a return belongs to its own publish only.
+   */
+  @Test
+  void aReturnLeavesNothingBehindForALaterPublishOfTheSameMessage() throws Exception {
+    CompletableFuture<PublishResult> returned = publisher.publish(message("a"));
+    FakeChannel ch = connection.last();
+    ch.returnMessage("ex", "a", "m-a");
+    ch.connectionLost(); // before the confirm: the batch would be abandoned
+    assertThat(returned.get().status()).isEqualTo(Status.UNROUTABLE);
+    assertThat(publisher.pending()).isZero();
+
+    ch.recover();
+    CompletableFuture<PublishResult> again = publisher.publish(message("a"));
+    ch.ack(1, false);
+    assertThat(again.get().confirmed()).isTrue();
+  }
+
   @Test
   void aChannelTheBrokerClosesFailsWhatWaitsAndTheNextPublishGoesOnAFreshChannelFromSequenceOne()
       throws Exception {
