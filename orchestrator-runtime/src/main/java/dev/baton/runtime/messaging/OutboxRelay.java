@@ -53,11 +53,12 @@ import org.slf4j.LoggerFactory;
  * <p>One bad row never stops the others (docs/design.md#runtime-semantics, "one bad item"). Each message has its
  * own outcome: confirmed rows are deleted (never sent again), unroutable ones and those the broker refuses (nack)
  * are set aside with {@code last_error}, {@code attempts} and a backoff. A channel error (a command over the
- * broker's {@code max_message_size}, an exchange that may not be written) fails everything behind it on the channel
- * without saying which message caused it: publishing stops there, no newer batch is sent, and the rows that failed
- * are published again one at a time, in order; the one that fails alone is the culprit and is set aside, the others
- * flow. Only a failure that says nothing about the messages (the connection is down, no confirm in time) leaves
- * rows as they are for the next round, after a backoff.
+ * broker's {@code max_message_size}, an exchange that may not be written) fails every message on the channel that
+ * was not confirmed yet, without saying which one caused it (some may have been routed before it, their confirms
+ * lost with the channel): publishing stops there, no newer batch is sent, and the rows that failed are published
+ * again one at a time, in order (at least once: a worker dedupes by message id); the one that fails alone is the
+ * culprit and is set aside, the others flow. Only a failure that says nothing about the messages (the connection is
+ * down, no confirm in time) leaves rows as they are for the next round, after a backoff.
  */
 public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 

@@ -35,7 +35,7 @@ final class ParkingLot implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ParkingLot.class);
   private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(10);
   private static final long FIRST_RETRY_MS = 500;
-  private static final long MAX_RETRY_MS = 30_000;
+  private static final long MAX_RETRY_MS = 15_000;
   private static final int MAX_REASON = 2_000;
 
   private final ConfirmedPublisher publisher;
@@ -88,11 +88,11 @@ final class ParkingLot implements AutoCloseable {
     String why = result == null ? "no result"
         : result.status() == PublishResult.Status.UNROUTABLE ? "queue " + copy.routingKey() + " does not exist"
         : result.toString();
-    // The first failure is an ERROR (someone must look at the parking queue); repeats are quieter.
+    // The first failure is an ERROR (someone must look at the parking queue); repeats are quieter and sparser.
     if (attempt == 1) {
       LOG.error("Cannot park an event of workflow {} in {} ({}); it stays unacknowledged and parking is retried "
           + "every few seconds", d.workflow(), copy.routingKey(), why);
-    } else {
+    } else if (Integer.bitCount(attempt) == 1) {
       LOG.warn("Parking attempt {} of an event of workflow {} failed ({}); next in {} ms", attempt, d.workflow(), why,
           delayMs);
     }
