@@ -199,7 +199,7 @@ class ChartTemplateTest {
     assertThat(value(runtime, "BATON_DATABASE_URL")).startsWith("jdbc:postgresql://");
     assertThat(value(runtime, "BATON_DATABASE_CREATE")).isEqualTo("false");
     assertThat(value(runtime, "BATON_REQUIRE_READY")).isEqualTo("true");
-    assertSecretRef(runtime, "BATON_DATABASE_USER", "baton-runtime-database", "username");
+    assertSecretRef(runtime, "BATON_DATABASE_USERNAME", "baton-runtime-database", "username");
     assertSecretRef(runtime, "BATON_DATABASE_PASSWORD", "baton-runtime-database", "password");
     assertSecretRef(runtime, "BATON_RABBITMQ_URI", "baton-runtime-rabbitmq", "uri");
     assertThat(env(runtime)).doesNotContainKeys("BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD",
@@ -247,7 +247,7 @@ class ChartTemplateTest {
     assertThat(chart.all(Secret.class)).isEmpty();
     assertSecretRef(chart.operator(), "BATON_RABBITMQ_USERNAME", "rabbitmq-admin", "admin-user");
     assertSecretRef(chart.operator(), "BATON_RABBITMQ_PASSWORD", "rabbitmq-admin", "admin-pass");
-    assertSecretRef(chart.runtime(), "BATON_DATABASE_USER", "baton-db", "db-user");
+    assertSecretRef(chart.runtime(), "BATON_DATABASE_USERNAME", "baton-db", "db-user");
     assertSecretRef(chart.runtime(), "BATON_DATABASE_PASSWORD", "baton-db", "db-pass");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_URI", "baton-runtime-broker", "amqp-uri");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_USERNAME", "baton-runtime-broker", "amqp-user");
