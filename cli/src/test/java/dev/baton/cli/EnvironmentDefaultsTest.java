@@ -55,8 +55,8 @@ class EnvironmentDefaultsTest {
   void theCommandsOverTheRuntimeReadTheirVariablesTheSameWay() {
     CliRun run = CliRun.baton(Map.of("BATON_RUNTIME_URL", "ftp://runtime"), "get");
     assertThat(run.code()).isEqualTo(2);
-    assertThat(run.err().strip())
-        .isEqualTo("baton get: BATON_RUNTIME_URL: expected a URI with scheme http or https and a host, got 'ftp://runtime'");
+    assertThat(run.err().strip()).isEqualTo(
+        "baton get: BATON_RUNTIME_URL: expected a URI with scheme http or https and a host, got 'ftp://runtime'");
   }
 
   @Test

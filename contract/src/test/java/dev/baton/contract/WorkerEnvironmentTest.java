@@ -70,7 +70,8 @@ class WorkerEnvironmentTest {
             + "BATON_PREFETCH: expected a whole number of at least 1, got 'ten'; "
             + "BATON_QUEUE_TYPE: expected one of classic, quorum, got 'stream'; "
             + "BATON_CONSUMER_PAY_DELAYS: expected a comma list of durations such as 30s,2m, got '30s,soon'; "
-            + "BATON_CONSUMER_REFUND_ALL_DELAYS: required when BATON_CONSUMER_REFUND_ALL_MAX_ATTEMPTS is 3, e.g. 30s,2m");
+            + "BATON_CONSUMER_REFUND_ALL_DELAYS: required when BATON_CONSUMER_REFUND_ALL_MAX_ATTEMPTS is 3, "
+            + "e.g. 30s,2m");
   }
 
   @Test

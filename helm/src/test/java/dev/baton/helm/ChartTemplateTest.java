@@ -6,6 +6,10 @@ import static dev.baton.helm.Rendered.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.contract.settings.LogFormat;
+import dev.baton.contract.settings.SettingsReader;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.runtime.RuntimeSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -53,6 +57,27 @@ class ChartTemplateTest {
       // Whatever the name of the variable: no quick-start secret value is ever written into a Deployment.
       assertThat(deployment.toString()).doesNotContain("s3cret");
     }
+  }
+
+  /** The processes read their settings strictly (a bad value stops the start): the chart must render none. */
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void everyPlainValueIsOneTheProcessesAccept(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    Map<String, String> operator = plainValues(chart.operator());
+    assertThat(OperatorSettings.fromEnvironment(operator).managementUrl()).isNotBlank();
+    assertThat(SettingsReader.read(operator, LogFormat::read)).isNotNull();
+    chart.find(Deployment.class, Chart.RELEASE + "-runtime").map(ChartTemplateTest::plainValues).ifPresent(runtime -> {
+      assertThat(RuntimeSettings.fromEnvironment(runtime).httpPort()).isPositive();
+      assertThat(SettingsReader.read(runtime, LogFormat::read)).isNotNull();
+    });
+  }
+
+  private static Map<String, String> plainValues(Deployment deployment) {
+    Map<String, String> plain = new java.util.HashMap<>();
+    env(deployment).values().stream().filter(v -> v.getValue() != null)
+        .forEach(v -> plain.put(v.getName(), v.getValue()));
+    return plain;
   }
 
   @ParameterizedTest

@@ -80,14 +80,15 @@ public record OperatorSettings(
     return SettingsReader.read(env, OperatorSettings::fromEnvironment);
   }
 
-  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, e.g. with other settings of the process. */
+  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, with other settings of the process. */
   public static OperatorSettings fromEnvironment(SettingsReader r) {
     OperatorSettings d = localDefaults();
     String httpHost = r.string("BATON_HTTP_HOST", d.httpHost);
     int httpPort = r.integer("BATON_HTTP_PORT", DEFAULT_HTTP_PORT, 0, 65_535);
     return d.toBuilder()
         .managementUrl(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", d.managementUrl, "http", "https"))
-        .admin(r.string("BATON_RABBITMQ_USERNAME", d.adminUsername), r.secret("BATON_RABBITMQ_PASSWORD", d.adminPassword))
+        .admin(r.string("BATON_RABBITMQ_USERNAME", d.adminUsername),
+            r.secret("BATON_RABBITMQ_PASSWORD", d.adminPassword))
         .amqp(r.string("BATON_RABBITMQ_HOST", d.amqpHost), r.integer("BATON_RABBITMQ_PORT", d.amqpPort, 1, 65_535))
         .vhost(r.string("BATON_RABBITMQ_VHOST", d.vhost))
         .userPrefix(r.string("BATON_USER_PREFIX", d.userPrefix))

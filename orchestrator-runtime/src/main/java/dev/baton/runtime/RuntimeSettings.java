@@ -101,7 +101,7 @@ public record RuntimeSettings(
     return SettingsReader.read(env, RuntimeSettings::fromEnvironment);
   }
 
-  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, e.g. with other settings of the process. */
+  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, with other settings of the process. */
   public static RuntimeSettings fromEnvironment(SettingsReader r) {
     RuntimeSettings d = localDefaults();
     return d.toBuilder()

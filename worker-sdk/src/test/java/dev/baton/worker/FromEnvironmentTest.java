@@ -33,7 +33,8 @@ class FromEnvironmentTest {
   void theQueuesAndTheBrokerComeFromOneRead(@TempDir Path dir) throws Exception {
     Map<String, String> env = pod();
     env.remove(WorkerEnvironment.RABBITMQ_PASSWORD);
-    env.put(WorkerEnvironment.RABBITMQ_PASSWORD + "_FILE", Files.writeString(dir.resolve("p"), "from-file\n").toString());
+    Path password = Files.writeString(dir.resolve("p"), "from-file\n");
+    env.put(WorkerEnvironment.RABBITMQ_PASSWORD + "_FILE", password.toString());
     BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve", cmd -> Outcome.success())
         .build();
     assertThat(worker.service()).isEqualTo("inventory");

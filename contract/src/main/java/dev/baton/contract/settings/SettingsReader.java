@@ -131,7 +131,7 @@ public final class SettingsReader {
     });
   }
 
-  /** A duration as written in resources ({@link BatonDuration}: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 168h}). */
+  /** A duration as in resources ({@link BatonDuration}): {@code 500ms}, {@code 30s}, {@code 2m}, {@code 168h}. */
   public Duration duration(String name, Duration fallback) {
     return value(name, fallback, "a duration such as 30s", v -> BatonDuration.parse(v).toDuration());
   }
@@ -202,7 +202,8 @@ public final class SettingsReader {
       }
       return v;
     } catch (IOException | InvalidPathException e) {
-      problem(name + FILE_SUFFIX, "expected a readable file, got '" + file + "' (" + e.getClass().getSimpleName() + ")");
+      problem(name + FILE_SUFFIX,
+          "expected a readable file, got '" + file + "' (" + e.getClass().getSimpleName() + ")");
       return fallback;
     }
   }
