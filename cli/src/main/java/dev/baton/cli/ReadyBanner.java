@@ -32,8 +32,7 @@ final class ReadyBanner {
 
   /** {@code examples/order-saga/} relative to where the user is, when the repo is there or above. */
   private static String examples(Path cwd) {
-    String home = System.getenv("BATON_HOME");
-    Path repo = home == null ? cwd : Path.of(home);
+    Path repo = BatonHome.of(System.getenv(), cwd);
     Path examples = repo.resolve("examples/order-saga");
     if (!Files.isDirectory(examples)) {
       return "<your resources>.yaml";

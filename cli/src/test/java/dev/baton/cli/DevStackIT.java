@@ -47,9 +47,9 @@ class DevStackIT {
     database = PostgresDatabase.create("baton_dev_test");
     String prefix = "baton-devtest-" + UUID.randomUUID().toString().substring(0, 6) + "-";
     DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
-        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USER,
+        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
         LocalServices.RABBITMQ_PASSWORD, vhost.name(), prefix, Duration.ofSeconds(5), database.jdbcUrl(),
-        database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), false);
+        database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), false, null);
     stack = DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
     kubectl = new Kubectl(stack.kubeconfig(), tmp.resolve("kube-cache"));
   }

@@ -68,8 +68,9 @@ class CrFuzzIT {
     vhost = infra.rabbit.createVhost("fuzz");
     api = DevApiServer.start("127.0.0.1", 0);
     client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
-    operator = BatonOperator.start(client, new OperatorSettings(infra.rabbit.managementUrl(), "guest", "guest",
-        "127.0.0.1", infra.rabbit.amqpPort(), vhost, "baton-fz-", Duration.ofSeconds(3), false, null));
+    operator = BatonOperator.start(client, OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(infra.rabbit.managementUrl()).amqp("127.0.0.1", infra.rabbit.amqpPort()).vhost(vhost)
+        .userPrefix("baton-fz-").resync(Duration.ofSeconds(3)).serverSideApply(false).build());
   }
 
   @AfterAll

@@ -3,6 +3,7 @@ package dev.baton.worker;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
 import java.io.IOException;
@@ -251,13 +252,19 @@ public final class BatonWorker implements AutoCloseable {
      * The service's queues, staircases and prefetch from the {@code BATON_*} variables ({@link WorkerEnvironment}),
      * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD}.
      *
-     * @throws IllegalArgumentException naming a variable that is missing or malformed
+     * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable that is missing or
+     *     malformed
      */
     public Builder fromEnvironment(Map<String, String> env) {
-      this.environment = WorkerEnvironment.read(env);
-      this.connectionFactory = BrokerConnection.fromEnvironment(env);
+      FromEnvironment read = SettingsReader.read(env,
+          r -> new FromEnvironment(WorkerEnvironment.read(r), BrokerConnection.fromEnvironment(r)));
+      this.environment = read.environment();
+      this.connectionFactory = read.connectionFactory();
       return this;
     }
+
+    /** Both halves of a worker's environment, read with one reader so that one error lists every bad variable. */
+    private record FromEnvironment(WorkerEnvironment environment, ConnectionFactory connectionFactory) {}
 
     /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
     public Builder environment(WorkerEnvironment environment) {
