@@ -75,7 +75,9 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
 
   /**
    * While KEDA owns the replica count the operator must not fight it: with server-side apply the field is left out
-   * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept.
+   * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept. A
+   * Deployment created before KEDA is known to be able to scale it (its API may still be forbidden) starts with the
+   * spec's replicas, never with none.
    */
   private Integer replicas(WorkerService ws, WorkerPlan plan, DeploymentSettings settings,
       Context<WorkerService> context) {
@@ -83,7 +85,7 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
       return settings.getReplicas();
     }
     return useSSA(context) ? null : getSecondaryResource(ws, context)
-        .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(null);
+        .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(settings.getReplicas());
   }
 
   /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */
