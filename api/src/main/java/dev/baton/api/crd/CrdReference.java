@@ -67,7 +67,7 @@ public final class CrdReference {
         md.append("\n| field | type | description |\n|---|---|---|\n");
         fields(md, rules, part, schema, schema.path("required"));
         if (!rules.isEmpty()) {
-          md.append("\nChecked by the API server (CEL) and by the operator:\n\n");
+          md.append("\nChecked by the API server (CEL; the dev API evaluates the same rules) and by the operator:\n\n");
           rules.forEach(r -> md.append("- ").append(r).append("\n"));
         }
       }
