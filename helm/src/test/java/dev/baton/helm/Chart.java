@@ -84,7 +84,6 @@ final class Chart {
   /** {@code (lookup "v1" "Secret" ns name)}: the four arguments, quoted strings or fields and variables. */
   private static final Pattern LOOKUP_CALL =
       Pattern.compile("\\(lookup((?:\\s+(?:\"[^\"]*\"|[^\\s()\"]+)){4})\\s*\\)");
-  private static volatile Path renderable;
 
   /**
    * The chart to run {@code helm template} on. helm-java 0.0.15's template, unlike helm's, lets {@code lookup} ask a
@@ -94,24 +93,9 @@ final class Chart {
    * ChartInstallTest ({@code install --dry-run=client}) and through {@code helm lint}.
    */
   static Path renderable() {
-    Path copy = renderable;
-    if (copy == null) {
-      synchronized (Chart.class) {
-        copy = renderable;
-        if (copy == null) {
-          try {
-            Path scratch = Files.createTempDirectory("baton-chart-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
-            copy = copyChart(scratch.resolve("baton"), Chart::lookupFromValues, true);
-            renderable = copy;
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }
-    }
-    return copy;
+    return copyOnce("renderable", Chart::lookupFromValues);
   }
+
 
   /** A template with its lookup calls answered from {@link #LOOKUP}. */
   private static String lookupFromValues(String template) {
@@ -183,26 +167,23 @@ final class Chart {
    * one {@link #copyChart} makes to Chart.yaml's kubeVersion.
    */
   static Path installable() {
-    Path copy = installable;
-    if (copy == null) {
-      synchronized (Chart.class) {
-        copy = installable;
-        if (copy == null) {
-          try {
-            Path scratch = Files.createTempDirectory("baton-chart-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
-            copy = copyChart(scratch.resolve("baton"), UnaryOperator.identity(), true);
-            installable = copy;
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }
-    }
-    return copy;
+    return copyOnce("installable", UnaryOperator.identity());
   }
 
-  private static volatile Path installable;
+  /** Copies made once per test run, deleted when the JVM exits. */
+  private static final Map<String, Path> COPIES = new ConcurrentHashMap<>();
+
+  private static Path copyOnce(String name, UnaryOperator<String> templates) {
+    return COPIES.computeIfAbsent(name, k -> {
+      try {
+        Path scratch = Files.createTempDirectory("baton-chart-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
+        return copyChart(scratch.resolve("baton"), templates, true);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
 
   /** The chart's kubeVersion constraint; helm refuses to render for an older Kubernetes. */
   static final String KUBE_VERSION = ">=1.27.0-0";
