@@ -1,5 +1,6 @@
 package dev.baton.bench;
 
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.QueueType;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -288,8 +289,8 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   private static Path defaultOut() {
-    String home = System.getenv("BATON_HOME");
-    Path root = home != null && !home.isBlank() ? Path.of(home) : Path.of("").toAbsolutePath();
+    String home = SettingsReader.read(System.getenv(), r -> r.string("BATON_HOME", null));
+    Path root = home != null ? Path.of(home) : Path.of("").toAbsolutePath();
     return root.resolve(".baton").resolve("bench");
   }
 }

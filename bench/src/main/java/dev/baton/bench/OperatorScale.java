@@ -122,9 +122,12 @@ final class OperatorScale {
           client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
         }
       }
-      OperatorSettings settings = new OperatorSettings(proxy.apiUrl(), LocalServices.RABBITMQ_USER,
-          LocalServices.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, vhost.name(),
-          prefix, Duration.ofSeconds(resyncSeconds), false, null);
+      OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
+          .managementUrl(proxy.apiUrl())
+          .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
+          .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
+          .vhost(vhost.name()).userPrefix(prefix).resync(Duration.ofSeconds(resyncSeconds)).serverSideApply(false)
+          .build();
       operator = BatonOperator.start(client, settings);
       Thread.sleep(1_000);
       takeKube(server);

@@ -176,10 +176,10 @@ final class Stack implements AutoCloseable {
   RuntimeSettings runtimeSettings() {
     RuntimeSettings.Builder b = RuntimeSettings.localDefaults().toBuilder()
         .databaseUrl(database.jdbcUrl())
-        .databaseUser(database.user())
+        .databaseUsername(database.user())
         .databasePassword(database.password())
         .createDatabase(false)
-        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
         .httpHost("127.0.0.1")
         .httpPort(0)
         .consumerRetryInterval(Duration.ofMillis(500));
@@ -229,7 +229,7 @@ final class Stack implements AutoCloseable {
     for (Map.Entry<String, List<String>> e : commandsByService().entrySet()) {
       BatonWorker.Builder b = BatonWorker.builder()
           .environment(new WorkerEnvironment(serviceModel(e.getKey()), config.workerPrefetch()))
-          .uri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+          .uri(vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
           .connectionName("bench-worker-" + e.getKey())
           .concurrency(config.workerChannels());
       for (String command : e.getValue()) {

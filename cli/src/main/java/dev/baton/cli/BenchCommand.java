@@ -1,5 +1,6 @@
 package dev.baton.cli;
 
+import dev.baton.contract.settings.SettingsReader;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +26,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String home = System.getenv("BATON_HOME");
-    Path jar = Path.of(home == null || home.isBlank() ? "." : home, "bench", "target", "baton-bench.jar");
+    Path jar = BatonHome.of(System.getenv(), Path.of(".")).resolve(Path.of("bench", "target", "baton-bench.jar"));
     if (!Files.isRegularFile(jar)) {
       System.err.println("baton bench: " + jar + " is missing; build it with `mvn -pl bench -am package -DskipTests`"
           + " (bin/baton bench does it for you)");
@@ -34,9 +34,9 @@ final class BenchCommand implements Callable<Integer> {
     }
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String opts = System.getenv("BATON_BENCH_JAVA_OPTS");
-    if (opts != null && !opts.isBlank()) {
-      command.addAll(List.of(opts.trim().split("\\s+")));
+    String opts = SettingsReader.read(System.getenv(), r -> r.string("BATON_BENCH_JAVA_OPTS", null));
+    if (opts != null) {
+      command.addAll(List.of(opts.split("\\s+")));
     }
     command.add("-jar");
     command.add(jar.toString());

@@ -2,6 +2,8 @@ package dev.baton.cli;
 
 import ch.qos.logback.classic.Level;
 import dev.baton.cli.dlq.BrokerOptions;
+import dev.baton.cli.support.BatonDurationConverter;
+import dev.baton.cli.support.EnvVariable;
 import dev.baton.operator.OperatorSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -25,48 +27,53 @@ import picocli.CommandLine.Option;
         "A development aid: on a real cluster the operator runs in the cluster, with server-side apply."})
 final class DevCommand implements Callable<Integer> {
 
+  @EnvVariable(value = "BATON_KUBE_PORT", min = 0, max = 65_535)
   @Option(names = "--kube-port", description = "Port of the dev Kubernetes API on 127.0.0.1 (0: any free port).",
-      defaultValue = "${env:BATON_KUBE_PORT:-6443}")
+      defaultValue = "6443")
   int kubePort;
 
-  @Option(names = "--http-port", description = "Port of the runtime's HTTP API.",
-      defaultValue = "${env:BATON_HTTP_PORT:-8080}")
+  @EnvVariable(value = "BATON_HTTP_PORT", min = 0, max = 65_535)
+  @Option(names = "--http-port", description = "Port of the runtime's HTTP API.", defaultValue = "8080")
   int httpPort;
 
   @Mixin BrokerOptions broker;
 
+  @EnvVariable("BATON_RESYNC")
   @Option(names = "--resync", description = "Period of the operator's drift-repairing resync (e.g. 30s, 2m).",
-      defaultValue = "${env:BATON_RESYNC:-60s}")
-  String resync;
+      defaultValue = "60s", converter = BatonDurationConverter.class)
+  Duration resync;
 
+  @EnvVariable("BATON_DATABASE_URL")
   @Option(names = "--database-url", description = "JDBC URL of the runtime's database (created when missing).",
-      defaultValue = "${env:BATON_DATABASE_URL:-jdbc:postgresql://127.0.0.1:5432/baton}")
+      defaultValue = "jdbc:postgresql://127.0.0.1:5432/baton")
   String databaseUrl;
 
-  @Option(names = "--database-user", description = "Database user.",
-      defaultValue = "${env:BATON_DATABASE_USER:-postgres}")
-  String databaseUser;
+  @EnvVariable("BATON_DATABASE_USERNAME")
+  @Option(names = "--database-username", description = "Database user.", defaultValue = "postgres")
+  String databaseUsername;
 
-  @Option(names = "--database-password", description = "Its password (better: env BATON_DATABASE_PASSWORD).",
-      defaultValue = "${env:BATON_DATABASE_PASSWORD:-}", showDefaultValue = Visibility.NEVER)
+  @EnvVariable(value = "BATON_DATABASE_PASSWORD", secret = true)
+  @Option(names = "--database-password", description = "Its password (better: from the environment).",
+      defaultValue = "", showDefaultValue = Visibility.NEVER)
   String databasePassword;
 
-  @Option(names = "--kubeconfig", description = "Where to write the kubeconfig for kubectl.",
-      defaultValue = "${env:BATON_HOME:-.}/.baton/kubeconfig")
+  @Option(names = "--kubeconfig", description = "Where to write the kubeconfig for kubectl (default:"
+      + " .baton/kubeconfig in BATON_HOME, which bin/baton sets to the repository, else in the current directory).",
+      showDefaultValue = Visibility.NEVER)
   Path kubeconfig;
 
-  @Option(names = "--example-workers", negatable = true, defaultValue = "${env:BATON_EXAMPLE_WORKERS:-true}",
-      fallbackValue = "true",
+  @EnvVariable("BATON_EXAMPLE_WORKERS")
+  @Option(names = "--example-workers", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "Run the example workers (examples-workers/) in-process for every WorkerService labelled"
           + " baton.dev/example-worker, e.g. those of examples/order-saga/, once the operator has made it Ready, with"
           + " the credentials from its Secret (there is no kubelet locally). On by default;"
-          + " --no-example-workers (or BATON_EXAMPLE_WORKERS=false) to run your own workers instead.")
+          + " --no-example-workers to run your own workers instead.")
   boolean exampleWorkers;
 
-  @Option(names = "--api-token", paramLabel = "TOKEN", defaultValue = "${env:BATON_API_TOKEN:-}",
-      showDefaultValue = Visibility.NEVER,
-      description = "Require this bearer token on the runtime's HTTP API (env BATON_API_TOKEN). Without it the local"
-          + " API is open, as a development aid; the CLI sends a token with --token or BATON_RUNTIME_TOKEN.")
+  @EnvVariable(value = "BATON_API_TOKEN", secret = true)
+  @Option(names = "--api-token", paramLabel = "TOKEN", showDefaultValue = Visibility.NEVER,
+      description = "Require this bearer token on the runtime's HTTP API. Without it the local API is open, as a"
+          + " development aid; the CLI sends a token with --token or BATON_RUNTIME_TOKEN.")
   String apiToken;
 
   @Option(names = {"-v", "--verbose"}, description = "Log what the components do (INFO), twice for DEBUG.")
@@ -79,13 +86,7 @@ final class DevCommand implements Callable<Integer> {
   public Integer call() {
     configureLogging(verbose.length);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
-    DevSettings settings;
-    try {
-      settings = settings();
-    } catch (IllegalArgumentException e) {
-      spec.commandLine().getErr().println("baton dev: " + e.getMessage());
-      return 2;
-    }
+    DevSettings settings = settings();
     out.println("Starting Baton dev…");
     DevStack stack;
     try {
@@ -111,11 +112,11 @@ final class DevCommand implements Callable<Integer> {
   }
 
   DevSettings settings() {
-    Duration resyncPeriod = dev.baton.contract.BatonDuration.parse(resync).toDuration();
     return new DevSettings("127.0.0.1", kubePort, httpPort, broker.managementUrl, broker.host, broker.port,
-        broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resyncPeriod,
-        databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers,
-        apiToken == null || apiToken.isBlank() ? null : apiToken.trim());
+        broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resync,
+        databaseUrl, databaseUsername, databasePassword,
+        kubeconfig != null ? kubeconfig : BatonHome.of(System.getenv(), Path.of(".")).resolve(".baton/kubeconfig"),
+        exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim());
   }
 
   private static void configureLogging(int verbosity) {

@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * Everything {@code baton dev} needs to know, from flags and environment, and how it maps onto the settings of the
- * operator and the runtime; {@code exampleWorkers}: whether the example workers run in-process. Passwords never
- * appear in {@link #toString()}.
+ * operator and the runtime; {@code exampleWorkers}: whether the example workers run in-process; {@code apiToken}: the
+ * token the runtime's API requires, null for an open API. Passwords never appear in {@link #toString()}.
  */
 record DevSettings(
     String host,
@@ -26,30 +26,26 @@ record DevSettings(
     String userPrefix,
     Duration resync,
     String databaseUrl,
-    String databaseUser,
+    String databaseUsername,
     String databasePassword,
     Path kubeconfig,
     boolean exampleWorkers,
     String apiToken) {
 
-  /** Without an API token: the runtime's API is open (the default of {@code baton dev}). */
-  DevSettings(String host, int kubePort, int httpPort, String rabbitManagementUrl, String rabbitHost, int rabbitPort,
-      String rabbitUsername, String rabbitPassword, String vhost, String userPrefix, Duration resync,
-      String databaseUrl, String databaseUser, String databasePassword, Path kubeconfig, boolean exampleWorkers) {
-    this(host, kubePort, httpPort, rabbitManagementUrl, rabbitHost, rabbitPort, rabbitUsername, rabbitPassword, vhost,
-        userPrefix, resync, databaseUrl, databaseUser, databasePassword, kubeconfig, exampleWorkers, null);
-  }
-
   /** The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes). */
   OperatorSettings operator(String runtimeUrl) {
-    return new OperatorSettings(rabbitManagementUrl, rabbitUsername, rabbitPassword, rabbitHost, rabbitPort, vhost,
-        userPrefix, resync, false, runtimeUrl).toBuilder().runtimeToken(apiToken).build();
+    return OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(rabbitManagementUrl).admin(rabbitUsername, rabbitPassword).amqp(rabbitHost, rabbitPort)
+        .vhost(vhost).userPrefix(userPrefix).resync(resync).serverSideApply(false)
+        .runtimeUrl(runtimeUrl).runtimeToken(apiToken)
+        .build();
   }
 
   /** The runtime, creating its database when missing (dev mode). */
   RuntimeSettings runtime() {
     return RuntimeSettings.localDefaults().toBuilder()
-        .databaseUrl(databaseUrl).databaseUser(databaseUser).databasePassword(databasePassword).createDatabase(true)
+        .databaseUrl(databaseUrl).databaseUsername(databaseUsername).databasePassword(databasePassword)
+        .createDatabase(true)
         .amqpUri(amqpUri()).httpHost(host).httpPort(httpPort)
         .apiToken(apiToken)
         .build();
@@ -77,7 +73,7 @@ record DevSettings(
     return "DevSettings[kube=" + host + ":" + kubePort + ", http=" + host + ":" + httpPort + ", rabbitmq="
         + rabbitHost + ":" + rabbitPort + " as " + rabbitUsername + " (management " + rabbitManagementUrl
         + "), vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync + ", database=" + databaseUrl
-        + " as " + databaseUser
+        + " as " + databaseUsername
         + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + ", apiToken="
         + (apiToken == null ? "none" : "(set)") + "]";
   }

@@ -16,24 +16,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The local stack of {@code baton dev}: the dev API (with the CRDs and namespace default), the operator, the
  * runtime and the example workers, started in that order and stopped in reverse (example workers, runtime, operator,
- * dev API).
- *
- * <p>While the operator or the runtime of this build is still a stub ({@link UnsupportedOperationException}), the
- * stack says so and runs without it, so the rest can be used.
+ * dev API). If any of them fails to start, what already started is stopped and {@link #start} throws.
  */
 final class DevStack implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DevStack.class);
   private static final java.time.Duration EXAMPLE_WORKER_POLL = java.time.Duration.ofSeconds(1);
 
-  /** Whether a component runs, and if not, why. */
-  record Part(String name, boolean running, String note) {}
-
   private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
   private DevApiServer api;
   private Path kubeconfig;
-  private Part operator;
-  private Part runtime;
   private String runtimeUrl;
   private ExampleWorkerRunner workers;
   private boolean closed;
@@ -68,28 +60,22 @@ final class DevStack implements AutoCloseable {
     KubernetesClient operatorClient = newClient();
     try {
       toClose.push(BatonOperator.start(operatorClient, s.operator(s.httpPort() == 0 ? null : plannedRuntimeUrl)));
-      operator = new Part("operator", true, "RabbitMQ " + s.rabbitHost() + ":" + s.rabbitPort() + ", vhost " + s.vhost());
-    } catch (UnsupportedOperationException e) {
-      operator = new Part("operator", false, "not implemented yet in this build: running without it");
     } catch (RuntimeException e) {
       throw new DevStackException("the operator did not start: " + oneLine(e), e);
     }
-    out.println("  operator     " + (operator.running() ? "running (" : "NOT RUNNING (") + operator.note() + ")");
+    out.println("  operator     running (RabbitMQ " + s.rabbitHost() + ":" + s.rabbitPort() + ", vhost " + s.vhost() + ")");
 
     KubernetesClient runtimeClient = newClient();
     try {
       BatonRuntime started = BatonRuntime.start(s.runtime(), runtimeClient);
       toClose.push(started);
       runtimeUrl = "http://" + s.host() + ":" + started.httpPort();
-      runtime = new Part("runtime", true, runtimeUrl + ", database " + s.databaseUrl());
-    } catch (UnsupportedOperationException e) {
-      runtime = new Part("runtime", false, "not implemented yet in this build: running without it");
     } catch (RuntimeException e) {
       throw new DevStackException("the runtime did not start: " + oneLine(e), e);
     }
-    out.println("  runtime      " + (runtime.running() ? "running (" : "NOT RUNNING (") + runtime.note() + ")");
+    out.println("  runtime      running (" + runtimeUrl + ", database " + s.databaseUrl() + ")");
 
-    if (s.exampleWorkers() && operator.running()) {
+    if (s.exampleWorkers()) {
       // after the runtime, so that they stop before it (reverse order): no command is left half-handled
       workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out);
       toClose.push(workers);
@@ -113,20 +99,12 @@ final class DevStack implements AutoCloseable {
     return kubeconfig;
   }
 
-  Part operator() {
-    return operator;
-  }
-
-  Part runtime() {
-    return runtime;
-  }
-
   /** The in-process example workers, or null when they do not run ({@code --no-example-workers}). */
   ExampleWorkerRunner exampleWorkers() {
     return workers;
   }
 
-  /** The runtime's HTTP API, or null when it does not run. */
+  /** The runtime's HTTP API, e.g. {@code http://127.0.0.1:8080}. */
   String runtimeUrl() {
     return runtimeUrl;
   }

@@ -14,19 +14,17 @@ final class ReadyBanner {
   static void print(PrintStream out, DevStack stack, Path cwd) {
     String runtime = stack.runtimeUrl();
     out.println();
-    out.println(READY + ": Baton dev is up. Kubernetes API " + stack.api().url()
-        + (runtime == null ? "" : ", runtime " + runtime) + ". Ctrl-C stops it.");
+    out.println(READY + ": Baton dev is up. Kubernetes API " + stack.api().url() + ", runtime " + runtime
+        + ". Ctrl-C stops it.");
     out.println();
     out.println("  export KUBECONFIG=" + stack.kubeconfig());
     out.println("  kubectl apply -f " + examples(cwd));
     out.println("  kubectl get workerservices,workflows,retrypolicies");
-    if (runtime != null) {
-      out.println("  curl -s -X POST " + runtime + "/api/v1/namespaces/default/workflows/order-fulfilment/instances \\");
-      out.println("       -H 'Content-Type: application/json' \\");
-      out.println("       -d '{\"businessKey\": \"order-1\", \"input\": {\"sku\": \"book\", \"quantity\": 1, \"amount\": 42}}'");
-      out.println("  bin/baton get order-fulfilment" + (runtime.equals("http://127.0.0.1:8080") ? ""
-          : " --runtime-url " + runtime) + "        # then: bin/baton describe <id>");
-    }
+    out.println("  curl -s -X POST " + runtime + "/api/v1/namespaces/default/workflows/order-fulfilment/instances \\");
+    out.println("       -H 'Content-Type: application/json' \\");
+    out.println("       -d '{\"businessKey\": \"order-1\", \"input\": {\"sku\": \"book\", \"quantity\": 1, \"amount\": 42}}'");
+    out.println("  bin/baton get order-fulfilment" + (runtime.equals("http://127.0.0.1:8080") ? ""
+        : " --runtime-url " + runtime) + "        # then: bin/baton describe <id>");
     out.println();
     out.println("  (the dev API is a development aid: kubectl get/describe/apply/delete/wait and get -w work;"
         + " --server-side and garbage collection of owned objects do not)");
@@ -34,8 +32,7 @@ final class ReadyBanner {
 
   /** {@code examples/order-saga/} relative to where the user is, when the repo is there or above. */
   private static String examples(Path cwd) {
-    String home = System.getenv("BATON_HOME");
-    Path repo = home == null ? cwd : Path.of(home);
+    Path repo = BatonHome.of(System.getenv(), cwd);
     Path examples = repo.resolve("examples/order-saga");
     if (!Files.isDirectory(examples)) {
       return "<your resources>.yaml";

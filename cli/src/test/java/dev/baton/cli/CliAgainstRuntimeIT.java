@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.examples.ShippingWorker;
 import dev.baton.testing.LocalServices;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -19,7 +16,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /**
  * Every command of {@code bin/baton} against a running runtime (the shared in-process dev stack with the order saga):
@@ -28,7 +24,6 @@ import picocli.CommandLine;
 @ExtendWith(SagaStack.Resolver.class)
 class CliAgainstRuntimeIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static SagaStack saga;
 
   @BeforeAll
@@ -36,25 +31,13 @@ class CliAgainstRuntimeIT {
     saga = s;
   }
 
-  record Run(int code, String out, String err) {
-    JsonNode json() throws Exception {
-      return JSON.readTree(out);
-    }
-  }
-
   /** {@code baton args...} in-process, with what it printed. */
-  static Run baton(String... args) {
-    CommandLine cli = BatonCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Run(code, out.toString(), err.toString());
+  static CliRun baton(String... args) {
+    return CliRun.baton(System.getenv(), args);
   }
 
   /** A command over the runtime: {@code --runtime-url} of the test stack appended. */
-  static Run runtime(String... args) {
+  static CliRun runtime(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--runtime-url");
     all.add(saga.runtimeUrl());
@@ -62,11 +45,11 @@ class CliAgainstRuntimeIT {
   }
 
   /** A dlq command: the test vhost and broker appended. */
-  static Run dlq(String... args) {
+  static CliRun dlq(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--vhost", saga.vhost.name(), "--rabbitmq-management-url", LocalServices.RABBITMQ_MANAGEMENT_URL,
         "--rabbitmq-host", LocalServices.RABBITMQ_HOST, "--rabbitmq-port", String.valueOf(LocalServices.RABBITMQ_PORT),
-        "--rabbitmq-username", LocalServices.RABBITMQ_USER, "--rabbitmq-password", LocalServices.RABBITMQ_PASSWORD));
+        "--rabbitmq-username", LocalServices.RABBITMQ_USERNAME, "--rabbitmq-password", LocalServices.RABBITMQ_PASSWORD));
     return baton(all.toArray(String[]::new));
   }
 
@@ -77,38 +60,38 @@ class CliAgainstRuntimeIT {
   @Test
   void startGetAndDescribeAnOrderAsTablesAndAsJson() throws Exception {
     String key = key("ok");
-    Run started = runtime("start", "order-fulfilment", "--business-key", key, "--input", "{\"sku\": \"book\", \"amount\": 30}");
+    CliRun started = runtime("start", "order-fulfilment", "--business-key", key, "--input", "{\"sku\": \"book\", \"amount\": 30}");
     assertThat(started.code()).as(started.err()).isZero();
     assertThat(started.out()).startsWith("started default/order-fulfilment instance ").contains("(business key " + key + ")");
     String id = started.out().split(" ")[3];
 
-    Run again = runtime("start", "order-fulfilment", "-k", key, "-o", "json");
+    CliRun again = runtime("start", "order-fulfilment", "-k", key, "-o", "json");
     assertThat(again.code()).isZero();
     assertThat(again.json().path("id").asText()).isEqualTo(id);
     assertThat(runtime("start", "order-fulfilment", "-k", key).out()).contains("was already started", id);
 
     saga.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
 
-    Run list = runtime("get", "order-fulfilment", "--business-key", key);
+    CliRun list = runtime("get", "order-fulfilment", "--business-key", key);
     assertThat(list.code()).isZero();
     assertThat(list.out().lines().toList()).hasSize(2);
     assertThat(list.out().lines().findFirst().orElseThrow())
         .matches("ID\\s+WORKFLOW\\s+BUSINESS KEY\\s+STATUS\\s+STEP\\s+ATTEMPT\\s+AGE");
     assertThat(list.out()).containsPattern(id + "\\s+order-fulfilment\\s+" + key + "\\s+SUCCEEDED\\s+ship\\s+1\\s+\\S+");
 
-    Run listJson = runtime("get", "order-fulfilment", "--business-key", key, "-o", "json");
+    CliRun listJson = runtime("get", "order-fulfilment", "--business-key", key, "-o", "json");
     assertThat(listJson.json().path("count").asInt()).isEqualTo(1);
     assertThat(listJson.json().path("items").get(0).path("id").asText()).isEqualTo(id);
     assertThat(runtime("get", "order-fulfilment", "--status", "succeeded", "--limit", "500").out()).contains(id);
     assertThat(runtime("get", "order-fulfilment", "--status", "FAILED", "-k", key).out()).contains("No instances");
     assertThat(runtime("get").out()).as("every workflow").contains(id);
 
-    Run one = runtime("get", "instance", id);
+    CliRun one = runtime("get", "instance", id);
     assertThat(one.code()).isZero();
     assertThat(one.out()).containsPattern(id + "\\s+order-fulfilment\\s+" + key + "\\s+SUCCEEDED");
     assertThat(runtime("get", "instance", id, "-o", "yaml").out()).contains("id: " + id, "status: SUCCEEDED", "steps:");
 
-    Run describe = runtime("describe", id);
+    CliRun describe = runtime("describe", id);
     assertThat(describe.code()).isZero();
     assertThat(describe.out()).contains("Instance:     " + id, "Workflow:     default/order-fulfilment (revision",
         "Business key: " + key, "Status:       SUCCEEDED", "Last step:    ship, attempt 1", "Timeline")
@@ -116,7 +99,7 @@ class CliAgainstRuntimeIT {
         .containsPattern("2\\s+charge\\s+step\\s+pay\\s+1\\s+SUCCEEDED")
         .containsPattern("3\\s+ship\\s+step\\s+ship\\s+1\\s+SUCCEEDED")
         .doesNotContain("Last error");
-    Run describeJson = runtime("describe", id, "-o", "json");
+    CliRun describeJson = runtime("describe", id, "-o", "json");
     assertThat(describeJson.json().path("steps")).hasSize(3);
   }
 
@@ -126,7 +109,7 @@ class CliAgainstRuntimeIT {
     String id = saga.startOrder(key, Map.of("card", "declined"));
     saga.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(30));
 
-    Run describe = runtime("describe", id);
+    CliRun describe = runtime("describe", id);
     assertThat(describe.code()).isZero();
     assertThat(describe.out()).contains("Status:       COMPENSATED",
             "Last error:   charge (pay, attempt 1): FAILED CARD_DECLINED: the card was declined by the issuer")
@@ -140,7 +123,7 @@ class CliAgainstRuntimeIT {
     // the carrier fails three times: the ship step stays in flight for 1s + 2s + 4s of retries
     String slow = saga.startOrder(key("cancel"), Map.of("flakyShipping", 3));
     await().atMost(Duration.ofSeconds(20)).until(() -> "ship".equals(saga.instance(slow).path("currentStep").asText()));
-    Run cancel = runtime("cancel", slow);
+    CliRun cancel = runtime("cancel", slow);
     assertThat(cancel.code()).as(cancel.err()).isZero();
     assertThat(cancel.out()).contains("instance " + slow, ": CANCELLED at ship");
     assertThat(runtime("cancel", slow).out()).as("cancelling twice changes nothing").contains(": CANCELLED at ship");
@@ -148,7 +131,7 @@ class CliAgainstRuntimeIT {
     // more than the stock: the first step fails, nothing to compensate
     String failed = saga.startOrder(key("stock"), Map.of("sku", "poster", "quantity", 99));
     saga.awaitStatus(failed, "FAILED", Duration.ofSeconds(30));
-    Run retry = runtime("retry", failed, "-o", "json");
+    CliRun retry = runtime("retry", failed, "-o", "json");
     assertThat(retry.code()).as(retry.err()).isZero();
     assertThat(retry.json().path("attempt").asInt()).isEqualTo(2);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -159,7 +142,7 @@ class CliAgainstRuntimeIT {
     assertThat(runtime("describe", failed).out())
         .containsPattern("2\\s+reserve-stock\\s+step\\s+reserve\\s+2\\s+FAILED\\s+.*OUT_OF_STOCK");
     assertThat(runtime("retry", slow).err()).contains("only FAILED instances can be retried");
-    Run finished = runtime("cancel", failed);
+    CliRun finished = runtime("cancel", failed);
     assertThat(finished.code()).isEqualTo(1);
     assertThat(finished.err().strip()).startsWith("baton cancel: ").contains("only RUNNING or COMPENSATING", "HTTP 409");
   }
@@ -167,12 +150,12 @@ class CliAgainstRuntimeIT {
   @Test
   void errorsSayWhatIsWrongWithAnExitCodeThatMeansIt() throws Exception {
     String unknown = UUID.randomUUID().toString();
-    Run notFound = runtime("describe", unknown);
+    CliRun notFound = runtime("describe", unknown);
     assertThat(notFound.code()).isEqualTo(1);
     assertThat(notFound.out()).isEmpty();
     assertThat(notFound.err().strip()).isEqualTo("baton describe: no instance " + unknown + " (HTTP 404 NotFound)");
     assertThat(runtime("get", "instance", unknown, "-o", "json").code()).isEqualTo(1);
-    Run noWorkflow = runtime("start", "no-such-workflow", "-k", "x");
+    CliRun noWorkflow = runtime("start", "no-such-workflow", "-k", "x");
     assertThat(noWorkflow.code()).isEqualTo(1);
     assertThat(noWorkflow.err()).contains("no Workflow 'no-such-workflow' in namespace 'default'");
 
@@ -180,7 +163,7 @@ class CliAgainstRuntimeIT {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
-    Run unreachable = baton("get", "order-fulfilment", "--runtime-url", "http://127.0.0.1:" + closed);
+    CliRun unreachable = baton("get", "order-fulfilment", "--runtime-url", "http://127.0.0.1:" + closed);
     assertThat(unreachable.code()).isEqualTo(3);
     assertThat(unreachable.err().strip().lines()).singleElement().isEqualTo("baton get: cannot reach the Baton runtime at"
         + " http://127.0.0.1:" + closed + " (connection refused): is `bin/baton dev` running? Otherwise point"
@@ -188,7 +171,7 @@ class CliAgainstRuntimeIT {
     assertThat(baton("describe", unknown, "--runtime-url", "http://127.0.0.1:" + closed).code()).isEqualTo(3);
 
     assertThat(runtime("start", "order-fulfilment").code()).as("no business key").isEqualTo(2);
-    Run badInput = runtime("start", "order-fulfilment", "-k", "x", "--input", "[1, 2]");
+    CliRun badInput = runtime("start", "order-fulfilment", "-k", "x", "--input", "[1, 2]");
     assertThat(badInput.code()).isEqualTo(2);
     assertThat(badInput.err()).contains("--input must be a JSON object");
     assertThat(runtime("start", "order-fulfilment", "-k", "x", "--input", "@/no/such/file.json").code()).isEqualTo(2);
@@ -203,7 +186,7 @@ class CliAgainstRuntimeIT {
     assertThat(dlq("dlq", "replay", "q.payment.pay").code()).isEqualTo(2);
     assertThat(dlq("dlq", "replay", "q.dlx.payment.pay", "--count", "1", "--message-id", "x").code()).isEqualTo(2);
 
-    Run help = baton("--help");
+    CliRun help = baton("--help");
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("start", "describe", "dlq", "Exit codes:", "3   the runtime");
   }
@@ -222,7 +205,7 @@ class CliAgainstRuntimeIT {
 
     // the management API's statistics lag by a few seconds
     await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-      Run list = dlq("dlq", "list");
+      CliRun list = dlq("dlq", "list");
       assertThat(list.code()).as(list.err()).isZero();
       assertThat(list.out()).containsPattern(dlqName + "\\s+shipping\\s+ship\\s+1\\n")
           .containsPattern("q.dlx.payment.pay\\s+payment\\s+pay\\s+0").contains("1 dead letter in vhost");
@@ -232,7 +215,7 @@ class CliAgainstRuntimeIT {
     assertThat(listJson.path("queues").get(0).path("name").asText()).isEqualTo(dlqName);
     assertThat(listJson.path("queues").get(0).path("messages").asLong()).isEqualTo(1);
 
-    Run peek = dlq("dlq", "list", "--queue", dlqName);
+    CliRun peek = dlq("dlq", "list", "--queue", dlqName);
     assertThat(peek.code()).as(peek.err()).isZero();
     assertThat(peek.out()).containsPattern(messageId + "\\s+service.shipping.ship\\s+" + id + "\\s+ship\\s+"
         + "CarrierUnavailableException: carrier API timed out \\(simulated: flakyShipping=6, delivery 4\\)\\s+\\S+");
@@ -241,7 +224,7 @@ class CliAgainstRuntimeIT {
     assertThat(peekJson.path("properties").path("headers").path("baton-retries").asInt()).isEqualTo(3);
     assertThat(saga.messagesIn(dlqName)).as("peeking consumes nothing").isEqualTo(1);
 
-    Run dryRun = dlq("dlq", "replay", dlqName, "--dry-run");
+    CliRun dryRun = dlq("dlq", "replay", dlqName, "--dry-run");
     assertThat(dryRun.code()).as(dryRun.err()).isZero();
     assertThat(dryRun.out()).contains(messageId, "shipping.command.topic.ex -> service.shipping.ship",
         "Would replay 1 message", "nothing moved");
@@ -249,7 +232,7 @@ class CliAgainstRuntimeIT {
     assertThat(dlq("dlq", "replay", dlqName, "--message-id", "not-there").code()).isEqualTo(1);
     assertThat(saga.messagesIn(dlqName)).isEqualTo(1);
 
-    Run replay = dlq("dlq", "replay", dlqName, "--message-id", messageId, "-o", "json");
+    CliRun replay = dlq("dlq", "replay", dlqName, "--message-id", messageId, "-o", "json");
     assertThat(replay.code()).as(replay.err()).isZero();
     assertThat(replay.json().path("replayed").get(0).path("routingKey").asText()).isEqualTo("service.shipping.ship");
     assertThat(replay.json().path("left").asLong()).isZero();
@@ -261,10 +244,10 @@ class CliAgainstRuntimeIT {
     assertThat(replayed.retries()).isZero();
 
     assertThat(dlq("dlq", "replay", "q.dlx.payment.pay").out()).contains("nothing to replay (the queue is empty)");
-    Run noQueue = dlq("dlq", "replay", "q.dlx.nosuch.thing");
+    CliRun noQueue = dlq("dlq", "replay", "q.dlx.nosuch.thing");
     assertThat(noQueue.code()).isEqualTo(1);
     assertThat(noQueue.err()).contains("no queue q.dlx.nosuch.thing");
-    Run noBroker = baton("dlq", "list", "--rabbitmq-management-url", "http://127.0.0.1:1/api/");
+    CliRun noBroker = baton("dlq", "list", "--rabbitmq-management-url", "http://127.0.0.1:1/api/");
     assertThat(noBroker.code()).isEqualTo(3);
     assertThat(noBroker.err()).contains("cannot reach the RabbitMQ management API at http://127.0.0.1:1/api/");
   }

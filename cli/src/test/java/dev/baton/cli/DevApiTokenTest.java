@@ -2,8 +2,6 @@ package dev.baton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -31,13 +29,5 @@ class DevApiTokenTest {
     assertThat(s.toString()).doesNotContain("s3cret-token").contains("apiToken=(set)");
     assertThat(s.runtime().toString()).doesNotContain("s3cret-token");
     assertThat(s.operator("http://127.0.0.1:8080").toString()).doesNotContain("s3cret-token");
-  }
-
-  @Test
-  void theOldConstructorMeansNoToken() {
-    DevSettings s = new DevSettings("127.0.0.1", 0, 0, "http://127.0.0.1:15672/api/", "127.0.0.1", 5672, "guest",
-        "guest", "/", "baton-", Duration.ofSeconds(60), "jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "",
-        Path.of(".baton/kubeconfig"), false);
-    assertThat(s.apiToken()).isNull();
   }
 }

@@ -83,9 +83,9 @@ final class SagaStack implements AutoCloseable {
     try {
       Path tmp = Files.createTempDirectory("baton-saga");
       DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
-          LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USER,
+          LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
           LocalServices.RABBITMQ_PASSWORD, vhost.name(), prefix, Duration.ofSeconds(10), database.jdbcUrl(),
-          database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true);
+          database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true, null);
       stack = DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
       Kubectl kubectl = new Kubectl(stack.kubeconfig(), tmp.resolve("kube-cache"));
       SagaStack saga = new SagaStack(vhost, database, stack, kubectl, prefix, printed);

@@ -1,12 +1,12 @@
 package dev.baton.contract;
 
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -81,53 +81,51 @@ public record WorkerEnvironment(ServiceModel model, int prefetch) {
   /**
    * Reads the variables back, as a worker does at start-up.
    *
-   * @throws IllegalArgumentException naming the variable that is missing or malformed
+   * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable that is missing or malformed
    */
   public static WorkerEnvironment read(Map<String, String> env) {
-    String service = require(env, SERVICE);
-    if (!Names.isValidToken(service)) {
-      throw new IllegalArgumentException(SERVICE + "='" + service + "' is not a service name");
-    }
-    int prefetch = Integer.parseInt(env.getOrDefault(PREFETCH, String.valueOf(DEFAULT_PREFETCH)));
-    QueueType queueType = QueueType.valueOf(env.getOrDefault(QUEUE_TYPE, "classic").toUpperCase(Locale.ROOT));
+    return SettingsReader.read(env, WorkerEnvironment::read);
+  }
+
+  /**
+   * Reads the variables back with {@code r}, which collects the problems ({@link SettingsReader#read}); the result
+   * is only meaningful when {@code r} has none.
+   */
+  public static WorkerEnvironment read(SettingsReader r) {
+    String service = r.required(SERVICE, "a service name (lower-case letters, digits and '-')", v -> {
+      if (!Names.isValidToken(v)) {
+        throw new IllegalArgumentException(v);
+      }
+      return v;
+    });
+    int prefetch = r.integer(PREFETCH, DEFAULT_PREFETCH, 1, Integer.MAX_VALUE);
+    QueueType queueType = r.enumeration(QUEUE_TYPE, QueueType.class, QueueType.CLASSIC);
     List<ServiceModel.Command> commands = new ArrayList<>();
-    for (String name : list(env.get(COMMANDS))) {
-      commands.add(new ServiceModel.Command(name, staircase(env, name)));
+    for (String name : r.list(COMMANDS, List.of())) {
+      commands.add(new ServiceModel.Command(name, staircase(r, name)));
     }
     List<ServiceModel.Subscription> subscriptions = new ArrayList<>();
-    for (String name : list(env.get(SUBSCRIPTIONS))) {
+    for (String name : r.list(SUBSCRIPTIONS, List.of())) {
       String p = consumerPrefix(name);
       subscriptions.add(new ServiceModel.Subscription(
-          name, require(env, p + "_SOURCE"), require(env, p + "_PATTERN"), staircase(env, name)));
+          name, r.requiredString(p + "_SOURCE"), r.requiredString(p + "_PATTERN"), staircase(r, name)));
     }
     return new WorkerEnvironment(new ServiceModel(service, queueType, commands, subscriptions), prefetch);
   }
 
-  private static RetryStaircase staircase(Map<String, String> env, String consumer) {
+  private static RetryStaircase staircase(SettingsReader r, String consumer) {
     String p = consumerPrefix(consumer);
-    String attempts = env.get(p + "_MAX_ATTEMPTS");
+    Integer attempts = r.integer(p + "_MAX_ATTEMPTS", null, 1, Integer.MAX_VALUE);
+    List<BatonDuration> delays = r.durations(p + "_DELAYS", List.of());
     if (attempts == null) {
       return RetryStaircase.NONE;
     }
-    try {
-      return RetryStaircase.of(Integer.parseInt(attempts.trim()), list(env.get(p + "_DELAYS")));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(p + "_MAX_ATTEMPTS/_DELAYS: " + e.getMessage(), e);
+    if (attempts > 1 && delays.isEmpty()) {
+      if (!r.isSet(p + "_DELAYS")) { // when set, it was malformed: already a problem
+        r.problem(p + "_DELAYS", "required when " + p + "_MAX_ATTEMPTS is " + attempts + ", e.g. 30s,2m");
+      }
+      return RetryStaircase.NONE;
     }
-  }
-
-  private static String require(Map<String, String> env, String name) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      throw new IllegalArgumentException("environment variable " + name + " is not set");
-    }
-    return v.trim();
-  }
-
-  private static List<String> list(String csv) {
-    if (csv == null || csv.isBlank()) {
-      return List.of();
-    }
-    return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    return new RetryStaircase(attempts, delays);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.baton.contract.settings.InvalidSettingsException;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import java.util.List;
@@ -53,5 +54,30 @@ class WorkerEnvironmentTest {
         .hasMessageContaining("BATON_SERVICE");
     assertThatThrownBy(() -> WorkerEnvironment.read(Map.of("BATON_SERVICE", "sms", "BATON_SUBSCRIPTIONS", "x")))
         .hasMessageContaining("BATON_CONSUMER_X_SOURCE");
+  }
+
+  @Test
+  void everyBadVariableIsNamedAtOnce() {
+    Map<String, String> env = new java.util.HashMap<>(new WorkerEnvironment(MODEL, 20).variables());
+    env.put("BATON_SERVICE", "Payment!");
+    env.put("BATON_PREFETCH", "ten");
+    env.put("BATON_QUEUE_TYPE", "stream");
+    env.put("BATON_CONSUMER_PAY_DELAYS", "30s,soon");
+    env.put("BATON_CONSUMER_REFUND_ALL_MAX_ATTEMPTS", "3");
+    assertThatThrownBy(() -> WorkerEnvironment.read(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_SERVICE: expected a service name (lower-case letters, digits and '-'), got 'Payment!'; "
+            + "BATON_PREFETCH: expected a whole number of at least 1, got 'ten'; "
+            + "BATON_QUEUE_TYPE: expected one of classic, quorum, got 'stream'; "
+            + "BATON_CONSUMER_PAY_DELAYS: expected a comma list of durations such as 30s,2m, got '30s,soon'; "
+            + "BATON_CONSUMER_REFUND_ALL_DELAYS: required when BATON_CONSUMER_REFUND_ALL_MAX_ATTEMPTS is 3, "
+            + "e.g. 30s,2m");
+  }
+
+  @Test
+  void theQueueTypeIsReadInAnyCase() {
+    Map<String, String> env = new java.util.HashMap<>(new WorkerEnvironment(MODEL, 20).variables());
+    env.put("BATON_QUEUE_TYPE", "QUORUM");
+    assertThat(WorkerEnvironment.read(env).model().queueType()).isEqualTo(QueueType.QUORUM);
   }
 }

@@ -3,6 +3,7 @@ package dev.baton.devapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.devapi.cel.RuleBudget;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fabric8 CRUD store with what kubectl needs in front of it: discovery and OpenAPI documents, Table answers for
- * {@code kubectl get}, schema admission for custom resources, strategic merge patches, field selectors, Status bodies
+ * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), strategic merge patches, field selectors, Status bodies
  * for errors, and a feed of changes for watches over plain HTTP ({@link WatchHub}).
  */
 final class DevApiDispatcher extends KubernetesCrudDispatcher {
@@ -166,9 +167,17 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
         body = Json.write(JsonDiff.asJson(before, result));
         contentType = JSON_PATCH;
       }
+      if (CRDS.equals(collectionPath(objectPath))) {
+        List<ApiStatus.Cause> causes = RuleBudget.check(result).stream()
+            .map(v -> new ApiStatus.Cause(v.field(), v.message())).toList();
+        if (!causes.isEmpty()) {
+          return status(ApiStatus.invalid("CustomResourceDefinition", "apiextensions.k8s.io",
+              result.path("metadata").path("name").asText(""), causes));
+        }
+      }
       if (type.isPresent()) {
-        List<ApiStatus.Cause> causes =
-            admission.check(type.get(), result, "Strict".equals(path.param("fieldValidation")));
+        List<ApiStatus.Cause> causes = admission.check(type.get(), result, request.method() == HttpMethod.POST ? null
+            : before, "Strict".equals(path.param("fieldValidation")));
         if (!causes.isEmpty()) {
           String name = result.path("metadata").path("name").asText(path.name() == null ? "" : path.name());
           return status(ApiStatus.invalid(type.get().kind(), type.get().group(), name, causes));
@@ -263,6 +272,11 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
   private static String objectPath(String raw, ApiPath path) {
     String bare = raw.contains("?") ? raw.substring(0, raw.indexOf('?')) : raw;
     return path.subresource() == null ? bare : bare.substring(0, bare.lastIndexOf('/'));
+  }
+
+  /** {@code /apis/g/v/plural/name} without its name; a collection path stays as it is. */
+  private static String collectionPath(String objectPath) {
+    return objectPath.substring(0, objectPath.lastIndexOf('/')).equals(CRDS) ? CRDS : objectPath;
   }
 
   private static String withFieldSelector(String raw, String selector) {

@@ -157,6 +157,68 @@ class KubectlAgainstDevApiIT {
   }
 
   @Test
+  @Order(6)
+  void listMapKeysCelRulesAndTransitionRulesAreEnforcedAsOnACluster() {
+    Kubectl.Result duplicates = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: twice}
+        spec:
+          entity: order
+          steps:
+            - {name: charge, service: payment, command: pay}
+            - {name: charge, service: payment, command: refund}
+        """, "apply", "-f", "-");
+    assertThat(duplicates.exitCode()).isNotZero();
+    assertThat(duplicates.err()).contains("Workflow \"twice\" is invalid",
+        "spec.steps[1]: Duplicate value: map[string]interface {}{\"name\":\"charge\"}");
+    assertThat(kubectl.run("get", "workflow", "twice").exitCode()).isNotZero();
+
+    String longName = "a-service-name-that-is-longer-than-a-label-value-may-be-at-64chr";
+    assertThat(longName).hasSize(64);
+    Kubectl.Result tooLong = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: WorkerService
+        metadata: {name: %s}
+        spec:
+          commands: [{name: pay}]
+        """.formatted(longName), "apply", "-f", "-");
+    assertThat(tooLong.exitCode()).isNotZero();
+    assertThat(tooLong.err()).contains("metadata.name: Too long: may not be more than 63 bytes");
+
+    String clash = """
+        apiVersion: baton.dev/v1alpha1
+        kind: WorkerService
+        metadata: {name: clash}
+        spec:
+          commands: [{name: notify}]
+          subscriptions: [{name: notify, service: payment, pattern: "*.pay.failed"}]
+          %s
+        """;
+    // the structural schema first (as on a cluster, CEL runs only on what passes it), then the CEL rule
+    Kubectl.Result schemaFirst = kubectl.runWithInput(
+        clash.formatted("deployment: {image: example/clash:1, imagePullPolicy: Sometimes}"), "apply", "-f", "-");
+    assertThat(schemaFirst.exitCode()).isNotZero();
+    assertThat(schemaFirst.err()).contains("spec.deployment.imagePullPolicy: Unsupported value: \"Sometimes\"");
+    Kubectl.Result celOnly = kubectl.runWithInput(clash.formatted(""), "apply", "-f", "-");
+    assertThat(celOnly.err()).contains("\"clash\" is invalid",
+        "spec: Invalid value: \"object\": a subscription cannot have the name of a command");
+
+    // payment was applied as classic (order-saga): a real server refuses the change of type at admission
+    Kubectl.Result quorum = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: WorkerService
+        metadata: {name: payment}
+        spec:
+          commands: [{name: pay, retryPolicy: quick}, {name: refund, retryPolicy: quick}]
+          queue: {type: quorum, prefetch: 20}
+        """, "apply", "-f", "-");
+    assertThat(quorum.exitCode()).isNotZero();
+    assertThat(quorum.err()).contains("spec.queue.type: Invalid value: \"string\": the queue type cannot change");
+    assertThat(kubectl.ok("get", "ws", "payment", "-o", "jsonpath={.spec.queue.type}")).isEqualTo("classic");
+  }
+
+  @Test
   @Order(7)
   void coreKindsApplyAndPrintLikeACluster() {
     Kubectl.Result r = kubectl.runWithInput("""

@@ -1,5 +1,7 @@
 package dev.baton.examples;
 
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.worker.BatonWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +18,8 @@ public final class ExampleMain {
   private ExampleMain() {}
 
   public static void main(String[] args) {
-    String name = args.length > 0 ? args[0]
-        : System.getenv().getOrDefault("BATON_EXAMPLE_WORKER", System.getenv("BATON_SERVICE"));
+    String name = args.length > 0 ? args[0] : SettingsReader.read(System.getenv(),
+        r -> r.string("BATON_EXAMPLE_WORKER", r.string(WorkerEnvironment.SERVICE, null)));
     ExampleWorker example = ExampleWorkers.create(name).orElse(null);
     if (example == null) {
       System.err.println("no example worker '" + name + "': name one of " + ExampleWorkers.NAMES

@@ -60,15 +60,7 @@ final class Chart {
    */
   static Rendered template(ValueSet values, Map<String, Object> more) {
     TemplateCommand command = new Helm(renderable()).template().withName(RELEASE).withNamespace(NAMESPACE);
-    JsonNode merged = values.file() == null ? YAML.createObjectNode() : read(values.file());
-    for (Map.Entry<String, Object> value : more.entrySet()) {
-      Object nested = value.getValue();
-      String[] path = value.getKey().split("\\.");
-      for (int i = path.length - 1; i >= 0; i--) {
-        nested = Map.of(path[i], nested);
-      }
-      merged = merge(merged, YAML.valueToTree(nested));
-    }
+    JsonNode merged = withMore(values.file() == null ? YAML.createObjectNode() : read(values.file()), more);
     try {
       Path file = Files.createTempFile("baton-values-", ".yaml");
       try {
@@ -92,7 +84,6 @@ final class Chart {
   /** {@code (lookup "v1" "Secret" ns name)}: the four arguments, quoted strings or fields and variables. */
   private static final Pattern LOOKUP_CALL =
       Pattern.compile("\\(lookup((?:\\s+(?:\"[^\"]*\"|[^\\s()\"]+)){4})\\s*\\)");
-  private static volatile Path renderable;
 
   /**
    * The chart to run {@code helm template} on. helm-java 0.0.15's template, unlike helm's, lets {@code lookup} ask a
@@ -102,24 +93,9 @@ final class Chart {
    * ChartInstallTest ({@code install --dry-run=client}) and through {@code helm lint}.
    */
   static Path renderable() {
-    Path copy = renderable;
-    if (copy == null) {
-      synchronized (Chart.class) {
-        copy = renderable;
-        if (copy == null) {
-          try {
-            Path scratch = Files.createTempDirectory("baton-chart-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
-            copy = copyChart(scratch.resolve("baton"), Chart::lookupFromValues);
-            renderable = copy;
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }
-    }
-    return copy;
+    return copyOnce("renderable", Chart::lookupFromValues);
   }
+
 
   /** A template with its lookup calls answered from {@link #LOOKUP}. */
   private static String lookupFromValues(String template) {
@@ -154,10 +130,31 @@ final class Chart {
     return new Helm(chart).lint().strict().call();
   }
 
+  /** {@code helm lint --strict} of the defaults with more values on top (dotted keys, any YAML type). */
+  static LintResult lint(Map<String, Object> more, Path scratch) {
+    return new Helm(copyWithValues(withMore(read(dir().resolve("values.yaml")), more), scratch)).lint().strict().call();
+  }
+
   private static Path copyWithValues(ValueSet values, Path scratch) {
+    return copyWithValues(merge(read(dir().resolve("values.yaml")), read(values.file())), scratch);
+  }
+
+  private static JsonNode withMore(JsonNode base, Map<String, Object> more) {
+    JsonNode merged = base;
+    for (Map.Entry<String, Object> value : more.entrySet()) {
+      Object nested = value.getValue();
+      String[] path = value.getKey().split("\\.");
+      for (int i = path.length - 1; i >= 0; i--) {
+        nested = Map.of(path[i], nested);
+      }
+      merged = merge(merged, YAML.valueToTree(nested));
+    }
+    return merged;
+  }
+
+  private static Path copyWithValues(JsonNode merged, Path scratch) {
     try {
-      Path copy = copyChart(scratch.resolve("baton"), UnaryOperator.identity());
-      JsonNode merged = merge(read(dir().resolve("values.yaml")), read(values.file()));
+      Path copy = copyChart(scratch.resolve("baton"), UnaryOperator.identity(), false);
       YAML.writeValue(copy.resolve("values.yaml").toFile(), merged);
       return copy;
     } catch (IOException e) {
@@ -165,8 +162,39 @@ final class Chart {
     }
   }
 
-  /** A copy of the chart in {@code copy}, each file under templates/ passed through {@code templates}. */
-  private static Path copyChart(Path copy, UnaryOperator<String> templates) throws IOException {
+  /**
+   * The chart as it is, for {@code helm install --dry-run=client} (ChartInstallTest): a copy whose only change is the
+   * one {@link #copyChart} makes to Chart.yaml's kubeVersion.
+   */
+  static Path installable() {
+    return copyOnce("installable", UnaryOperator.identity());
+  }
+
+  /** Copies made once per test run, deleted when the JVM exits. */
+  private static final Map<String, Path> COPIES = new ConcurrentHashMap<>();
+
+  private static Path copyOnce(String name, UnaryOperator<String> templates) {
+    return COPIES.computeIfAbsent(name, k -> {
+      try {
+        Path scratch = Files.createTempDirectory("baton-chart-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
+        return copyChart(scratch.resolve("baton"), templates, true);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** The chart's kubeVersion constraint; helm refuses to render for an older Kubernetes. */
+  static final String KUBE_VERSION = ">=1.27.0-0";
+
+  /**
+   * A copy of the chart in {@code copy}, each file under templates/ passed through {@code templates}. For rendering
+   * with helm-java ({@code forRendering}), Chart.yaml's kubeVersion admits Kubernetes 1.20 too: helm-java 0.0.15's
+   * bundled helm renders for Kubernetes v1.20.0 when no cluster is asked (helm itself for its client-go version) and
+   * offers no --kube-version. ValuesSchemaTest checks that the chart as it is refuses that version.
+   */
+  private static Path copyChart(Path copy, UnaryOperator<String> templates, boolean forRendering) throws IOException {
     Path templateDir = dir().resolve("templates");
     try (Stream<Path> files = Files.walk(dir())) {
       for (Path source : (Iterable<Path>) files::iterator) {
@@ -175,6 +203,12 @@ final class Chart {
           Files.createDirectories(target);
         } else if (source.startsWith(templateDir)) {
           Files.writeString(target, templates.apply(Files.readString(source)));
+        } else if (forRendering && source.equals(dir().resolve("Chart.yaml"))) {
+          String chart = Files.readString(source);
+          if (!chart.contains("kubeVersion: \"" + KUBE_VERSION + "\"")) {
+            throw new IllegalStateException("Chart.yaml no longer says kubeVersion: \"" + KUBE_VERSION + "\"");
+          }
+          Files.writeString(target, chart.replace(KUBE_VERSION, ">=1.20.0-0"));
         } else {
           Files.copy(source, target);
         }

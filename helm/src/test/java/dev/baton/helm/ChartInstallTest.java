@@ -20,7 +20,7 @@ class ChartInstallTest {
   @EnumSource(ValueSet.class)
   void installsAndSaysWhatToDoNext(ValueSet values) {
     // --dry-run=client, as helm's own default: lookup finds nothing (helm-java would otherwise ask a cluster).
-    InstallCommand install = new Helm(Chart.dir()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
+    InstallCommand install = new Helm(Chart.installable()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
         .dryRun().withDryRunOption(DryRun.CLIENT).clientOnly();
     Release release = (values.file() == null ? install : install.withValuesFile(values.file())).call();
 

@@ -6,6 +6,10 @@ import static dev.baton.helm.Rendered.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.contract.settings.LogFormat;
+import dev.baton.contract.settings.SettingsReader;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.runtime.RuntimeSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -53,6 +57,27 @@ class ChartTemplateTest {
       // Whatever the name of the variable: no quick-start secret value is ever written into a Deployment.
       assertThat(deployment.toString()).doesNotContain("s3cret");
     }
+  }
+
+  /** The processes read their settings strictly (a bad value stops the start): the chart must render none. */
+  @ParameterizedTest
+  @EnumSource(ValueSet.class)
+  void everyPlainValueIsOneTheProcessesAccept(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    Map<String, String> operator = plainValues(chart.operator());
+    assertThat(OperatorSettings.fromEnvironment(operator).managementUrl()).isNotBlank();
+    assertThat(SettingsReader.read(operator, LogFormat::read)).isNotNull();
+    chart.find(Deployment.class, Chart.RELEASE + "-runtime").map(ChartTemplateTest::plainValues).ifPresent(runtime -> {
+      assertThat(RuntimeSettings.fromEnvironment(runtime).httpPort()).isPositive();
+      assertThat(SettingsReader.read(runtime, LogFormat::read)).isNotNull();
+    });
+  }
+
+  private static Map<String, String> plainValues(Deployment deployment) {
+    Map<String, String> plain = new java.util.HashMap<>();
+    env(deployment).values().stream().filter(v -> v.getValue() != null)
+        .forEach(v -> plain.put(v.getName(), v.getValue()));
+    return plain;
   }
 
   @ParameterizedTest
@@ -199,7 +224,7 @@ class ChartTemplateTest {
     assertThat(value(runtime, "BATON_DATABASE_URL")).startsWith("jdbc:postgresql://");
     assertThat(value(runtime, "BATON_DATABASE_CREATE")).isEqualTo("false");
     assertThat(value(runtime, "BATON_REQUIRE_READY")).isEqualTo("true");
-    assertSecretRef(runtime, "BATON_DATABASE_USER", "baton-runtime-database", "username");
+    assertSecretRef(runtime, "BATON_DATABASE_USERNAME", "baton-runtime-database", "username");
     assertSecretRef(runtime, "BATON_DATABASE_PASSWORD", "baton-runtime-database", "password");
     assertSecretRef(runtime, "BATON_RABBITMQ_URI", "baton-runtime-rabbitmq", "uri");
     assertThat(env(runtime)).doesNotContainKeys("BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD",
@@ -247,7 +272,7 @@ class ChartTemplateTest {
     assertThat(chart.all(Secret.class)).isEmpty();
     assertSecretRef(chart.operator(), "BATON_RABBITMQ_USERNAME", "rabbitmq-admin", "admin-user");
     assertSecretRef(chart.operator(), "BATON_RABBITMQ_PASSWORD", "rabbitmq-admin", "admin-pass");
-    assertSecretRef(chart.runtime(), "BATON_DATABASE_USER", "baton-db", "db-user");
+    assertSecretRef(chart.runtime(), "BATON_DATABASE_USERNAME", "baton-db", "db-user");
     assertSecretRef(chart.runtime(), "BATON_DATABASE_PASSWORD", "baton-db", "db-pass");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_URI", "baton-runtime-broker", "amqp-uri");
     assertSecretRef(chart.runtime(), "BATON_RABBITMQ_USERNAME", "baton-runtime-broker", "amqp-user");

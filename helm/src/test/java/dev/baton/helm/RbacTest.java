@@ -128,8 +128,9 @@ class RbacTest {
   void clusterWideByDefault() {
     Rendered chart = Chart.template(ValueSet.DEFAULTS);
 
+    // and the two aggregated into Kubernetes' admin/edit/view, bound to no one (AggregatedRolesTest)
     assertThat(chart.all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
-        .containsExactlyInAnyOrder(OPERATOR, RUNTIME);
+        .containsExactlyInAnyOrder(OPERATOR, RUNTIME, Chart.RELEASE + "-edit", Chart.RELEASE + "-view");
     assertThat(chart.all(Role.class)).extracting(r -> r.getMetadata().getName()).containsExactly(LEADER_ELECTION);
     for (ClusterRoleBinding binding : chart.all(ClusterRoleBinding.class)) {
       assertRoleRef(binding.getRoleRef(), "ClusterRole", binding.getMetadata().getName());

@@ -163,10 +163,11 @@ class RecordedRequestsIT {
     String prefix = "baton-h" + UUID.randomUUID().toString().substring(0, 6) + "-";
     List<OwnerReference> ownerReferences = new ArrayList<>();
     try (RabbitVhost vhost = RabbitVhost.create("helm-rbac"); KubernetesClient client = clientAs(OPERATOR_AGENT)) {
-      OperatorSettings settings = new OperatorSettings(LocalServices.RABBITMQ_MANAGEMENT_URL,
-          LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_HOST,
-          LocalServices.RABBITMQ_PORT, vhost.name(), prefix, Duration.ofSeconds(3), mode.serverSideApply, null)
-          .toBuilder()
+      OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
+          .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)
+          .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
+          .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
+          .vhost(vhost.name()).userPrefix(prefix).resync(Duration.ofSeconds(3)).serverSideApply(mode.serverSideApply)
           .runtimeCredentialsSecret(Chart.NAMESPACE + "/" + RequiredPermissions.RUNTIME_SECRET)
           .leaderElection(true, Chart.NAMESPACE, RequiredPermissions.LEASE)
           .namespaces(Set.copyOf(mode.watchNamespaces))

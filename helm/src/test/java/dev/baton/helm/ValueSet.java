@@ -16,7 +16,7 @@ enum ValueSet {
   EXISTING_SECRETS("existing-secrets.yaml"),
   /** Roles in two namespaces instead of ClusterRoles. */
   WATCH_NAMESPACES("watch-namespaces.yaml"),
-  /** ServiceMonitors, with the operator's HTTP endpoint on and a read-only API token for the runtime's /metrics. */
+  /** ServiceMonitors and the PrometheusRule, with the operator's HTTP endpoint on and a read-only API token for the runtime's /metrics. */
   SERVICE_MONITOR("service-monitor.yaml"),
   /** KEDA ScaledObjects managed by the operator. */
   KEDA("keda.yaml"),

@@ -1,8 +1,13 @@
 package dev.baton.operator;
 
+import dev.baton.contract.settings.InvalidSettingsException;
+import dev.baton.contract.settings.LogFormat;
+import dev.baton.contract.settings.SettingsReader;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator as a process: settings from {@code BATON_*} environment variables ({@link OperatorSettings}), the
@@ -14,10 +19,22 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
+    Map<String, String> env = System.getenv();
     if (System.getProperty("logback.configurationFile") == null) {
-      System.setProperty("logback.configurationFile", logConfiguration(System.getenv("BATON_LOG_FORMAT")));
+      // A bad BATON_LOG_FORMAT is reported below with the other settings.
+      System.setProperty("logback.configurationFile", logConfiguration(LogFormat.read(SettingsReader.of(env))));
     }
-    OperatorSettings settings = OperatorSettings.fromEnvironment(System.getenv());
+    OperatorSettings settings;
+    try {
+      settings = SettingsReader.read(env, r -> {
+        LogFormat.read(r);
+        return OperatorSettings.fromEnvironment(r);
+      });
+    } catch (InvalidSettingsException e) {
+      LoggerFactory.getLogger(Main.class).error("The Baton operator could not start: {}", e.getMessage());
+      System.exit(1);
+      return;
+    }
     KubernetesClient client = new KubernetesClientBuilder().build();
     BatonOperator operator = BatonOperator.start(client, settings);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -29,9 +46,8 @@ public final class Main {
     stopped.await();
   }
 
-  /** {@code BATON_LOG_FORMAT=json}: one JSON object per line (logback's JsonEncoder); anything else: plain text. */
-  static String logConfiguration(String format) {
-    return "json".equalsIgnoreCase(format == null ? "" : format.trim())
-        ? "baton-operator-logback-json.xml" : "baton-operator-logback.xml";
+  /** {@code BATON_LOG_FORMAT=json}: one JSON object per line (logback's JsonEncoder); text lines otherwise. */
+  static String logConfiguration(LogFormat format) {
+    return format == LogFormat.JSON ? "baton-operator-logback-json.xml" : "baton-operator-logback.xml";
   }
 }

@@ -1,11 +1,10 @@
 package dev.baton.operator;
 
-import dev.baton.contract.BatonDuration;
+import dev.baton.contract.settings.SettingsReader;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * How the operator reaches RabbitMQ and how it runs. Read from the environment ({@link #fromEnvironment}) in a
@@ -62,44 +61,54 @@ public record OperatorSettings(
   }
 
   /**
-   * The settings of the first releases (and of {@code baton dev}): no HTTP endpoint, no leader election, counts every
-   * 10 s, the runtime's broker user not managed, every namespace.
+   * A process on a developer's machine (and {@code baton dev}): RabbitMQ on localhost as guest, no HTTP endpoint, no
+   * leader election, no live counts, the runtime's broker user not managed, every namespace.
    */
-  public OperatorSettings(String managementUrl, String adminUsername, String adminPassword, String amqpHost,
-      int amqpPort, String vhost, String userPrefix, Duration resync, boolean serverSideApply, String runtimeUrl) {
-    this(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix, resync, serverSideApply,
-        runtimeUrl, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null, DEFAULT_LEASE_NAME, Set.of());
-  }
-
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
-        Duration.ofSeconds(60), true, null);
+        Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
+        DEFAULT_LEASE_NAME, Set.of());
   }
 
-  /** Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()}. */
+  /**
+   * Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()} (but with the HTTP
+   * endpoint on {@value #DEFAULT_HTTP_PORT}), read as every Baton process reads them (contract/README.md, "Settings").
+   *
+   * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable whose value cannot be read
+   */
   public static OperatorSettings fromEnvironment(Map<String, String> env) {
+    return SettingsReader.read(env, OperatorSettings::fromEnvironment);
+  }
+
+  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, with other settings of the process. */
+  public static OperatorSettings fromEnvironment(SettingsReader r) {
     OperatorSettings d = localDefaults();
-    return new OperatorSettings(
-        env.getOrDefault("BATON_RABBITMQ_MANAGEMENT_URL", d.managementUrl()),
-        env.getOrDefault("BATON_RABBITMQ_USERNAME", d.adminUsername()),
-        env.getOrDefault("BATON_RABBITMQ_PASSWORD", d.adminPassword()),
-        env.getOrDefault("BATON_RABBITMQ_HOST", d.amqpHost()),
-        Integer.parseInt(env.getOrDefault("BATON_RABBITMQ_PORT", String.valueOf(d.amqpPort()))),
-        env.getOrDefault("BATON_RABBITMQ_VHOST", d.vhost()),
-        env.getOrDefault("BATON_USER_PREFIX", d.userPrefix()),
-        duration(env, "BATON_RESYNC", "60s"),
-        Boolean.parseBoolean(env.getOrDefault("BATON_SERVER_SIDE_APPLY", "true")),
-        blankToNull(env.get("BATON_RUNTIME_URL")),
-        duration(env, "BATON_COUNTS_INTERVAL", "10s"),
-        blankToNull(env.get("BATON_RUNTIME_TOKEN")),
-        blankToNull(env.get("BATON_RUNTIME_CREDENTIALS_SECRET")),
-        firstOf(env, "0.0.0.0", "BATON_OPERATOR_HTTP_HOST", "BATON_HTTP_HOST"),
-        Integer.parseInt(firstOf(env, String.valueOf(DEFAULT_HTTP_PORT), "BATON_OPERATOR_HTTP_PORT", "BATON_HTTP_PORT")),
-        Boolean.parseBoolean(env.getOrDefault("BATON_LEADER_ELECTION", "false")),
-        blankToNull(env.get("BATON_LEADER_ELECTION_NAMESPACE")),
-        env.getOrDefault("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME),
-        Arrays.stream(env.getOrDefault("BATON_NAMESPACES", "").split(","))
-            .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet()));
+    String httpHost = r.string("BATON_HTTP_HOST", d.httpHost);
+    int httpPort = r.integer("BATON_HTTP_PORT", DEFAULT_HTTP_PORT, 0, 65_535);
+    return d.toBuilder()
+        .managementUrl(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", d.managementUrl, "http", "https"))
+        .admin(r.string("BATON_RABBITMQ_USERNAME", d.adminUsername),
+            r.secret("BATON_RABBITMQ_PASSWORD", d.adminPassword))
+        .amqp(r.string("BATON_RABBITMQ_HOST", d.amqpHost), r.integer("BATON_RABBITMQ_PORT", d.amqpPort, 1, 65_535))
+        .vhost(r.string("BATON_RABBITMQ_VHOST", d.vhost))
+        .userPrefix(r.string("BATON_USER_PREFIX", d.userPrefix))
+        .resync(r.duration("BATON_RESYNC", d.resync))
+        .serverSideApply(r.bool("BATON_SERVER_SIDE_APPLY", d.serverSideApply))
+        .runtimeUrl(r.uri("BATON_RUNTIME_URL", null, "http", "https"))
+        .countsInterval(r.duration("BATON_COUNTS_INTERVAL", d.countsInterval))
+        .runtimeToken(r.secret("BATON_RUNTIME_TOKEN"))
+        .runtimeCredentialsSecret(r.value("BATON_RUNTIME_CREDENTIALS_SECRET", null,
+            "namespace/name such as baton-system/baton-runtime-broker", v -> {
+              splitSecret(v);
+              return v;
+            }))
+        // The chart's generic BATON_HTTP_* serve when the operator's own are unset.
+        .http(r.string("BATON_OPERATOR_HTTP_HOST", httpHost),
+            r.integer("BATON_OPERATOR_HTTP_PORT", httpPort, 0, 65_535))
+        .leaderElection(r.bool("BATON_LEADER_ELECTION", false), r.string("BATON_LEADER_ELECTION_NAMESPACE", null),
+            r.string("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME))
+        .namespaces(Set.copyOf(r.list("BATON_NAMESPACES", List.of())))
+        .build();
   }
 
   public OperatorSettings withVhost(String vhost) {
@@ -128,21 +137,21 @@ public record OperatorSettings(
 
   /** The runtime credentials Secret's namespace, when {@link #runtimeCredentialsSecret} is set. */
   public String runtimeCredentialsNamespace() {
-    return runtimeCredentialsSecret == null ? null : splitSecret()[0];
+    return runtimeCredentialsSecret == null ? null : splitSecret(runtimeCredentialsSecret)[0];
   }
 
   /** The runtime credentials Secret's name, when {@link #runtimeCredentialsSecret} is set. */
   public String runtimeCredentialsName() {
-    return runtimeCredentialsSecret == null ? null : splitSecret()[1];
+    return runtimeCredentialsSecret == null ? null : splitSecret(runtimeCredentialsSecret)[1];
   }
 
-  private String[] splitSecret() {
-    int slash = runtimeCredentialsSecret.indexOf('/');
-    if (slash <= 0 || slash == runtimeCredentialsSecret.length() - 1) {
+  private static String[] splitSecret(String secret) {
+    int slash = secret.indexOf('/');
+    if (slash <= 0 || slash == secret.length() - 1) {
       throw new IllegalArgumentException("BATON_RUNTIME_CREDENTIALS_SECRET must be namespace/name, e.g. "
-          + "baton-system/baton-runtime-broker, not '" + runtimeCredentialsSecret + "'");
+          + "baton-system/baton-runtime-broker, not '" + secret + "'");
     }
-    return new String[] {runtimeCredentialsSecret.substring(0, slash), runtimeCredentialsSecret.substring(slash + 1)};
+    return new String[] {secret.substring(0, slash), secret.substring(slash + 1)};
   }
 
   /** Never print a password or token. */
@@ -155,18 +164,6 @@ public record OperatorSettings(
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces)) + "]";
-  }
-
-  private static Duration duration(Map<String, String> env, String name, String fallback) {
-    return BatonDuration.parse(env.getOrDefault(name, fallback)).toDuration();
-  }
-
-  private static String firstOf(Map<String, String> env, String fallback, String... names) {
-    return Arrays.stream(names).map(env::get).filter(v -> v != null && !v.isBlank()).findFirst().orElse(fallback);
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -211,6 +208,25 @@ public record OperatorSettings(
       leaseNamespace = s.leaseNamespace;
       leaseName = s.leaseName;
       namespaces = s.namespaces;
+    }
+
+    public Builder managementUrl(String v) {
+      managementUrl = v;
+      return this;
+    }
+
+    /** The broker administrator the operator declares with. */
+    public Builder admin(String username, String password) {
+      adminUsername = username;
+      adminPassword = password;
+      return this;
+    }
+
+    /** Where workers reach AMQP: written into their credentials Secret's {@code uri}. */
+    public Builder amqp(String host, int port) {
+      amqpHost = host;
+      amqpPort = port;
+      return this;
     }
 
     public Builder vhost(String v) {

@@ -11,17 +11,21 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.contract.settings.LogFormat;
+import dev.baton.contract.settings.SettingsReader;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
 
   @Test
   void bATON_LOG_FORMATjsonWritesOneJsonObjectPerLine() throws Exception {
-    assertThat(Main.logConfiguration("json")).isEqualTo("baton-operator-logback-json.xml");
-    assertThat(Main.logConfiguration(" JSON ")).isEqualTo("baton-operator-logback-json.xml");
-    assertThat(Main.logConfiguration(null)).isEqualTo("baton-operator-logback.xml");
-    assertThat(Main.logConfiguration("text")).isEqualTo("baton-operator-logback.xml");
+    assertThat(Main.logConfiguration(format("json"))).isEqualTo("baton-operator-logback-json.xml");
+    assertThat(Main.logConfiguration(format(" JSON "))).isEqualTo("baton-operator-logback-json.xml");
+    assertThat(Main.logConfiguration(format(null))).isEqualTo("baton-operator-logback.xml");
+    assertThat(Main.logConfiguration(format("text"))).isEqualTo("baton-operator-logback.xml");
 
     LoggerContext context = new LoggerContext();
     context.setMDCAdapter(new LogbackMDCAdapter());
@@ -42,5 +46,12 @@ class MainTest {
     assertThat(json.path("loggerName").asText()).isEqualTo("dev.baton.operator.Test");
     assertThat(json.path("formattedMessage").asText()).isEqualTo("WorkerService shop/payment is ready");
     context.stop();
+  }
+
+  /** {@code BATON_LOG_FORMAT} as the process reads it (null: unset). */
+  static LogFormat format(String value) {
+    Map<String, String> env = new HashMap<>();
+    env.put(LogFormat.VARIABLE, value);
+    return SettingsReader.read(env, LogFormat::read);
   }
 }

@@ -3,10 +3,14 @@ package dev.baton.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.contract.settings.InvalidSettingsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class OperatorSettingsTest {
 
@@ -56,11 +60,42 @@ class OperatorSettingsTest {
   }
 
   @Test
-  void theFirstConstructorKeepsEverythingNewOff() {
-    OperatorSettings s = new OperatorSettings("http://x/api/", "u", "p", "h", 5672, "/", "baton-",
-        Duration.ofSeconds(60), false, "http://runtime");
+  void localDefaultsKeepEverythingNewOff() {
+    OperatorSettings s = OperatorSettings.localDefaults().withRuntimeUrl("http://runtime");
     assertThat(s.httpPort()).isZero();
     assertThat(s.leaderElection()).isFalse();
     assertThat(s.withVhost("v").runtimeUrl()).isEqualTo("http://runtime");
+  }
+
+  @Test
+  void leaderElectionReadsYesAsTrueAndRefusesMaybe() {
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_LEADER_ELECTION", "yes")).leaderElection()).isTrue();
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_LEADER_ELECTION", "No")).leaderElection()).isFalse();
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("BATON_LEADER_ELECTION", "maybe")))
+        .hasMessage("BATON_LEADER_ELECTION: expected true or false (or yes/no, 1/0), got 'maybe'");
+  }
+
+  @Test
+  void everyBadVariableIsNamedAtOnce() {
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of(
+        "BATON_RABBITMQ_PORT", "amqp",
+        "BATON_RESYNC", "1 minute",
+        "BATON_RUNTIME_CREDENTIALS_SECRET", "just-a-name",
+        "BATON_OPERATOR_HTTP_PORT", "99999",
+        "BATON_SERVER_SIDE_APPLY", "sometimes")))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_RABBITMQ_PORT: expected a whole number from 1 to 65535, got 'amqp'; "
+            + "BATON_RESYNC: expected a duration such as 30s, got '1 minute'; "
+            + "BATON_SERVER_SIDE_APPLY: expected true or false (or yes/no, 1/0), got 'sometimes'; "
+            + "BATON_RUNTIME_CREDENTIALS_SECRET: expected namespace/name such as baton-system/baton-runtime-broker, "
+            + "got 'just-a-name'; "
+            + "BATON_OPERATOR_HTTP_PORT: expected a whole number from 0 to 65535, got '99999'");
+  }
+
+  @Test
+  void theRuntimeTokenMayComeFromAFile(@TempDir Path dir) throws Exception {
+    Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_RUNTIME_TOKEN_FILE", token.toString())).runtimeToken())
+        .isEqualTo("t0ken");
   }
 }

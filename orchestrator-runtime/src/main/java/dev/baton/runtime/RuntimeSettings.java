@@ -1,20 +1,18 @@
 package dev.baton.runtime;
 
-import dev.baton.contract.BatonDuration;
+import dev.baton.contract.TlsTrust;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * How the runtime reaches PostgreSQL and RabbitMQ and how it runs. Read from the environment in a cluster; built in
  * code by {@code baton dev} and by tests (start from {@link #localDefaults()} and change it with {@link #toBuilder()}).
  *
  * @param databaseUrl JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/baton}
- * @param databaseUser database user
+ * @param databaseUsername database user name
  * @param databasePassword its password (never logged)
  * @param createDatabase create the database when it does not exist (dev mode)
  * @param amqpUri broker URI with credentials, e.g. {@code amqp://guest:guest@127.0.0.1:5672/%2F} (never logged)
@@ -44,7 +42,7 @@ import java.util.function.Function;
  */
 public record RuntimeSettings(
     String databaseUrl,
-    String databaseUser,
+    String databaseUsername,
     String databasePassword,
     boolean createDatabase,
     String amqpUri,
@@ -85,56 +83,55 @@ public record RuntimeSettings(
     }
   }
 
-  /** The ten settings of the first version; the rest take their defaults. */
-  public RuntimeSettings(String databaseUrl, String databaseUser, String databasePassword, boolean createDatabase,
-      String amqpUri, String httpHost, int httpPort, int consumerThreads, int prefetch, Duration retention) {
-    this(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost, httpPort, consumerThreads,
-        prefetch, retention, null, null, List.of(), false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100,
-        Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
-  }
-
+  /** The settings of a process on a developer's machine: PostgreSQL and RabbitMQ on localhost, the API open. */
   public static RuntimeSettings localDefaults() {
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
-        "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7));
+        "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
+        false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
   }
 
   /**
-   * Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()}. Durations are
-   * written as in resources ({@code 500ms}, {@code 30s}, {@code 168h}).
+   * Settings from {@code BATON_*} environment variables, falling back to {@link #localDefaults()}, read as every Baton
+   * process reads them (contract/README.md, "Settings").
    *
-   * @throws IllegalArgumentException naming the variable whose value cannot be read
+   * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable whose value cannot be read
    */
   public static RuntimeSettings fromEnvironment(Map<String, String> env) {
-    EnvReader r = new EnvReader(env);
+    return SettingsReader.read(env, RuntimeSettings::fromEnvironment);
+  }
+
+  /** {@link #fromEnvironment(Map)} with a reader that collects the problems, with other settings of the process. */
+  public static RuntimeSettings fromEnvironment(SettingsReader r) {
     RuntimeSettings d = localDefaults();
     return d.toBuilder()
-        .databaseUrl(r.text("BATON_DATABASE_URL", d.databaseUrl))
-        .databaseUser(r.text("BATON_DATABASE_USER", d.databaseUser))
-        .databasePassword(r.text("BATON_DATABASE_PASSWORD", d.databasePassword))
-        .createDatabase(r.flag("BATON_DATABASE_CREATE", d.createDatabase))
-        .databasePoolSize(r.integer("BATON_DATABASE_POOL_SIZE", d.databasePoolSize))
-        .amqpUri(r.text("BATON_RABBITMQ_URI", d.amqpUri))
-        .amqpUsername(r.text("BATON_RABBITMQ_USERNAME", null))
-        .amqpPassword(r.text("BATON_RABBITMQ_PASSWORD", null))
-        .httpHost(r.text("BATON_HTTP_HOST", d.httpHost))
-        .httpPort(r.integer("BATON_HTTP_PORT", d.httpPort))
-        .maxRequestBytes(r.integer("BATON_HTTP_MAX_REQUEST_BYTES", (int) d.maxRequestBytes))
-        .consumerThreads(r.integer("BATON_CONSUMER_THREADS", d.consumerThreads))
-        .prefetch(r.integer("BATON_PREFETCH", d.prefetch))
-        .eventBatchSize(r.integer("BATON_EVENT_BATCH_SIZE", d.eventBatchSize))
-        .outboxBatchSize(r.integer("BATON_OUTBOX_BATCH_SIZE", d.outboxBatchSize))
+        .databaseUrl(r.string("BATON_DATABASE_URL", d.databaseUrl))
+        .databaseUsername(r.string("BATON_DATABASE_USERNAME", d.databaseUsername))
+        .databasePassword(r.secret("BATON_DATABASE_PASSWORD", d.databasePassword))
+        .createDatabase(r.bool("BATON_DATABASE_CREATE", d.createDatabase))
+        .databasePoolSize(r.integer("BATON_DATABASE_POOL_SIZE", d.databasePoolSize, 0, Integer.MAX_VALUE))
+        .amqpUri(r.uri("BATON_RABBITMQ_URI", d.amqpUri, "amqp", "amqps"))
+        .amqpUsername(r.string("BATON_RABBITMQ_USERNAME", null))
+        .amqpPassword(r.secret("BATON_RABBITMQ_PASSWORD"))
+        .httpHost(r.string("BATON_HTTP_HOST", d.httpHost))
+        .httpPort(r.integer("BATON_HTTP_PORT", d.httpPort, 0, 65_535))
+        .maxRequestBytes(r.integer("BATON_HTTP_MAX_REQUEST_BYTES", (int) d.maxRequestBytes, 1, Integer.MAX_VALUE))
+        .consumerThreads(r.integer("BATON_CONSUMER_THREADS", d.consumerThreads, 1, Integer.MAX_VALUE))
+        .prefetch(r.integer("BATON_PREFETCH", d.prefetch, 1, 65_535))
+        .eventBatchSize(r.integer("BATON_EVENT_BATCH_SIZE", d.eventBatchSize, 1, Integer.MAX_VALUE))
+        .outboxBatchSize(r.integer("BATON_OUTBOX_BATCH_SIZE", d.outboxBatchSize, 1, Integer.MAX_VALUE))
         .outboxPollInterval(r.duration("BATON_OUTBOX_POLL_INTERVAL", d.outboxPollInterval))
         .timeoutPollInterval(r.duration("BATON_TIMEOUT_POLL_INTERVAL", d.timeoutPollInterval))
-        .timeoutBatchSize(r.integer("BATON_TIMEOUT_BATCH_SIZE", d.timeoutBatchSize))
+        .timeoutBatchSize(r.integer("BATON_TIMEOUT_BATCH_SIZE", d.timeoutBatchSize, 1, Integer.MAX_VALUE))
         .retention(r.duration("BATON_RETENTION", d.retention))
         .retentionInterval(r.duration("BATON_RETENTION_INTERVAL", d.retentionInterval))
         .metricsRefreshInterval(r.duration("BATON_METRICS_REFRESH_INTERVAL", d.metricsRefreshInterval))
         .consumerRetryInterval(r.duration("BATON_CONSUMER_RETRY_INTERVAL", d.consumerRetryInterval))
         .namespaces(r.list("BATON_NAMESPACES", d.namespaces))
-        .requireReady(r.flag("BATON_REQUIRE_READY", d.requireReady))
+        .requireReady(r.bool("BATON_REQUIRE_READY", d.requireReady))
         .apiToken(r.secret("BATON_API_TOKEN"))
         .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
-        .amqpCaFile(r.text(dev.baton.contract.TlsTrust.CA_FILE_VARIABLE, null))
+        .amqpCaFile(r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .build();
   }
 
@@ -145,7 +142,7 @@ public record RuntimeSettings(
   /** The pool: one connection per consumer thread, plus the relay, the timeout poller, the API and housekeeping. */
   public DatabaseSettings database() {
     int pool = databasePoolSize > 0 ? databasePoolSize : consumerThreads + 6;
-    return new DatabaseSettings(databaseUrl, databaseUser, databasePassword, createDatabase, pool);
+    return new DatabaseSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, pool);
   }
 
   /** Never print credentials. */
@@ -169,7 +166,7 @@ public record RuntimeSettings(
   /** Changes a few settings of a copy. */
   public static final class Builder {
     private String databaseUrl;
-    private String databaseUser;
+    private String databaseUsername;
     private String databasePassword;
     private boolean createDatabase;
     private String amqpUri;
@@ -198,7 +195,7 @@ public record RuntimeSettings(
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
-      databaseUser = s.databaseUser;
+      databaseUsername = s.databaseUsername;
       databasePassword = s.databasePassword;
       createDatabase = s.createDatabase;
       amqpUri = s.amqpUri;
@@ -231,8 +228,8 @@ public record RuntimeSettings(
       return this;
     }
 
-    public Builder databaseUser(String v) {
-      databaseUser = v;
+    public Builder databaseUsername(String v) {
+      databaseUsername = v;
       return this;
     }
 
@@ -362,78 +359,11 @@ public record RuntimeSettings(
     }
 
     public RuntimeSettings build() {
-      return new RuntimeSettings(databaseUrl, databaseUser, databasePassword, createDatabase, amqpUri, httpHost,
+      return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
           apiReadToken, amqpCaFile);
-    }
-  }
-
-  /** Reads one variable at a time; a value it cannot read names the variable in the error. */
-  private record EnvReader(Map<String, String> env) {
-
-    String text(String name, String fallback) {
-      String v = env.get(name);
-      return v == null || v.isBlank() ? fallback : v.trim();
-    }
-
-    int integer(String name, int fallback) {
-      return parse(name, fallback, Integer::parseInt, "a whole number");
-    }
-
-    boolean flag(String name, boolean fallback) {
-      return parse(name, fallback, v -> switch (v.toLowerCase(Locale.ROOT)) {
-        case "true", "yes", "1" -> true;
-        case "false", "no", "0" -> false;
-        default -> throw new IllegalArgumentException(v);
-      }, "true or false");
-    }
-
-    Duration duration(String name, Duration fallback) {
-      return parse(name, fallback, v -> BatonDuration.parse(v).toDuration(), "a duration such as 500ms, 30s or 168h");
-    }
-
-    /**
-     * A secret from {@code NAME}, or from the file named by {@code NAME_FILE} (a mounted Secret; surrounding white
-     * space and the final newline dropped). Setting both is refused; the value is never part of an error message.
-     */
-    String secret(String name) {
-      String direct = text(name, null);
-      String file = text(name + "_FILE", null);
-      if (direct != null && file != null) {
-        throw new IllegalArgumentException("set " + name + " or " + name + "_FILE, not both");
-      }
-      if (file == null) {
-        return direct;
-      }
-      try {
-        String v = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
-        if (v.isEmpty()) {
-          throw new IllegalArgumentException(name + "_FILE='" + file + "' is empty");
-        }
-        return v;
-      } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
-        throw new IllegalArgumentException(name + "_FILE='" + file + "' cannot be read: " + e.getClass().getSimpleName(),
-            e);
-      }
-    }
-
-    List<String> list(String name, List<String> fallback) {
-      return parse(name, fallback,
-          v -> Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(), "a comma list");
-    }
-
-    private <T> T parse(String name, T fallback, Function<String, T> parser, String expected) {
-      String v = text(name, null);
-      if (v == null) {
-        return fallback;
-      }
-      try {
-        return parser.apply(v);
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException(name + "='" + v + "' is not " + expected, e);
-      }
     }
   }
 }

@@ -11,22 +11,26 @@ import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.ConsoleAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.contract.settings.LogFormat;
+import dev.baton.contract.settings.SettingsReader;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
 
   @Test
   void logFormatJsonPicksTheJsonConfigurationWhichWritesOneObjectPerLine() throws Exception {
-    assertThat(Main.logConfiguration(" JSON ")).isEqualTo("dev/baton/runtime/logback-runtime-json.xml");
-    assertThat(Main.logConfiguration(null)).isEqualTo("dev/baton/runtime/logback-runtime.xml");
-    assertThat(Main.logConfiguration("text")).isEqualTo("dev/baton/runtime/logback-runtime.xml");
+    assertThat(Main.logConfiguration(format(" JSON "))).isEqualTo("dev/baton/runtime/logback-runtime-json.xml");
+    assertThat(Main.logConfiguration(format(null))).isEqualTo("dev/baton/runtime/logback-runtime.xml");
+    assertThat(Main.logConfiguration(format("text"))).isEqualTo("dev/baton/runtime/logback-runtime.xml");
 
     LoggerContext context = new LoggerContext();
     context.setMDCAdapter(new LogbackMDCAdapter());
     JoranConfigurator configurator = new JoranConfigurator();
     configurator.setContext(context);
-    configurator.doConfigure(getClass().getClassLoader().getResource(Main.logConfiguration("json")));
+    configurator.doConfigure(getClass().getClassLoader().getResource(Main.logConfiguration(format("json"))));
     @SuppressWarnings("unchecked")
     ConsoleAppender<ILoggingEvent> out = (ConsoleAppender<ILoggingEvent>) context.getLogger("ROOT").getAppender("OUT");
     LoggingEvent event = new LoggingEvent("x", context.getLogger("dev.baton.runtime.X"), Level.WARN,
@@ -38,5 +42,12 @@ class MainTest {
     assertThat(json.path("level").asText()).isEqualTo("WARN");
     assertThat(json.path("formattedMessage").asText()).isEqualTo("Instance 42 step charge timed out");
     context.stop();
+  }
+
+  /** {@code BATON_LOG_FORMAT} as the process reads it (null: unset). */
+  static LogFormat format(String value) {
+    Map<String, String> env = new HashMap<>();
+    env.put(LogFormat.VARIABLE, value);
+    return SettingsReader.read(env, LogFormat::read);
   }
 }

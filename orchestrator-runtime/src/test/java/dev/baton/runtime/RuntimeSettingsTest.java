@@ -3,10 +3,13 @@ package dev.baton.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.contract.settings.InvalidSettingsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RuntimeSettingsTest {
 
@@ -46,18 +49,39 @@ class RuntimeSettingsTest {
   @Test
   void aBadValueNamesItsVariable() {
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_HTTP_PORT", "eighty")))
-        .hasMessageContaining("BATON_HTTP_PORT='eighty'");
+        .hasMessage("BATON_HTTP_PORT: expected a whole number from 0 to 65535, got 'eighty'");
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_RETENTION", "7d")))
         .hasMessageContaining("BATON_RETENTION").hasMessageContaining("duration");
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_PREFETCH", "0")))
-        .hasMessageContaining("prefetch must be at least 1");
+        .hasMessage("BATON_PREFETCH: expected a whole number from 1 to 65535, got '0'");
   }
 
   @Test
-  void theFirstTenSettingsStillMakeARecord() {
-    RuntimeSettings s = new RuntimeSettings("jdbc:postgresql://h/db", "u", "p", true, "amqp://u:p@h", "0.0.0.0", 0,
-        2, 10, Duration.ofDays(1));
-    assertThat(s.namespaces()).isEqualTo(List.of());
-    assertThat(s.toBuilder().httpPort(8081).build().httpPort()).isEqualTo(8081);
+  void everyBadVariableIsNamedAtOnceAndNoPasswordIsShown() {
+    assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of(
+        "BATON_OUTBOX_POLL_INTERVAL", "abc",
+        "BATON_REQUIRE_READY", "maybe",
+        "BATON_RABBITMQ_URI", "http://rt:hidden@mq:5672/",
+        "BATON_CONSUMER_THREADS", "0")))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_RABBITMQ_URI: expected a URI with scheme amqp or amqps and a host, got "
+            + "'http://rt:***@mq:5672/'; "
+            + "BATON_CONSUMER_THREADS: expected a whole number of at least 1, got '0'; "
+            + "BATON_OUTBOX_POLL_INTERVAL: expected a duration such as 30s, got 'abc'; "
+            + "BATON_REQUIRE_READY: expected true or false (or yes/no, 1/0), got 'maybe'");
+  }
+
+  @Test
+  void credentialsUseTheSameNamesAsTheBrokersAndMayComeFromFiles(@TempDir Path dir) throws Exception {
+    Path password = Files.writeString(dir.resolve("password"), "db-s3cret\n");
+    RuntimeSettings s = RuntimeSettings.fromEnvironment(Map.of(
+        "BATON_DATABASE_USERNAME", "baton_rt",
+        "BATON_DATABASE_PASSWORD_FILE", password.toString(),
+        "BATON_RABBITMQ_USERNAME", "baton-orchestrator",
+        "BATON_RABBITMQ_PASSWORD", "mq-s3cret"));
+    assertThat(s.databaseUsername()).isEqualTo("baton_rt");
+    assertThat(s.databasePassword()).isEqualTo("db-s3cret");
+    assertThat(s.amqpUsername()).isEqualTo("baton-orchestrator");
+    assertThat(s.amqpPassword()).isEqualTo("mq-s3cret");
   }
 }

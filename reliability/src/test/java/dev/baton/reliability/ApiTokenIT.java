@@ -120,7 +120,7 @@ class ApiTokenIT {
     Map<String, String> both = Map.of("BATON_API_TOKEN", "a", "BATON_API_TOKEN_FILE", "/nowhere");
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(both)).hasMessageContaining("not both");
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_API_TOKEN_FILE", "/no/such/file")))
-        .hasMessageContaining("BATON_API_TOKEN_FILE='/no/such/file' cannot be read");
+        .hasMessageContaining("BATON_API_TOKEN_FILE: expected a readable file, got '/no/such/file'");
   }
 
   @Test

@@ -122,9 +122,11 @@ class SecuredStackIT {
     api = DevApiServer.start("127.0.0.1", 0);
     client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
     runtimePort = Cmd.freePort();
-    OperatorSettings settings = new OperatorSettings(infra.rabbit.managementUrl(), ADMIN, ADMIN_PASSWORD,
-        "127.0.0.1", infra.rabbit.amqpPort(), vhost, "baton-sec-", Duration.ofSeconds(3), false,
-        "http://127.0.0.1:" + runtimePort).toBuilder().countsInterval(Duration.ofSeconds(1)).runtimeToken(TOKEN)
+    OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(infra.rabbit.managementUrl()).admin(ADMIN, ADMIN_PASSWORD)
+        .amqp("127.0.0.1", infra.rabbit.amqpPort()).vhost(vhost).userPrefix("baton-sec-")
+        .resync(Duration.ofSeconds(3)).serverSideApply(false).runtimeUrl("http://127.0.0.1:" + runtimePort)
+        .countsInterval(Duration.ofSeconds(1)).runtimeToken(TOKEN)
         .runtimeCredentialsSecret(NS + "/baton-runtime-broker").build();
     operator = BatonOperator.start(client, settings);
 
@@ -153,7 +155,7 @@ class SecuredStackIT {
     Map<String, String> runtimeBroker = secret("baton-runtime-broker");
     secrets.add(runtimeBroker.get(Credentials.PASSWORD));
     runtime = BatonRuntime.start(RuntimeSettings.localDefaults().toBuilder()
-        .databaseUrl(infra.postgres.jdbcUrl(database)).databaseUser(DB_USER).databasePassword(DB_PASSWORD)
+        .databaseUrl(infra.postgres.jdbcUrl(database)).databaseUsername(DB_USER).databasePassword(DB_PASSWORD)
         .createDatabase(false).amqpUri(runtimeBroker.get(Credentials.URI)).httpPort(runtimePort)
         .apiToken(TOKEN).apiReadToken(READ_TOKEN).build(), client);
     toClose.add(runtime);
@@ -241,7 +243,7 @@ class SecuredStackIT {
     org.slf4j.Logger log = LoggerFactory.getLogger("dev.baton.reliability.SecuredStackIT");
     Map<String, String> pay = workerCredentials.get("pay");
     assertThatThrownBy(() -> BatonRuntime.start(RuntimeSettings.localDefaults().toBuilder()
-        .databaseUrl(infra.postgres.jdbcUrl(database)).databaseUser(DB_USER).databasePassword(DB_PASSWORD)
+        .databaseUrl(infra.postgres.jdbcUrl(database)).databaseUsername(DB_USER).databasePassword(DB_PASSWORD)
         .createDatabase(false).amqpUri(infra.rabbit.amqpUri(ADMIN, WRONG_PASSWORD, vhost)).httpPort(0).build(), client))
         .satisfies(e -> log.error("expected: a runtime with a wrong broker password did not start", e));
     assertThatThrownBy(() -> BatonRuntime.start(RuntimeSettings.localDefaults().toBuilder()

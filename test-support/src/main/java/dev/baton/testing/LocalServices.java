@@ -1,31 +1,35 @@
 package dev.baton.testing;
 
+import dev.baton.contract.settings.SettingsReader;
+
 /**
- * Where the real RabbitMQ and PostgreSQL of the tests are: localhost by default (docs/design.md#where-it-runs), overridable with
- * environment variables for other machines.
+ * Where the real RabbitMQ and PostgreSQL of the tests are: localhost by default (docs/design.md#where-it-runs),
+ * overridable with {@code BATON_TEST_*} environment variables for other machines, named like the product's own
+ * ({@code BATON_TEST_RABBITMQ_USERNAME} as {@code BATON_RABBITMQ_USERNAME}) and read by the same reader.
  */
 public final class LocalServices {
 
-  public static final String RABBITMQ_HOST = env("BATON_TEST_RABBITMQ_HOST", "127.0.0.1");
-  public static final int RABBITMQ_PORT = Integer.parseInt(env("BATON_TEST_RABBITMQ_PORT", "5672"));
-  public static final String RABBITMQ_MANAGEMENT_URL =
-      env("BATON_TEST_RABBITMQ_MANAGEMENT_URL", "http://" + RABBITMQ_HOST + ":15672/api/");
-  public static final String RABBITMQ_USER = env("BATON_TEST_RABBITMQ_USER", "guest");
-  public static final String RABBITMQ_PASSWORD = env("BATON_TEST_RABBITMQ_PASSWORD", "guest");
+  private static final SettingsReader ENV = SettingsReader.of(System.getenv());
 
-  public static final String POSTGRES_HOST = env("BATON_TEST_POSTGRES_HOST", "127.0.0.1");
-  public static final int POSTGRES_PORT = Integer.parseInt(env("BATON_TEST_POSTGRES_PORT", "5432"));
-  public static final String POSTGRES_USER = env("BATON_TEST_POSTGRES_USER", "postgres");
-  public static final String POSTGRES_PASSWORD = env("BATON_TEST_POSTGRES_PASSWORD", "");
+  public static final String RABBITMQ_HOST = ENV.string("BATON_TEST_RABBITMQ_HOST", "127.0.0.1");
+  public static final int RABBITMQ_PORT = ENV.integer("BATON_TEST_RABBITMQ_PORT", 5672, 1, 65_535);
+  public static final String RABBITMQ_MANAGEMENT_URL = ENV.uri("BATON_TEST_RABBITMQ_MANAGEMENT_URL",
+      "http://" + RABBITMQ_HOST + ":15672/api/", "http", "https");
+  public static final String RABBITMQ_USERNAME = ENV.string("BATON_TEST_RABBITMQ_USERNAME", "guest");
+  public static final String RABBITMQ_PASSWORD = ENV.secret("BATON_TEST_RABBITMQ_PASSWORD", "guest");
+
+  public static final String DATABASE_HOST = ENV.string("BATON_TEST_DATABASE_HOST", "127.0.0.1");
+  public static final int DATABASE_PORT = ENV.integer("BATON_TEST_DATABASE_PORT", 5432, 1, 65_535);
+  public static final String DATABASE_USERNAME = ENV.string("BATON_TEST_DATABASE_USERNAME", "postgres");
+  public static final String DATABASE_PASSWORD = ENV.secret("BATON_TEST_DATABASE_PASSWORD", "");
+
+  static {
+    ENV.requireValid();
+  }
 
   private LocalServices() {}
 
   public static String postgresUrl(String database) {
-    return "jdbc:postgresql://" + POSTGRES_HOST + ":" + POSTGRES_PORT + "/" + database;
-  }
-
-  private static String env(String name, String fallback) {
-    String v = System.getenv(name);
-    return v == null || v.isBlank() ? fallback : v;
+    return "jdbc:postgresql://" + DATABASE_HOST + ":" + DATABASE_PORT + "/" + database;
   }
 }

@@ -31,11 +31,11 @@ public final class PostgresDatabase implements AutoCloseable {
   }
 
   public String user() {
-    return LocalServices.POSTGRES_USER;
+    return LocalServices.DATABASE_USERNAME;
   }
 
   public String password() {
-    return LocalServices.POSTGRES_PASSWORD;
+    return LocalServices.DATABASE_PASSWORD;
   }
 
   public Connection connect() throws SQLException {
@@ -49,11 +49,11 @@ public final class PostgresDatabase implements AutoCloseable {
 
   private static void admin(String sql) {
     try (Connection c = DriverManager.getConnection(LocalServices.postgresUrl("postgres"),
-            LocalServices.POSTGRES_USER, LocalServices.POSTGRES_PASSWORD);
+            LocalServices.DATABASE_USERNAME, LocalServices.DATABASE_PASSWORD);
         Statement s = c.createStatement()) {
       s.execute(sql);
     } catch (SQLException e) {
-      throw new IllegalStateException("PostgreSQL at " + LocalServices.POSTGRES_HOST + ":" + LocalServices.POSTGRES_PORT
+      throw new IllegalStateException("PostgreSQL at " + LocalServices.DATABASE_HOST + ":" + LocalServices.DATABASE_PORT
           + " refused: " + sql, e);
     }
   }

@@ -30,7 +30,7 @@ public final class RabbitVhost implements AutoCloseable {
     all.setConfigure(".*");
     all.setWrite(".*");
     all.setRead(".*");
-    client.updatePermissions(name, LocalServices.RABBITMQ_USER, all);
+    client.updatePermissions(name, LocalServices.RABBITMQ_USERNAME, all);
     return new RabbitVhost(name, client);
   }
 
@@ -39,7 +39,7 @@ public final class RabbitVhost implements AutoCloseable {
     try {
       return new Client(new ClientParameters()
           .url(LocalServices.RABBITMQ_MANAGEMENT_URL)
-          .username(LocalServices.RABBITMQ_USER)
+          .username(LocalServices.RABBITMQ_USERNAME)
           .password(LocalServices.RABBITMQ_PASSWORD));
     } catch (Exception e) {
       throw new IllegalStateException("cannot reach the RabbitMQ management API at "
@@ -57,7 +57,7 @@ public final class RabbitVhost implements AutoCloseable {
 
   /** A connection factory for this vhost as the admin user, with automatic recovery on. */
   public ConnectionFactory connectionFactory() {
-    return connectionFactory(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD);
+    return connectionFactory(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD);
   }
 
   public ConnectionFactory connectionFactory(String username, String password) {

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.messaging.ConfirmedPublisher;
@@ -220,6 +221,11 @@ public final class BatonWorker implements AutoCloseable {
     return inFlight.count();
   }
 
+  /** How long handlers may run and how large results may be, as configured (tests). */
+  HandlerLimits limits() {
+    return limits;
+  }
+
   private void closeConnections() {
     for (Connection c : new Connection[] {connection, publisherConnection}) {
       if (c == null) {
@@ -284,17 +290,30 @@ public final class BatonWorker implements AutoCloseable {
 
     /**
      * The service's queues, staircases and prefetch from the {@code BATON_*} variables ({@link WorkerEnvironment}),
-     * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD}.
+     * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD} and
+     * {@code BATON_RABBITMQ_CA_FILE}; {@code BATON_HANDLER_TIMEOUT} and {@code BATON_MAX_RESULT_BYTES}, when set,
+     * replace {@link #handlerTimeout(Duration)} and {@link #maxResultBytes(int)}.
      *
-     * @throws IllegalArgumentException naming a variable that is missing or malformed
+     * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable that is missing or
+     *     malformed
      */
     public Builder fromEnvironment(Map<String, String> env) {
-      this.environment = WorkerEnvironment.read(env);
-      this.connectionFactory = BrokerConnection.fromEnvironment(env);
-      WorkerSettings.handlerTimeout(env).ifPresent(this::handlerTimeout);
-      WorkerSettings.maxResultBytes(env).ifPresent(this::maxResultBytes);
+      HandlerLimits configured = new HandlerLimits(handlerTimeout, maxResultBytes);
+      FromEnvironment read = SettingsReader.read(env, r -> new FromEnvironment(WorkerEnvironment.read(r),
+          BrokerConnection.fromEnvironment(r), WorkerSettings.limits(r, configured)));
+      this.environment = read.environment();
+      this.connectionFactory = read.connectionFactory();
+      this.handlerTimeout = read.limits().handlerTimeout();
+      this.maxResultBytes = read.limits().maxResultBytes();
       return this;
     }
+
+    /**
+     * A worker's environment (service, broker, the SDK's own limits), read with one reader so that one error lists
+     * every bad variable.
+     */
+    private record FromEnvironment(WorkerEnvironment environment, ConnectionFactory connectionFactory,
+        HandlerLimits limits) {}
 
     /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
     public Builder environment(WorkerEnvironment environment) {
@@ -313,7 +332,7 @@ public final class BatonWorker implements AutoCloseable {
      * {@code BATON_RABBITMQ_CA_FILE} when that is set (else the JVM's trust store).
      */
     public Builder uri(String uri) {
-      return uri(uri, System.getenv(TlsTrust.CA_FILE_VARIABLE));
+      return uri(uri, SettingsReader.read(System.getenv(), r -> r.string(TlsTrust.CA_FILE_VARIABLE, null)));
     }
 
     /**

@@ -3,9 +3,9 @@ package dev.baton.worker;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Map;
 
 /**
  * The connection factory of a worker: from the credentials the operator injects, or as given, always with automatic
@@ -17,27 +17,40 @@ final class BrokerConnection {
 
   /**
    * From {@code BATON_RABBITMQ_URI}, with {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD} taking precedence over
-   * credentials in the URI when set.
-   *
-   * @throws IllegalArgumentException naming the variable that is missing or malformed
+   * credentials in the URI when set. Problems are collected by {@code r}; the result is only meaningful without any.
    */
-  static ConnectionFactory fromEnvironment(Map<String, String> env) {
-    String uri = env.get(WorkerEnvironment.RABBITMQ_URI);
-    if (uri == null || uri.isBlank()) {
-      throw new IllegalArgumentException("environment variable " + WorkerEnvironment.RABBITMQ_URI + " is not set");
+  static ConnectionFactory fromEnvironment(SettingsReader r) {
+    String uri = r.requiredUri(WorkerEnvironment.RABBITMQ_URI, "amqp", "amqps");
+    String username = r.string(WorkerEnvironment.RABBITMQ_USERNAME, null);
+    String password = r.secret(WorkerEnvironment.RABBITMQ_PASSWORD);
+    String caFile = r.string(TlsTrust.CA_FILE_VARIABLE, null);
+    if (username != null && password == null) {
+      r.problem(WorkerEnvironment.RABBITMQ_PASSWORD, "required when " + WorkerEnvironment.RABBITMQ_USERNAME
+          + " is set");
     }
-    ConnectionFactory factory = fromUri(uri.trim(), WorkerEnvironment.RABBITMQ_URI, env.get(TlsTrust.CA_FILE_VARIABLE));
-    String username = env.get(WorkerEnvironment.RABBITMQ_USERNAME);
-    String password = env.get(WorkerEnvironment.RABBITMQ_PASSWORD);
-    if (username != null && !username.isBlank()) {
-      factory.setUsername(username.trim());
-      if (password == null) {
-        throw new IllegalArgumentException("environment variable " + WorkerEnvironment.RABBITMQ_PASSWORD
-            + " is not set (" + WorkerEnvironment.RABBITMQ_USERNAME + " is)");
-      }
+    if (uri == null) {
+      return null;
+    }
+    ConnectionFactory factory;
+    try {
+      factory = parsed(uri, WorkerEnvironment.RABBITMQ_URI);
+    } catch (IllegalArgumentException e) {
+      r.problem(WorkerEnvironment.RABBITMQ_URI, "not accepted by the RabbitMQ client: check the URL-encoding of"
+          + " user, password and vhost");
+      return null;
+    }
+    if (username != null) {
+      factory.setUsername(username);
     }
     if (password != null) {
       factory.setPassword(password);
+    }
+    if (factory.isSSL()) {
+      try {
+        verifiedTls(factory, caFile);
+      } catch (IllegalArgumentException e) {
+        r.problem(TlsTrust.CA_FILE_VARIABLE, e.getMessage());
+      }
     }
     return factory;
   }
@@ -50,15 +63,21 @@ final class BrokerConnection {
    * @throws IllegalArgumentException when the URI is malformed, or the CA file cannot be read or holds no certificate
    */
   static ConnectionFactory fromUri(String uri, String what, String caFile) {
+    ConnectionFactory factory = parsed(uri, what);
+    if (factory.isSSL()) {
+      verifiedTls(factory, caFile == null || caFile.isBlank() ? null : caFile);
+    }
+    return factory;
+  }
+
+  /** The URI's host, port, vhost and credentials; TLS is the caller's to set up ({@link #verifiedTls}). */
+  private static ConnectionFactory parsed(String uri, String what) {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(uri);
     } catch (Exception e) {
       // The exception text would quote the URI, password included.
       throw new IllegalArgumentException(what + " is not an amqp:// or amqps:// URI");
-    }
-    if (factory.isSSL()) {
-      verifiedTls(factory, caFile == null || caFile.isBlank() ? null : caFile);
     }
     return factory;
   }

@@ -1,13 +1,11 @@
 package dev.baton.worker;
 
-import dev.baton.contract.BatonDuration;
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
+import dev.baton.contract.settings.SettingsReader;
 
 /**
  * The SDK's own knobs in the environment (the operator does not set them; a WorkerService's pod template may):
- * {@value #HANDLER_TIMEOUT} and {@value #MAX_RESULT_BYTES}. A malformed value fails the start, naming the variable.
+ * {@value #HANDLER_TIMEOUT} and {@value #MAX_RESULT_BYTES}. Read with the worker's other variables by one
+ * {@link SettingsReader}, so a malformed value is reported with every other bad variable, named after its variable.
  */
 final class WorkerSettings {
 
@@ -16,36 +14,9 @@ final class WorkerSettings {
 
   private WorkerSettings() {}
 
-  static Optional<Duration> handlerTimeout(Map<String, String> env) {
-    String v = value(env, HANDLER_TIMEOUT);
-    if (v == null) {
-      return Optional.empty();
-    }
-    if (!BatonDuration.isValid(v) || BatonDuration.parse(v).toMillis() <= 0) {
-      throw new IllegalArgumentException(HANDLER_TIMEOUT + ": expected a duration such as 30s, got '" + v + "'");
-    }
-    return Optional.of(BatonDuration.parse(v).toDuration());
-  }
-
-  static Optional<Integer> maxResultBytes(Map<String, String> env) {
-    String v = value(env, MAX_RESULT_BYTES);
-    if (v == null) {
-      return Optional.empty();
-    }
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= 1) {
-        return Optional.of(n);
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(MAX_RESULT_BYTES + ": expected a number of bytes of at least 1, got '" + v
-        + "'");
-  }
-
-  private static String value(Map<String, String> env, String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v.trim();
+  /** The limits the environment sets; {@code fallback}'s where a variable is unset. */
+  static HandlerLimits limits(SettingsReader r, HandlerLimits fallback) {
+    return new HandlerLimits(r.duration(HANDLER_TIMEOUT, fallback.handlerTimeout()),
+        r.integer(MAX_RESULT_BYTES, fallback.maxResultBytes(), 1, Integer.MAX_VALUE));
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
+import dev.baton.contract.settings.InvalidSettingsException;
+import dev.baton.contract.settings.SettingsReader;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,8 +59,8 @@ class BrokerConnectionTest {
 
   @Test
   void theEnvironmentsCaFileIsUsedForAnAmqpsUri() throws Exception {
-    ConnectionFactory f = BrokerConnection.fromEnvironment(Map.of("BATON_RABBITMQ_URI",
-        "amqps://u:p@127.0.0.1:5671/%2F", TlsTrust.CA_FILE_VARIABLE, caPem.toString()));
+    ConnectionFactory f = SettingsReader.read(Map.of("BATON_RABBITMQ_URI", "amqps://u:p@127.0.0.1:5671/%2F",
+        TlsTrust.CA_FILE_VARIABLE, caPem.toString()), BrokerConnection::fromEnvironment);
     assertThat(handshake(f)).isTrue();
   }
 
@@ -66,9 +68,10 @@ class BrokerConnectionTest {
   void aCaFileThatCannotBeReadStopsTheStartNamingIt() {
     assertThatThrownBy(() -> BatonWorker.builder().uri("amqps://u:p@broker:5671/%2F", "/no/such/ca.pem"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/no/such/ca.pem");
-    assertThatThrownBy(() -> BrokerConnection.fromEnvironment(Map.of("BATON_RABBITMQ_URI",
-        "amqps://u:p@broker:5671/%2F", TlsTrust.CA_FILE_VARIABLE, "/no/such/ca.pem")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/no/such/ca.pem");
+    assertThatThrownBy(() -> SettingsReader.read(Map.of("BATON_RABBITMQ_URI", "amqps://u:p@broker:5671/%2F",
+        TlsTrust.CA_FILE_VARIABLE, "/no/such/ca.pem"), BrokerConnection::fromEnvironment))
+        .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("/no/such/ca.pem")
+        .hasMessageStartingWith("BATON_RABBITMQ_CA_FILE: ");
   }
 
   @Test

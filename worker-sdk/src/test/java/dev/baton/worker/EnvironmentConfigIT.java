@@ -40,7 +40,7 @@ class EnvironmentConfigIT {
   static Map<String, String> podEnvironment() {
     Map<String, String> env = new HashMap<>(new WorkerEnvironment(MODEL, 7).variables());
     env.put(WorkerEnvironment.RABBITMQ_URI, broker.vhost.amqpUri("nobody", "wrong"));
-    env.put(WorkerEnvironment.RABBITMQ_USERNAME, LocalServices.RABBITMQ_USER);
+    env.put(WorkerEnvironment.RABBITMQ_USERNAME, LocalServices.RABBITMQ_USERNAME);
     env.put(WorkerEnvironment.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_PASSWORD);
     return env;
   }

@@ -1,7 +1,6 @@
 package dev.baton.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.AMQP;
 import dev.baton.contract.Headers;
@@ -9,7 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Which timeout a handler gets, and how the SDK's own variables are read. */
+/** Which timeout a handler gets (how the SDK's own variables are read: {@link FromEnvironmentTest}). */
 class HandlerLimitsTest {
 
   static InboundMessage withHeaders(Map<String, Object> headers) {
@@ -37,18 +36,5 @@ class HandlerLimitsTest {
   void theDefaultsAreTenMinutesAndSixteenMebibytes() {
     assertThat(HandlerLimits.DEFAULTS.handlerTimeout()).isEqualTo(Duration.ofMinutes(10));
     assertThat(HandlerLimits.DEFAULTS.maxResultBytes()).isEqualTo(16 * 1024 * 1024);
-  }
-
-  @Test
-  void theEnvironmentSetsThemAndAMalformedValueNamesTheVariable() {
-    Map<String, String> env = Map.of(WorkerSettings.HANDLER_TIMEOUT, "90s", WorkerSettings.MAX_RESULT_BYTES, "4096");
-    assertThat(WorkerSettings.handlerTimeout(env)).contains(Duration.ofSeconds(90));
-    assertThat(WorkerSettings.maxResultBytes(env)).contains(4096);
-    assertThat(WorkerSettings.handlerTimeout(Map.of())).isEmpty();
-
-    assertThatThrownBy(() -> WorkerSettings.handlerTimeout(Map.of(WorkerSettings.HANDLER_TIMEOUT, "abc")))
-        .hasMessage("BATON_HANDLER_TIMEOUT: expected a duration such as 30s, got 'abc'");
-    assertThatThrownBy(() -> WorkerSettings.maxResultBytes(Map.of(WorkerSettings.MAX_RESULT_BYTES, "16MiB")))
-        .hasMessageStartingWith("BATON_MAX_RESULT_BYTES: expected a number of bytes");
   }
 }

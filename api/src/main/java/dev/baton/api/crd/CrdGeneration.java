@@ -41,14 +41,22 @@ public final class CrdGeneration {
     new CRDGenerator()
         .inOutputDir(outputDir.toFile())
         .forCRDVersions("v1")
-        .withPostProcessor(new ColumnOrder())
+        .withPostProcessor(new ColumnOrder(new SchemaRefinement(RESOURCES)))
         .customResourceClasses(RESOURCES)
         .detailedGenerate();
   }
 
+  /** The generator takes one post-processor: this one, which runs {@code next} first. */
   private static final class ColumnOrder implements CRDPostProcessor {
+    private final CRDPostProcessor next;
+
+    ColumnOrder(CRDPostProcessor next) {
+      this.next = next;
+    }
+
     @Override
     public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
+      crd = next.process(crd, crdSpecVersion);
       if (crd instanceof CustomResourceDefinition definition) {
         String kind = definition.getSpec().getNames().getKind();
         RESOURCES.stream().filter(c -> c.getSimpleName().equals(kind)).findFirst().ifPresent(c -> {

@@ -50,7 +50,16 @@ public final class CrdReference {
       version.path("additionalPrinterColumns").forEach(c ->
           columns.add(c.path("name").asText().toUpperCase() + (c.path("priority").asInt() > 0 ? " (-o wide)" : "")));
       md.append(String.join(", ", columns)).append(".\n");
-      JsonNode root = version.at("/schema/openAPIV3Schema/properties");
+      JsonNode schemaRoot = version.at("/schema/openAPIV3Schema");
+      md.append("\n").append(cell(schemaRoot.path("description").asText())).append("\n");
+      JsonNode name = schemaRoot.at("/properties/metadata/properties/name");
+      if (!name.isMissingNode()) {
+        md.append("\n`metadata.name`: ").append(constraints(name).replaceFirst("^ \\((.*)\\)$", "$1")).append(".\n");
+      }
+      List<String> rootRules = new ArrayList<>();
+      rules(rootRules, "metadata.name", schemaRoot);
+      rootRules.forEach(r -> md.append("\nChecked by the API server (CEL): ").append(r).append("\n"));
+      JsonNode root = schemaRoot.path("properties");
       for (String part : List.of("spec", "status")) {
         JsonNode schema = root.path(part);
         List<String> rules = new ArrayList<>();
@@ -58,7 +67,7 @@ public final class CrdReference {
         md.append("\n| field | type | description |\n|---|---|---|\n");
         fields(md, rules, part, schema, schema.path("required"));
         if (!rules.isEmpty()) {
-          md.append("\nChecked by the API server (CEL) and by the operator:\n\n");
+          md.append("\nChecked by the API server (CEL; the dev API evaluates the same rules) and by the operator:\n\n");
           rules.forEach(r -> md.append("- ").append(r).append("\n"));
         }
       }
@@ -86,9 +95,10 @@ public final class CrdReference {
     }
   }
 
-  /** Fields whose type is a Kubernetes core type (EnvVar, ResourceRequirements, Condition) are not expanded. */
+  /** Fields of Kubernetes core types (EnvVar, ResourceRequirements, SecurityContext, Condition ...) are not expanded. */
   private static boolean isKubernetesType(String name) {
-    return name.endsWith(".env") || name.endsWith(".resources") || name.endsWith(".conditions");
+    return List.of(".env", ".resources", ".conditions", ".tolerations", ".securityContext", ".podSecurityContext")
+        .stream().anyMatch(name::endsWith);
   }
 
   private static String type(JsonNode f) {
@@ -106,7 +116,8 @@ public final class CrdReference {
     List<String> c = new ArrayList<>();
     JsonNode item = "array".equals(f.path("type").asText()) ? f.path("items") : f;
     if (f.has("default")) {
-      c.add("default `" + f.get("default").asText() + "`");
+      JsonNode d = f.get("default");
+      c.add("default `" + (d.isValueNode() ? d.asText() : d.toString()) + "`");
     }
     if (item.has("enum")) {
       List<String> values = new ArrayList<>();
@@ -127,6 +138,17 @@ public final class CrdReference {
     }
     if (f.has("maxItems")) {
       c.add("at most " + f.get("maxItems").asLong() + " items");
+    }
+    if (f.has("maxProperties")) {
+      c.add("at most " + f.get("maxProperties").asLong() + " entries");
+    }
+    if (item.has("maxLength") && !item.has("enum")) {
+      c.add("at most " + item.get("maxLength").asLong() + " characters");
+    }
+    if (f.path("x-kubernetes-list-type").asText().equals("map")) {
+      List<String> keys = new ArrayList<>();
+      f.path("x-kubernetes-list-map-keys").forEach(k -> keys.add("`" + k.asText() + "`"));
+      c.add("unique by " + String.join(", ", keys));
     }
     return c.isEmpty() ? "" : " (" + String.join("; ", c) + ")";
   }

@@ -19,8 +19,9 @@ import java.util.Map;
 
 /**
  * Checks a Baton resource against the structural schema of its CRD, the way an API server does: types, patterns,
- * enums, minimums, required fields and (strict field validation) unknown fields. CEL rules
- * ({@code x-kubernetes-validations}) are not evaluated here; the operator reports those cases as conditions.
+ * enums, bounds, required fields, (strict field validation) unknown fields, the CRD's rules for {@code metadata.name},
+ * and unique keys in list-maps ({@code x-kubernetes-list-type: map}). CEL rules ({@code x-kubernetes-validations}) are
+ * not evaluated here: the dev API evaluates them.
  *
  * <p>The fabric8 mock server validates nothing, so the dev API and the tests use this to reject what a real cluster
  * would reject.
@@ -36,12 +37,15 @@ public final class CrdSchemaValidator {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private final Map<String, JsonSchema> schemasByKind = new HashMap<>();
+  /** The structural schemas as written, {@code x-kubernetes-*} extensions included. */
+  private final Map<String, JsonNode> structuralByKind = new HashMap<>();
 
   private CrdSchemaValidator(List<JsonNode> crds) {
     JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4);
     for (JsonNode crd : crds) {
       String kind = crd.at("/spec/names/kind").asText();
       JsonNode schema = crd.at("/spec/versions/0/schema/openAPIV3Schema").deepCopy();
+      structuralByKind.put(kind, schema.deepCopy());
       strict(schema, true);
       schemasByKind.put(kind, factory.getSchema(schema));
     }
@@ -82,14 +86,19 @@ public final class CrdSchemaValidator {
    * {@code spec.steps[0].timeout: does not match the regex pattern ...}. Empty when valid or of an unknown kind.
    */
   public List<String> validate(JsonNode resource) {
-    JsonSchema schema = schemasByKind.get(resource.path("kind").asText());
+    String kind = resource.path("kind").asText();
+    JsonSchema schema = schemasByKind.get(kind);
     if (schema == null) {
       return List.of();
     }
-    // metadata is checked by the API server itself, not by the CRD schema.
+    // metadata is checked by the API server itself; a CRD may only add rules for metadata.name.
     ObjectNode body = resource.deepCopy();
     body.remove(List.of("apiVersion", "kind", "metadata"));
-    List<String> errors = new ArrayList<>();
+    JsonNode structural = structuralByKind.get(kind);
+    if (structural.path("properties").has("metadata") && resource.path("metadata").has("name")) {
+      body.putObject("metadata").set("name", resource.path("metadata").path("name"));
+    }
+    List<String> errors = new ArrayList<>(ListMaps.duplicates(structural, body));
     for (ValidationMessage m : schema.validate(body)) {
       String path = m.getInstanceLocation().toString().replaceFirst("^\\$\\.?", "");
       String message = m.getMessage().replaceFirst("^\\$[^:]*: ", "");

@@ -3,6 +3,8 @@ package dev.baton.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.api.crd.ListMap;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,10 @@ public abstract class BatonStatus {
   @JsonPropertyDescription("The metadata.generation this status describes.")
   private Long observedGeneration;
 
-  @JsonPropertyDescription("Conditions of the resource; 'Ready' sums them up, with a reason and a message a person can act on.")
+  @JsonPropertyDescription("Conditions of the resource, one per type; 'Ready' sums them up, with a reason and a message a person "
+      + "can act on ('kubectl wait --for=condition=Ready').")
+  @Size(max = Bounds.CONDITIONS)
+  @ListMap(keys = "type")
   private List<Condition> conditions = new ArrayList<>();
 
   public Long getObservedGeneration() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.Names;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** A command a WorkerService accepts. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -13,10 +14,12 @@ public class CommandSpec {
   @JsonPropertyDescription("Command name: lowercase letters, digits, '_' and '-', no dots. Queue q.<service>.<name>, routing key service.<service>.<name>.")
   @Required
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String name;
 
   @JsonPropertyDescription("Name of a RetryPolicy in the same namespace. Without one, the first technical failure dead-letters the command.")
-  @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+  @Pattern(Bounds.OBJECT_NAME_PATTERN)
+  @Size(max = Bounds.OBJECT_NAME)
   private String retryPolicy;
 
   public CommandSpec() {}

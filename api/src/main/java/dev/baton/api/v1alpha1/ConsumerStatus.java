@@ -2,6 +2,7 @@ package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,18 +11,23 @@ import java.util.List;
 public class ConsumerStatus {
 
   @JsonPropertyDescription("Command or subscription name.")
+  @Size(max = Bounds.NAME)
   private String name;
 
   @JsonPropertyDescription("The queue the workers consume.")
+  @Size(max = Bounds.BROKER_NAME)
   private String queue;
 
   @JsonPropertyDescription("Routing key of the command, or binding pattern of the subscription.")
+  @Size(max = Bounds.BROKER_NAME)
   private String routingKey;
 
   @JsonPropertyDescription("Retry tier queues, in staircase order.")
-  private List<String> retryQueues = new ArrayList<>();
+  @Size(max = Bounds.DELAYS)
+  private List<@Size(max = Bounds.BROKER_NAME) String> retryQueues = new ArrayList<>();
 
   @JsonPropertyDescription("The dead-letter queue (parking lot).")
+  @Size(max = Bounds.BROKER_NAME)
   private String deadLetterQueue;
 
   @JsonPropertyDescription("Messages in the queue, ready and unacknowledged.")

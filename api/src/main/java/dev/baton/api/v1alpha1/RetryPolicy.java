@@ -1,5 +1,6 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * How workers retry a command that fails technically: the staircase of docs/design.md#retries-and-dead-letters, carried out by RabbitMQ TTL and
  * dead-letter queues, no cron job.
  */
+@JsonClassDescription("How workers retry a command that fails technically: a staircase of delays carried out by RabbitMQ "
+    + "(a TTL queue per distinct delay), then the dead-letter queue. WorkerService commands and subscriptions name it.")
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("rp")

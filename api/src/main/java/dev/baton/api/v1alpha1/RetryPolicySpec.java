@@ -1,5 +1,6 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.BatonDuration;
@@ -15,6 +16,7 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "self.maxAttempts == 1 || (has(self.delays) && size(self.delays) > 0)",
     message = "maxAttempts above 1 needs at least one delay, e.g. delays: [30s]")
+@JsonClassDescription("How often a failed command is delivered again, and how long each retry waits.")
 public class RetryPolicySpec {
 
   @JsonPropertyDescription("Total deliveries of a command, the first included (1 = no retries). "
@@ -26,8 +28,8 @@ public class RetryPolicySpec {
 
   @JsonPropertyDescription("The staircase: retry k waits delays[k-1]; the last delay repeats. "
       + "Durations such as 500ms, 30s, 2m, 1h or 1m30s. Each distinct delay is one retry queue q.retry.<service>.<command>.<delay>.")
-  @Size(max = 20)
-  private List<@Pattern(BatonDuration.PATTERN) String> delays = new ArrayList<>();
+  @Size(max = Bounds.DELAYS)
+  private List<@Pattern(BatonDuration.PATTERN) @Size(max = Bounds.DURATION) String> delays = new ArrayList<>();
 
   public Integer getMaxAttempts() {
     return maxAttempts;

@@ -10,6 +10,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** One step of a Workflow: a command sent to a worker service, and how to undo it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -18,24 +19,29 @@ public class StepSpec {
   @JsonPropertyDescription("Step name, unique in the Workflow; shown in the instance's history.")
   @Required
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String name;
 
   @JsonPropertyDescription("The WorkerService (its service name) that runs the step.")
   @Required
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String service;
 
   @JsonPropertyDescription("The command of that service to send.")
   @Required
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String command;
 
   @JsonPropertyDescription("The action in the result events' routing keys <entity>.<action>.<result>; defaults to the command.")
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String action;
 
   @JsonPropertyDescription("How long to wait for a result, e.g. 30s or 5m. Without it the step waits indefinitely.")
   @Pattern(BatonDuration.PATTERN)
+  @Size(max = Bounds.DURATION)
   private String timeout;
 
   @JsonPropertyDescription("What to do on timeout: Fail (reason Timeout) or Redispatch (send the command again, up to maxDispatches).")
@@ -49,6 +55,7 @@ public class StepSpec {
 
   @JsonPropertyDescription("A command of the same service that undoes this step, sent when a later step fails and onFailure is Compensate.")
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String compensate;
 
   public StepSpec() {}

@@ -1,5 +1,7 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import dev.baton.api.crd.MetadataName;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -11,6 +13,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * A service module that "both listens and speaks" (docs/design.md#architecture): the commands it accepts, the events it publishes, its
  * broker user and, optionally, the Deployment of its workers.
  */
+@JsonClassDescription("A service module that both listens and speaks: the commands it accepts (one queue each, with retry "
+    + "tiers and a dead-letter queue), its subscriptions to other services' events, its own broker user and credentials "
+    + "Secret and, optionally, the Deployment of its workers. The operator keeps RabbitMQ and the Deployment as declared "
+    + "here and reports in status.")
+// The name labels the Secret, the Deployment and the pods (label values: at most 63 characters).
+@MetadataName(maxLength = Bounds.NAME)
+// A dotted name without spec.service is the operator's InvalidSpec, not a CEL rule: before Kubernetes 1.3x the API
+// server costs self.metadata.name as an unbounded string (3 MiB), whatever the schema says.
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("ws")

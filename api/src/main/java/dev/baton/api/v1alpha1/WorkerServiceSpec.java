@@ -1,7 +1,9 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.api.crd.ListMap;
 import dev.baton.contract.Names;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
@@ -11,10 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.commands) || self.commands.all(c, self.commands.exists_one(d, d.name == c.name))",
-    message = "command names must be unique")
-@ValidationRule(value = "!has(self.subscriptions) || self.subscriptions.all(c, self.subscriptions.exists_one(d, d.name == c.name))",
-    message = "subscription names must be unique")
+@JsonClassDescription("What the service accepts and listens to, how its queues behave, and (optionally) the Deployment of its "
+    + "workers.")
+// Names are unique within commands and within subscriptions by list-map key; this rule, n x m comparisons, is what the
+// bound on both lists (Bounds.CONSUMERS) keeps cheap (CelRuleCostTest).
 @ValidationRule(value = "!has(self.commands) || !has(self.subscriptions) || self.commands.all(c, !self.subscriptions.exists(s, s.name == c.name))",
     message = "a subscription cannot have the name of a command: both are queues q.<service>.<name>")
 public class WorkerServiceSpec {
@@ -22,19 +24,26 @@ public class WorkerServiceSpec {
   @JsonPropertyDescription("Service name used in every broker name (S.command.topic.ex, q.S.C, ...); defaults to metadata.name. "
       + "Lowercase letters, digits, '_' and '-', no dots; 'retry', 'dlx' and 'orchestrator' are reserved. Unique per RabbitMQ vhost.")
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   @ValidationRule(value = "!(self in ['retry', 'dlx', 'orchestrator'])",
       message = "'retry', 'dlx' and 'orchestrator' are reserved: they begin Baton's own queue names")
   private String service;
 
-  @JsonPropertyDescription("Commands the service accepts: one queue q.<service>.<command> each, fed by routing key service.<service>.<command>.")
-  @Size(max = 100)
+  @JsonPropertyDescription("Commands the service accepts: one queue q.<service>.<command> each, fed by routing key service.<service>.<command>. "
+      + "Names are unique.")
+  @Size(max = Bounds.CONSUMERS)
+  @ListMap(keys = "name")
   private List<CommandSpec> commands = new ArrayList<>();
 
-  @JsonPropertyDescription("Subscriptions to other services' events, by topic pattern (e.g. '*.pay.failed'): one queue q.<service>.<name> each.")
-  @Size(max = 100)
+  @JsonPropertyDescription("Subscriptions to other services' events, by topic pattern (e.g. '*.pay.failed'): one queue q.<service>.<name> each. "
+      + "Names are unique, and differ from the command names.")
+  @Size(max = Bounds.CONSUMERS)
+  @ListMap(keys = "name")
   private List<SubscriptionSpec> subscriptions = new ArrayList<>();
 
   @JsonPropertyDescription("Queue type and worker prefetch.")
+  // Defaulted so that its type is always set, and the transition rule on it always sees the old type.
+  @Default("{}")
   private QueueSettings queue = new QueueSettings();
 
   @JsonPropertyDescription("The workers' Deployment. Without it only topology and credentials are managed (workers run elsewhere).")

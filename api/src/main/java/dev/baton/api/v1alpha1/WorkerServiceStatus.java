@@ -1,38 +1,49 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What the operator has set up for the service (written by the operator only): the broker objects and user it owns, the credentials Secret, the Deployment, queue depths and dead letters, and the conditions.")
 public class WorkerServiceStatus extends BatonStatus {
 
   @JsonPropertyDescription("The service name in use in broker names.")
+  @Size(max = Bounds.NAME)
   private String service;
 
   @JsonPropertyDescription("Number of commands.")
   private Integer commandCount;
 
   @JsonPropertyDescription("The broker user the workers connect as.")
+  @Size(max = Bounds.BROKER_NAME)
   private String username;
 
   @JsonPropertyDescription("Secret holding the broker credentials: keys username, password and uri.")
+  @Size(max = Bounds.OBJECT_NAME)
   private String credentialsSecret;
 
   @JsonPropertyDescription("The workers' Deployment, when one is managed.")
+  @Size(max = Bounds.OBJECT_NAME)
   private String deployment;
 
   @JsonPropertyDescription("Every exchange the service owns.")
-  private List<String> exchanges = new ArrayList<>();
+  @Size(max = Bounds.STATUS_NAMES)
+  private List<@Size(max = Bounds.BROKER_NAME) String> exchanges = new ArrayList<>();
 
   @JsonPropertyDescription("Every queue the service owns: command, subscription, retry and dead-letter queues.")
-  private List<String> queues = new ArrayList<>();
+  @Size(max = Bounds.STATUS_NAMES)
+  private List<@Size(max = Bounds.BROKER_NAME) String> queues = new ArrayList<>();
 
   @JsonPropertyDescription("Per command: its queue, retry tiers, dead-letter queue, depth and consumers.")
+  @Size(max = Bounds.CONSUMERS)
   private List<ConsumerStatus> commands = new ArrayList<>();
 
   @JsonPropertyDescription("Per subscription: its queue, retry tiers, dead-letter queue, depth and consumers.")
+  @Size(max = Bounds.CONSUMERS)
   private List<ConsumerStatus> subscriptions = new ArrayList<>();
 
   @JsonPropertyDescription("Messages waiting in the command and subscription queues.")
@@ -46,7 +57,8 @@ public class WorkerServiceStatus extends BatonStatus {
 
   @JsonPropertyDescription("Queues the spec no longer asks for that still hold messages; each is deleted once it is empty "
       + "(old retry tiers empty by themselves as their messages expire).")
-  private List<String> drainingQueues = new ArrayList<>();
+  @Size(max = Bounds.STATUS_NAMES)
+  private List<@Size(max = Bounds.BROKER_NAME) String> drainingQueues = new ArrayList<>();
 
   public String getService() {
     return service;

@@ -1,5 +1,6 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -11,6 +12,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * An ordered list of steps the orchestrator runs over worker services (docs/design.md#architecture). Instances of a Workflow live in
  * the runtime's database, never as resources; the counts in the status are read from the runtime.
  */
+@JsonClassDescription("A multi-step business process the orchestrator runs over worker services: an ordered list of steps, "
+    + "each a command to a service with an optional compensation. Instances (one per business key) live in the runtime's "
+    + "database, never as resources; status counts them.")
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("wf")

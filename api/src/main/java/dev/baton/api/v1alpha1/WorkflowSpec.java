@@ -1,7 +1,9 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.api.crd.ListMap;
 import dev.baton.contract.Names;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
@@ -12,25 +14,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What the Workflow runs: the business entity, the steps in order, and what happens when a step fails.")
 public class WorkflowSpec {
 
   @JsonPropertyDescription("The business entity, first word of every event routing key <entity>.<action>.<result>, e.g. 'order'.")
   @Required
   @Pattern(Names.TOKEN_PATTERN)
+  @Size(max = Bounds.NAME)
   private String entity;
 
   @JsonPropertyDescription("When a step fails: Compensate (undo completed steps in reverse order) or Stop.")
   @Default("Compensate")
   private OnFailure onFailure = OnFailure.Compensate;
 
-  @JsonPropertyDescription("The steps, run one after the other in this order.")
+  @JsonPropertyDescription("The steps, run one after the other in this order. Step names are unique (the API server refuses a duplicate).")
   @Required
-  @Size(min = 1, max = 100)
-  @ValidationRule(value = "self.all(s, self.exists_one(t, t.name == s.name))", message = "step names must be unique")
+  @Size(min = 1, max = Bounds.STEPS)
+  @ListMap(keys = "name")
   private List<StepSpec> steps = new ArrayList<>();
 
-  @JsonPropertyDescription("Type of the orchestrator queue q.orchestrator.<name>: classic or quorum.")
+  @JsonPropertyDescription("Type of the orchestrator queue q.orchestrator.<name>: classic or quorum. Fixed once created: "
+      + "RabbitMQ cannot change the type of a queue.")
   @Default("classic")
+  @ValidationRule(value = "self == oldSelf", message = QueueSettings.TYPE_IS_IMMUTABLE)
   private QueueKind queueType = QueueKind.CLASSIC;
 
   @JsonPropertyDescription("On deletion: Retain keeps the orchestrator queue while it holds messages, Delete removes it.")

@@ -1,18 +1,23 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What the operator has set up for the Workflow (written by the operator only): its orchestrator queue, the instance counts read from the runtime, and the conditions.")
 public class WorkflowStatus extends BatonStatus {
 
   @JsonPropertyDescription("Number of steps.")
   private Integer steps;
 
   @JsonPropertyDescription("The queue the runtime reads this Workflow's events from.")
+  @Size(max = Bounds.BROKER_NAME)
   private String queue;
 
   @JsonPropertyDescription("Where the runtime parks events it cannot use, with the reason in headers.")
+  @Size(max = Bounds.BROKER_NAME)
   private String deadLetterQueue;
 
   @JsonPropertyDescription("Instances running or compensating, as last read from the runtime.")

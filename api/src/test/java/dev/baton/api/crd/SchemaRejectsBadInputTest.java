@@ -8,7 +8,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** What the CRD schema rejects statically, as a real API server would (CEL rules are checked by the operator). */
+/**
+ * What the CRD schema rejects statically, as a real API server would, list-map duplicates and the Deployment fields users
+ * set included (CEL rules are evaluated by the dev API, see dev-api's CelAdmissionTest).
+ */
 class SchemaRejectsBadInputTest {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -36,11 +39,39 @@ class SchemaRejectsBadInputTest {
     "step with a dot        | Workflow      | {entity: order, steps: [{name: a.b, service: s, command: c}]}       | steps[0].name",
     "step without command   | Workflow      | {entity: order, steps: [{name: a, service: s}]}                     | command",
     "bad onFailure          | Workflow      | {entity: order, onFailure: Retry, steps: [{name: a, service: s, command: c}]} | onFailure",
+    "duplicate step names   | Workflow      | {entity: order, steps: [{name: a, service: s, command: c}, {name: a, service: t, command: d}]} | steps[1]: Duplicate value",
+    "duplicate commands     | WorkerService | {commands: [{name: pay}, {name: pay, retryPolicy: quick}]}       | commands[1]: Duplicate value",
+    "duplicate subscriptions | WorkerService | {subscriptions: [{name: n, service: a, pattern: x}, {name: n, service: b, pattern: y}]} | subscriptions[1]: Duplicate value",
+    "51 commands            | WorkerService | {commands: [COMMANDS51]}                                          | spec.commands",
+    "long timeout string    | Workflow      | {entity: order, steps: [{name: a, service: s, command: c, timeout: 1h1h1h1h1h1h1h1h1h}]} | timeout",
+    "env name with a space  | WorkerService | {deployment: {image: i, env: [{name: 'MY VAR', value: x}]}}        | env[0].name",
+    "env name from a digit  | WorkerService | {deployment: {image: i, env: [{name: 1VAR, value: x}]}}           | env[0].name",
+    "env without a name     | WorkerService | {deployment: {image: i, env: [{value: x}]}}                        | name",
+    "duplicate env names    | WorkerService | {deployment: {image: i, env: [{name: A, value: x}, {name: A, value: y}]}} | env[1]: Duplicate value",
+    "pull policy Sometimes  | WorkerService | {deployment: {image: i, imagePullPolicy: Sometimes}}                | imagePullPolicy",
+    "bad cpu quantity       | WorkerService | {deployment: {image: i, resources: {requests: {cpu: 'lots'}}}}      | requests.cpu",
+    "bad memory quantity    | WorkerService | {deployment: {image: i, resources: {limits: {memory: '1 GB'}}}}     | limits.memory",
+    "empty image            | WorkerService | {deployment: {image: ''}}                                          | image",
+    "bad toleration effect  | WorkerService | {deployment: {image: i, tolerations: [{key: k, effect: Sometimes}]}} | tolerations[0].effect",
+    "bad service account    | WorkerService | {deployment: {image: i, serviceAccountName: Workers}}               | serviceAccountName",
   })
   void rejects(String description, String kind, String spec, String field) throws Exception {
-    JsonNode resource = YAML.readTree(
-        "{apiVersion: baton.dev/v1alpha1, kind: " + kind + ", metadata: {name: x}, spec: " + spec + "}");
+    String commands = java.util.stream.IntStream.range(0, 51).mapToObj(i -> "{name: c" + i + "}")
+        .collect(java.util.stream.Collectors.joining(", "));
+    JsonNode resource = YAML.readTree("{apiVersion: baton.dev/v1alpha1, kind: " + kind + ", metadata: {name: x}, spec: "
+        + spec.replace("COMMANDS51", commands) + "}");
     assertThat(VALIDATOR.validate(resource)).as(description).isNotEmpty().anySatisfy(e -> assertThat(e).contains(field));
+  }
+
+  @org.junit.jupiter.api.Test
+  void aWorkerServiceNameLongerThanALabelValueIsRefused() throws Exception {
+    String name = "a".repeat(64);
+    JsonNode resource = YAML.readTree("{apiVersion: baton.dev/v1alpha1, kind: WorkerService, metadata: {name: " + name
+        + "}, spec: {commands: [{name: pay}]}}");
+    assertThat(VALIDATOR.validate(resource)).anySatisfy(e -> assertThat(e).startsWith("metadata.name"));
+    JsonNode fits = YAML.readTree("{apiVersion: baton.dev/v1alpha1, kind: WorkerService, metadata: {name: "
+        + name.substring(1) + "}, spec: {commands: [{name: pay}]}}");
+    assertThat(VALIDATOR.validate(fits)).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -49,6 +80,8 @@ class SchemaRejectsBadInputTest {
     "minimal service   | WorkerService | {commands: [{name: pay}]}",
     "quorum            | WorkerService | {commands: [{name: pay}], queue: {type: quorum}}",
     "minimal workflow  | Workflow      | {entity: order, steps: [{name: a, service: s, command: c}]}",
+    "deployment fields | WorkerService | {deployment: {image: 'registry.example.com/pay:1.0', imagePullPolicy: IfNotPresent, env: [{name: JAVA_OPTS, value: '-Xmx1g'}, {name: app.mode, valueFrom: {fieldRef: {fieldPath: metadata.name}}}], resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {cpu: 2, memory: 1.5Gi}}}}",
+    "pod template      | WorkerService | {deployment: {image: i, serviceAccountName: workers, podAnnotations: {a.io/b: c}, nodeSelector: {pool: workers}, tolerations: [{key: dedicated, operator: Equal, value: workers, effect: NoSchedule}], podSecurityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}, securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}}}",
   })
   void accepts(String description, String kind, String spec) throws Exception {
     JsonNode resource = YAML.readTree(

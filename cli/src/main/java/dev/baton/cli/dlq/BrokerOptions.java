@@ -1,5 +1,6 @@
 package dev.baton.cli.dlq;
 
+import dev.baton.cli.support.EnvVariable;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 
@@ -9,34 +10,32 @@ import picocli.CommandLine.Option;
  */
 public final class BrokerOptions {
 
-  @Option(names = "--rabbitmq-management-url", paramLabel = "URL", description = "RabbitMQ management API"
-      + " (env BATON_RABBITMQ_MANAGEMENT_URL).",
-      defaultValue = "${env:BATON_RABBITMQ_MANAGEMENT_URL:-http://127.0.0.1:15672/api/}")
+  @EnvVariable(value = "BATON_RABBITMQ_MANAGEMENT_URL", schemes = {"http", "https"})
+  @Option(names = "--rabbitmq-management-url", paramLabel = "URL", description = "RabbitMQ management API.",
+      defaultValue = "http://127.0.0.1:15672/api/")
   public String managementUrl;
 
-  @Option(names = "--rabbitmq-host", paramLabel = "HOST", description = "RabbitMQ host for AMQP"
-      + " (env BATON_RABBITMQ_HOST).",
-      defaultValue = "${env:BATON_RABBITMQ_HOST:-127.0.0.1}")
+  @EnvVariable("BATON_RABBITMQ_HOST")
+  @Option(names = "--rabbitmq-host", paramLabel = "HOST", description = "RabbitMQ host for AMQP.",
+      defaultValue = "127.0.0.1")
   public String host;
 
-  @Option(names = "--rabbitmq-port", paramLabel = "PORT", description = "RabbitMQ AMQP port"
-      + " (env BATON_RABBITMQ_PORT).",
-      defaultValue = "${env:BATON_RABBITMQ_PORT:-5672}")
+  @EnvVariable(value = "BATON_RABBITMQ_PORT", min = 1, max = 65_535)
+  @Option(names = "--rabbitmq-port", paramLabel = "PORT", description = "RabbitMQ AMQP port.", defaultValue = "5672")
   public int port;
 
-  @Option(names = "--rabbitmq-username", paramLabel = "USER", description = "RabbitMQ administrator"
-      + " (env BATON_RABBITMQ_USERNAME).",
-      defaultValue = "${env:BATON_RABBITMQ_USERNAME:-guest}")
+  @EnvVariable("BATON_RABBITMQ_USERNAME")
+  @Option(names = "--rabbitmq-username", paramLabel = "USER", description = "RabbitMQ administrator.",
+      defaultValue = "guest")
   public String username;
 
-  @Option(names = "--rabbitmq-password", paramLabel = "PASSWORD", description = "Its password (better: env"
-      + " BATON_RABBITMQ_PASSWORD).",
-      defaultValue = "${env:BATON_RABBITMQ_PASSWORD:-guest}", showDefaultValue = Visibility.NEVER)
+  @EnvVariable(value = "BATON_RABBITMQ_PASSWORD", secret = true)
+  @Option(names = "--rabbitmq-password", paramLabel = "PASSWORD", description = "Its password (better: from the"
+      + " environment).", defaultValue = "guest", showDefaultValue = Visibility.NEVER)
   public String password;
 
-  @Option(names = "--vhost", paramLabel = "VHOST", description = "The vhost Baton lives in"
-      + " (env BATON_RABBITMQ_VHOST).",
-      defaultValue = "${env:BATON_RABBITMQ_VHOST:-/}")
+  @EnvVariable("BATON_RABBITMQ_VHOST")
+  @Option(names = "--vhost", paramLabel = "VHOST", description = "The vhost Baton lives in.", defaultValue = "/")
   public String vhost;
 
   /** Never the password. */

@@ -1,12 +1,14 @@
 package dev.baton.cli.instances;
 
+import dev.baton.cli.support.EnvVariable;
 import picocli.CommandLine.Option;
 
 /** {@code -n}: the namespace of the Workflow. */
 public final class NamespaceOption {
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = "${env:BATON_NAMESPACE:-default}",
-      description = "Namespace of the Workflow (env BATON_NAMESPACE).")
+  @EnvVariable("BATON_NAMESPACE")
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = "default",
+      description = "Namespace of the Workflow.")
   String namespace;
 
   public String namespace() {

@@ -5,6 +5,7 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.WorkerEnvironment;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -19,8 +20,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The workers' Deployment: the image, replicas, resources and env of the spec, plus the names of their queues and
- * exchanges ({@link WorkerEnvironment}) and the broker credentials by reference to the Secret, never by value.
+ * The workers' Deployment: the image, replicas, resources and env of the spec, the pod template fields it passes
+ * through (labels, annotations, service account, node selector, tolerations, security contexts), plus the names of
+ * their queues and exchanges ({@link WorkerEnvironment}) and the broker credentials by reference to the Secret, never
+ * by value.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = WorkerResources.MANAGED_SELECTOR))
 public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> {
@@ -44,10 +47,13 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
     }
     podLabels.putAll(WorkerResources.labels(ws));
     Map<String, String> podAnnotations = new LinkedHashMap<>();
+    if (settings.getPodAnnotations() != null) {
+      podAnnotations.putAll(settings.getPodAnnotations());
+    }
     context.getSecondaryResource(Secret.class)
         .map(s -> s.getMetadata().getUid())
         .ifPresent(uid -> podAnnotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
-    return new DeploymentBuilder()
+    Deployment deployment = new DeploymentBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))
         .withNamespace(ws.getMetadata().getNamespace())
@@ -71,11 +77,23 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .endTemplate()
         .endSpec()
         .build();
+    passThrough(settings, deployment.getSpec().getTemplate().getSpec());
+    return deployment;
+  }
+
+  /** The pod template fields of spec.deployment that Kubernetes takes as they are. */
+  static void passThrough(DeploymentSettings settings, PodSpec pod) {
+    pod.setNodeSelector(settings.getNodeSelector());
+    pod.setTolerations(settings.getTolerations());
+    pod.setSecurityContext(settings.getPodSecurityContext());
+    pod.getContainers().get(0).setSecurityContext(settings.getSecurityContext());
   }
 
   /**
    * While KEDA owns the replica count the operator must not fight it: with server-side apply the field is left out
-   * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept.
+   * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept. A
+   * Deployment created before KEDA is known to be able to scale it (its API may still be forbidden) starts with the
+   * spec's replicas, never with none.
    */
   private Integer replicas(WorkerService ws, WorkerPlan plan, DeploymentSettings settings,
       Context<WorkerService> context) {
@@ -83,7 +101,7 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
       return settings.getReplicas();
     }
     return useSSA(context) ? null : getSecondaryResource(ws, context)
-        .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(null);
+        .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(settings.getReplicas());
   }
 
   /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */

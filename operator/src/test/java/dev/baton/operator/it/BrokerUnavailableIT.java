@@ -28,9 +28,8 @@ class BrokerUnavailableIT {
   static void start() {
     URI management = URI.create(LocalServices.RABBITMQ_MANAGEMENT_URL);
     proxy = TcpProxy.start(management.getHost(), management.getPort());
-    f = OperatorFixture.start("outage", s -> new dev.baton.operator.OperatorSettings(
-        "http://127.0.0.1:" + proxy.port() + management.getPath(), s.adminUsername(), s.adminPassword(), s.amqpHost(),
-        s.amqpPort(), s.vhost(), s.userPrefix(), s.resync(), s.serverSideApply(), s.runtimeUrl()));
+    f = OperatorFixture.start("outage", s -> s.toBuilder()
+        .managementUrl("http://127.0.0.1:" + proxy.port() + management.getPath()).build());
   }
 
   @AfterAll

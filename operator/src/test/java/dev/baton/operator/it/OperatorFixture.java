@@ -97,9 +97,12 @@ public final class OperatorFixture implements AutoCloseable {
     }
     RabbitVhost vhost = RabbitVhost.create("op-" + name);
     String prefix = "baton-t" + UUID.randomUUID().toString().substring(0, 6) + "-";
-    OperatorSettings settings = adjust.apply(new OperatorSettings(LocalServices.RABBITMQ_MANAGEMENT_URL,
-        LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD, LocalServices.RABBITMQ_HOST,
-        LocalServices.RABBITMQ_PORT, vhost.name(), prefix, RESYNC, false, null));
+    OperatorSettings settings = adjust.apply(OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)
+        .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
+        .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
+        .vhost(vhost.name()).userPrefix(prefix).resync(RESYNC).serverSideApply(false)
+        .build());
     BatonOperator operator = BatonOperator.start(client, settings, broker.apply(HopBrokerClient.create(
         settings.managementUrl(), settings.adminUsername(), settings.adminPassword(), settings.vhost())));
     return new OperatorFixture(server, client, vhost, settings, operator);

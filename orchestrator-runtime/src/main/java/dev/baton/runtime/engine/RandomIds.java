@@ -7,7 +7,7 @@ import java.util.UUID;
 /**
  * Random (version 4) UUIDs for instance and message ids, as unguessable as {@link UUID#randomUUID()} but without its
  * cost on the hot path: that one reads the operating system's generator through one lock shared by every thread;
- * here each thread has its own cryptographically strong generator (DRBG, seeded once from the system).
+ * here each thread has its own cryptographically strong generator (DRBG, initialised once from the system's entropy).
  */
 public final class RandomIds {
 

@@ -154,7 +154,7 @@ class CrashSafetyIT {
         Main.class.getName()));
     Map<String, String> env = pb.environment();
     env.put("BATON_DATABASE_URL", s.databaseUrl());
-    env.put("BATON_DATABASE_USER", s.databaseUser());
+    env.put("BATON_DATABASE_USERNAME", s.databaseUsername());
     env.put("BATON_DATABASE_PASSWORD", s.databasePassword());
     env.put("BATON_DATABASE_CREATE", "false");
     env.put("BATON_RABBITMQ_URI", s.amqpUri());

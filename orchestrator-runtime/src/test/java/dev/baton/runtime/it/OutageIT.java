@@ -129,7 +129,7 @@ class OutageIT {
   /** Refuses (and cuts) or allows again connections to this test's database only. */
   private static void database(boolean allow) throws Exception {
     try (Connection admin = DriverManager.getConnection(LocalServices.postgresUrl("postgres"),
-        LocalServices.POSTGRES_USER, LocalServices.POSTGRES_PASSWORD); Statement s = admin.createStatement()) {
+        LocalServices.DATABASE_USERNAME, LocalServices.DATABASE_PASSWORD); Statement s = admin.createStatement()) {
       s.execute("ALTER DATABASE " + h.database.name() + " ALLOW_CONNECTIONS " + allow);
       if (!allow) {
         s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + h.database.name() + "'");

@@ -97,10 +97,10 @@ final class RuntimeHarness implements AutoCloseable {
   RuntimeSettings settings() {
     return RuntimeSettings.localDefaults().toBuilder()
         .databaseUrl(database.jdbcUrl())
-        .databaseUser(database.user())
+        .databaseUsername(database.user())
         .databasePassword(database.password())
         .createDatabase(false)
-        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USER, LocalServices.RABBITMQ_PASSWORD))
+        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
         .httpPort(0)
         .timeoutPollInterval(Duration.ofMillis(200))
         .outboxPollInterval(Duration.ofMillis(500))

@@ -1,6 +1,7 @@
 package dev.baton.reliability.ledger;
 
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
@@ -48,15 +49,19 @@ public final class LedgerWorker {
 
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> env = System.getenv();
-    String name = env.getOrDefault(WORKER_NAME, "ledger-worker");
-    Ledger ledger = new Ledger(env.get(LEDGER_JDBC_URL), env.getOrDefault("LEDGER_JDBC_USER", "postgres"),
-        env.getOrDefault("LEDGER_JDBC_PASSWORD", ""), 8);
+    Own own = SettingsReader.read(env, r -> new Own(r.string(WORKER_NAME, "ledger-worker"),
+        r.requiredString(LEDGER_JDBC_URL), r.string("LEDGER_JDBC_USERNAME", "postgres"),
+        r.secret("LEDGER_JDBC_PASSWORD", ""), r.integer(WORK_MILLIS, 0, 0, Integer.MAX_VALUE)));
+    Ledger ledger = new Ledger(own.jdbcUrl(), own.jdbcUsername(), own.jdbcPassword(), 8);
     WorkerEnvironment environment = WorkerEnvironment.read(env);
-    BatonWorker worker = build(BatonWorker.builder().fromEnvironment(env), environment.model(), ledger, name,
-        Long.parseLong(env.getOrDefault(WORK_MILLIS, "0"))).build();
+    BatonWorker worker = build(BatonWorker.builder().fromEnvironment(env), environment.model(), ledger, own.name(),
+        own.workMillis()).build();
     worker.closeOnJvmShutdown();
     worker.start();
-    System.out.println("LEDGER-WORKER-STARTED " + name);
+    System.out.println("LEDGER-WORKER-STARTED " + own.name());
     new CountDownLatch(1).await();
   }
+
+  /** The variables of this test worker beside the pod's {@code BATON_*} ones. */
+  private record Own(String name, String jdbcUrl, String jdbcUsername, String jdbcPassword, int workMillis) {}
 }

@@ -72,8 +72,9 @@ public final class OperatorScenario {
     ListAppender<ILoggingEvent> logs = new ListAppender<>();
     logs.start();
     root.addAppender(logs);
-    OperatorSettings settings = new OperatorSettings(infra.rabbit.managementUrl(), "guest", "guest", "127.0.0.1",
-        infra.rabbit.amqpPort(), vhost, prefix, Duration.ofSeconds(3), false, null);
+    OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(infra.rabbit.managementUrl()).amqp("127.0.0.1", infra.rabbit.amqpPort()).vhost(vhost)
+        .userPrefix(prefix).resync(Duration.ofSeconds(3)).serverSideApply(false).build();
     try (BatonOperator operator = BatonOperator.start(client, settings)) {
       // 1. ten steady services
       for (int i = 0; i < 10; i++) {

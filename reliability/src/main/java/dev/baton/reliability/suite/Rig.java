@@ -170,7 +170,7 @@ public final class Rig implements AutoCloseable {
   public Map<String, String> runtimeEnv(int port) {
     Map<String, String> env = new HashMap<>();
     env.put("BATON_DATABASE_URL", infra.postgres.jdbcUrl(runtimeDb));
-    env.put("BATON_DATABASE_USER", "postgres");
+    env.put("BATON_DATABASE_USERNAME", "postgres");
     env.put("BATON_DATABASE_CREATE", "false");
     env.put("BATON_RABBITMQ_URI", infra.rabbit.amqpUri(vhost));
     env.put("BATON_HTTP_PORT", String.valueOf(port));

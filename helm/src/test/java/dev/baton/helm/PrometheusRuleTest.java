@@ -1,0 +1,64 @@
+package dev.baton.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The optional PrometheusRule: the five alerts of the README, each on metrics the runtime or the operator really
+ * exports (a renamed meter fails here, not as an alert that never fires), with the thresholds of the values.
+ */
+class PrometheusRuleTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Metric names in PromQL: Baton's and JOSDK's (operator_sdk_...). */
+  private static final Pattern METRIC = Pattern.compile("\\b((?:baton|operator_sdk)_[a-z_]+)\\b");
+
+  @Test
+  void onlyWhenAsked() {
+    assertThat(Chart.template(ValueSet.DEFAULTS).generic("PrometheusRule")).isEmpty();
+  }
+
+  @Test
+  void everyAlertQueriesExportedMetrics() {
+    GenericKubernetesResource rule = Chart.template(ValueSet.DEFAULTS, Map.of("metrics.prometheusRule.enabled", true,
+        "metrics.prometheusRule.labels", Map.of("release", "prometheus"), "metrics.prometheusRule.outboxLagSeconds", 120,
+        "metrics.prometheusRule.namespace", "monitoring")).generic("PrometheusRule").get(0);
+    assertThat(rule.getMetadata().getNamespace()).isEqualTo("monitoring");
+    assertThat(rule.getMetadata().getLabels()).containsEntry("release", "prometheus");
+
+    JsonNode rules = JSON.valueToTree(rule.getAdditionalProperties()).at("/spec/groups/0/rules");
+    List<String> alerts = new ArrayList<>();
+    Set<String> queried = new TreeSet<>();
+    for (JsonNode r : rules) {
+      alerts.add(r.path("alert").asText());
+      assertThat(r.path("annotations").path("description").asText()).as(r.path("alert").asText()).isNotBlank();
+      Matcher m = METRIC.matcher(r.path("expr").asText());
+      int found = 0;
+      while (m.find()) {
+        queried.add(m.group(1));
+        found++;
+      }
+      assertThat(found).as("metrics in %s", r.path("alert").asText()).isPositive();
+    }
+    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonStepsTimingOut",
+        "BatonOutboxLag", "BatonReconcileErrors");
+    assertThat(rules.get(3).path("expr").asText()).endsWith("> 120");
+
+    String exported = ExportedMetrics.scrape();
+    for (String metric : queried) {
+      assertThat(exported).as("metric %s is exported by the runtime or the operator", metric)
+          .containsPattern("(?m)^" + metric + "[{ ]");
+    }
+  }
+}

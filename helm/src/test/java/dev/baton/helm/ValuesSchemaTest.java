@@ -1,0 +1,89 @@
+package dev.baton.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * values.schema.json: it covers every value of values.yaml, and a value of the wrong type (or an unknown key, or a
+ * value outside an enum) makes {@code helm lint --strict} and {@code helm template} (hence install and upgrade) fail.
+ */
+class ValuesSchemaTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  @Test
+  void theSchemaDescribesEveryValue() throws IOException {
+    JsonNode schema = JSON.readTree(Files.readString(Chart.dir().resolve("values.schema.json")));
+    Set<String> missing = new TreeSet<>();
+    covered(YAML.readTree(Chart.dir().resolve("values.yaml").toFile()), schema, "", missing);
+    assertThat(missing).as("values without a schema").isEmpty();
+  }
+
+  private static void covered(JsonNode value, JsonNode schema, String path, Set<String> missing) {
+    if (schema.isMissingNode()) {
+      missing.add(path);
+      return;
+    }
+    if (value.isObject() && schema.has("properties")) {
+      value.fields().forEachRemaining(e -> covered(e.getValue(), schema.path("properties").path(e.getKey()),
+          path.isEmpty() ? e.getKey() : path + "." + e.getKey(), missing));
+    }
+    if (!schema.has("type")) {
+      missing.add(path + " (no type)");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+    "operator.replicas                  | two",
+    "runtime.enabled                    | yes",
+    "operator.logFormat                 | xml",
+    "runtime.image.pullPolicy           | Sometimes",
+    "operator.resync                    | a minute",
+    "rabbitmq.port                      | 70000",
+    "metrics.prometheusRule.enabled     | on",
+    "operator.replica                   | 2",
+  })
+  void aWrongValueFailsLintAndTemplate(String key, String value, @TempDir Path scratch) {
+    Object typed = value.matches("\\d+") ? (Object) Integer.parseInt(value) : value;
+    LintResult lint = Chart.lint(Map.of(key, typed), scratch);
+    assertThat(lint.isFailed()).as("helm lint --strict with %s=%s: %s", key, value, lint.getMessages()).isTrue();
+    assertThat(String.join("\n", lint.getMessages())).contains("schema");
+
+    assertThatThrownBy(() -> Chart.template(ValueSet.DEFAULTS, Map.of(key, typed)))
+        .as("helm template with %s=%s", key, value).hasMessageContaining("schema");
+  }
+
+  @Test
+  void rightValuesPass(@TempDir Path scratch) {
+    LintResult lint = Chart.lint(Map.of("operator.replicas", 2, "runtime.logFormat", "json",
+        "metrics.prometheusRule.enabled", true, "networkPolicy.enabled", true), scratch);
+    assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
+  }
+
+  @Test
+  void theChartNeedsKubernetes127() throws IOException {
+    JsonNode chart = YAML.readTree(Chart.dir().resolve("Chart.yaml").toFile());
+    assertThat(chart.path("kubeVersion").asText()).isEqualTo(Chart.KUBE_VERSION);
+    // helm-java renders for Kubernetes v1.20.0 (see Chart.copyChart): the chart as it is refuses it.
+    assertThatThrownBy(() -> new Helm(Chart.dir()).template().withName(Chart.RELEASE).call())
+        .hasMessageContaining("chart requires kubeVersion: >=1.27.0-0 which is incompatible with Kubernetes v1.20.0");
+  }
+}

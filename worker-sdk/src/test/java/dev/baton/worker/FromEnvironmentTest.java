@@ -1,0 +1,101 @@
+package dev.baton.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.InvalidSettingsException;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link BatonWorker.Builder#fromEnvironment(Map)} without a broker: what it reads, and how it refuses. */
+class FromEnvironmentTest {
+
+  static Map<String, String> pod() {
+    ServiceModel model = new ServiceModel("inventory", QueueType.CLASSIC,
+        List.of(new ServiceModel.Command("reserve", RetryStaircase.of(2, List.of("1s")))), List.of());
+    Map<String, String> env = new HashMap<>(new WorkerEnvironment(model, 7).variables());
+    env.put(WorkerEnvironment.RABBITMQ_URI, "amqp://nobody:wrong@127.0.0.1:5672/%2F");
+    env.put(WorkerEnvironment.RABBITMQ_USERNAME, "baton-inventory");
+    env.put(WorkerEnvironment.RABBITMQ_PASSWORD, "s3cret");
+    return env;
+  }
+
+  @Test
+  void theQueuesAndTheBrokerComeFromOneRead(@TempDir Path dir) throws Exception {
+    Map<String, String> env = pod();
+    env.remove(WorkerEnvironment.RABBITMQ_PASSWORD);
+    Path password = Files.writeString(dir.resolve("p"), "from-file\n");
+    env.put(WorkerEnvironment.RABBITMQ_PASSWORD + "_FILE", password.toString());
+    BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve", cmd -> CommandResult.success())
+        .build();
+    assertThat(worker.service()).isEqualTo("inventory");
+    assertThat(worker.queues()).containsExactly("q.inventory.reserve");
+    worker.close();
+  }
+
+  @Test
+  void everyBadVariableOfBothHalvesIsNamedAtOnceWithoutTheSecrets() {
+    Map<String, String> env = pod();
+    env.put(WorkerEnvironment.PREFETCH, "many");
+    env.put("BATON_CONSUMER_RESERVE_MAX_ATTEMPTS", "0");
+    env.put(WorkerEnvironment.RABBITMQ_URI, "http://nobody:wrong@127.0.0.1:5672/");
+    env.remove(WorkerEnvironment.RABBITMQ_PASSWORD);
+    assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_PREFETCH: expected a whole number of at least 1, got 'many'; "
+            + "BATON_CONSUMER_RESERVE_MAX_ATTEMPTS: expected a whole number of at least 1, got '0'; "
+            + "BATON_RABBITMQ_URI: expected a URI with scheme amqp or amqps and a host, got "
+            + "'http://nobody:***@127.0.0.1:5672/'; "
+            + "BATON_RABBITMQ_PASSWORD: required when BATON_RABBITMQ_USERNAME is set")
+        .hasMessageNotContaining("wrong");
+  }
+
+  @Test
+  void theHandlerLimitsComeFromTheSameReadAndOtherwiseStayAsBuilt() {
+    Map<String, String> env = pod();
+    env.put(WorkerSettings.HANDLER_TIMEOUT, "90s");
+    env.put(WorkerSettings.MAX_RESULT_BYTES, "4096");
+    try (BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve",
+        cmd -> CommandResult.success()).build()) {
+      assertThat(worker.limits()).isEqualTo(new HandlerLimits(Duration.ofSeconds(90), 4096));
+    }
+    try (BatonWorker worker = BatonWorker.builder().handlerTimeout(Duration.ofMinutes(3)).fromEnvironment(pod())
+        .command("reserve", cmd -> CommandResult.success()).build()) {
+      assertThat(worker.limits()).isEqualTo(new HandlerLimits(Duration.ofMinutes(3),
+          HandlerLimits.DEFAULT_MAX_RESULT_BYTES));
+    }
+    try (BatonWorker worker = BatonWorker.builder().fromEnvironment(pod())
+        .command("reserve", cmd -> CommandResult.success()).build()) {
+      assertThat(worker.limits()).isEqualTo(HandlerLimits.DEFAULTS);
+    }
+  }
+
+  @Test
+  void aBadHandlerLimitIsNamedWithTheOtherBadVariables() {
+    Map<String, String> env = pod();
+    env.put(WorkerEnvironment.PREFETCH, "many");
+    env.put(WorkerSettings.HANDLER_TIMEOUT, "abc");
+    env.put(WorkerSettings.MAX_RESULT_BYTES, "16MiB");
+    assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_PREFETCH: expected a whole number of at least 1, got 'many'; "
+            + "BATON_HANDLER_TIMEOUT: expected a duration such as 30s, got 'abc'; "
+            + "BATON_MAX_RESULT_BYTES: expected a whole number of at least 1, got '16MiB'");
+    env.put(WorkerEnvironment.PREFETCH, "3");
+    env.put(WorkerSettings.HANDLER_TIMEOUT, "0s");
+    env.remove(WorkerSettings.MAX_RESULT_BYTES);
+    assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_HANDLER_TIMEOUT: expected a duration such as 30s, got '0s'");
+  }
+}
