@@ -1,5 +1,6 @@
 package dev.baton.devapi;
 
+import dev.baton.devapi.cel.RuleBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.crd.CrdSchemaValidator;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -109,6 +110,9 @@ public final class DevApiServer implements AutoCloseable {
   private void bootstrap() {
     for (String file : CrdSchemaValidator.CRD_FILES) {
       JsonNode crd = CrdSchemaValidator.readCrd(file);
+      // Compiles and costs the CRD's CEL rules here, once, rather than inside the request that creates the CRD
+      // (seconds on a loaded machine: the client's request timed out).
+      RuleBudget.check(crd);
       client.apiextensions().v1().customResourceDefinitions()
           .resource(Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class)).createOr(c -> c.update());
     }

@@ -18,6 +18,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * The {@code x-kubernetes-validations} rules of one CRD, compiled with cel-java and evaluated the way the API server
@@ -28,6 +30,7 @@ import java.util.Map;
  * where the API server types them from the schema, so a type error surfaces at evaluation instead of CRD creation.
  */
 public final class CelValidator {
+  private static final ConcurrentMap<String, Compiled> COMPILED = new ConcurrentHashMap<>();
 
   /** One refused value: the field path (as the API server prints it) and the message. */
   public record Violation(String field, String message) {}
@@ -59,13 +62,22 @@ public final class CelValidator {
     }
   }
 
-  /** Parses and checks a rule; the abstract syntax tree feeds {@link RuleCost}. */
+  /**
+   * Parses and checks a rule; the abstract syntax tree feeds {@link RuleCost}. The same rule text (such as
+   * {@code self == oldSelf}) appears at many places of a CRD and in every CRD applied again: it is compiled once
+   * (compiling costs milliseconds each, seconds in all on a loaded machine, on the dev API's one request thread).
+   */
   public static Compiled compile(SchemaRule rule) {
+    Compiled once = COMPILED.computeIfAbsent(rule.rule(), CelValidator::compileText);
+    return new Compiled(rule, once.ast(), once.program(), once.error());
+  }
+
+  private static Compiled compileText(String text) {
     try {
-      CelAbstractSyntaxTree ast = CEL.compile(rule.rule()).getAst();
-      return new Compiled(rule, ast, CEL.createProgram(ast), null);
+      CelAbstractSyntaxTree ast = CEL.compile(text).getAst();
+      return new Compiled(null, ast, CEL.createProgram(ast), null);
     } catch (CelValidationException | CelEvaluationException e) {
-      return new Compiled(rule, null, null, "compilation failed: " + e.getMessage());
+      return new Compiled(null, null, null, "compilation failed: " + e.getMessage());
     }
   }
 
