@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class TopologySyncTest {
 
   final FakeBrokerClient broker = new FakeBrokerClient();
-  final ServiceBrokerObjects objects = new ServiceBrokerObjects(new TopologySync(broker));
+  final ServiceBrokerObjects objects = new ServiceBrokerObjects(new TopologySync(broker.snapshot()));
 
   static ServiceTopology payment(QueueType type, String... payDelays) {
     RetryStaircase pay = payDelays.length == 0 ? RetryStaircase.NONE : RetryStaircase.of(payDelays.length + 1, List.of(payDelays));
@@ -45,6 +45,22 @@ class TopologySyncTest {
     assertThat(broker.writes).as("a resync of an unchanged broker writes nothing").isEmpty();
     assertThat(second.actions()).isEmpty();
     assertThat(second.mismatches()).isEmpty();
+  }
+
+  @Test
+  void aPassOverAResourceWhoseObjectsAreInPlaceSendsNoRequestWhileTheListingIsFresh() {
+    ServiceBrokerObjects shared = new ServiceBrokerObjects(new TopologySync(
+        new dev.baton.operator.broker.BrokerSnapshot(broker, java.time.Duration.ofMinutes(1), java.time.Clock.systemUTC())));
+    shared.declare(payment(QueueType.CLASSIC, "1s", "5s"));
+    broker.writes.clear();
+    broker.reads.clear();
+
+    for (int pass = 0; pass < 10; pass++) {
+      SyncReport report = shared.declare(payment(QueueType.CLASSIC, "1s", "5s"));
+      assertThat(report.actions()).isEmpty();
+    }
+    assertThat(broker.reads).as("the queues are not listed again, no queue is read").isEmpty();
+    assertThat(broker.writes).isEmpty();
   }
 
   @Test
