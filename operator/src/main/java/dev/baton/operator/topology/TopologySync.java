@@ -2,6 +2,7 @@ package dev.baton.operator.topology;
 
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.ExchangeSpec;
+import dev.baton.contract.topology.QueueArguments;
 import dev.baton.contract.topology.QueueSpec;
 import dev.baton.operator.broker.BrokerBinding;
 import dev.baton.operator.broker.BrokerClient;
@@ -170,6 +171,9 @@ public final class TopologySync {
     for (String key : keys) {
       Object want = desired.arguments().get(key);
       Object have = actual.arguments().get(key);
+      if (have == null && QueueArguments.ADDED_LATER.contains(key)) {
+        continue; // declared by an older Baton: used as it is (QueueArguments.ADDED_LATER says why)
+      }
       if (!Objects.equals(normalise(want), normalise(have))) {
         mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.QUEUE, desired.name(), key, have, want));
       }
