@@ -66,8 +66,12 @@ public final class HttpApi implements AutoCloseable {
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
       config.routes.get("/livez", ctx -> ctx.json(java.util.Map.of("status", "UP")));
-      config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-          .result(p.metrics().scrape()));
+      config.routes.get("/metrics", ctx -> {
+        // OpenMetrics when the scraper asks for it (Prometheus does by default): the format that carries exemplars.
+        boolean openMetrics = String.valueOf(ctx.header("Accept")).contains("application/openmetrics-text");
+        String type = openMetrics ? RuntimeMetrics.OPENMETRICS : "text/plain; version=0.0.4; charset=utf-8";
+        ctx.contentType(type).result(p.metrics().scrape(type));
+      });
 
       config.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.getMessage()));
       // Javalin's own refusals (no route, wrong method, body over the limit) in the same JSON shape.
