@@ -6,6 +6,7 @@ import dev.baton.runtime.api.HealthCheck;
 import dev.baton.runtime.api.HttpApi;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
+import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.EventApplier;
@@ -93,7 +94,8 @@ public final class BatonRuntime implements AutoCloseable {
     StepExecutionStore executions = new StepExecutionStore();
     OutboxStore outbox = new OutboxStore();
     ProcessedEventStore processed = new ProcessedEventStore();
-    DefinitionCatalog catalog = new DefinitionCatalog(new DefinitionStore());
+    DefinitionStore definitions = new DefinitionStore();
+    DefinitionCatalog catalog = new DefinitionCatalog(definitions);
     TransitionApplier applier = new TransitionApplier(new CommandComposer(),
         new TransitionWriter(instances, executions, outbox));
 
@@ -128,6 +130,9 @@ public final class BatonRuntime implements AutoCloseable {
     every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, catalog, applier, relay,
         metrics, settings.timeoutBatchSize()));
     every(scheduler, settings.metricsRefreshInterval(), gauges);
+    RouteTable routes = new RouteTable(database, definitions);
+    routes.run(); // known before the API answers
+    every(scheduler, settings.metricsRefreshInterval(), routes);
     every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
     every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, processed, settings.retention()));
@@ -155,7 +160,7 @@ public final class BatonRuntime implements AutoCloseable {
       }
     };
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health),
+        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health, routes),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());

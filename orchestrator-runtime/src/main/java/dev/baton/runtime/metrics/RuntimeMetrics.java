@@ -2,6 +2,7 @@ package dev.baton.runtime.metrics;
 
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,8 @@ public final class RuntimeMetrics {
     }
   }
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+      new PrometheusRegistry(), Clock.SYSTEM, new TraceExemplars());
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final MultiGauge instances;
@@ -57,8 +60,15 @@ public final class RuntimeMetrics {
     return registry;
   }
 
+  /** The OpenMetrics text format's content type (with exemplars). */
+  public static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
   public String scrape() {
     return registry.scrape();
+  }
+
+  public String scrape(String contentType) {
+    return registry.scrape(contentType);
   }
 
   /** An event moved its instance; latency is from the dispatch of the execution it answers. */
