@@ -3,6 +3,7 @@ package dev.baton.operator.reconciler;
 import dev.baton.api.v1alpha1.DeletionPolicy;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.OrchestratorTopology;
@@ -13,7 +14,6 @@ import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
-import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkflowTranslator;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.runtime.InstanceCounts;
@@ -118,7 +118,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     if (!model.isValid()) {
       passes.forget(id);
       return status.write(workflow,
-          new WorkflowFindings(Verdict.failed(model.reason(), model.message()), null, null, instances));
+          new WorkflowFindings(Verdict.failed(Reason.of(model), model.message()), null, null, instances));
     }
     String name = workflow.getMetadata().getName();
     NameClaims<Workflow> claims = claims(context);
@@ -200,7 +200,6 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     return Verdict.of(report, WorkflowBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.READY, "queue "
         + plan.queue().name() + " receives the results of every step (" + plan.bindings().size() + " bindings)"));
   }
-
 
   private static NameClaims<Workflow> claims(Context<Workflow> context) {
     return WorkflowTranslator.claims(context.getPrimaryCache().list().toList());
