@@ -16,6 +16,7 @@ import dev.baton.runtime.messaging.AmqpConnector;
 import dev.baton.runtime.messaging.ConsumerRegistry;
 import dev.baton.runtime.messaging.OutboxRelay;
 import dev.baton.runtime.metrics.DatabaseGauges;
+import dev.baton.runtime.metrics.GaugeExporter;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.retention.RetentionJob;
 import dev.baton.runtime.store.Database;
@@ -111,7 +112,10 @@ public final class BatonRuntime implements AutoCloseable {
         () -> watcher[0] == null ? Set.of() : watcher[0].names());
     started.add(() -> consumers.stop(DRAIN_GRACE));
 
-    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows);
+    GaugeExporter exporter = new GaugeExporter(settings.database());
+    started.add(exporter);
+    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows,
+        exporter);
     gauges.run(); // learn the workflows with unfinished instances before consuming
 
     watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
