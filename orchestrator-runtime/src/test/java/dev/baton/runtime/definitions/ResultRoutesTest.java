@@ -22,7 +22,7 @@ class ResultRoutesTest {
     spec.setEntity("order");
     spec.setSteps(new ArrayList<>(List.of(reserve, charge)));
 
-    assertThat(ResultRoutes.of("fulfil", spec)).extracting(BindingSpec::exchange, BindingSpec::routingKey)
+    assertThat(ResultRoutes.of("default", "fulfil", spec)).extracting(BindingSpec::exchange, BindingSpec::routingKey)
         .containsExactly(
             tuple("stock.event.topic.ex", "order.reserve.success"),
             tuple("stock.event.topic.ex", "order.reserve.failed"),
@@ -33,6 +33,6 @@ class ResultRoutesTest {
             tuple("pay.event.topic.ex", "order.debit.success"),
             tuple("pay.event.topic.ex", "order.debit.failed"),
             tuple("pay.event.topic.ex", "order.debit.error"));
-    assertThat(ResultRoutes.of("fulfil", spec)).allMatch(b -> b.queue().equals("q.orchestrator.fulfil"));
+    assertThat(ResultRoutes.of("default", "fulfil", spec)).allMatch(b -> b.queue().equals("q.orchestrator.fulfil"));
   }
 }
