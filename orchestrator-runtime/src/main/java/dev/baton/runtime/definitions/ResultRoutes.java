@@ -1,13 +1,11 @@
 package dev.baton.runtime.definitions;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
-import dev.baton.api.validation.Validated;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
-import dev.baton.workflow.WorkflowDefinition;
-import dev.baton.workflow.WorkflowTranslator;
+import dev.baton.workflow.WorkflowSpecs;
 import java.util.List;
 
 /**
@@ -20,15 +18,8 @@ public final class ResultRoutes {
 
   private ResultRoutes() {}
 
-  /** Every task's, nested ones included (the one parse of a Workflow, {@link WorkflowTranslator}); none if it fails. */
-  public static List<BindingSpec> of(String namespace, String workflow, WorkflowSpec spec) {
-    Validated<WorkflowDefinition> definition = WorkflowTranslator.translate(namespace, workflow, 0, spec);
-    if (!definition.isValid()) {
-      return List.of();
-    }
-    List<WorkflowModel.Step> steps = definition.value().tasks().stream()
-        .map(t -> new WorkflowModel.Step(t.name(), t.service(), t.action(), t.compensate()))
-        .toList();
+  public static List<BindingSpec> of(String workflow, WorkflowSpec spec) {
+    List<WorkflowModel.Step> steps = WorkflowSpecs.resultSources(spec);   // every task, nested ones included
     // The queue type does not change a binding.
     return TopologyPlanner.plan(new WorkflowModel(workflow, spec.getEntity(), QueueType.CLASSIC, steps)).bindings();
   }

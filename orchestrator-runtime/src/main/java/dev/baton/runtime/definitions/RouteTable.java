@@ -89,7 +89,7 @@ public final class RouteTable implements Runnable {
     List<BindingSpec> computed;
     try {
       computed = definitions.loadSpec(c, r.namespace(), r.workflow(), r.revision())
-          .map(json -> ResultRoutes.of(r.namespace(), r.workflow(), SpecCodec.parse(json))).orElse(List.of());
+          .map(json -> ResultRoutes.of(r.workflow(), SpecCodec.parse(json))).orElse(List.of());
     } catch (RuntimeException e) {
       // Its instances cannot go on anyway; the others' routes must still be published.
       LOG.warn("Revision {} of Workflow {}/{} no longer loads, so its result routes are not published: {}",
