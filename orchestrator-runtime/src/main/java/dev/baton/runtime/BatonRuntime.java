@@ -83,7 +83,7 @@ public final class BatonRuntime implements AutoCloseable {
     started.add(database);
 
     AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
-        settings.amqpCaFile());
+        settings.amqpCaFile(), settings.amqpAddresses());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);

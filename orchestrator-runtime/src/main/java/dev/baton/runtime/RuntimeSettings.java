@@ -1,6 +1,7 @@
 package dev.baton.runtime;
 
 import dev.baton.contract.TlsTrust;
+import dev.baton.messaging.BrokerAddresses;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
@@ -39,6 +40,8 @@ import java.util.Map;
  * @param apiToken bearer token every API request must carry (never logged); null: the API is open
  * @param apiReadToken a second token that may only read (GET); null: none
  * @param amqpCaFile PEM file of the CA(s) to trust for {@code amqps://}; null: the JVM's default trust store
+ * @param amqpAddresses {@code host:port} of the nodes of a RabbitMQ cluster, tried in order (they replace the URI's
+ *     host and port; {@code BATON_RABBITMQ_ADDRESSES}); empty: the URI's host
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -67,10 +70,12 @@ public record RuntimeSettings(
     long maxRequestBytes,
     String apiToken,
     String apiReadToken,
-    String amqpCaFile) {
+    String amqpCaFile,
+    List<String> amqpAddresses) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    amqpAddresses = amqpAddresses == null ? List.of() : List.copyOf(amqpAddresses);
     atLeast("consumerThreads", consumerThreads, 1);
     atLeast("prefetch", prefetch, 1);
     atLeast("eventBatchSize", eventBatchSize, 1);
@@ -88,7 +93,7 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of());
   }
 
   /**
@@ -132,7 +137,20 @@ public record RuntimeSettings(
         .apiToken(r.secret("BATON_API_TOKEN"))
         .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
         .amqpCaFile(r.string(TlsTrust.CA_FILE_VARIABLE, null))
+        .amqpAddresses(addresses(r))
         .build();
+  }
+
+  /** {@code BATON_RABBITMQ_ADDRESSES}, checked here so that a bad item is reported with the other settings. */
+  private static List<String> addresses(SettingsReader r) {
+    List<String> items = r.list(BrokerAddresses.VARIABLE, List.of());
+    try {
+      BrokerAddresses.parse(items, 5672);
+    } catch (IllegalArgumentException e) {
+      r.problem(BrokerAddresses.VARIABLE, e.getMessage());
+      return List.of();
+    }
+    return items;
   }
 
   public Builder toBuilder() {
@@ -154,6 +172,7 @@ public record RuntimeSettings(
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
         + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
         + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        + (amqpAddresses.isEmpty() ? "" : ", amqpAddresses=" + amqpAddresses)
         + "]";
   }
 
@@ -192,6 +211,7 @@ public record RuntimeSettings(
     private String apiToken;
     private String apiReadToken;
     private String amqpCaFile;
+    private List<String> amqpAddresses;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -221,6 +241,7 @@ public record RuntimeSettings(
       apiToken = s.apiToken;
       apiReadToken = s.apiReadToken;
       amqpCaFile = s.amqpCaFile;
+      amqpAddresses = s.amqpAddresses;
     }
 
     public Builder databaseUrl(String v) {
@@ -358,12 +379,17 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder amqpAddresses(List<String> v) {
+      amqpAddresses = v;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile);
+          apiReadToken, amqpCaFile, amqpAddresses);
     }
   }
 }
