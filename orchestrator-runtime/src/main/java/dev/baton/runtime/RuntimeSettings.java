@@ -39,6 +39,10 @@ import java.util.Map;
  * @param apiToken bearer token every API request must carry (never logged); null: the API is open
  * @param apiReadToken a second token that may only read (GET); null: none
  * @param amqpCaFile PEM file of the CA(s) to trust for {@code amqps://}; null: the JVM's default trust store
+ * @param managementUrl RabbitMQ management API (e.g. {@code http://127.0.0.1:15672/api/}) that the web UI's
+ *     dead-letter page reads; null: the page says it is not configured
+ * @param managementUsername user for the management API and for replaying dead letters; null: the broker user
+ * @param managementPassword its password (never logged); null: the broker user's
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -67,7 +71,10 @@ public record RuntimeSettings(
     long maxRequestBytes,
     String apiToken,
     String apiReadToken,
-    String amqpCaFile) {
+    String amqpCaFile,
+    String managementUrl,
+    String managementUsername,
+    String managementPassword) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -88,7 +95,7 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, null, null, null);
   }
 
   /**
@@ -132,6 +139,8 @@ public record RuntimeSettings(
         .apiToken(r.secret("BATON_API_TOKEN"))
         .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
         .amqpCaFile(r.string(TlsTrust.CA_FILE_VARIABLE, null))
+        .management(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", null, "http", "https"),
+            r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
         .build();
   }
 
@@ -154,6 +163,7 @@ public record RuntimeSettings(
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
         + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
         + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        + ", managementUrl=" + (managementUrl == null ? "none" : managementUrl.replaceFirst("//[^/@]*@", "//"))
         + "]";
   }
 
@@ -192,6 +202,9 @@ public record RuntimeSettings(
     private String apiToken;
     private String apiReadToken;
     private String amqpCaFile;
+    private String managementUrl;
+    private String managementUsername;
+    private String managementPassword;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -221,6 +234,9 @@ public record RuntimeSettings(
       apiToken = s.apiToken;
       apiReadToken = s.apiReadToken;
       amqpCaFile = s.amqpCaFile;
+      managementUrl = s.managementUrl;
+      managementUsername = s.managementUsername;
+      managementPassword = s.managementPassword;
     }
 
     public Builder databaseUrl(String v) {
@@ -358,12 +374,20 @@ public record RuntimeSettings(
       return this;
     }
 
+    /** The management API the dead-letter page reads, and who to be there (null user: the broker user). */
+    public Builder management(String url, String username, String password) {
+      managementUrl = url;
+      managementUsername = username;
+      managementPassword = password;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile);
+          apiReadToken, amqpCaFile, managementUrl, managementUsername, managementPassword);
     }
   }
 }

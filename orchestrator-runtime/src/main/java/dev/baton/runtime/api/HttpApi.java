@@ -9,6 +9,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.ui.WebUi;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -32,7 +33,8 @@ public final class HttpApi implements AutoCloseable {
 
   /** What the API serves. */
   public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
-      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health) {}
+      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
+      WebUi.Parts ui) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -52,6 +54,9 @@ public final class HttpApi implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
 
       config.routes.before(auth::check);
+      if (p.ui() != null) {
+        WebUi.register(config.routes, p.ui(), auth);
+      }
 
       config.routes.post(INSTANCES, routes::start);
       config.routes.get(INSTANCES, routes::list);
