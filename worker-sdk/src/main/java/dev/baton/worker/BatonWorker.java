@@ -8,6 +8,8 @@ import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.messaging.ConfirmedPublisher;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,11 +88,12 @@ public final class BatonWorker implements AutoCloseable {
     // Handlers run here, never on the client's dispatch thread; a hung one keeps its thread, nothing waits for it.
     this.handlers = new TimedHandlers(Executors.newCachedThreadPool(threads(topology.service() + "-handler", true)));
     WorkerListener listener = new SafeListener(b.listener);
+    CommandTracing tracing = new CommandTracing(b.openTelemetry != null ? b.openTelemetry : GlobalOpenTelemetry.get());
     this.processors = new LinkedHashMap<>();
     for (ConsumerTopology c : topology.consumers()) {
       processors.put(c.name(), c.kind() == ConsumerTopology.Kind.COMMAND
           ? new CommandProcessor(topology.service(), c, b.commands.get(c.name()), b.idempotency, listener, handlers,
-              limits)
+              limits, tracing)
           : new SubscriptionProcessor(topology.service(), c, b.subscriptions.get(c.name()), b.idempotency, listener,
               handlers, limits));
     }
@@ -135,7 +138,7 @@ public final class BatonWorker implements AutoCloseable {
     publisher = new ConfirmedPublisher(publisherConnection, topology.service(), CONFIRM_TIMEOUT);
     // A duplicate waits at most for its first delivery's handler, which is bounded by the handler timeout.
     ConsumerChannel.Shared shared = new ConsumerChannel.Shared(publisher, inFlight, () -> stopping, supervisor,
-        publishRetries, acks, limits.handlerTimeout().plusSeconds(30));
+        publishRetries, acks, limits.handlerTimeout().plusSeconds(30), topology.eventExchange());
     for (ConsumerTopology c : topology.consumers()) {
       for (int i = 1; i <= concurrency; i++) {
         ConsumerChannel channel = new ConsumerChannel(connection, c, connectionName + "/" + c.name() + "/" + i,
@@ -278,6 +281,7 @@ public final class BatonWorker implements AutoCloseable {
     private int maxResultBytes = HandlerLimits.DEFAULT_MAX_RESULT_BYTES;
     private IdempotencyStore idempotency = IdempotencyStore.inMemory(10_000);
     private WorkerListener listener = WorkerListener.NONE;
+    private OpenTelemetry openTelemetry;
     private final Map<String, CommandHandler> commands = new LinkedHashMap<>();
     private final Map<String, EventHandler> subscriptions = new LinkedHashMap<>();
 
@@ -406,6 +410,15 @@ public final class BatonWorker implements AutoCloseable {
 
     public Builder listener(WorkerListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Where handler spans go. Default: {@link GlobalOpenTelemetry#get()} (a no-op unless the application or the
+     * OpenTelemetry Java agent registered one; then result events still carry the command's {@code traceparent}).
+     */
+    public Builder openTelemetry(OpenTelemetry openTelemetry) {
+      this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.json.Json;
@@ -34,7 +35,7 @@ public final class HttpApi implements AutoCloseable {
   /** What the API serves. */
   public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      WebUi.Parts ui) {}
+      RouteTable routes, WebUi.Parts ui) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -64,12 +65,17 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
+      config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
       config.routes.get("/livez", ctx -> ctx.json(java.util.Map.of("status", "UP")));
-      config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-          .result(p.metrics().scrape()));
+      config.routes.get("/metrics", ctx -> {
+        // OpenMetrics when the scraper asks for it (Prometheus does by default): the format that carries exemplars.
+        boolean openMetrics = String.valueOf(ctx.header("Accept")).contains("application/openmetrics-text");
+        String type = openMetrics ? RuntimeMetrics.OPENMETRICS : "text/plain; version=0.0.4; charset=utf-8";
+        ctx.contentType(type).result(p.metrics().scrape(type));
+      });
 
       config.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.getMessage()));
       // Javalin's own refusals (no route, wrong method, body over the limit) in the same JSON shape.
