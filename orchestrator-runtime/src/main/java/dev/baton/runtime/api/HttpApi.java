@@ -9,7 +9,7 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.ui.WebUi;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -33,7 +33,7 @@ public final class HttpApi implements AutoCloseable {
   }
 
   /** What the API serves. */
-  public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
+  public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
       RouteTable routes, WebUi.Parts ui) {}
 
@@ -44,7 +44,7 @@ public final class HttpApi implements AutoCloseable {
   /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiAuth auth) {
-    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.executions(), p.service(),
+    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics());
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
@@ -64,6 +64,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.get("/api/v1/instances/{id}", routes::get);
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
+      config.routes.post("/api/v1/instances/{id}/signals/{signal}", routes::signal);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
       config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
@@ -17,12 +17,12 @@ public final class InstanceDocuments {
 
   private final Database database;
   private final InstanceStore instances;
-  private final StepExecutionStore executions;
+  private final StepStore steps;
 
-  public InstanceDocuments(Database database, InstanceStore instances, StepExecutionStore executions) {
+  public InstanceDocuments(Database database, InstanceStore instances, StepStore steps) {
     this.database = database;
     this.instances = instances;
-    this.executions = executions;
+    this.steps = steps;
   }
 
   /** The instance with every dispatch of its steps and compensations, or empty when there is no such instance. */
@@ -32,7 +32,7 @@ public final class InstanceDocuments {
       if (found.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(InstanceJson.detail(found.get(), executions.listFor(c, id)));
+      return Optional.of(InstanceJson.detail(found.get(), steps.listFor(c, id)));
     });
   }
 }

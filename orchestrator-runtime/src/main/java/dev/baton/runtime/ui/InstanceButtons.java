@@ -26,24 +26,21 @@ public final class InstanceButtons {
     this.service = service;
   }
 
-  /** Cancel with compensation and signals come with the engine's step kinds; the page offers what exists. */
+  /** What the page offers: cancel with compensation and signals (both in the runtime since its step kinds). */
   InstanceDetailView.Abilities abilities() {
-    return new InstanceDetailView.Abilities(false, false);
+    return new InstanceDetailView.Abilities(true, true);
   }
 
   Outcome cancel(UUID id, boolean compensate) throws SQLException {
-    if (compensate) {
-      return new Outcome.Refused("This runtime cannot compensate on cancel yet.");
-    }
-    return outcome(service.cancel(id));
+    return outcome(service.cancel(id, compensate));
   }
 
   Outcome retry(UUID id) throws SQLException {
     return outcome(service.retry(id));
   }
 
-  Outcome signal(UUID id, String signal, String bodyJson) {
-    return new Outcome.Refused("This runtime has no signals yet.");
+  Outcome signal(UUID id, String signal, String bodyJson) throws SQLException {
+    return outcome(service.signal(id, signal, bodyJson));
   }
 
   private static Outcome outcome(InstanceService.Result result) {

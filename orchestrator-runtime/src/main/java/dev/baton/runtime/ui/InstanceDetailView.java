@@ -19,8 +19,19 @@ final class InstanceDetailView {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** What the buttons can do on this runtime (cancel with compensation and signals come with the engine). */
-  record Abilities(boolean compensatingCancel, boolean signals) {}
+  /**
+   * What the buttons can do on this runtime; {@code signal}: the signal a waiting step waits for (the form's
+   * suggestion), empty when none waits.
+   */
+  record Abilities(boolean compensatingCancel, boolean signals, String signal) {
+    Abilities(boolean compensatingCancel, boolean signals) {
+      this(compensatingCancel, signals, "");
+    }
+
+    Abilities waitingFor(String signal) {
+      return new Abilities(compensatingCancel, signals, signal == null ? "" : signal);
+    }
+  }
 
   private InstanceDetailView() {}
 
@@ -104,7 +115,7 @@ final class InstanceDetailView {
           .append(esc(i.currentStep())).append("</button></form>");
     }
     if (signal) {
-      String suggested = i.waiting().isEmpty() ? "" : i.waiting().get(0).name();
+      String suggested = can.signal();
       b.append("<form method=\"post\" action=\"").append(base).append("/signal\" id=\"signal-form\" data-keep>")
           .append(viewer.csrfField())
           .append("<label>Signal<input name=\"signal\" id=\"signal-name\" required value=\"").append(esc(suggested))

@@ -36,10 +36,11 @@ record InstanceView(String id, String namespace, String workflow, int revision, 
 
   /**
    * A step: its kind, the enclosing step ({@code parent}, null at the top), its latest dispatch (what its status,
-   * attempt and times are), every dispatch, and the latest dispatch of its compensation, if one ran.
+   * attempt and times are), every dispatch, the latest dispatch of its compensation, if one ran, and for a choice
+   * the case it took ({@code 0}, {@code 1}, … or {@code otherwise}; null before it decided).
    */
   record StepView(String name, StepKind kind, String parent, Dispatch latest, List<Dispatch> dispatches,
-      Dispatch compensation) {
+      Dispatch compensation, String chosen) {
     String status() {
       return latest.status();
     }

@@ -34,14 +34,15 @@ final class InstanceViewAdapter {
       } else if (name != null && name.endsWith(COMPENSATE_SUFFIX)) {
         compensations.put(name.substring(0, name.length() - COMPENSATE_SUFFIX.length()), d);
       } else {
-        steps.computeIfAbsent(name, n -> new StepBuilder(n, StepKind.parse(kind), text(s, "parent")))
-            .dispatches.add(d);
+        StepBuilder b = steps.computeIfAbsent(name, n -> new StepBuilder(n, StepKind.parse(kind), text(s, "parent")));
+        b.dispatches.add(d);
+        b.chosen = text(s, "chosen");
       }
     }
     List<StepView> views = new ArrayList<>();
     steps.values().forEach(b -> views.add(b.build(compensations.remove(b.name))));
     // a compensation whose step is not in the list (cannot happen today) still shows
-    compensations.forEach((name, d) -> views.add(new StepView(name, StepKind.TASK, null, d, List.of(d), d)));
+    compensations.forEach((name, d) -> views.add(new StepView(name, StepKind.TASK, null, d, List.of(d), d, null)));
     return new InstanceView(text(doc, "id"), text(doc, "namespace"), text(doc, "workflow"),
         doc.path("revision").asInt(), text(doc, "businessKey"), text(doc, "status"), text(doc, "phase"),
         text(doc, "currentStep"), doc.path("attempt").asInt(), time(doc, "since"), time(doc, "deadline"),
@@ -87,6 +88,7 @@ final class InstanceViewAdapter {
     final StepKind kind;
     final String parent;
     final List<Dispatch> dispatches = new ArrayList<>();
+    String chosen;
 
     StepBuilder(String name, StepKind kind, String parent) {
       this.name = name;
@@ -96,7 +98,7 @@ final class InstanceViewAdapter {
 
     StepView build(Dispatch compensation) {
       return new StepView(name, kind, parent, dispatches.get(dispatches.size() - 1), List.copyOf(dispatches),
-          compensation);
+          compensation, chosen);
     }
   }
 }

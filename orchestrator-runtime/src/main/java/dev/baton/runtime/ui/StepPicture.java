@@ -155,10 +155,23 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
     }
 
     /**
-     * The case a choice took: the one with a step that ran; a choice that succeeded with none took an empty case,
-     * taken to be the last empty one ({@code otherwise} is last); -1: not decided yet.
+     * The case a choice took: the one the runtime names ({@code chosen}); else the one with a step that ran; a
+     * choice that succeeded with none took an empty case, taken to be the last empty one ({@code otherwise} is
+     * last); -1: not decided yet.
      */
     int takenCase(Node choice, StepView step) {
+      int cases = choice.branches().size();
+      if (step != null && step.chosen() != null) { // the runtime says which
+        if (StepTree.OTHERWISE.equals(step.chosen())) {
+          return cases > 0 && StepTree.OTHERWISE.equals(choice.branches().get(cases - 1).label()) ? cases - 1 : -1;
+        }
+        try {
+          int i = Integer.parseInt(step.chosen());
+          return i >= 0 && i < cases ? i : -1;
+        } catch (NumberFormatException e) {
+          return -1;
+        }
+      }
       for (int i = 0; i < choice.branches().size(); i++) {
         if (ran(choice.branches().get(i).steps())) {
           return i;

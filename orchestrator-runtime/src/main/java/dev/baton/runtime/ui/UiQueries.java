@@ -22,11 +22,15 @@ import java.util.UUID;
  */
 final class UiQueries {
 
-  /** Statuses whose instances are at a step now. */
-  private static final String OCCUPANCY = "SELECT namespace, workflow, current_step_name, phase, count(*) AS n,"
-      + " min(step_started_at) AS oldest FROM workflow_instance"
-      + " WHERE finished_at IS NULL AND status IN ('RUNNING', 'COMPENSATING')"
-      + " GROUP BY namespace, workflow, current_step_name, phase";
+  /**
+   * The step attempts in flight of unfinished instances (several per instance in parallel branches), by step; the
+   * groups themselves (parallel, choice) are not where anyone waits. Through the partial index on unfinished
+   * instances, then each one's steps.
+   */
+  private static final String OCCUPANCY = "SELECT i.namespace, i.workflow, s.name, count(*) AS n,"
+      + " min(s.started_at) AS oldest FROM workflow_instance i JOIN instance_step s ON s.instance_id = i.id"
+      + " WHERE i.finished_at IS NULL AND s.status = 'RUNNING' AND s.kind NOT IN ('parallel', 'choice')"
+      + " GROUP BY i.namespace, i.workflow, s.name";
   private static final String REVISION =
       "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
   private static final String ROW = "SELECT id, business_key, status, current_step_name, attempt, step_started_at,"
@@ -42,9 +46,11 @@ final class UiQueries {
     List<Occupancy> rows = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(OCCUPANCY); ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        rows.add(new Occupancy(rs.getString("namespace"), rs.getString("workflow"),
-            rs.getString("current_step_name"), "COMPENSATION".equals(rs.getString("phase")), rs.getLong("n"),
-            instant(rs, "oldest")));
+        String step = rs.getString("name");
+        boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
+        rows.add(new Occupancy(rs.getString("namespace"), rs.getString("workflow"), compensating
+            ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step, compensating,
+            rs.getLong("n"), instant(rs, "oldest")));
       }
     }
     return rows;

@@ -2,7 +2,6 @@ package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.runtime.api.ApiAuth;
 import dev.baton.runtime.api.ApiAuth.Access;
@@ -180,7 +179,7 @@ public final class WebUi {
         List<String> steps = new ArrayList<>();
         if (w.getSpec() != null) {
           revision = queries.revision(c, ns, name, SpecCodec.hash(SpecCodec.canonicalJson(w.getSpec()))).orElse(null);
-          w.getSpec().getSteps().stream().map(StepSpec::getName).forEach(steps::add);
+          steps.addAll(StepTree.of(w.getSpec()).places());
         }
         definitions.add(new Definition(ns, name, steps, revision));
       }
@@ -228,7 +227,8 @@ public final class WebUi {
     StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
         .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
     StepPicture picture = StepPicture.layout(tree, view.steps());
-    InstanceDetailView.Abilities can = parts.buttons().abilities();
+    InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
+        .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);
     if (live(ctx)) {
       ctx.html(InstanceDetailView.live(view, picture, can, viewer(ctx), clock.instant()));

@@ -163,6 +163,27 @@ class WebUiBrowserIT {
   }
 
   @Test
+  void cancellingWithCompensationUndoesTheCompletedStepsFirst() throws Exception {
+    UUID id = h.startOk("ui-shop", "hold-cancel-compensate-1");
+    await().atMost(WITHIN).until(() -> "ship".equals(h.scalar(
+        "SELECT current_step_name FROM workflow_instance WHERE id = '" + id + "'")));
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      b.driver.findElement(By.id("cancel-compensate")).click();
+      b.driver.findElement(By.id("cancel")).click();
+      b.driver.switchTo().alert().accept();
+      awaitText(b, "compensating the completed steps first");
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+        assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");
+        assertThat(compensationStatus(b, "charge")).isEqualTo("SUCCEEDED");
+        assertThat(compensationStatus(b, "reserve-stock")).isEqualTo("SUCCEEDED");
+      });
+      b.screenshot("instance-cancelled-compensated");
+    }
+  }
+
+  @Test
   void aFormFromAnotherPageIsRefused() {
     UUID id = h.startOk("ui-shop", "hold-forged-1");
     RuntimeHarness.Response r = h.post("/ui/instances/" + id + "/cancel", null);

@@ -23,7 +23,7 @@ class StepPictureTest {
   static StepView ran(String name, StepKind kind, String parent, String status) {
     Dispatch d = new Dispatch("do-" + name, status, 1, Instant.parse("2026-01-05T10:00:00Z"),
         "RUNNING".equals(status) ? null : Instant.parse("2026-01-05T10:00:02Z"), MissingNode.getInstance(), null);
-    return new StepView(name, kind, parent, d, List.of(d), null);
+    return new StepView(name, kind, parent, d, List.of(d), null, null);
   }
 
   @Test
@@ -92,6 +92,24 @@ class StepPictureTest {
     assertThat(p.box("approval").orElseThrow().status()).isEqualTo("SKIPPED");
     assertThat(p.box("auto").orElseThrow().status()).isEqualTo("SUCCEEDED");
     noTwoBoxesOverlap(p);
+  }
+
+  @Test
+  void theCaseTheRuntimeNamesIsTheOneMarkedEvenWhenItIsEmpty() {
+    Node route = new Node("route", StepKind.CHOICE, List.of(
+        new Branch("when a", List.of(Node.box("x", StepKind.TASK))), new Branch("when b", List.of()),
+        new Branch(StepTree.OTHERWISE, List.of())));
+    Dispatch d = ran("route", StepKind.CHOICE, null, "SUCCEEDED").latest();
+    for (String chosen : new String[] {"1", "otherwise"}) {
+      StepView choice = new StepView("route", StepKind.CHOICE, null, d, List.of(d), null, chosen);
+      StepPicture p = StepPicture.layout(new StepTree(List.of(route)), List.of(choice));
+      int expected = chosen.equals("1") ? 1 : 2;
+      List<Frame> cases = p.frames().stream().filter(Frame::branch).toList();
+      for (int i = 0; i < cases.size(); i++) {
+        assertThat(cases.get(i).taken()).as(chosen + " case " + i).isEqualTo(i == expected);
+      }
+      assertThat(p.box("x").orElseThrow().status()).isEqualTo("SKIPPED");
+    }
   }
 
   @Test
