@@ -87,7 +87,7 @@ public final class BatonRuntime implements AutoCloseable {
     started.add(database);
 
     AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
-        settings.amqpCaFile());
+        settings.amqpCaFile(), settings.amqpAddresses());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);
@@ -171,7 +171,7 @@ public final class BatonRuntime implements AutoCloseable {
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
             settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
             settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
-            settings.amqpCaFile()));
+            settings.amqpCaFile(), settings.amqpAddresses()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes, ui),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));

@@ -47,9 +47,10 @@ public final class DeadLetterDesk {
    * @param managementUrl e.g. {@code http://127.0.0.1:15672/api/}; null: the page says how to configure it
    * @param amqpUri the runtime's broker URI (its vhost is where the parking lots are)
    * @param username user for both the management API and the replay connection
+   * @param amqpAddresses the cluster's nodes, as the runtime's own connections use them
    */
   public static DeadLetterDesk of(String managementUrl, String amqpUri, String username, String password,
-      String caFile) {
+      String caFile, List<String> amqpAddresses) {
     if (managementUrl == null) {
       return new DeadLetterDesk(null, null, "The runtime has no RabbitMQ management API to read dead letters from:"
           + " set BATON_RABBITMQ_MANAGEMENT_URL (baton dev does).");
@@ -63,7 +64,7 @@ public final class DeadLetterDesk {
       }
       Client client = new Client(new ClientParameters().url(managementUrl).username(username).password(password));
       return new DeadLetterDesk(new DeadLetterBrowser(client, vhostOf(amqpUri)),
-          new AmqpConnector(amqpUri, username, password, caFile), null);
+          new AmqpConnector(amqpUri, username, password, caFile, amqpAddresses), null);
     } catch (Exception e) { // the message of a URI parser may quote the URI, with its password: not shown
       return new DeadLetterDesk(null, null, "BATON_RABBITMQ_MANAGEMENT_URL or the broker URI is not usable ("
           + e.getClass().getSimpleName() + ")");
