@@ -67,4 +67,47 @@ class PlannedTopologyOnTheBrokerIT {
       await().atMost(Duration.ofSeconds(5)).until(() -> ch.messageCount("q.dlx.payment.pay") == 1);
     }
   }
+
+  /**
+   * On quorum queues, with the arguments the planner gives them (at-least-once dead-lettering, reject-publish, an
+   * explicit delivery limit; docs/design.md#platform-notes), the broker accepts the plan and every message of a batch
+   * makes the nack → first tier → command queue round trip: none lost, none parked.
+   */
+  @Test
+  void quorumRoundTripThroughTheFirstTierLosesNothing() throws Exception {
+    ServiceTopology t = TopologyPlanner.plan(new ServiceModel("quorate", QueueType.QUORUM,
+        List.of(new ServiceModel.Command("pay", RetryStaircase.of(3, List.of("200ms", "1s")))), List.of()));
+    int n = 200;
+    try (Channel ch = connection.createChannel()) {
+      AmqpTopology.declare(ch, t);
+      ch.confirmSelect();
+      for (int i = 0; i < n; i++) {
+        ch.basicPublish("quorate.command.topic.ex", "service.quorate.pay", true,
+            new AMQP.BasicProperties.Builder().deliveryMode(2).messageId("m" + i).build(),
+            "{}".getBytes(StandardCharsets.UTF_8));
+      }
+      ch.waitForConfirmsOrDie(10_000);
+      java.util.Set<String> nacked = new java.util.HashSet<>();
+      java.util.Set<String> back = new java.util.HashSet<>();
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> {
+        GetResponse r;
+        while ((r = ch.basicGet("q.quorate.pay", false)) != null) {
+          String id = r.getProps().getMessageId();
+          if (nacked.add(id)) {
+            ch.basicNack(r.getEnvelope().getDeliveryTag(), false, false); // into the first tier
+          } else {
+            back.add(id);
+            ch.basicAck(r.getEnvelope().getDeliveryTag(), false);
+          }
+        }
+        return back.size() == n;
+      });
+      assertThat(nacked).hasSize(n);
+      assertThat(ch.messageCount("q.dlx.quorate.pay")).isZero();
+      assertThat(ch.messageCount("q.retry.quorate.pay.200ms")).isZero();
+      assertThat(vhost.management().getQueue(vhost.name(), "q.quorate.pay").getArguments())
+          .containsEntry("x-dead-letter-strategy", "at-least-once").containsEntry("x-overflow", "reject-publish")
+          .containsEntry("x-delivery-limit", 50);
+    }
+  }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.contract.Headers;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.messaging.OutboundMessage;
+import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -28,10 +29,14 @@ final class CommandProcessor implements DeliveryProcessor {
   private final RetryRouter router;
   private final TimedHandlers handlers;
   private final HandlerLimits limits;
+  private final CommandTracing tracing;
+  private final String service;
   private final InProgress inProgress = new InProgress();
 
   CommandProcessor(String service, ConsumerTopology consumer, CommandHandler handler, IdempotencyStore store,
-      WorkerListener listener, TimedHandlers handlers, HandlerLimits limits) {
+      WorkerListener listener, TimedHandlers handlers, HandlerLimits limits, CommandTracing tracing) {
+    this.service = service;
+    this.tracing = tracing;
     this.consumer = consumer;
     this.handler = handler;
     this.store = store;
@@ -77,7 +82,8 @@ final class CommandProcessor implements DeliveryProcessor {
             + "handler", consumer.name(), key, remembered.get().result().key());
         listener.duplicate(consumer.name(), key);
         held.close();
-        return done(DeliveryDecision.publishThenAck(resultEvent(message, commandBody, remembered.get())));
+        return done(DeliveryDecision.publishThenAck(resultEvent(message, commandBody, remembered.get(),
+            Span.getInvalid())));
       }
     } catch (RuntimeException failure) {
       held.close();
@@ -86,7 +92,11 @@ final class CommandProcessor implements DeliveryProcessor {
     long started = System.nanoTime();
     Command command = new Command(consumer.name(), message, commandBody, retries,
         !consumer.retry().mayRetryAfter(retries));
-    return handlers.start("command " + consumer.name(), limits.timeoutFor(message), () -> handler.handle(command))
+    Span span = tracing.start(service, consumer.name(), message, retries);
+    Function<CommandResult, OutboundMessage> tracedErrorEvent =
+        outcome -> events.event(message, commandBody, outcome, span.getSpanContext());
+    return handlers.start("command " + consumer.name(), limits.timeoutFor(message),
+            CommandTracing.within(span, message, () -> handler.handle(command)))
         .handle((outcome, thrown) -> {
           // The handler is over (returned, threw, or timed out): released only now, so that its duplicate finds the
           // outcome instead of running the handler a second time.
@@ -99,16 +109,18 @@ final class CommandProcessor implements DeliveryProcessor {
                   + " returned no CommandResult");
             }
             listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started));
-            OutboundMessage event = resultEvent(message, commandBody, outcome);
+            OutboundMessage event = resultEvent(message, commandBody, outcome, span);
             if (key != null) {
               remember(key, outcome);
             }
             return DeliveryDecision.publishThenAck(event);
           } catch (Throwable failure) {
             // The handler failed, timed out, or produced a result too large to publish.
+            CommandTracing.failed(span, failure);
             rethrowIfFatal(failure);
-            return router.onFailure(message, retriesSoFar, failure, errorEvent);
+            return router.onFailure(message, retriesSoFar, failure, tracedErrorEvent);
           } finally {
+            span.end();
             held.close();
           }
         });
@@ -119,8 +131,8 @@ final class CommandProcessor implements DeliveryProcessor {
   }
 
   /** The event answering the command, unless it is over the size limit. */
-  private OutboundMessage resultEvent(InboundMessage message, JsonNode body, CommandResult outcome) {
-    OutboundMessage event = events.event(message, body, outcome);
+  private OutboundMessage resultEvent(InboundMessage message, JsonNode body, CommandResult outcome, Span handling) {
+    OutboundMessage event = events.event(message, body, outcome, handling.getSpanContext());
     if (event.size() > limits.maxResultBytes()) {
       throw new PayloadTooLargeException("command " + consumer.name(), event.size(), limits.maxResultBytes());
     }

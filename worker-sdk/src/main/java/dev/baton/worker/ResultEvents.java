@@ -8,6 +8,8 @@ import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.messaging.OutboundMessage;
+import dev.baton.messaging.tracing.MessageTracing;
+import io.opentelemetry.api.trace.SpanContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -77,6 +79,14 @@ final class ResultEvents {
    * @param commandBody the parsed body, or null when it could not be parsed (the ids then come from the headers)
    */
   OutboundMessage event(InboundMessage command, JsonNode commandBody, CommandResult outcome) {
+    return event(command, commandBody, outcome, SpanContext.getInvalid());
+  }
+
+  /**
+   * The event answering {@code command} with {@code outcome}, its {@code traceparent} naming {@code handling} (the
+   * span the handler ran in) when that span is valid, else copied from the command.
+   */
+  OutboundMessage event(InboundMessage command, JsonNode commandBody, CommandResult outcome, SpanContext handling) {
     String routingKey = Names.eventRoutingKey(command.header(Headers.ENTITY), command.header(Headers.ACTION),
         outcome.result());
     AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
@@ -85,10 +95,17 @@ final class ResultEvents {
         .contentType(Headers.CONTENT_TYPE_JSON)
         .timestamp(new Date())
         .deliveryMode(2)
-        .headers(copiedHeaders(command))
+        .headers(headers(command, handling))
         .build();
-    return new OutboundMessage(eventExchange, routingKey, false, properties,
+    // mandatory: an event no queue is bound for comes back and is published again (Settlement), never dropped
+    return new OutboundMessage(eventExchange, routingKey, true, properties,
         Json.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
+  }
+
+  private static Map<String, Object> headers(InboundMessage command, SpanContext handling) {
+    Map<String, Object> headers = copiedHeaders(command);
+    headers.putAll(MessageTracing.headersOf(handling));
+    return headers;
   }
 
   private static Map<String, Object> copiedHeaders(InboundMessage command) {

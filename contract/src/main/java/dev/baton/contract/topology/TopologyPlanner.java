@@ -1,10 +1,17 @@
 package dev.baton.contract.topology;
 
+import static dev.baton.contract.topology.QueueArguments.AT_LEAST_ONCE;
 import static dev.baton.contract.topology.QueueArguments.DEAD_LETTER_EXCHANGE;
 import static dev.baton.contract.topology.QueueArguments.DEAD_LETTER_ROUTING_KEY;
+import static dev.baton.contract.topology.QueueArguments.DEAD_LETTER_STRATEGY;
 import static dev.baton.contract.topology.QueueArguments.DEFAULT_EXCHANGE;
+import static dev.baton.contract.topology.QueueArguments.DELIVERY_LIMIT;
+import static dev.baton.contract.topology.QueueArguments.DELIVERY_LIMIT_PARKING;
+import static dev.baton.contract.topology.QueueArguments.DELIVERY_LIMIT_WITH_DEAD_LETTERING;
 import static dev.baton.contract.topology.QueueArguments.MESSAGE_TTL;
+import static dev.baton.contract.topology.QueueArguments.OVERFLOW;
 import static dev.baton.contract.topology.QueueArguments.QUEUE_TYPE;
+import static dev.baton.contract.topology.QueueArguments.REJECT_PUBLISH;
 
 import dev.baton.contract.BatonDuration;
 import dev.baton.contract.EventResult;
@@ -81,23 +88,23 @@ public final class TopologyPlanner {
     String queue = Names.consumerQueue(s, name);
     String parking = Names.deadLetterQueue(s, name);
 
-    queues.add(new QueueSpec(queue, QueueSpec.Role.CONSUMER, Map.of(
+    queues.add(new QueueSpec(queue, QueueSpec.Role.CONSUMER, deadLettering(model.queueType(), Map.of(
         QUEUE_TYPE, model.queueType().argument(),
         DEAD_LETTER_EXCHANGE, retryEx,
-        DEAD_LETTER_ROUTING_KEY, queue)));
+        DEAD_LETTER_ROUTING_KEY, queue))));
 
     List<String> tierNames = new ArrayList<>();
     for (BatonDuration delay : retry.tiers()) {
       String tier = Names.retryQueue(s, name, delay);
       tierNames.add(tier);
-      queues.add(new QueueSpec(tier, QueueSpec.Role.RETRY_TIER, Map.of(
+      queues.add(new QueueSpec(tier, QueueSpec.Role.RETRY_TIER, deadLettering(model.queueType(), Map.of(
           QUEUE_TYPE, model.queueType().argument(),
           MESSAGE_TTL, delay.toMillis(),
           DEAD_LETTER_EXCHANGE, returnExchange,
-          DEAD_LETTER_ROUTING_KEY, returnRoutingKey)));
+          DEAD_LETTER_ROUTING_KEY, returnRoutingKey))));
       bindings.add(new BindingSpec(retryEx, tier, tier));
     }
-    queues.add(new QueueSpec(parking, QueueSpec.Role.DEAD_LETTER, Map.of(QUEUE_TYPE, model.queueType().argument())));
+    queues.add(new QueueSpec(parking, QueueSpec.Role.DEAD_LETTER, parking(model.queueType())));
     bindings.add(new BindingSpec(retryEx, parking, parking));
 
     // A plain nack(requeue=false) on the consumer queue lands in the first tier, or parks when there are no retries.
@@ -113,9 +120,9 @@ public final class TopologyPlanner {
     // A safety net: an event the runtime rejects without parking it explicitly still ends up in the parking queue.
     args.put(DEAD_LETTER_EXCHANGE, DEFAULT_EXCHANGE);
     args.put(DEAD_LETTER_ROUTING_KEY, parkingName);
-    QueueSpec queue = new QueueSpec(queueName, QueueSpec.Role.ORCHESTRATOR, args);
+    QueueSpec queue = new QueueSpec(queueName, QueueSpec.Role.ORCHESTRATOR, deadLettering(model.queueType(), args));
     QueueSpec parking = new QueueSpec(parkingName, QueueSpec.Role.ORCHESTRATOR_DEAD_LETTER,
-        Map.of(QUEUE_TYPE, model.queueType().argument()));
+        parking(model.queueType()));
 
     LinkedHashSet<BindingSpec> bindings = new LinkedHashSet<>();
     for (WorkflowModel.Step step : model.steps()) {
@@ -125,6 +132,29 @@ public final class TopologyPlanner {
       }
     }
     return new OrchestratorTopology(model.workflow(), queue, parking, List.copyOf(bindings));
+  }
+
+  /**
+   * The arguments of a queue that dead-letters (consumer queues, tiers, the orchestrator queue): on a quorum queue
+   * the hop to the dead-letter target is at least once, and the delivery limit explicit (docs/design.md#platform-notes).
+   * Classic queues support neither: they dead-letter at most once, and have no delivery limit.
+   */
+  private static Map<String, Object> deadLettering(QueueType type, Map<String, Object> base) {
+    if (type != QueueType.QUORUM) {
+      return base;
+    }
+    Map<String, Object> args = new LinkedHashMap<>(base);
+    args.put(DEAD_LETTER_STRATEGY, AT_LEAST_ONCE);
+    args.put(OVERFLOW, REJECT_PUBLISH);
+    args.put(DELIVERY_LIMIT, DELIVERY_LIMIT_WITH_DEAD_LETTERING);
+    return args;
+  }
+
+  /** A parking queue: nothing to dead-letter to, so on a quorum queue a delivery limit no one reaches. */
+  private static Map<String, Object> parking(QueueType type) {
+    return type == QueueType.QUORUM
+        ? Map.of(QUEUE_TYPE, type.argument(), DELIVERY_LIMIT, DELIVERY_LIMIT_PARKING)
+        : Map.of(QUEUE_TYPE, type.argument());
   }
 
   private static void addResultBindings(

@@ -99,6 +99,27 @@ class TopologyPlannerTest {
     assertThat(t.queues()).allSatisfy(q -> assertThat(q.arguments()).containsEntry("x-queue-type", "quorum"));
   }
 
+  /** Quorum queues that dead-letter do so at least once, with an explicit delivery limit; parking queues never drop. */
+  @Test
+  void quorumQueuesDeadLetterAtLeastOnceWithAnExplicitDeliveryLimit() {
+    Map<String, Object> atLeastOnce = Map.of("x-dead-letter-strategy", "at-least-once",
+        "x-overflow", "reject-publish", "x-delivery-limit", 50);
+    ServiceTopology t = TopologyPlanner.plan(payment(QueueType.QUORUM));
+    assertThat(t.queues()).filteredOn(q -> q.role() != QueueSpec.Role.DEAD_LETTER)
+        .hasSize(5).allSatisfy(q -> assertThat(q.arguments()).containsAllEntriesOf(atLeastOnce));
+    assertThat(t.queues()).filteredOn(q -> q.role() == QueueSpec.Role.DEAD_LETTER)
+        .hasSize(2).allSatisfy(q -> assertThat(q.arguments())
+            .isEqualTo(Map.of("x-queue-type", "quorum", "x-delivery-limit", 1_000_000)));
+    OrchestratorTopology w = TopologyPlanner.plan(new WorkflowModel("order-fulfilment", "order", QueueType.QUORUM,
+        List.of(new WorkflowModel.Step("charge", "payment", "pay", "refund"))));
+    assertThat(w.queue().arguments()).containsAllEntriesOf(atLeastOnce);
+    assertThat(w.deadLetterQueue().arguments()).isEqualTo(Map.of("x-queue-type", "quorum", "x-delivery-limit", 1_000_000));
+    // classic queues support neither: unchanged
+    assertThat(TopologyPlanner.plan(payment(QueueType.CLASSIC)).queues())
+        .allSatisfy(q -> assertThat(q.arguments()).doesNotContainKeys("x-dead-letter-strategy", "x-overflow",
+            "x-delivery-limit"));
+  }
+
   @Test
   void workerPermissions() {
     PermissionSpec p = TopologyPlanner.plan(payment(QueueType.CLASSIC)).workerPermissions();

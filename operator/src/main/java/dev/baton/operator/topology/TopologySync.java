@@ -50,6 +50,14 @@ public final class TopologySync {
   }
 
   public SyncReport apply(DesiredTopology desired, Ownership ownership) {
+    return apply(desired, ownership, true);
+  }
+
+  /**
+   * @param unbindUnplanned false while it is not known which bindings beyond the plan are still needed (a Workflow's
+   *     older revisions before the runtime has told their routes): then nothing is unbound
+   */
+  public SyncReport apply(DesiredTopology desired, Ownership ownership, boolean unbindUnplanned) {
     broker.refreshIfStale();
     List<String> actions = new ArrayList<>();
     List<ImmutableMismatch> mismatches = new ArrayList<>();
@@ -87,7 +95,7 @@ public final class TopologySync {
     Set<String> drainingNames = draining.stream().map(BrokerQueue::name).collect(Collectors.toSet());
     for (BrokerBinding b : owned) {
       boolean addressedByName = drainingNames.contains(b.queue()) && b.routingKey().equals(b.queue());
-      if (!wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
+      if (unbindUnplanned && !wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
         broker.unbind(b);
         actions.add("unbound " + b.queue() + " from " + b.exchange() + " ('" + b.routingKey() + "')");
       }
@@ -210,6 +218,9 @@ public final class TopologySync {
     for (String key : keys) {
       Object want = desired.arguments().get(key);
       Object have = actual.arguments().get(key);
+      if (have == null && QueueArguments.ADDED_LATER.contains(key)) {
+        continue; // declared by an older Baton: used as it is (QueueArguments.ADDED_LATER says why)
+      }
       if (!Objects.equals(normalise(want), normalise(have))) {
         mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.QUEUE, desired.name(), key, have, want));
       }

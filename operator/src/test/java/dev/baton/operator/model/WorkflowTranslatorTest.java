@@ -2,11 +2,13 @@ package dev.baton.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.status.Reason;
 import java.util.List;
@@ -82,6 +84,26 @@ class WorkflowTranslatorTest {
             Reason.INVALID_SPEC, "metadata.name is too long"));
   }
 
+  static Workflow branches(StepSpec... branchSteps) {
+    StepSpec group = new StepSpec();
+    group.setName("checks");
+    group.setParallel(java.util.Arrays.stream(branchSteps).map(st -> new BranchSpec(List.of(st))).toList());
+    return workflow("w", s -> {}, group);
+  }
+
+  @Test
+  void theReferencesOfNestedTasksAreCheckedAndTheirServicesListed() {
+    Workflow wf = branches(step("charge", "payment", "pay", "undo"), step("hold", "inventory", "reserve", "release"));
+    Validated<WorkflowModel> v = WorkflowTranslator.fromCrd(wf, SERVICES);
+    assertThat(Reason.of(v)).isEqualTo(Reason.MISSING_COMMAND);
+    assertThat(v.message()).contains("step 'charge' uses compensate command 'undo'");
+    assertThat(WorkflowTranslator.referencedServices(wf)).containsExactly("payment", "inventory");
+
+    Validated<WorkflowModel> ok = WorkflowTranslator.fromCrd(
+        branches(step("charge", "payment", "pay", "refund"), step("hold", "inventory", "reserve", "release")), SERVICES);
+    assertThat(ok.value().steps()).extracting(WorkflowModel.Step::name).containsExactly("charge", "hold");
+  }
+
   static StepSpec withTimeout(StepSpec step, String timeout) {
     step.setTimeout(timeout);
     return step;
@@ -92,7 +114,7 @@ class WorkflowTranslatorTest {
   void badWorkflowsBecomeProblemsNamingTheStepAndTheReference(String what, Workflow wf, Reason reason, String message) {
     Validated<WorkflowModel> v = WorkflowTranslator.fromCrd(wf, SERVICES);
     assertThat(v.isValid()).isFalse();
-    assertThat(v.reason()).isEqualTo(reason);
+    assertThat(Reason.of(v)).isEqualTo(reason);
     assertThat(v.message()).contains(message);
   }
 

@@ -2,14 +2,17 @@ package dev.baton.operator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.BindingSpec;
+import dev.baton.contract.topology.OrchestratorTopology;
 import dev.baton.contract.topology.QueueSpec;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerQueue;
 import dev.baton.operator.broker.FakeBrokerClient;
@@ -27,6 +30,30 @@ class TopologySyncTest {
     RetryStaircase pay = payDelays.length == 0 ? RetryStaircase.NONE : RetryStaircase.of(payDelays.length + 1, List.of(payDelays));
     return TopologyPlanner.plan(new ServiceModel("payment", type, List.of(
         new ServiceModel.Command("pay", pay), new ServiceModel.Command("refund", RetryStaircase.NONE)), List.of()));
+  }
+
+  /**
+   * Quorum queues declared before Baton set the at-least-once arguments lack them; arguments are immutable, so they
+   * are used as they are, not reported as ImmutableQueueArguments. A different value still is.
+   */
+  @Test
+  void quorumQueuesWithoutTheArgumentsAddedLaterAreUsedAsTheyAre() {
+    ServiceTopology plan = payment(QueueType.QUORUM, "1s");
+    objects.declare(plan);
+    broker.queues.replaceAll((name, q) -> new BrokerQueue(name, q.arguments().entrySet().stream()
+        .filter(e -> !e.getKey().equals("x-dead-letter-strategy") && !e.getKey().equals("x-overflow")
+            && !e.getKey().equals("x-delivery-limit"))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), 0, 0));
+
+    assertThat(objects.declare(plan).mismatches()).isEmpty();
+
+    broker.queues.computeIfPresent("q.payment.pay", (name, q) -> {
+      Map<String, Object> args = new java.util.HashMap<>(q.arguments());
+      args.put("x-delivery-limit", 20);
+      return new BrokerQueue(name, args, 0, 0);
+    });
+    assertThat(objects.declare(plan).mismatches()).extracting(ImmutableMismatch::name, ImmutableMismatch::property)
+        .containsExactly(tuple("q.payment.pay", "x-delivery-limit"));
   }
 
   @Test
@@ -95,6 +122,22 @@ class TopologySyncTest {
 
     assertThat(broker.bindings).doesNotContain(stale).contains(foreign);
     assertThat(report.actions()).contains("unbound q.payment.pay from payment.command.topic.ex ('service.payment.old')");
+  }
+
+  /** While a Workflow's older revisions' routes are not known yet, bindings beyond the plan are kept; later removed. */
+  @Test
+  void aWorkflowKeepsBindingsBeyondItsPlanUntilItIsKnownWhichAreNeeded() {
+    WorkflowBrokerObjects workflows = new WorkflowBrokerObjects(new TopologySync(broker.snapshot()));
+    OrchestratorTopology plan = TopologyPlanner.plan(new WorkflowModel("order", "order", QueueType.CLASSIC,
+        List.of(new WorkflowModel.Step("charge", "payment", "pay", null))));
+    workflows.declare(plan);
+    BindingSpec older = new BindingSpec("payment.event.topic.ex", "q.orchestrator.order", "order.charge.success");
+    broker.bindings.add(older);
+
+    workflows.declare(plan, false);
+    assertThat(broker.bindings).contains(older).containsAll(plan.bindings());
+    workflows.declare(plan, true);
+    assertThat(broker.bindings).doesNotContain(older).containsAll(plan.bindings());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.json.Json;
@@ -8,7 +9,8 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.ui.WebUi;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -31,8 +33,9 @@ public final class HttpApi implements AutoCloseable {
   }
 
   /** What the API serves. */
-  public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
-      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health) {}
+  public record Parts(Database database, InstanceStore instances, StepStore steps,
+      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
+      RouteTable routes, WebUi.Parts ui) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -41,7 +44,7 @@ public final class HttpApi implements AutoCloseable {
   /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiAuth auth) {
-    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.executions(), p.service(),
+    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics());
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
@@ -52,19 +55,28 @@ public final class HttpApi implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
 
       config.routes.before(auth::check);
+      if (p.ui() != null) {
+        WebUi.register(config.routes, p.ui(), auth);
+      }
 
       config.routes.post(INSTANCES, routes::start);
       config.routes.get(INSTANCES, routes::list);
       config.routes.get("/api/v1/instances/{id}", routes::get);
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
+      config.routes.post("/api/v1/instances/{id}/signals/{signal}", routes::signal);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
+      config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
       config.routes.get("/livez", ctx -> ctx.json(java.util.Map.of("status", "UP")));
-      config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-          .result(p.metrics().scrape()));
+      config.routes.get("/metrics", ctx -> {
+        // OpenMetrics when the scraper asks for it (Prometheus does by default): the format that carries exemplars.
+        boolean openMetrics = String.valueOf(ctx.header("Accept")).contains("application/openmetrics-text");
+        String type = openMetrics ? RuntimeMetrics.OPENMETRICS : "text/plain; version=0.0.4; charset=utf-8";
+        ctx.contentType(type).result(p.metrics().scrape(type));
+      });
 
       config.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.getMessage()));
       // Javalin's own refusals (no route, wrong method, body over the limit) in the same JSON shape.
