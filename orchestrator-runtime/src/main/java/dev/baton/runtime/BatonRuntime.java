@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import dev.baton.runtime.api.ApiAuth;
 import dev.baton.runtime.api.HealthCheck;
 import dev.baton.runtime.api.HttpApi;
+import dev.baton.runtime.api.InstanceDocuments;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
 import dev.baton.runtime.definitions.RouteTable;
@@ -27,6 +28,9 @@ import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.timeouts.TimeoutSweeper;
+import dev.baton.runtime.ui.DeadLetterDesk;
+import dev.baton.runtime.ui.InstanceButtons;
+import dev.baton.runtime.ui.WebUi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Duration;
@@ -162,11 +166,18 @@ public final class BatonRuntime implements AutoCloseable {
         return consumers.lanesNotRunning();
       }
     };
+    WebUi.Parts ui = new WebUi.Parts(database, watcher[0], metrics,
+        new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
+        DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
+            settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
+            settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
+            settings.amqpCaFile(), settings.amqpAddresses()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes),
+        new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes, ui),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
-    LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());
+    LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),
+        settings.httpHost(), http.port());
   }
 
   /** The port the HTTP API listens on. */

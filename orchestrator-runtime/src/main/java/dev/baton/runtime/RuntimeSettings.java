@@ -42,6 +42,10 @@ import java.util.Map;
  * @param amqpCaFile PEM file of the CA(s) to trust for {@code amqps://}; null: the JVM's default trust store
  * @param amqpAddresses {@code host:port} of the nodes of a RabbitMQ cluster, tried in order (they replace the URI's
  *     host and port; {@code BATON_RABBITMQ_ADDRESSES}); empty: the URI's host
+ * @param managementUrl RabbitMQ management API (e.g. {@code http://127.0.0.1:15672/api/}) that the web UI's
+ *     dead-letter page reads; null: the page says it is not configured
+ * @param managementUsername user for the management API and for replaying dead letters; null: the broker user
+ * @param managementPassword its password (never logged); null: the broker user's
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -71,7 +75,10 @@ public record RuntimeSettings(
     String apiToken,
     String apiReadToken,
     String amqpCaFile,
-    List<String> amqpAddresses) {
+    List<String> amqpAddresses,
+    String managementUrl,
+    String managementUsername,
+    String managementPassword) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -93,7 +100,7 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of());
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null);
   }
 
   /**
@@ -138,6 +145,8 @@ public record RuntimeSettings(
         .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
         .amqpCaFile(r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .amqpAddresses(addresses(r))
+        .management(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", null, "http", "https"),
+            r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
         .build();
   }
 
@@ -173,6 +182,7 @@ public record RuntimeSettings(
         + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
         + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
         + (amqpAddresses.isEmpty() ? "" : ", amqpAddresses=" + amqpAddresses)
+        + ", managementUrl=" + (managementUrl == null ? "none" : managementUrl.replaceFirst("//[^/@]*@", "//"))
         + "]";
   }
 
@@ -212,6 +222,9 @@ public record RuntimeSettings(
     private String apiReadToken;
     private String amqpCaFile;
     private List<String> amqpAddresses;
+    private String managementUrl;
+    private String managementUsername;
+    private String managementPassword;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -242,6 +255,9 @@ public record RuntimeSettings(
       apiReadToken = s.apiReadToken;
       amqpCaFile = s.amqpCaFile;
       amqpAddresses = s.amqpAddresses;
+      managementUrl = s.managementUrl;
+      managementUsername = s.managementUsername;
+      managementPassword = s.managementPassword;
     }
 
     public Builder databaseUrl(String v) {
@@ -384,12 +400,20 @@ public record RuntimeSettings(
       return this;
     }
 
+    /** The management API the dead-letter page reads, and who to be there (null user: the broker user). */
+    public Builder management(String url, String username, String password) {
+      managementUrl = url;
+      managementUsername = username;
+      managementPassword = password;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile, amqpAddresses);
+          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword);
     }
   }
 }

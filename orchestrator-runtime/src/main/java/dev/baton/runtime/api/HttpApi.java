@@ -10,6 +10,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.ui.WebUi;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -34,7 +35,7 @@ public final class HttpApi implements AutoCloseable {
   /** What the API serves. */
   public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      RouteTable routes) {}
+      RouteTable routes, WebUi.Parts ui) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -54,6 +55,9 @@ public final class HttpApi implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
 
       config.routes.before(auth::check);
+      if (p.ui() != null) {
+        WebUi.register(config.routes, p.ui(), auth);
+      }
 
       config.routes.post(INSTANCES, routes::start);
       config.routes.get(INSTANCES, routes::list);

@@ -29,7 +29,7 @@ final class InstanceRoutes {
 
   private final Database database;
   private final InstanceStore instances;
-  private final StepStore steps;
+  private final InstanceDocuments documents;
   private final InstanceService service;
   private final WorkflowWatcher workflows;
   private final boolean requireReady;
@@ -40,7 +40,7 @@ final class InstanceRoutes {
       WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics) {
     this.database = database;
     this.instances = instances;
-    this.steps = steps;
+    this.documents = new InstanceDocuments(database, instances, steps);
     this.service = service;
     this.workflows = workflows;
     this.requireReady = requireReady;
@@ -126,13 +126,7 @@ final class InstanceRoutes {
   }
 
   private ObjectNode detail(UUID id) throws SQLException {
-    return database.inTransaction(c -> {
-      Optional<InstanceRecord> found = instances.find(c, id);
-      if (found.isEmpty()) {
-        throw notFound(id);
-      }
-      return InstanceJson.detail(found.get(), steps.listFor(c, id));
-    });
+    return documents.detail(id).orElseThrow(() -> notFound(id));
   }
 
   /** The operator says whether a Workflow works; without an operator (no status) it is taken as it is. */

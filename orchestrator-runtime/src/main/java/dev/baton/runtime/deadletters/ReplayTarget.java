@@ -1,4 +1,4 @@
-package dev.baton.cli.dlq;
+package dev.baton.runtime.deadletters;
 
 import com.rabbitmq.client.AMQP;
 import dev.baton.contract.Headers;
@@ -27,11 +27,11 @@ import java.util.Map;
  * workers can recognise the message (the Java SDK re-runs the handler anyway: technical failures are never
  * remembered as outcomes).
  */
-record ReplayTarget(String exchange, String routingKey, boolean toSubscriptionQueue) {
+public record ReplayTarget(String exchange, String routingKey, boolean toSubscriptionQueue) {
 
-  static final String REPLAY_COUNT = "x-replay-count";
+  public static final String REPLAY_COUNT = "x-replay-count";
 
-  static ReplayTarget of(DeadLetterQueue dlq, Map<String, Object> headers) {
+  public static ReplayTarget of(DeadLetterQueue dlq, Map<String, Object> headers) {
     String exchange = text(headers.get(Headers.ORIGINAL_EXCHANGE));
     String routingKey = text(headers.get(Headers.ORIGINAL_ROUTING_KEY));
     boolean commandExchange = exchange != null && exchange.endsWith(".command.topic.ex");
@@ -43,7 +43,7 @@ record ReplayTarget(String exchange, String routingKey, boolean toSubscriptionQu
   }
 
   /** The dead letter's properties for its new life: see the class comment for what changes. */
-  static AMQP.BasicProperties replayProperties(AMQP.BasicProperties parked) {
+  public static AMQP.BasicProperties replayProperties(AMQP.BasicProperties parked) {
     Map<String, Object> headers = new LinkedHashMap<>(parked.getHeaders() == null ? Map.of() : parked.getHeaders());
     headers.remove(Headers.EXCEPTION_MESSAGE);
     headers.remove(Headers.EXCEPTION_TYPE);
@@ -54,7 +54,7 @@ record ReplayTarget(String exchange, String routingKey, boolean toSubscriptionQu
   }
 
   /** {@code exchange → key}, the default exchange written as such. */
-  String describe() {
+  public String describe() {
     return (exchange.isEmpty() ? "(default exchange)" : exchange) + " -> " + routingKey;
   }
 

@@ -1,11 +1,10 @@
-package dev.baton.cli.dlq;
+package dev.baton.runtime.deadletters;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.Return;
-import dev.baton.cli.support.CliException;
 import dev.baton.contract.Headers;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,23 +18,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code mandatory}, with publisher confirms), wait for the broker's confirm, and only then acknowledge the dead
  * letter. If anything fails half-way, the channel closes and the broker puts every unacknowledged dead letter back;
  * a crash between the confirm and the ack leaves the message in both places (a duplicate, which workers recognise by
- * its {@code message_id}), never in neither.
+ * its {@code message_id}), never in neither. Used by {@code baton dlq replay} and the web UI's replay buttons.
  */
-final class Replayer {
+public final class Replayer {
 
   private static final long CONFIRM_TIMEOUT_MS = 10_000;
 
   /** Which dead letters: the first {@code count} (null: all there are now), or the one with {@code messageId}. */
-  record Selection(Integer count, String messageId, boolean dryRun) {}
+  public record Selection(Integer count, String messageId, boolean dryRun) {}
 
   /** One dead letter moved (or, in a dry run, that would be). */
-  record Moved(String messageId, String instance, String step, String routingKey, ReplayTarget target) {}
+  public record Moved(String messageId, String instance, String step, String routingKey, ReplayTarget target) {}
 
-  record Result(List<Moved> moved, long left) {}
+  public record Result(List<Moved> moved, long left) {}
 
   private Replayer() {}
 
-  static Result replay(Connection connection, DeadLetterQueue dlq, Selection selection)
+  public static Result replay(Connection connection, DeadLetterQueue dlq, Selection selection)
       throws IOException, TimeoutException, InterruptedException {
     Channel channel = connection.createChannel();
     try {
@@ -82,7 +81,7 @@ final class Replayer {
       ch.basicPublish(target.exchange(), target.routingKey(), true, ReplayTarget.replayProperties(props), r.getBody());
       ch.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS); // a nack or a timeout closes the channel: the dead letter stays
       if (returned.get() != null) {
-        throw CliException.server("message " + props.getMessageId() + " could not be routed by "
+        throw new UnroutableReplayException("message " + props.getMessageId() + " could not be routed by "
             + target.describe() + " (" + returned.get().getReplyText() + "): does that queue exist? It stays in "
             + dlq.name() + (moved.isEmpty() ? "" : "; " + moved.size() + " replayed before it"));
       }
@@ -93,6 +92,13 @@ final class Replayer {
       ch.basicNack(tag, false, true);
     }
     return new Result(moved, ch.queueDeclarePassive(dlq.name()).getMessageCount());
+  }
+
+  /** A dead letter the broker could not route back (its queue is gone): it stays where it was. */
+  public static final class UnroutableReplayException extends IOException {
+    UnroutableReplayException(String message) {
+      super(message);
+    }
   }
 
   private static String text(Object v) {
