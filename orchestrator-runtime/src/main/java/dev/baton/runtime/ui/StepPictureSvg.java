@@ -75,6 +75,8 @@ final class StepPictureSvg {
           cut("↺ " + c.action() + " " + c.status(), LINE_CHARS));
     } else if (box.step() != null && box.step().latest().error() != null) {
       text(b, "error", tx, box.y() + 55, cut(box.step().latest().error().text(), LINE_CHARS));
+    } else if (box.signal() != null) {
+      text(b, "detail-note", tx, box.y() + 55, cut("waits for signal " + box.signal(), LINE_CHARS));
     }
     b.append("</g></a>");
   }

@@ -184,6 +184,34 @@ class WebUiBrowserIT {
   }
 
   @Test
+  void aSignalSentFromThePageIsStoredForTheInstance() throws Exception {
+    // The runtime runs task steps only so far: the signal is stored for a wait to come (what the API's 202 means)
+    UUID id = h.startOk("ui-shop", "hold-signal-1");
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      WebElement name = b.driver.findElement(By.id("signal-name"));
+      name.clear();
+      name.sendKeys("approve");
+      WebElement body = b.driver.findElement(By.id("signal-body"));
+      body.clear();
+      body.sendKeys("{\"by\": \"ann\"");
+      b.driver.findElement(By.id("signal")).click();
+      awaitText(b, "not JSON"); // refused on the page, nothing stored
+      assertThat(h.count("SELECT count(*) FROM instance_signal WHERE instance_id = '" + id + "'")).isZero();
+
+      b.driver.findElement(By.id("signal-name")).clear();
+      b.driver.findElement(By.id("signal-name")).sendKeys("approve");
+      b.driver.findElement(By.id("signal-body")).clear();
+      b.driver.findElement(By.id("signal-body")).sendKeys("{\"by\": \"ann\"}");
+      b.driver.findElement(By.id("signal")).click();
+      awaitText(b, "Signal sent.");
+      assertThat(h.scalar("SELECT name || ' ' || (body->>'by') FROM instance_signal WHERE instance_id = '" + id
+          + "'")).isEqualTo("approve ann");
+      b.screenshot("instance-signalled");
+    }
+  }
+
+  @Test
   void aFormFromAnotherPageIsRefused() {
     UUID id = h.startOk("ui-shop", "hold-forged-1");
     RuntimeHarness.Response r = h.post("/ui/instances/" + id + "/cancel", null);
