@@ -15,8 +15,9 @@ import java.time.Instant;
  */
 final class StepPictureSvg {
 
-  private static final int NAME_CHARS = 26;
-  private static final int LINE_CHARS = 32;
+  /** What fits in a box's width (220 px) at the stylesheet's font sizes. */
+  private static final int NAME_CHARS = 24;
+  private static final int LINE_CHARS = 29;
 
   private StepPictureSvg() {}
 

@@ -235,10 +235,7 @@ class WebUiBrowserIT {
       headers.put(Headers.STEP, "charge");
       headers.put(Headers.RETRIES, 3);
       ch.confirmSelect();
-      ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId("dead-1").headers(headers)
-          .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
-          "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
-      ch.waitForConfirmsOrDie(10_000);
+      park(ch, dlq, "dead-1", headers);
 
       try (Browser b = Browser.laptop()) {
         b.driver.get(ui + "dead-letters");
@@ -252,12 +249,28 @@ class WebUiBrowserIT {
         b.driver.findElement(By.cssSelector("button[data-replay='dead-1']")).click();
         awaitText(b, "Replayed 1 message from " + dlq);
         b.screenshot("dead-letters-replayed");
+
+        park(ch, dlq, "dead-2", headers);
+        park(ch, dlq, "dead-3", headers);
+        await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+          b.driver.get(ui + "dead-letters?service=ui-payment");
+          assertThat(b.driver.findElements(By.cssSelector("tr[data-message-id]"))).hasSize(2);
+        });
+        b.driver.findElement(By.cssSelector("button[data-replay-all='" + dlq + "']")).click();
+        b.driver.switchTo().alert().accept();
+        awaitText(b, "Replayed 2 messages from " + dlq);
       }
-      GetResponse[] replayed = new GetResponse[1];
-      await().atMost(WITHIN).until(() -> (replayed[0] = ch.basicGet(probe, true)) != null);
-      assertThat(replayed[0].getProps().getMessageId()).isEqualTo("dead-1");
-      assertThat(replayed[0].getProps().getHeaders()).containsEntry(Headers.RETRIES, 0)
-          .doesNotContainKey(Headers.EXCEPTION_MESSAGE);
+      List<String> replayed = new java.util.ArrayList<>();
+      await().atMost(WITHIN).until(() -> {
+        GetResponse r = ch.basicGet(probe, true);
+        if (r != null) {
+          assertThat(r.getProps().getHeaders()).containsEntry(Headers.RETRIES, 0)
+              .doesNotContainKey(Headers.EXCEPTION_MESSAGE);
+          replayed.add(r.getProps().getMessageId());
+        }
+        return replayed.size() == 3;
+      });
+      assertThat(replayed).containsExactly("dead-1", "dead-2", "dead-3");
       assertThat(ch.queueDeclarePassive(dlq).getMessageCount()).isZero();
     }
   }
@@ -307,6 +320,13 @@ class WebUiBrowserIT {
         h.usePort(h.runtime.httpPort());
       }
     }
+  }
+
+  private static void park(Channel ch, String dlq, String messageId, Map<String, Object> headers) throws Exception {
+    ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId(messageId).headers(headers)
+        .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
+        "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
+    ch.waitForConfirmsOrDie(10_000);
   }
 
   /** After a click: the next page may still be loading (its elements not yet there, or the old ones gone). */
