@@ -53,8 +53,11 @@ record DevSettings(
 
   /** {@code amqp://user:password@host:port/vhost}, every part URL-encoded ({@code /} becomes {@code %2F}). */
   String amqpUri() {
-    return "amqp://" + encode(rabbitUsername) + ":" + encode(rabbitPassword) + "@" + rabbitHost + ":" + rabbitPort
-        + "/" + encode(vhost);
+    return amqpUri(rabbitUsername, rabbitPassword, rabbitHost, rabbitPort, vhost);
+  }
+
+  static String amqpUri(String username, String password, String host, int port, String vhost) {
+    return "amqp://" + encode(username) + ":" + encode(password) + "@" + host + ":" + port + "/" + encode(vhost);
   }
 
   /** Host and port of the JDBC URL ({@code jdbc:postgresql://host:port/db}), for a reachability check. */

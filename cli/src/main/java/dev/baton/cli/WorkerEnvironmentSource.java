@@ -2,11 +2,11 @@ package dev.baton.cli;
 
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.WorkerResources;
-import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkerServiceTranslator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;

@@ -6,6 +6,7 @@ import dev.baton.runtime.api.HealthCheck;
 import dev.baton.runtime.api.HttpApi;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
+import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.EventApplier;
@@ -15,6 +16,7 @@ import dev.baton.runtime.messaging.AmqpConnector;
 import dev.baton.runtime.messaging.ConsumerRegistry;
 import dev.baton.runtime.messaging.OutboxRelay;
 import dev.baton.runtime.metrics.DatabaseGauges;
+import dev.baton.runtime.metrics.GaugeExporter;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.retention.RetentionJob;
 import dev.baton.runtime.store.Database;
@@ -93,7 +95,8 @@ public final class BatonRuntime implements AutoCloseable {
     StepExecutionStore executions = new StepExecutionStore();
     OutboxStore outbox = new OutboxStore();
     ProcessedEventStore processed = new ProcessedEventStore();
-    DefinitionCatalog catalog = new DefinitionCatalog(new DefinitionStore());
+    DefinitionStore definitions = new DefinitionStore();
+    DefinitionCatalog catalog = new DefinitionCatalog(definitions);
     TransitionApplier applier = new TransitionApplier(new CommandComposer(),
         new TransitionWriter(instances, executions, outbox));
 
@@ -109,7 +112,10 @@ public final class BatonRuntime implements AutoCloseable {
         () -> watcher[0] == null ? Set.of() : watcher[0].names());
     started.add(() -> consumers.stop(DRAIN_GRACE));
 
-    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows);
+    GaugeExporter exporter = new GaugeExporter(settings.database());
+    started.add(exporter);
+    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows,
+        exporter);
     gauges.run(); // learn the workflows with unfinished instances before consuming
 
     watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
@@ -128,6 +134,9 @@ public final class BatonRuntime implements AutoCloseable {
     every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, catalog, applier, relay,
         metrics, settings.timeoutBatchSize()));
     every(scheduler, settings.metricsRefreshInterval(), gauges);
+    RouteTable routes = new RouteTable(database, definitions);
+    routes.run(); // known before the API answers
+    every(scheduler, settings.metricsRefreshInterval(), routes);
     every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
     every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, processed, settings.retention()));
@@ -155,7 +164,7 @@ public final class BatonRuntime implements AutoCloseable {
       }
     };
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health),
+        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health, routes),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());

@@ -138,7 +138,7 @@ public final class BatonWorker implements AutoCloseable {
     publisher = new ConfirmedPublisher(publisherConnection, topology.service(), CONFIRM_TIMEOUT);
     // A duplicate waits at most for its first delivery's handler, which is bounded by the handler timeout.
     ConsumerChannel.Shared shared = new ConsumerChannel.Shared(publisher, inFlight, () -> stopping, supervisor,
-        publishRetries, acks, limits.handlerTimeout().plusSeconds(30));
+        publishRetries, acks, limits.handlerTimeout().plusSeconds(30), topology.eventExchange());
     for (ConsumerTopology c : topology.consumers()) {
       for (int i = 1; i <= concurrency; i++) {
         ConsumerChannel channel = new ConsumerChannel(connection, c, connectionName + "/" + c.name() + "/" + i,

@@ -51,7 +51,7 @@ final class ConsumerChannel {
   /** What the consumer channels of one worker share. */
   record Shared(ConfirmedPublisher publisher, InFlight inFlight, BooleanSupplier stopping,
       ScheduledExecutorService supervisor, ScheduledExecutorService publishRetries, ExecutorService acks,
-      Duration longestWait) {}
+      Duration longestWait, String eventExchange) {}
 
   private final ConsumerTopology consumer;
   private final String consumerTag;
@@ -247,8 +247,8 @@ final class ConsumerChannel {
     } else if (decision.publishes().isEmpty()) {
       delivery.ack();
     } else {
-      new Settlement(delivery, decision.publishes(), shared.publisher(), shared.publishRetries(), consumer.queue())
-          .start();
+      new Settlement(delivery, decision.publishes(), shared.publisher(), shared.publishRetries(), consumer.queue(),
+          shared.eventExchange()).start();
     }
   }
 

@@ -97,7 +97,8 @@ final class ResultEvents {
         .deliveryMode(2)
         .headers(headers(command, handling))
         .build();
-    return new OutboundMessage(eventExchange, routingKey, false, properties,
+    // mandatory: an event no queue is bound for comes back and is published again (Settlement), never dropped
+    return new OutboundMessage(eventExchange, routingKey, true, properties,
         Json.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
   }
 

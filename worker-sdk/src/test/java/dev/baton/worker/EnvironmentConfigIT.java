@@ -32,8 +32,9 @@ class EnvironmentConfigIT {
   static final TestBroker broker = new TestBroker("sdk-env");
 
   @BeforeAll
-  static void declare() {
-    broker.declare(MODEL);
+  static void declare() throws Exception {
+    // results are published mandatory: a queue must be bound for them, as the orchestrator's is
+    broker.declareWithEventProbe(MODEL);
   }
 
   /** What the operator puts in the Deployment: the plan's variables and the credentials Secret's. */

@@ -73,6 +73,39 @@ class PublishingIT {
     assertThat(broker.count("q.nacked.pay")).isZero();
   }
 
+  /**
+   * A result no queue is bound for yet (the operator binds an older revision's keys again within a poll of the
+   * runtime's routes) comes back to the worker, is published again with the backoff, and arrives once a queue is
+   * bound; the handler ran once. Fails on the code that published results with mandatory=false: it was dropped.
+   */
+  @Test
+  void aResultNoQueueIsBoundForIsPublishedAgainUntilOneIs() throws Exception {
+    ServiceModel model = TestBroker.commandService("unbound", "pay", RetryStaircase.NONE);
+    ServiceTopology t = broker.declare(model); // no queue bound to the event exchange
+    AtomicInteger calls = new AtomicInteger();
+
+    try (BatonWorker worker = broker.worker(model)
+        .command("pay", cmd -> {
+          calls.incrementAndGet();
+          return CommandResult.success(Map.of("paid", true));
+        })
+        .build()) {
+      worker.start();
+      broker.sendCommand("unbound", "pay", "m-1", commandBody("i-1", "{}"));
+      await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+          .until(() -> worker.inFlight() == 1 && calls.get() == 1);
+
+      String events = broker.probe(t.eventExchange(), "order.pay.success"); // the binding comes back
+      GetResponse event = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .until(() -> broker.count(events) > 0 ? broker.take(events) : null, r -> r != null);
+      assertThat(event.getEnvelope().getRoutingKey()).isEqualTo("order.pay.success");
+      await().atMost(TestBroker.WAIT).until(() -> worker.inFlight() == 0);
+    }
+    assertThat(calls).hasValue(1);
+    assertThat(broker.count("q.unbound.pay")).isZero();
+    assertThat(broker.count("q.dlx.unbound.pay")).isZero();
+  }
+
   @Test
   void aResultOverTheLimitParksTheCommandWithPayloadTooLargeAndASmallErrorEvent() throws Exception {
     // Retries are configured, but a too-large result would be too large on every retry: straight to the parking lot.

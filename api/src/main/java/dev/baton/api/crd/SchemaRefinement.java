@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.v1alpha1.Workflow;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -16,7 +17,7 @@ import java.util.List;
 /**
  * What the fabric8 generator cannot express, added from annotations on the model classes: list-map keys
  * ({@link ListMap}), string enums ({@link AllowedValues}), {@code metadata.name} rules ({@link MetadataName}),
- * descriptions of the root, {@code spec}, {@code status} and every object typed by a class with a
+ * the nested steps of a Workflow ({@link NestedSteps}); descriptions of the root, {@code spec}, {@code status} and every object typed by a class with a
  * {@link JsonClassDescription}; a maxLength on every enum string; and the bounds and descriptions of embedded Kubernetes
  * types ({@link EmbeddedTypes}).
  */
@@ -41,6 +42,9 @@ final class SchemaRefinement implements CRDPostProcessor {
     }
     for (CustomResourceDefinitionVersion version : definition.getSpec().getVersions()) {
       ObjectNode schema = Serialization.jsonMapper().valueToTree(version.getSchema().getOpenAPIV3Schema());
+      if (resource == Workflow.class) {
+        NestedSteps.expand((ObjectNode) schema.path("properties").path("spec"));
+      }
       ModelSchema.walk(resource, schema, SchemaRefinement::refine);
       metadataName(resource, schema);
       version.getSchema().setOpenAPIV3Schema(Serialization.jsonMapper().convertValue(schema, JSONSchemaProps.class));

@@ -34,8 +34,20 @@ public final class Bounds {
 
   /** Commands or subscriptions of one WorkerService (the command/subscription name clash rule iterates both). */
   public static final int CONSUMERS = 50;
-  /** Steps of one Workflow (each nested steps list too). */
+  /** Top-level steps of one Workflow. */
   public static final int STEPS = 100;
+  /** Steps of one parallel branch, one choice case or one otherwise list. */
+  public static final int NESTED_STEPS = 20;
+  /** Steps of one Workflow in all, nested ones included (checked by the Workflow translator). */
+  public static final int ALL_STEPS = 200;
+  /** Branches of one parallel step. */
+  public static final int BRANCHES = 10;
+  /** Cases of one choice step. */
+  public static final int CASES = 10;
+  /** Levels of steps lists: spec.steps is level 1, the steps of its parallel branches and choices level 2, and so on. */
+  public static final int NESTING = 3;
+  /** Entries of a task's input mapping. */
+  public static final int INPUT_ENTRIES = 32;
   /** Retry delays of a RetryPolicy. */
   public static final int DELAYS = 20;
   /** Environment variables of a worker container. */

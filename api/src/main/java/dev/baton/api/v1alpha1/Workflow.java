@@ -2,6 +2,7 @@ package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -27,4 +28,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Failed", jsonPath = ".status.failed", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Compensated", jsonPath = ".status.compensated", type = AdditionalPrinterColumn.Type.INTEGER, priority = 1)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@SchemaSwap(originalType = StepSpec.class, fieldName = "parallel")
+@SchemaSwap(originalType = StepSpec.class, fieldName = "choice")
+@SchemaSwap(originalType = StepSpec.class, fieldName = "otherwise")
 public class Workflow extends CustomResource<WorkflowSpec, WorkflowStatus> implements Namespaced {}

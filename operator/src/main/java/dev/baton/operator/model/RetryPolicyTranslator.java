@@ -2,6 +2,8 @@ package dev.baton.operator.model;
 
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicySpec;
+import dev.baton.api.validation.Problem;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.BatonDuration;
 import dev.baton.contract.RetryStaircase;
 import java.util.ArrayList;

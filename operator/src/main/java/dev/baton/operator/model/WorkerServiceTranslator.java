@@ -7,12 +7,14 @@ import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.SubscriptionSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceSpec;
+import dev.baton.api.validation.Problem;
+import dev.baton.api.validation.ProblemKind;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.Names;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.operator.status.Reason;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -198,14 +200,14 @@ public final class WorkerServiceTranslator {
     }
     Optional<RetryPolicy> policy = retryPolicies.apply(policyName);
     if (policy.isEmpty()) {
-      problems.add(new Problem(Reason.MISSING_RETRY_POLICY, field + ".retryPolicy: " + what + " uses RetryPolicy '"
+      problems.add(new Problem(ProblemKind.MISSING_RETRY_POLICY, field + ".retryPolicy: " + what + " uses RetryPolicy '"
           + policyName + "', which does not exist in namespace '" + ws.getMetadata().getNamespace()
           + "': create it or correct the name"));
       return Optional.empty();
     }
     Validated<RetryStaircase> staircase = RetryPolicyTranslator.fromCrd(policy.get());
     if (!staircase.isValid()) {
-      problems.add(new Problem(Reason.INVALID_RETRY_POLICY, field + ".retryPolicy: RetryPolicy '" + policyName
+      problems.add(new Problem(ProblemKind.INVALID_RETRY_POLICY, field + ".retryPolicy: RetryPolicy '" + policyName
           + "' is invalid (" + staircase.message() + ")"));
       return Optional.empty();
     }

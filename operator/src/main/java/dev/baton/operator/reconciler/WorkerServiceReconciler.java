@@ -3,6 +3,7 @@ package dev.baton.operator.reconciler;
 import dev.baton.api.v1alpha1.DeletionPolicy;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.Names;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
@@ -19,7 +20,6 @@ import dev.baton.operator.dependent.DeploymentRequested;
 import dev.baton.operator.dependent.WorkerDeploymentDependent;
 import dev.baton.operator.dependent.WorkerPlan;
 import dev.baton.operator.model.NameClaims;
-import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.monitoring.DeadLetterAlerts;
 import dev.baton.operator.monitoring.KubeEvents;
@@ -122,7 +122,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     Validated<ServiceModel> model = WorkerServiceTranslator.fromCrd(ws,
         name -> retryPolicies.get(new ResourceID(name, namespace)));
     if (!model.isValid()) {
-      return status.write(ws, unapplied(ws, context, Verdict.failed(model.reason(), model.message())));
+      return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.of(model), model.message())));
     }
     String service = model.value().service();
     NameClaims<WorkerService> claims = claims(context);
@@ -237,7 +237,6 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
         + " exchanges, " + plan.queues().size() + " queues, " + plan.bindings().size()
         + " bindings and user permissions are in place"));
   }
-
 
   /** Findings of a pass that did not (fully) apply the spec: what exists is reported, nothing is claimed ready. */
   private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, Verdict verdict) {

@@ -3,7 +3,9 @@ package dev.baton.operator.reconciler;
 import dev.baton.api.v1alpha1.DeletionPolicy;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.Names;
+import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.OrchestratorTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
@@ -12,12 +14,12 @@ import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
-import dev.baton.operator.model.Validated;
 import dev.baton.operator.model.WorkflowTranslator;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.runtime.InstanceCounts;
 import dev.baton.operator.runtime.InstanceCountsEventSource;
 import dev.baton.operator.runtime.RuntimeCounts;
+import dev.baton.operator.runtime.RuntimeRoutes;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.status.Verdict;
 import dev.baton.operator.status.WorkflowFindings;
@@ -41,9 +43,11 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +104,8 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     }
     // One request for all Workflows per interval; only those whose counts changed are reconciled.
     counts = new InstanceCountsEventSource(RuntimeCounts.create(settings.runtimeUrl(), settings.runtimeToken()),
-        settings.countsInterval(), context.getPrimaryCache());
+        RuntimeRoutes.create(settings.runtimeUrl(), settings.runtimeToken()), settings.countsInterval(),
+        context.getPrimaryCache());
     return List.of(workerServices, claims, counts);
   }
 
@@ -113,7 +118,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     if (!model.isValid()) {
       passes.forget(id);
       return status.write(workflow,
-          new WorkflowFindings(Verdict.failed(model.reason(), model.message()), null, null, instances));
+          new WorkflowFindings(Verdict.failed(Reason.of(model), model.message()), null, null, instances));
     }
     String name = workflow.getMetadata().getName();
     NameClaims<Workflow> claims = claims(context);
@@ -124,7 +129,11 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
           + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
           + "declared for this one: rename it, or delete one of the two"), null, null, instances));
     }
-    OrchestratorTopology plan = TopologyPlanner.plan(model.value());
+    // Older revisions with unfinished instances keep their result keys bound (docs/design.md#runtime-semantics);
+    // until the runtime has told which, nothing is unbound. Without a runtime URL only the current spec is bound.
+    Optional<Set<BindingSpec>> running = counts == null ? Optional.of(Set.of()) : counts.routesOf(workflow);
+    OrchestratorTopology plan = withRoutes(TopologyPlanner.plan(model.value()), running.orElse(Set.of()));
+    boolean unbindUnplanned = running.isPresent();
     Long generation = workflow.getMetadata().getGeneration();
     Optional<WorkflowFindings> fresh = passes.reusable(id, generation, plan);
     if (fresh.isPresent()) {
@@ -133,13 +142,15 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     Instant startedAt = passes.now();
     passes.forget(id); // remembered again only if this pass completes
     try {
-      SyncReport report = topology.declare(plan);
+      SyncReport report = topology.declare(plan, unbindUnplanned);
       if (!report.actions().isEmpty()) {
         LOG.info("Workflow {}: {}", id, String.join("; ", report.actions()));
       }
       backoff.reset(id);
       WorkflowFindings findings = new WorkflowFindings(verdict(plan, report), plan, report);
-      passes.remember(id, generation, plan, findings, startedAt);
+      if (unbindUnplanned) { // a pass that kept bindings it may not need is not one to reuse
+        passes.remember(id, generation, plan, findings, startedAt);
+      }
       return status.write(workflow, findings.withCounts(instances));
     } catch (BrokerException e) {
       Duration delay = backoff.after(e, id, "Workflow");
@@ -175,11 +186,20 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     }
   }
 
+  /** The plan with the bindings the older revisions' unfinished instances need (the runtime's routes) added. */
+  private static OrchestratorTopology withRoutes(OrchestratorTopology plan, Set<BindingSpec> routes) {
+    if (routes.isEmpty()) {
+      return plan;
+    }
+    Set<BindingSpec> bindings = new LinkedHashSet<>(plan.bindings());
+    bindings.addAll(routes);
+    return new OrchestratorTopology(plan.workflow(), plan.queue(), plan.deadLetterQueue(), List.copyOf(bindings));
+  }
+
   private static Verdict verdict(OrchestratorTopology plan, SyncReport report) {
     return Verdict.of(report, WorkflowBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.READY, "queue "
         + plan.queue().name() + " receives the results of every step (" + plan.bindings().size() + " bindings)"));
   }
-
 
   private static NameClaims<Workflow> claims(Context<Workflow> context) {
     return WorkflowTranslator.claims(context.getPrimaryCache().list().toList());

@@ -42,14 +42,7 @@ public final class RuntimeCounts {
    * @param token bearer token for it, or null
    */
   public static RuntimeCounts create(String runtimeUrl, String token) {
-    String base = runtimeUrl.endsWith("/") ? runtimeUrl.substring(0, runtimeUrl.length() - 1) : runtimeUrl;
-    URI uri;
-    try {
-      uri = URI.create(base + PATH);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("bad runtime URL '" + runtimeUrl + "': " + e.getMessage(), e);
-    }
-    return new RuntimeCounts(uri, token, HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build());
+    return new RuntimeCounts(resolve(runtimeUrl, PATH), token, httpClient());
   }
 
   public URI uri() {
@@ -62,6 +55,16 @@ public final class RuntimeCounts {
    * @throws Unavailable when the runtime cannot be reached or answers with an error or something unreadable
    */
   public Map<ResourceID, InstanceCounts> fetch() {
+    return parse(read(http, uri, token));
+  }
+
+  /**
+   * The body of a 200 answer to {@code GET uri} (with the token, when there is one; never logged); shared with
+   * {@link RuntimeRoutes}.
+   *
+   * @throws Unavailable when the runtime cannot be reached or answers with an error
+   */
+  static String read(HttpClient http, URI uri, String token) {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
         .header("Accept", "application/json").GET();
     if (token != null) {
@@ -84,7 +87,21 @@ public final class RuntimeCounts {
           ? ": the runtime refused the operator's token (BATON_RUNTIME_TOKEN)" : "";
       throw new Unavailable(uri + " answered HTTP " + response.statusCode() + hint);
     }
-    return parse(response.body());
+    return response.body();
+  }
+
+  static HttpClient httpClient() {
+    return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+  }
+
+  /** {@code runtimeUrl} (with or without a final slash) followed by {@code path}. */
+  static URI resolve(String runtimeUrl, String path) {
+    String base = runtimeUrl.endsWith("/") ? runtimeUrl.substring(0, runtimeUrl.length() - 1) : runtimeUrl;
+    try {
+      return URI.create(base + path);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("bad runtime URL '" + runtimeUrl + "': " + e.getMessage(), e);
+    }
   }
 
   static Map<ResourceID, InstanceCounts> parse(String body) {

@@ -1,5 +1,8 @@
 package dev.baton.operator.status;
 
+import dev.baton.api.validation.ProblemKind;
+import dev.baton.api.validation.Validated;
+
 /**
  * Every condition reason the operator writes, in one place (as Strimzi keeps its reasons in one enum): users match on
  * them in {@code kubectl wait}, alerts and scripts, so they are part of the contract.
@@ -71,6 +74,22 @@ public enum Reason {
    */
   public boolean isFailure() {
     return this != DEPLOYMENT_PENDING && this != REPLICAS_UNAVAILABLE;
+  }
+
+  /** The condition reason of a kind of spec problem (the api module's validation knows no conditions). */
+  public static Reason of(ProblemKind kind) {
+    return switch (kind) {
+      case INVALID_SPEC -> INVALID_SPEC;
+      case MISSING_RETRY_POLICY -> MISSING_RETRY_POLICY;
+      case INVALID_RETRY_POLICY -> INVALID_RETRY_POLICY;
+      case MISSING_SERVICE -> MISSING_SERVICE;
+      case MISSING_COMMAND -> MISSING_COMMAND;
+    };
+  }
+
+  /** The reason of a translation: {@link #VALID} when it has no problems, else that of the most important one. */
+  public static Reason of(Validated<?> result) {
+    return result.kind().map(Reason::of).orElse(VALID);
   }
 
   /** The reason as written into the condition. */

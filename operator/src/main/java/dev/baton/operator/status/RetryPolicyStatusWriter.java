@@ -3,9 +3,9 @@ package dev.baton.operator.status;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicyStatus;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.BatonDuration;
 import dev.baton.contract.RetryStaircase;
-import dev.baton.operator.model.Validated;
 import dev.baton.operator.monitoring.KubeEvents;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -41,7 +41,7 @@ public final class RetryPolicyStatusWriter {
           ? s.retries() + " retries over " + s.tiers().size() + " retry queue(s) per command: " + String.join(", ", status.getTiers())
           : "no retries: the first technical failure dead-letters");
     } else {
-      ready = Verdict.failed(staircase.reason(), staircase.message());
+      ready = Verdict.failed(Reason.of(staircase), staircase.message());
     }
     status.setConditions(new ArrayList<>(new Conditions(
         policy.getStatus() == null ? null : policy.getStatus().getConditions(), policy.getMetadata().getGeneration(), clock)

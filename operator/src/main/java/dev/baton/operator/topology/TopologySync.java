@@ -46,6 +46,14 @@ public final class TopologySync {
   }
 
   public SyncReport apply(DesiredTopology desired, Ownership ownership) {
+    return apply(desired, ownership, true);
+  }
+
+  /**
+   * @param unbindUnplanned false while it is not known which bindings beyond the plan are still needed (a Workflow's
+   *     older revisions before the runtime has told their routes): then nothing is unbound
+   */
+  public SyncReport apply(DesiredTopology desired, Ownership ownership, boolean unbindUnplanned) {
     List<String> actions = new ArrayList<>();
     List<ImmutableMismatch> mismatches = new ArrayList<>();
     declareExchanges(desired, mismatches, actions);
@@ -79,7 +87,7 @@ public final class TopologySync {
     Set<String> drainingNames = draining.stream().map(BrokerQueue::name).collect(Collectors.toSet());
     for (BrokerBinding b : owned) {
       boolean addressedByName = drainingNames.contains(b.queue()) && b.routingKey().equals(b.queue());
-      if (!wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
+      if (unbindUnplanned && !wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
         broker.unbind(b);
         actions.add("unbound " + b.queue() + " from " + b.exchange() + " ('" + b.routingKey() + "')");
       }

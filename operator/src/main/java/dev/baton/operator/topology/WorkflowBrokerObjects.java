@@ -17,7 +17,12 @@ public final class WorkflowBrokerObjects {
   }
 
   public SyncReport declare(OrchestratorTopology topology) {
-    return sync.apply(DesiredTopology.of(topology), Ownership.ofWorkflow(topology.workflow()));
+    return declare(topology, true);
+  }
+
+  /** @param unbindUnplanned see {@link TopologySync#apply(DesiredTopology, Ownership, boolean)} */
+  public SyncReport declare(OrchestratorTopology topology, boolean unbindUnplanned) {
+    return sync.apply(DesiredTopology.of(topology), Ownership.ofWorkflow(topology.workflow()), unbindUnplanned);
   }
 
   public RemovalReport remove(String workflow, boolean retainMessages) {

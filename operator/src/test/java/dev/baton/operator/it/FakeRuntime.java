@@ -11,11 +11,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The runtime's {@code GET /api/v1/counts}, serving whatever JSON the test sets, on a free local port. */
+/**
+ * The runtime's {@code GET /api/v1/counts}, serving whatever JSON the test sets, on a free local port; and its
+ * {@code GET /api/v1/routes}, with no older revisions running unless the test sets them.
+ */
 public final class FakeRuntime implements AutoCloseable {
 
   private final HttpServer server;
   private final AtomicReference<String> body = new AtomicReference<>("{\"items\":[]}");
+  private final AtomicReference<String> routes = new AtomicReference<>("{\"items\":[]}");
   private final AtomicInteger requests = new AtomicInteger();
   private volatile boolean down;
   public final List<String> authorizations = new CopyOnWriteArrayList<>();
@@ -32,18 +36,22 @@ public final class FakeRuntime implements AutoCloseable {
         runtime.requests.incrementAndGet();
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         runtime.authorizations.add(auth == null ? "" : auth);
-        byte[] bytes = (runtime.down ? "{\"error\":\"database unavailable\"}" : runtime.body.get())
-            .getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(runtime.down ? 503 : 200, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(bytes);
-        }
+        runtime.respond(exchange, runtime.body.get());
       });
+      server.createContext("/api/v1/routes", exchange -> runtime.respond(exchange, runtime.routes.get()));
       server.start();
       return runtime;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private void respond(com.sun.net.httpserver.HttpExchange exchange, String json) throws IOException {
+    byte[] bytes = (down ? "{\"error\":\"database unavailable\"}" : json).getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(down ? 503 : 200, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
     }
   }
 
@@ -53,6 +61,10 @@ public final class FakeRuntime implements AutoCloseable {
 
   public void answer(String json) {
     body.set(json);
+  }
+
+  public void answerRoutes(String json) {
+    routes.set(json);
   }
 
   /** While down, every request is answered 503. */

@@ -110,6 +110,34 @@ class LiveCountsIT {
     assertThat(logs.messages("are available again")).hasSize(1);
   }
 
+  /**
+   * docs/design.md#runtime-semantics (Versioning): while the runtime lists an older revision's result keys — an
+   * action renamed since, on another service's exchange, another entity — the orchestrator queue stays bound to them
+   * besides the current spec's; once no instance of it runs, they are unbound. Fails on the code that bound the
+   * current spec only.
+   */
+  @Test
+  @Order(5)
+  void olderRevisionsKeepTheirResultKeysWhileTheRuntimeListsThem() {
+    runtime.answerRoutes("{\"items\":[{\"namespace\":\"" + NS + "\",\"workflow\":\"checkout\",\"revisions\":[1],"
+        + "\"bindings\":[{\"exchange\":\"payment.event.topic.ex\",\"routingKey\":\"order.debit.success\"},"
+        + "{\"exchange\":\"legacy.event.topic.ex\",\"routingKey\":\"invoice.pay.error\"}]}]}");
+    await().atMost(WITHIN).untilAsserted(() -> assertThat(bindings("q.orchestrator.checkout"))
+        .contains("payment.event.topic.ex order.debit.success", "legacy.event.topic.ex invoice.pay.error",
+            "payment.event.topic.ex order.pay.success"));
+    assertThat(bindings("q.orchestrator.quiet")).doesNotContain("payment.event.topic.ex order.debit.success");
+
+    runtime.answerRoutes("{\"items\":[]}");
+    await().atMost(WITHIN).untilAsserted(() -> assertThat(bindings("q.orchestrator.checkout"))
+        .doesNotContain("payment.event.topic.ex order.debit.success", "legacy.event.topic.ex invoice.pay.error")
+        .contains("payment.event.topic.ex order.pay.success", "payment.event.topic.ex order.refund.error"));
+  }
+
+  private static java.util.List<String> bindings(String queue) {
+    return f.management.getQueueBindings(f.vhost.name(), queue).stream()
+        .filter(b -> !b.getSource().isEmpty()).map(b -> b.getSource() + " " + b.getRoutingKey()).toList();
+  }
+
   private static void awaitCounts(String name, InstanceCounts expected) {
     await().atMost(WITHIN).untilAsserted(() -> {
       WorkflowStatus status = f.get(Workflow.class, NS, name).getStatus();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicySpec;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.operator.status.Reason;
 import java.util.Arrays;
@@ -50,7 +51,7 @@ class RetryPolicyTranslatorTest {
   void invalidPoliciesBecomeProblemsNotExceptions(Integer maxAttempts, String delays, String message) {
     Validated<RetryStaircase> v = RetryPolicyTranslator.fromCrd(policy(maxAttempts, delays));
     assertThat(v.isValid()).isFalse();
-    assertThat(v.reason()).isEqualTo(Reason.INVALID_SPEC);
+    assertThat(Reason.of(v)).isEqualTo(Reason.INVALID_SPEC);
     assertThat(v.message()).contains(message);
   }
 }

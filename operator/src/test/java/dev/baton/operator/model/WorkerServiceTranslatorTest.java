@@ -11,6 +11,7 @@ import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.SubscriptionSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceSpec;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.operator.status.Reason;
@@ -123,7 +124,7 @@ class WorkerServiceTranslatorTest {
   void badSpecsBecomeProblemsWithAReasonAndAMessage(String what, WorkerService ws, Reason reason, String message) {
     Validated<ServiceModel> v = translate(ws);
     assertThat(v.isValid()).isFalse();
-    assertThat(v.reason()).isEqualTo(reason);
+    assertThat(Reason.of(v)).isEqualTo(reason);
     assertThat(v.message()).contains(message);
   }
 
@@ -133,7 +134,7 @@ class WorkerServiceTranslatorTest {
       s.getCommands().add(new CommandSpec("pay", "gentle"));
       s.getCommands().add(new CommandSpec("Bad", null));
     }));
-    assertThat(v.reason()).isEqualTo(Reason.INVALID_SPEC);
+    assertThat(Reason.of(v)).isEqualTo(Reason.INVALID_SPEC);
     assertThat(v.problems()).hasSize(2);
   }
 

@@ -7,6 +7,7 @@ import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.api.validation.Validated;
 import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.status.Reason;
 import java.util.List;
@@ -92,7 +93,7 @@ class WorkflowTranslatorTest {
   void badWorkflowsBecomeProblemsNamingTheStepAndTheReference(String what, Workflow wf, Reason reason, String message) {
     Validated<WorkflowModel> v = WorkflowTranslator.fromCrd(wf, SERVICES);
     assertThat(v.isValid()).isFalse();
-    assertThat(v.reason()).isEqualTo(reason);
+    assertThat(Reason.of(v)).isEqualTo(reason);
     assertThat(v.message()).contains(message);
   }
 

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.BindingSpec;
+import dev.baton.contract.topology.OrchestratorTopology;
 import dev.baton.contract.topology.QueueSpec;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerQueue;
 import dev.baton.operator.broker.FakeBrokerClient;
@@ -104,6 +106,22 @@ class TopologySyncTest {
 
     assertThat(broker.bindings).doesNotContain(stale).contains(foreign);
     assertThat(report.actions()).contains("unbound q.payment.pay from payment.command.topic.ex ('service.payment.old')");
+  }
+
+  /** While a Workflow's older revisions' routes are not known yet, bindings beyond the plan are kept; later removed. */
+  @Test
+  void aWorkflowKeepsBindingsBeyondItsPlanUntilItIsKnownWhichAreNeeded() {
+    WorkflowBrokerObjects workflows = new WorkflowBrokerObjects(new TopologySync(broker));
+    OrchestratorTopology plan = TopologyPlanner.plan(new WorkflowModel("order", "order", QueueType.CLASSIC,
+        List.of(new WorkflowModel.Step("charge", "payment", "pay", null))));
+    workflows.declare(plan);
+    BindingSpec older = new BindingSpec("payment.event.topic.ex", "q.orchestrator.order", "order.charge.success");
+    broker.bindings.add(older);
+
+    workflows.declare(plan, false);
+    assertThat(broker.bindings).contains(older).containsAll(plan.bindings());
+    workflows.declare(plan, true);
+    assertThat(broker.bindings).doesNotContain(older).containsAll(plan.bindings());
   }
 
   @Test

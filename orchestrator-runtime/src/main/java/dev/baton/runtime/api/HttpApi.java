@@ -1,6 +1,7 @@
 package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.json.Json;
@@ -32,7 +33,8 @@ public final class HttpApi implements AutoCloseable {
 
   /** What the API serves. */
   public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
-      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health) {}
+      InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
+      RouteTable routes) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -59,6 +61,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
+      config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.

@@ -1,8 +1,10 @@
 package dev.baton.runtime.definitions;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.api.validation.Validated;
 import dev.baton.runtime.engine.WorkflowDefinition;
 import dev.baton.runtime.store.DefinitionStore;
+import dev.baton.workflow.WorkflowTranslator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,7 +34,7 @@ public final class DefinitionCatalog {
     }
     String json = store.loadSpec(c, namespace, name, revision).orElseThrow(() -> new IllegalStateException(
         "workflow " + namespace + "/" + name + " has no revision " + revision + " in the database"));
-    WorkflowDefinition d = WorkflowDefinition.of(namespace, name, revision, SpecCodec.parse(json));
+    WorkflowDefinition d = runnable(namespace, name, revision, SpecCodec.parse(json));
     byRevision.putIfAbsent(key, d);
     return d;
   }
@@ -51,7 +53,7 @@ public final class DefinitionCatalog {
     if (last != null && last.spec() == spec) {
       return pinned(c, namespace, name, last.revision());
     }
-    WorkflowDefinition.of(namespace, name, 0, spec);
+    runnable(namespace, name, 0, spec);
     String json = SpecCodec.canonicalJson(spec);
     HashKey hashKey = new HashKey(namespace, name, SpecCodec.hash(json));
     Integer known = revisionByHash.get(hashKey);
@@ -62,11 +64,26 @@ public final class DefinitionCatalog {
     DefinitionStore.Revision revision = store.ensureRevision(c, namespace, name, json, hashKey.hash());
     if (revision.inserted()) {
       // Not cached: this transaction may still roll back, and the number would then go to another spec.
-      return WorkflowDefinition.of(namespace, name, revision.number(), spec);
+      return runnable(namespace, name, revision.number(), spec);
     }
     revisionByHash.putIfAbsent(hashKey, revision.number());
     lastSpec.put(new NameKey(namespace, name), new SpecRevision(spec, revision.number()));
     return pinned(c, namespace, name, revision.number());
+  }
+
+  /**
+   * A spec through the one translator the operator uses too (so the runtime never runs what the operator refuses),
+   * then as the step loop runs it.
+   *
+   * @throws IllegalArgumentException naming every problem, when the spec cannot be run
+   */
+  public static WorkflowDefinition runnable(String namespace, String name, int revision, WorkflowSpec spec) {
+    Validated<dev.baton.workflow.WorkflowDefinition> translated =
+        WorkflowTranslator.translate(namespace, name, revision, spec);
+    if (!translated.isValid()) {
+      throw new IllegalArgumentException(translated.message());
+    }
+    return WorkflowDefinition.from(translated.value());
   }
 
   private record RevisionKey(String namespace, String name, int revision) {}

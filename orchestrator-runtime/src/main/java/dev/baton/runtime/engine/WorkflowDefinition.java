@@ -1,76 +1,40 @@
 package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.OnFailure;
-import dev.baton.api.v1alpha1.OnTimeout;
-import dev.baton.api.v1alpha1.StepSpec;
-import dev.baton.api.v1alpha1.WorkflowSpec;
-import dev.baton.contract.BatonDuration;
-import java.time.Duration;
+import dev.baton.workflow.Step;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /** A Workflow spec at one revision, checked and with defaults resolved: what instances of that revision follow. */
 public record WorkflowDefinition(
     String namespace, String name, int revision, String entity, OnFailure onFailure, List<StepDefinition> steps) {
-
-  /** Sent in all when a step says {@code onTimeout: Redispatch} without {@code maxDispatches}. */
-  public static final int DEFAULT_MAX_DISPATCHES = 3;
 
   public WorkflowDefinition {
     steps = List.copyOf(steps);
   }
 
   /**
-   * Reads a spec. The operator validates Workflows too, but the runtime may run without it (tests, a lagging
-   * operator): a spec it cannot follow is refused here with a message a person can act on.
+   * The linear view the step loop runs, of a definition the shared translator made (dev.baton.workflow, the one
+   * parse of a Workflow). This runtime runs task steps only so far: a definition with parallel, choice, wait or delay
+   * steps (or a task with an input mapping) is refused as one it cannot load, naming the first such step.
    *
-   * @throws IllegalArgumentException when the spec cannot be run
+   * @throws IllegalArgumentException when the definition has a step that is not a task
    */
-  public static WorkflowDefinition of(String namespace, String name, int revision, WorkflowSpec spec) {
-    if (spec == null || spec.getEntity() == null || spec.getEntity().isBlank()) {
-      throw new IllegalArgumentException("spec.entity is missing");
-    }
-    if (spec.getSteps() == null || spec.getSteps().isEmpty()) {
-      throw new IllegalArgumentException("spec.steps is empty: a Workflow needs at least one step");
-    }
+  public static WorkflowDefinition from(dev.baton.workflow.WorkflowDefinition d) {
     List<StepDefinition> steps = new ArrayList<>();
-    Set<String> names = new HashSet<>();
-    for (StepSpec s : spec.getSteps()) {
-      int i = steps.size();
-      String where = "spec.steps[" + i + "]";
-      require(s.getName(), where + ".name");
-      require(s.getService(), where + ".service");
-      require(s.getCommand(), where + ".command");
-      if (!names.add(s.getName())) {
-        throw new IllegalArgumentException(where + ".name '" + s.getName() + "' is used by an earlier step");
+    for (Step step : d.steps()) {
+      if (!(step instanceof Step.Task t)) {
+        throw new IllegalArgumentException("step '" + step.name() + "' is a " + step.kind().wireName()
+            + " step, which this runtime cannot run yet: it runs task steps only");
       }
-      Duration timeout = null;
-      if (s.getTimeout() != null) {
-        try {
-          timeout = BatonDuration.parse(s.getTimeout()).toDuration();
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(where + ".timeout: " + e.getMessage(), e);
-        }
+      if (t.hasMappedInput()) {
+        throw new IllegalArgumentException("step '" + t.name() + "' maps its input (spec.steps[" + steps.size()
+            + "].input), which this runtime cannot do yet");
       }
-      OnTimeout onTimeout = s.getOnTimeout() == null ? OnTimeout.Fail : s.getOnTimeout();
-      int maxDispatches = s.getMaxDispatches() == null ? DEFAULT_MAX_DISPATCHES : s.getMaxDispatches();
-      if (maxDispatches < 1) {
-        throw new IllegalArgumentException(where + ".maxDispatches must be at least 1");
-      }
-      String compensate = s.getCompensate() == null || s.getCompensate().isBlank() ? null : s.getCompensate();
-      steps.add(new StepDefinition(i, s.getName(), s.getService(), s.getCommand(), s.effectiveAction(), compensate,
-          timeout, onTimeout, onTimeout == OnTimeout.Redispatch ? maxDispatches : 1));
+      steps.add(new StepDefinition(steps.size(), t.name(), t.service(), t.command(), t.action(), t.compensate(),
+          t.timeout(), t.onTimeout(), t.maxDispatches()));
     }
-    OnFailure onFailure = spec.getOnFailure() == null ? OnFailure.Compensate : spec.getOnFailure();
-    return new WorkflowDefinition(namespace, name, revision, spec.getEntity(), onFailure, steps);
-  }
-
-  private static void require(String value, String field) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(field + " is missing");
-    }
+    return new WorkflowDefinition(d.namespace(), d.name(), d.revision(), d.entity(), d.onFailure(), steps);
   }
 
   public StepDefinition step(int index) {

@@ -27,10 +27,12 @@ public final class DatabaseGauges implements Runnable {
   private final RuntimeMetrics metrics;
   private final Consumer<Set<String>> activeWorkflows;
   private final FreshStatistics statistics = new FreshStatistics();
+  private final GaugeExporter exporter;
 
   public DatabaseGauges(Database database, InstanceStore instances, OutboxStore outbox, RuntimeMetrics metrics,
-      Consumer<Set<String>> activeWorkflows) {
+      Consumer<Set<String>> activeWorkflows, GaugeExporter exporter) {
     this.database = database;
+    this.exporter = exporter;
     this.instances = instances;
     this.outbox = outbox;
     this.metrics = metrics;
@@ -39,6 +41,7 @@ public final class DatabaseGauges implements Runnable {
 
   @Override
   public void run() {
+    metrics.exportDatabaseGauges(exporter.elected());
     try {
       database.inTransaction(c -> {
         metrics.instanceCounts(instances.countByStatus(c));

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
@@ -40,19 +39,24 @@ public final class RuntimeMetrics {
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final MultiGauge instances;
-  private final AtomicLong outboxPending = new AtomicLong();
-  private volatile double outboxLagSeconds;
+  private final MultiGauge outboxPending;
+  private final MultiGauge outboxLag;
+  private volatile boolean exporting = true;
 
   public RuntimeMetrics() {
     instances = MultiGauge.builder("baton.instances")
         .description("Instances by status, as last read from the database")
         .register(registry);
-    Gauge.builder("baton.outbox.pending", outboxPending, AtomicLong::get)
+    // Database-wide values: exported only by the replica GaugeExporter elects, so that summing pods is right.
+    outboxPending = MultiGauge.builder("baton.outbox.pending")
         .description("Commands in the outbox not yet confirmed by the broker")
         .register(registry);
-    Gauge.builder("baton.outbox.lag", this, m -> m.outboxLagSeconds)
+    outboxLag = MultiGauge.builder("baton.outbox.lag")
         .baseUnit("seconds")
         .description("Age of the oldest command in the outbox")
+        .register(registry);
+    Gauge.builder("baton.database.gauges.exporter", this, m -> m.exporting ? 1 : 0)
+        .description("1 on the one replica that exports the database-wide gauges (baton_instances, baton_outbox_*)")
         .register(registry);
   }
 
@@ -127,10 +131,18 @@ public final class RuntimeMetrics {
   }
 
 
+  /**
+   * Whether this replica exports the database-wide gauges ({@link GaugeExporter}); the others export none of them
+   * (the counts API still serves them everywhere).
+   */
+  public void exportDatabaseGauges(boolean export) {
+    exporting = export;
+  }
+
   /** Replaces the per-status gauge with a fresh count from the database. */
   public void instanceCounts(List<StatusCount> counts) {
     lastCounts = List.copyOf(counts);
-    instances.register(counts.stream()
+    instances.register((exporting ? counts : List.<StatusCount>of()).stream()
         .map(c -> MultiGauge.Row.of(Tags.of("namespace", c.namespace(), "workflow", c.workflow(), "status", c.status()),
             c.count()))
         .toList(), true);
@@ -142,8 +154,8 @@ public final class RuntimeMetrics {
   }
 
   public void outboxBacklog(long pending, double oldestAgeSeconds) {
-    outboxPending.set(pending);
-    outboxLagSeconds = oldestAgeSeconds;
+    outboxPending.register(exporting ? List.of(MultiGauge.Row.of(Tags.empty(), pending)) : List.of(), true);
+    outboxLag.register(exporting ? List.of(MultiGauge.Row.of(Tags.empty(), oldestAgeSeconds)) : List.of(), true);
   }
 
   private Counter counter(String name, String description, String workflow) {

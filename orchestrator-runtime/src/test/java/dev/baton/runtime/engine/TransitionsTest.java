@@ -15,6 +15,7 @@ import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.engine.Decision.Change;
 import dev.baton.runtime.engine.Decision.NoChange;
@@ -48,7 +49,7 @@ class TransitionsTest {
     charge.setMaxDispatches(2);
     StepSpec ship = step("ship", "ship", null, null);
     spec.setSteps(List.of(reserve, check, charge, ship));
-    return WorkflowDefinition.of("default", "orders", 1, spec);
+    return DefinitionCatalog.runnable("default", "orders", 1, spec);
   }
 
   static StepSpec step(String name, String command, String compensate, String timeout) {
@@ -218,20 +219,42 @@ class TransitionsTest {
   }
 
   @Test
-  void definitionsRefuseSpecsTheyCannotRun() {
+  void definitionsRefuseSpecsTheTranslatorRefuses() {
     WorkflowSpec noSteps = new WorkflowSpec();
     noSteps.setEntity("order");
-    assertThatThrownBy(() -> WorkflowDefinition.of("ns", "w", 1, noSteps)).hasMessageContaining("steps is empty");
+    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, noSteps)).hasMessageContaining("steps is empty");
 
     WorkflowSpec badTimeout = new WorkflowSpec();
     badTimeout.setEntity("order");
     badTimeout.setSteps(List.of(step("a", "a", null, "soon")));
-    assertThatThrownBy(() -> WorkflowDefinition.of("ns", "w", 1, badTimeout))
+    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, badTimeout))
         .hasMessageContaining("spec.steps[0].timeout");
 
     WorkflowSpec duplicate = new WorkflowSpec();
     duplicate.setEntity("order");
     duplicate.setSteps(List.of(step("a", "a", null, null), step("a", "b", null, null)));
-    assertThatThrownBy(() -> WorkflowDefinition.of("ns", "w", 1, duplicate)).hasMessageContaining("earlier step");
+    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, duplicate))
+        .hasMessageContaining("step name 'a' is already used by spec.steps[0]");
+  }
+
+  @Test
+  void definitionsWithStepsThisRuntimeCannotRunYetAreRefusedNamingTheStep() {
+    WorkflowSpec delayed = new WorkflowSpec();
+    delayed.setEntity("order");
+    StepSpec pause = new StepSpec();
+    pause.setName("pause");
+    pause.setDelay("2s");
+    delayed.setSteps(List.of(step("a", "a", null, null), pause));
+    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, delayed))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("step 'pause' is a delay step, which this runtime cannot run yet: it runs task steps only");
+
+    WorkflowSpec mapped = new WorkflowSpec();
+    mapped.setEntity("order");
+    StepSpec ship = step("ship", "ship", null, null);
+    ship.setInput(java.util.Map.of("address", "input.address"));
+    mapped.setSteps(List.of(ship));
+    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, mapped))
+        .hasMessageContaining("step 'ship' maps its input");
   }
 }

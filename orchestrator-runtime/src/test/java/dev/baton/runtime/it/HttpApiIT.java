@@ -226,4 +226,35 @@ class HttpApiIT {
           .contains("running", "succeeded", "failed", "compensated", "cancelled");
     });
   }
+
+  /**
+   * The operator keeps every revision's result keys bound while instances of it run: after an edit that moves the
+   * step to another service, renames its action and changes the entity, both revisions are listed with the bindings
+   * each needs (docs/design.md#runtime-semantics, Versioning).
+   */
+  @Test
+  void routesOfEveryRevisionWithUnfinishedInstances() {
+    // no worker: the instances stay RUNNING at their first step
+    h.apply("routed", spec("order", step("only", "api-routed", "hold", null)));
+    assertThat(h.start("routed", "api-routes-1", "{}").json().get("revision").asInt()).isEqualTo(1);
+    h.apply("routed", spec("parcel", step("only", "api-routed-2", "keep", null)));
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger(1);
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        h.start("routed", "api-routes-" + n.incrementAndGet(), "{}").json().get("revision").asInt() == 2);
+
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      Response routes = h.get("/api/v1/routes");
+      assertThat(routes.status()).isEqualTo(200);
+      JsonNode routed = java.util.stream.StreamSupport.stream(routes.json().get("items").spliterator(), false)
+          .filter(i -> i.get("namespace").asText().equals(NS) && i.get("workflow").asText().equals("routed"))
+          .findFirst().orElseThrow(() -> new AssertionError("no routes for routed yet: " + routes.text()));
+      assertThat(routed.get("revisions").toString()).isEqualTo("[1,2]");
+      List<String> bindings = java.util.stream.StreamSupport.stream(routed.get("bindings").spliterator(), false)
+          .map(b -> b.get("exchange").asText() + " " + b.get("routingKey").asText()).toList();
+      assertThat(bindings).containsExactlyInAnyOrder(
+          "api-routed.event.topic.ex order.hold.success", "api-routed.event.topic.ex order.hold.failed",
+          "api-routed.event.topic.ex order.hold.error", "api-routed-2.event.topic.ex parcel.keep.success",
+          "api-routed-2.event.topic.ex parcel.keep.failed", "api-routed-2.event.topic.ex parcel.keep.error");
+    });
+  }
 }

@@ -1,9 +1,10 @@
-package dev.baton.operator.model;
+package dev.baton.api.validation;
 
-import dev.baton.operator.status.Reason;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -18,7 +19,7 @@ public final class Validated<T> {
   private Validated(T value, List<Problem> problems) {
     this.value = value;
     // Spec mistakes first, then missing references: fix the resource itself before looking elsewhere.
-    this.problems = problems.stream().sorted(Comparator.comparing(p -> p.reason().ordinal())).toList();
+    this.problems = problems.stream().sorted(Comparator.comparing(p -> p.kind().ordinal())).toList();
   }
 
   public static <T> Validated<T> valid(T value) {
@@ -33,7 +34,7 @@ public final class Validated<T> {
   }
 
   /** {@link #valid} when there are no problems, else {@link #invalid}; the value is only built when valid. */
-  public static <T> Validated<T> of(List<Problem> problems, java.util.function.Supplier<T> value) {
+  public static <T> Validated<T> of(List<Problem> problems, Supplier<T> value) {
     return problems.isEmpty() ? valid(value.get()) : invalid(problems);
   }
 
@@ -52,9 +53,9 @@ public final class Validated<T> {
     return problems;
   }
 
-  /** The reason of the most important problem. */
-  public Reason reason() {
-    return problems.isEmpty() ? Reason.VALID : problems.get(0).reason();
+  /** The kind of the most important problem; empty when valid. */
+  public Optional<ProblemKind> kind() {
+    return problems.isEmpty() ? Optional.empty() : Optional.of(problems.get(0).kind());
   }
 
   /** Every problem's message, most important first, in one line. */

@@ -1,0 +1,100 @@
+package dev.baton.operator.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.contract.EventResult;
+import dev.baton.contract.Names;
+import dev.baton.contract.topology.BindingSpec;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads from the runtime which result bindings the revisions with unfinished instances need: {@code GET
+ * {runtimeUrl}/api/v1/routes}, answered with {@code {"items":[{"namespace":..,"workflow":..,"revisions":[1,2],
+ * "bindings":[{"exchange":"stock.event.topic.ex","routingKey":"order.reserve.success"}]}]}}. The operator binds them
+ * to {@code q.orchestrator.W} besides the current spec's, so an edit never strands an instance of an older revision
+ * (docs/design.md#runtime-semantics, Versioning). Only bindings of the form the planner makes are taken — a
+ * service's event exchange and {@code <entity>.<action>.<result>} — so the runtime's answer can bind nothing else.
+ */
+public final class RuntimeRoutes {
+
+  public static final String PATH = "/api/v1/routes";
+  private static final Logger LOG = LoggerFactory.getLogger(RuntimeRoutes.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI uri;
+  private final String token;
+  private final HttpClient http;
+
+  private RuntimeRoutes(URI uri, String token, HttpClient http) {
+    this.uri = uri;
+    this.token = token;
+    this.http = http;
+  }
+
+  public static RuntimeRoutes create(String runtimeUrl, String token) {
+    return new RuntimeRoutes(RuntimeCounts.resolve(runtimeUrl, PATH), token, RuntimeCounts.httpClient());
+  }
+
+  /**
+   * The bindings every Workflow with unfinished instances needs; a Workflow not mentioned needs none beyond its spec.
+   *
+   * @throws RuntimeCounts.Unavailable when the runtime cannot be reached, has not read them yet (503), or answers
+   *     with something unreadable
+   */
+  public Map<ResourceID, Set<BindingSpec>> fetch() {
+    return parse(RuntimeCounts.read(http, uri, token));
+  }
+
+  static Map<ResourceID, Set<BindingSpec>> parse(String body) {
+    JsonNode items;
+    try {
+      items = JSON.readTree(body).path("items");
+    } catch (JsonProcessingException e) {
+      throw new RuntimeCounts.Unavailable("the runtime's routes are not JSON: " + e.getOriginalMessage());
+    }
+    if (!items.isArray()) {
+      throw new RuntimeCounts.Unavailable("the runtime's routes have no 'items' list");
+    }
+    Map<ResourceID, Set<BindingSpec>> routes = new HashMap<>();
+    for (JsonNode item : items) {
+      String namespace = item.path("namespace").asText(null);
+      String workflow = item.path("workflow").asText(null);
+      if (namespace == null || workflow == null || !Names.isValidToken(workflow)) {
+        continue;
+      }
+      Set<BindingSpec> bindings = new LinkedHashSet<>();
+      for (JsonNode b : item.path("bindings")) {
+        String exchange = b.path("exchange").asText("");
+        String key = b.path("routingKey").asText("");
+        if (isResultBinding(exchange, key)) {
+          bindings.add(new BindingSpec(exchange, Names.orchestratorQueue(workflow), key));
+        } else {
+          LOG.warn("Ignoring a route of Workflow {}/{} from the runtime that is not a result binding: {} '{}'",
+              namespace, workflow, exchange, key);
+        }
+      }
+      routes.put(new ResourceID(workflow, namespace), Set.copyOf(bindings));
+    }
+    return routes;
+  }
+
+  /** {@code S.event.topic.ex} and {@code <entity>.<action>.<result>}, each part a valid name. */
+  static boolean isResultBinding(String exchange, String routingKey) {
+    String suffix = Names.eventExchange("x").substring(1);
+    if (!exchange.endsWith(suffix) || !Names.isValidToken(exchange.substring(0, exchange.length() - suffix.length()))) {
+      return false;
+    }
+    String[] parts = routingKey.split("\\.", -1);
+    return parts.length == 3 && Names.isValidToken(parts[0]) && Names.isValidToken(parts[1])
+        && java.util.Arrays.stream(EventResult.values()).anyMatch(r -> r.key().equals(parts[2]));
+  }
+}

@@ -1,0 +1,38 @@
+package dev.baton.runtime.definitions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.topology.BindingSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ResultRoutesTest {
+
+  @Test
+  void everyStepAndCompensationActionWithAllThreeResultsOnItsServicesEventExchange() {
+    StepSpec reserve = new StepSpec("reserve", "stock", "reserve");
+    reserve.setCompensate("release");
+    StepSpec charge = new StepSpec("charge", "pay", "charge");
+    charge.setAction("debit"); // the action, not the command, keys the results
+    WorkflowSpec spec = new WorkflowSpec();
+    spec.setEntity("order");
+    spec.setSteps(new ArrayList<>(List.of(reserve, charge)));
+
+    assertThat(ResultRoutes.of("fulfil", spec)).extracting(BindingSpec::exchange, BindingSpec::routingKey)
+        .containsExactly(
+            tuple("stock.event.topic.ex", "order.reserve.success"),
+            tuple("stock.event.topic.ex", "order.reserve.failed"),
+            tuple("stock.event.topic.ex", "order.reserve.error"),
+            tuple("stock.event.topic.ex", "order.release.success"),
+            tuple("stock.event.topic.ex", "order.release.failed"),
+            tuple("stock.event.topic.ex", "order.release.error"),
+            tuple("pay.event.topic.ex", "order.debit.success"),
+            tuple("pay.event.topic.ex", "order.debit.failed"),
+            tuple("pay.event.topic.ex", "order.debit.error"));
+    assertThat(ResultRoutes.of("fulfil", spec)).allMatch(b -> b.queue().equals("q.orchestrator.fulfil"));
+  }
+}

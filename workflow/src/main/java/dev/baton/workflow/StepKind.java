@@ -1,0 +1,27 @@
+package dev.baton.workflow;
+
+import java.util.Locale;
+
+/** The kinds of step of the Workflow language; in the API and in JSON they are written in lower case ("task", ...). */
+public enum StepKind {
+  /** A command sent to a worker service; its result ends the step. */
+  TASK,
+  /** Branches of steps started together; the step ends when every branch has ended. */
+  PARALLEL,
+  /** The steps of the first case whose condition holds, else those of {@code otherwise}. */
+  CHOICE,
+  /** Ends when the instance receives a named signal (or fails at its timeout). */
+  WAIT,
+  /** A durable timer. */
+  DELAY;
+
+  /** The API and JSON form: {@code task}, {@code parallel}, ... */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public String toString() {
+    return wireName();
+  }
+}

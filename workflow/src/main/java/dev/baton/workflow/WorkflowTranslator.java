@@ -1,0 +1,322 @@
+package dev.baton.workflow;
+
+import dev.baton.api.v1alpha1.Bounds;
+import dev.baton.api.v1alpha1.BranchSpec;
+import dev.baton.api.v1alpha1.CaseSpec;
+import dev.baton.api.v1alpha1.OnFailure;
+import dev.baton.api.v1alpha1.OnTimeout;
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.api.validation.Problem;
+import dev.baton.api.validation.Validated;
+import dev.baton.contract.BatonDuration;
+import dev.baton.contract.Names;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one parse of a Workflow spec (docs/design.md#workflow-language): spec → {@link WorkflowDefinition}, or the
+ * problems a person must fix, each naming the step and the field. Checks what the schema cannot (or what an API server
+ * without schema validation let through): one kind per step, names unique across the whole tree, nesting to
+ * {@link Bounds#NESTING} levels, durations, the bounds, and every CEL expression compiled and type-checked, reading only
+ * steps that exist. Applies the defaults, here only. The operator adds its own checks of references to other resources;
+ * the runtime runs what this returns. Pure.
+ */
+public final class WorkflowTranslator {
+
+  /** Sent in all when a task says {@code onTimeout: Redispatch} without {@code maxDispatches}. */
+  public static final int DEFAULT_MAX_DISPATCHES = 3;
+  /** The most a task may say in {@code maxDispatches} (the schema's maximum). */
+  public static final int MAX_DISPATCHES = 100;
+  /** RabbitMQ's limit on queue names, in bytes; Workflow names are ASCII. */
+  public static final int MAX_QUEUE_NAME = 255;
+
+  private final List<Problem> problems = new ArrayList<>();
+  /** Where each step name was first declared, for the duplicate's message. */
+  private final Map<String, String> declaredAt = new HashMap<>();
+  /** Every expression and where it is, checked for unknown steps once every name is known. */
+  private final Map<String, Expression> expressions = new LinkedHashMap<>();
+  private int stepCount;
+
+  private WorkflowTranslator() {}
+
+  public static Validated<WorkflowDefinition> translate(String namespace, String name, int revision, WorkflowSpec spec) {
+    return new WorkflowTranslator().run(namespace, name, revision, spec);
+  }
+
+  private Validated<WorkflowDefinition> run(String namespace, String name, int revision, WorkflowSpec spec) {
+    if (spec == null) {
+      return Validated.invalid(List.of(Problem.invalid("spec is missing: set spec.entity and spec.steps")));
+    }
+    if (name != null && Names.orchestratorDeadLetterQueue(name).length() > MAX_QUEUE_NAME) {
+      invalid("metadata.name is too long for its queue " + Names.orchestratorDeadLetterQueue(name) + " (RabbitMQ allows "
+          + MAX_QUEUE_NAME + " characters): choose a shorter name");
+    }
+    if (!Names.isValidToken(spec.getEntity())) {
+      invalid("spec.entity '" + spec.getEntity() + "' is not a valid entity: lowercase letters, digits, '_' and '-', "
+          + "no dots (it begins every event routing key)");
+    }
+    List<StepSpec> specSteps = spec.getSteps() == null ? List.of() : spec.getSteps();
+    if (specSteps.isEmpty()) {
+      invalid("spec.steps is empty: a Workflow needs at least one step");
+    } else if (specSteps.size() > Bounds.STEPS) {
+      invalid("spec.steps has " + specSteps.size() + " steps; at most " + Bounds.STEPS + " are allowed");
+    }
+    List<Step> steps = steps("spec.steps", specSteps, 1);
+    if (stepCount > Bounds.ALL_STEPS) {
+      invalid("the Workflow has " + stepCount + " steps, nested ones included; at most " + Bounds.ALL_STEPS
+          + " are allowed");
+    }
+    expressions.forEach((field, expression) -> {
+      for (String step : expression.referencedSteps()) {
+        if (!declaredAt.containsKey(step)) {
+          invalid(field + ": '" + expression.text() + "' reads steps." + step + ", but the Workflow has no step '"
+              + step + "'");
+        }
+      }
+    });
+    OnFailure onFailure = spec.getOnFailure() == null ? OnFailure.Compensate : spec.getOnFailure();
+    return Validated.of(problems,
+        () -> new WorkflowDefinition(namespace, name, revision, spec.getEntity(), onFailure, steps));
+  }
+
+  /** The steps of one list at nesting level {@code depth}; those that have problems are left out (the result is then invalid). */
+  private List<Step> steps(String field, List<StepSpec> specs, int depth) {
+    List<Step> out = new ArrayList<>();
+    for (int i = 0; i < specs.size(); i++) {
+      StepSpec spec = specs.get(i);
+      String at = field + "[" + i + "]";
+      if (spec == null) {
+        invalid(at + " is empty: a step needs a name and a kind");
+        continue;
+      }
+      stepCount++;
+      Step step = step(at, spec, depth);
+      if (step != null) {
+        out.add(step);
+      }
+    }
+    return out;
+  }
+
+  private Step step(String at, StepSpec spec, int depth) {
+    int before = problems.size();
+    String name = spec.getName();
+    String label = at + " ('" + name + "')";
+    if (!Names.isValidToken(name)) {
+      invalid(at + ".name '" + name + "' is not a valid step name: lowercase letters, digits, '_' and '-', no dots");
+    } else {
+      String first = declaredAt.putIfAbsent(name, at);
+      if (first != null) {
+        invalid(at + ".name: step name '" + name + "' is already used by " + first
+            + ": step names must be unique in the whole Workflow, nested steps included");
+      }
+    }
+    List<StepKind> kinds = kinds(spec);
+    if (kinds.isEmpty()) {
+      invalid(label + " has no kind: give it service and command (a task), parallel, choice, wait or delay");
+      return null;
+    }
+    if (kinds.size() > 1) {
+      invalid(label + " has the fields of " + kinds.size() + " kinds (" + String.join(", ",
+          kinds.stream().map(StepKind::wireName).toList()) + "): a step is exactly one of task, parallel, choice, wait "
+          + "or delay");
+      return null;
+    }
+    StepKind kind = kinds.get(0);
+    if (kind != StepKind.TASK) {
+      taskFieldsAbsent(at, spec, kind);
+    }
+    if (kind != StepKind.CHOICE && spec.getOtherwise() != null) {
+      invalid(at + ".otherwise belongs to a choice, and step '" + name + "' is a " + kind.wireName());
+    }
+    if ((kind == StepKind.PARALLEL || kind == StepKind.CHOICE) && depth >= Bounds.NESTING) {
+      invalid(at + ": step '" + name + "' is a " + kind.wireName() + " at nesting level " + depth + "; steps nest at "
+          + "most " + Bounds.NESTING + " levels deep (spec.steps is level 1)");
+      return null;
+    }
+    Step step = switch (kind) {
+      case TASK -> task(at, spec);
+      case PARALLEL -> parallel(at, spec, depth);
+      case CHOICE -> choice(at, spec, depth);
+      case WAIT -> waitStep(at, spec);
+      case DELAY -> new Step.Delay(name, duration(at + ".delay", spec.getDelay()));
+    };
+    return problems.size() == before ? step : null;
+  }
+
+  private static List<StepKind> kinds(StepSpec spec) {
+    List<StepKind> kinds = new ArrayList<>();
+    if (spec.getService() != null || spec.getCommand() != null) {
+      kinds.add(StepKind.TASK);
+    }
+    if (spec.getParallel() != null) {
+      kinds.add(StepKind.PARALLEL);
+    }
+    if (spec.getChoice() != null) {
+      kinds.add(StepKind.CHOICE);
+    }
+    if (spec.getWait() != null) {
+      kinds.add(StepKind.WAIT);
+    }
+    if (spec.getDelay() != null) {
+      kinds.add(StepKind.DELAY);
+    }
+    return kinds;
+  }
+
+  private void taskFieldsAbsent(String at, StepSpec spec, StepKind kind) {
+    Map<String, Object> taskFields = new LinkedHashMap<>();
+    taskFields.put("action", spec.getAction());
+    taskFields.put("compensate", spec.getCompensate());
+    taskFields.put("timeout", spec.getTimeout());
+    taskFields.put("onTimeout", spec.getOnTimeout());
+    taskFields.put("maxDispatches", spec.getMaxDispatches());
+    taskFields.put("input", spec.getInput());
+    taskFields.forEach((field, value) -> {
+      if (value != null) {
+        invalid(at + "." + field + " belongs to a task, and step '" + spec.getName() + "' is a " + kind.wireName()
+            + (field.equals("timeout") && kind == StepKind.WAIT ? " (a wait's timeout is wait.timeout)" : ""));
+      }
+    });
+  }
+
+  private Step.Task task(String at, StepSpec spec) {
+    token(at + ".service", spec.getService(), true);
+    token(at + ".command", spec.getCommand(), true);
+    token(at + ".action", spec.getAction(), false);
+    token(at + ".compensate", spec.getCompensate(), false);
+    Duration timeout = spec.getTimeout() == null ? null : duration(at + ".timeout", spec.getTimeout());
+    OnTimeout onTimeout = spec.getOnTimeout() == null ? OnTimeout.Fail : spec.getOnTimeout();
+    Integer asked = spec.getMaxDispatches();
+    if (asked != null && (asked < 1 || asked > MAX_DISPATCHES)) {
+      invalid(at + ".maxDispatches is " + asked + ": it must be between 1 and " + MAX_DISPATCHES);
+    }
+    int maxDispatches = onTimeout == OnTimeout.Redispatch ? (asked == null ? DEFAULT_MAX_DISPATCHES : asked) : 1;
+    Map<String, Expression> input = new LinkedHashMap<>();
+    if (spec.getInput() != null) {
+      if (spec.getInput().size() > Bounds.INPUT_ENTRIES) {
+        invalid(at + ".input has " + spec.getInput().size() + " entries; at most " + Bounds.INPUT_ENTRIES
+            + " are allowed");
+      }
+      spec.getInput().forEach((key, text) -> {
+        String field = at + ".input." + key;
+        if (key == null || key.isBlank() || key.length() > Bounds.NAME) {
+          invalid(at + ".input: the key '" + key + "' must be 1 to " + Bounds.NAME + " characters");
+          return;
+        }
+        Expression e = compiled(field, Expression.value(text));
+        if (e != null) {
+          input.put(key, e);
+        }
+      });
+    }
+    String action = spec.getAction() == null || spec.getAction().isBlank() ? spec.getCommand() : spec.getAction();
+    String compensate = spec.getCompensate() == null || spec.getCompensate().isBlank() ? null : spec.getCompensate();
+    return new Step.Task(spec.getName(), spec.getService(), spec.getCommand(), action, compensate, timeout, onTimeout,
+        maxDispatches, input);
+  }
+
+  private Step.Parallel parallel(String at, StepSpec spec, int depth) {
+    List<BranchSpec> branches = spec.getParallel();
+    if (branches.size() < 2) {
+      invalid(at + ".parallel has " + branches.size() + " branch" + (branches.size() == 1 ? "" : "es")
+          + ": a parallel step needs at least 2 (a single branch is just its steps)");
+    } else if (branches.size() > Bounds.BRANCHES) {
+      invalid(at + ".parallel has " + branches.size() + " branches; at most " + Bounds.BRANCHES + " are allowed");
+    }
+    List<List<Step>> out = new ArrayList<>();
+    for (int b = 0; b < branches.size(); b++) {
+      String field = at + ".parallel[" + b + "].steps";
+      List<StepSpec> steps = branches.get(b) == null ? List.of() : branches.get(b).getSteps();
+      if (steps.isEmpty()) {
+        invalid(field + " is empty: every branch of parallel step '" + spec.getName() + "' needs at least one step");
+      }
+      nestedBound(field, steps);
+      out.add(steps(field, steps, depth + 1));
+    }
+    return new Step.Parallel(spec.getName(), out);
+  }
+
+  private Step.Choice choice(String at, StepSpec spec, int depth) {
+    List<CaseSpec> cases = spec.getChoice();
+    if (cases.isEmpty()) {
+      invalid(at + ".choice is empty: a choice step needs at least one case (when + steps)");
+    } else if (cases.size() > Bounds.CASES) {
+      invalid(at + ".choice has " + cases.size() + " cases; at most " + Bounds.CASES + " are allowed");
+    }
+    List<Step.Case> out = new ArrayList<>();
+    for (int c = 0; c < cases.size(); c++) {
+      String field = at + ".choice[" + c + "]";
+      CaseSpec spec1 = cases.get(c) == null ? new CaseSpec() : cases.get(c);
+      Expression when = spec1.getWhen() == null ? null : compiled(field + ".when", Expression.condition(spec1.getWhen()));
+      if (spec1.getWhen() == null) {
+        invalid(field + ".when is missing: each case of choice step '" + spec.getName() + "' needs a condition");
+      }
+      nestedBound(field + ".steps", spec1.getSteps());
+      List<Step> steps = steps(field + ".steps", spec1.getSteps(), depth + 1);
+      if (when != null) {
+        out.add(new Step.Case(when, steps));
+      }
+    }
+    List<StepSpec> otherwise = spec.getOtherwise() == null ? List.of() : spec.getOtherwise();
+    nestedBound(at + ".otherwise", otherwise);
+    return new Step.Choice(spec.getName(), out, steps(at + ".otherwise", otherwise, depth + 1));
+  }
+
+  private Step.Wait waitStep(String at, StepSpec spec) {
+    String signal = spec.getWait().getSignal();
+    if (signal == null) {
+      invalid(at + ".wait.signal is missing: name the signal the step waits for, e.g. approve");
+    } else {
+      token(at + ".wait.signal", signal, true);
+    }
+    String timeout = spec.getWait().getTimeout();
+    return new Step.Wait(spec.getName(), signal, timeout == null ? null : duration(at + ".wait.timeout", timeout));
+  }
+
+  private void nestedBound(String field, List<StepSpec> steps) {
+    if (steps.size() > Bounds.NESTED_STEPS) {
+      invalid(field + " has " + steps.size() + " steps; at most " + Bounds.NESTED_STEPS + " are allowed");
+    }
+  }
+
+  private Expression compiled(String field, Expression.Compiled compiled) {
+    if (!compiled.ok()) {
+      invalid(field + ": the CEL expression does not compile: " + compiled.error());
+      return null;
+    }
+    expressions.put(field, compiled.expression());
+    return compiled.expression();
+  }
+
+  private Duration duration(String field, String text) {
+    try {
+      return BatonDuration.parse(text).toDuration();
+    } catch (IllegalArgumentException e) {
+      invalid(field + ": " + e.getMessage());
+    } catch (ArithmeticException e) {
+      invalid(field + ": '" + text + "' is too long a duration");
+    }
+    return null;
+  }
+
+  private void token(String field, String value, boolean required) {
+    if (value == null && !required) {
+      return;
+    }
+    if (value == null) {
+      invalid(field + " is missing");
+    } else if (!Names.isValidToken(value)) {
+      invalid(field + " '" + value + "' is not a valid name: lowercase letters, digits, '_' and '-', no dots");
+    }
+  }
+
+  private void invalid(String message) {
+    problems.add(Problem.invalid(message));
+  }
+}

@@ -1,0 +1,202 @@
+package dev.baton.workflow;
+
+import static dev.baton.workflow.Specs.steps;
+import static dev.baton.workflow.Specs.valid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.api.v1alpha1.OnFailure;
+import dev.baton.api.v1alpha1.OnTimeout;
+import dev.baton.api.validation.ProblemKind;
+import dev.baton.api.validation.Validated;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class WorkflowTranslatorTest {
+
+  static final String APPROVAL = """
+      [{name: reserve, service: inventory, command: reserve, compensate: release, timeout: 30s},
+       {name: checks, parallel: [
+           {steps: [{name: fraud, service: risk, command: score, timeout: 10s}]},
+           {steps: [{name: authorize, service: payment, command: authorize, compensate: void}]}]},
+       {name: route, choice: [
+           {when: "steps.fraud.output.score > 80 || input.amount > 1000",
+            steps: [{name: approval, wait: {signal: approve, timeout: 24h}}]}],
+        otherwise: []},
+       {name: cool-off, delay: 2s},
+       {name: ship, service: shipping, command: ship,
+        input: {address: "input.address", approvedBy: "has(steps.approval) ? steps.approval.output.by : 'auto'"}}]
+      """;
+
+  @Test
+  void aLinearWorkflowBecomesTasksWithTheDefaultsApplied() {
+    WorkflowDefinition d = valid(steps("[{name: a, service: s, command: c},"
+        + " {name: b, service: s, command: d, action: charged, onTimeout: Redispatch, timeout: 1m},"
+        + " {name: c, service: s, command: e, onTimeout: Redispatch, maxDispatches: 5, compensate: undo}]"));
+
+    assertThat(d.onFailure()).isEqualTo(OnFailure.Compensate);
+    assertThat(d.entity()).isEqualTo("order");
+    assertThat(d.isLinear()).isTrue();
+    assertThat(d.tasks()).containsExactly(
+        new Step.Task("a", "s", "c", "c", null, null, OnTimeout.Fail, 1, Map.of()),
+        new Step.Task("b", "s", "d", "charged", null, Duration.ofMinutes(1), OnTimeout.Redispatch, 3, Map.of()),
+        new Step.Task("c", "s", "e", "e", "undo", null, OnTimeout.Redispatch, 5, Map.of()));
+    assertThat(d.tasks().get(2).isCompensable()).isTrue();
+  }
+
+  @Test
+  void maxDispatchesCountsOnlyWithRedispatch() {
+    WorkflowDefinition d = valid(steps("[{name: a, service: s, command: c, maxDispatches: 7}]"));
+    assertThat(d.tasks().get(0).maxDispatches()).isEqualTo(1);
+  }
+
+  @Test
+  void theApprovalExampleBecomesOneStepOfEachKind() {
+    WorkflowDefinition d = valid(steps(APPROVAL));
+
+    assertThat(d.steps()).extracting(Step::kind).containsExactly(StepKind.TASK, StepKind.PARALLEL, StepKind.CHOICE,
+        StepKind.DELAY, StepKind.TASK);
+    assertThat(d.isLinear()).isFalse();
+    assertThat(d.allSteps()).extracting(Step::name)
+        .containsExactly("reserve", "checks", "fraud", "authorize", "route", "approval", "cool-off", "ship");
+    assertThat(d.tasks()).extracting(Step.Task::name).containsExactly("reserve", "fraud", "authorize", "ship");
+
+    Step.Parallel checks = (Step.Parallel) d.step("checks").orElseThrow();
+    assertThat(checks.branches()).hasSize(2);
+    assertThat(checks.branches().get(1)).extracting(Step::name).containsExactly("authorize");
+
+    Step.Choice route = (Step.Choice) d.step("route").orElseThrow();
+    assertThat(route.cases()).singleElement().satisfies(c -> {
+      assertThat(c.when().text()).isEqualTo("steps.fraud.output.score > 80 || input.amount > 1000");
+      assertThat(c.steps()).containsExactly(new Step.Wait("approval", "approve", Duration.ofHours(24)));
+    });
+    assertThat(route.otherwise()).isEmpty();
+
+    assertThat(d.step("cool-off")).contains(new Step.Delay("cool-off", Duration.ofSeconds(2)));
+    Step.Task ship = (Step.Task) d.step("ship").orElseThrow();
+    assertThat(ship.hasMappedInput()).isTrue();
+    assertThat(ship.input()).containsOnlyKeys("address", "approvedBy");
+  }
+
+  @Test
+  void parentOfNamesTheEnclosingGroupAndIsEmptyAtTheTopLevel() {
+    WorkflowDefinition d = valid(steps(APPROVAL));
+
+    assertThat(d.parentOf("fraud")).contains("checks");
+    assertThat(d.parentOf("authorize")).contains("checks");
+    assertThat(d.parentOf("approval")).contains("route");
+    assertThat(d.parentOf("checks")).isEmpty();
+    assertThat(d.parentOf("ship")).isEmpty();
+    assertThat(d.step("nothing")).isEmpty();
+  }
+
+  @Test
+  void stepsNestThreeLevelsDeep() {
+    WorkflowDefinition d = valid(steps("""
+        [{name: outer, parallel: [
+            {steps: [{name: inner, choice: [{when: "true", steps: [{name: deepest, delay: 1s}]}],
+                      otherwise: [{name: other, service: s, command: c}]}]},
+            {steps: [{name: side, wait: {signal: go}}]}]}]
+        """));
+    assertThat(d.parentOf("deepest")).contains("inner");
+    assertThat(d.parentOf("other")).contains("inner");
+    assertThat(d.parentOf("inner")).contains("outer");
+    assertThat(d.step("side")).contains(new Step.Wait("side", "go", null));
+  }
+
+  @Test
+  void onFailureStopIsKept() {
+    assertThat(valid(Specs.spec("{entity: order, onFailure: Stop, steps: [{name: a, service: s, command: c}]}"))
+        .onFailure()).isEqualTo(OnFailure.Stop);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiterString = " :: ", quoteCharacter = '`', textBlock = """
+      no steps :: [] :: spec.steps is empty
+      no kind :: [{name: a}] :: spec.steps[0] ('a') has no kind
+      two kinds :: [{name: a, service: s, command: c, delay: 1s}] :: has the fields of 2 kinds (task, delay)
+      a task without command :: [{name: a, service: s}] :: spec.steps[0].command is missing
+      a task without service :: [{name: a, command: c}] :: spec.steps[0].service is missing
+      a task field on a wait :: [{name: a, wait: {signal: go}, timeout: 5s}] :: spec.steps[0].timeout belongs to a task, and step 'a' is a wait
+      input on a delay :: [{name: a, delay: 1s, input: {x: 'input.x'}}] :: spec.steps[0].input belongs to a task
+      otherwise without choice :: [{name: a, service: s, command: c, otherwise: []}] :: spec.steps[0].otherwise belongs to a choice
+      duplicate at the top level :: [{name: a, service: s, command: c}, {name: a, delay: 1s}] :: spec.steps[1].name: step name 'a' is already used by spec.steps[0]
+      duplicate inside a branch :: [{name: a, service: s, command: c}, {name: p, parallel: [{steps: [{name: x, delay: 1s}]}, {steps: [{name: a, delay: 1s}]}]}] :: spec.steps[1].parallel[1].steps[0].name: step name 'a' is already used by spec.steps[0]
+      duplicate inside otherwise :: [{name: c, choice: [{when: 'true', steps: [{name: x, delay: 1s}]}], otherwise: [{name: x, delay: 2s}]}] :: spec.steps[0].otherwise[0].name: step name 'x' is already used by spec.steps[0].choice[0].steps[0]
+      a group at the fourth level :: [{name: p, parallel: [{steps: [{name: q, parallel: [{steps: [{name: r, choice: [{when: 'true', steps: []}]}]}, {steps: [{name: s, delay: 1s}]}]}]}, {steps: [{name: t, delay: 1s}]}]}] :: step 'r' is a choice at nesting level 3; steps nest at most 3 levels deep
+      bad timeout :: [{name: a, service: s, command: c, timeout: 5 minutes}] :: spec.steps[0].timeout: '5 minutes' is not a duration
+      bad delay :: [{name: a, delay: soon}] :: spec.steps[0].delay: 'soon' is not a duration
+      zero delay :: [{name: a, delay: 0s}] :: spec.steps[0].delay: '0s' is zero
+      bad wait timeout :: [{name: a, wait: {signal: go, timeout: 1d}}] :: spec.steps[0].wait.timeout: '1d' is not a duration
+      a wait without signal :: [{name: a, wait: {timeout: 1h}}] :: spec.steps[0].wait.signal is missing
+      a parallel of one branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}]}] :: spec.steps[0].parallel has 1 branch: a parallel step needs at least 2
+      an empty branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}, {steps: []}]}] :: spec.steps[0].parallel[1].steps is empty
+      a choice without cases :: [{name: c, choice: []}] :: spec.steps[0].choice is empty
+      a case without when :: [{name: c, choice: [{steps: []}]}] :: spec.steps[0].choice[0].when is missing
+      CEL that does not parse :: [{name: c, choice: [{when: 'input.amount >', steps: []}]}] :: spec.steps[0].choice[0].when: the CEL expression does not compile: <input>:1:15: mismatched input '<EOF>'
+      a when that is no bool :: [{name: c, choice: [{when: 'input.amount + 1', steps: []}]}] :: spec.steps[0].choice[0].when: the CEL expression does not compile
+      an undeclared variable :: [{name: a, service: s, command: c, input: {x: 'order.id'}}] :: spec.steps[0].input.x: the CEL expression does not compile: <input>:1:1: undeclared reference to 'order'
+      an unknown step read :: [{name: a, service: s, command: c, input: {x: 'steps.nope.output'}}] :: spec.steps[0].input.x: 'steps.nope.output' reads steps.nope, but the Workflow has no step 'nope'
+      an unknown step read by index :: [{name: c, choice: [{when: "steps['gone'].status == 'SUCCEEDED'", steps: []}]}] :: reads steps.gone, but the Workflow has no step 'gone'
+      maxDispatches over the bound :: [{name: a, service: s, command: c, onTimeout: Redispatch, maxDispatches: 101}] :: spec.steps[0].maxDispatches is 101: it must be between 1 and 100
+      a dotted service :: [{name: a, service: pay.ment, command: c}] :: spec.steps[0].service 'pay.ment' is not a valid name
+      a dotted step name :: [{name: a.b, delay: 1s}] :: spec.steps[0].name 'a.b' is not a valid step name
+      """)
+  void badSpecsBecomeProblemsNamingTheStepAndTheField(String what, String steps, String message) {
+    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "orders", 1, Specs.steps(steps));
+    assertThat(v.isValid()).as(what).isFalse();
+    assertThat(v.kind()).contains(ProblemKind.INVALID_SPEC);
+    assertThat(v.message()).as(what).contains(message);
+  }
+
+  @Test
+  void aDottedEntityAndAMissingSpecAreProblems() {
+    assertThat(WorkflowTranslator.translate("shop", "w", 1,
+        Specs.spec("{entity: order.v2, steps: [{name: a, delay: 1s}]}")).message())
+        .contains("spec.entity 'order.v2' is not a valid entity");
+    assertThat(WorkflowTranslator.translate("shop", "w", 1, null).message()).contains("spec is missing");
+  }
+
+  @Test
+  void aNameTooLongForItsQueueIsAProblem() {
+    assertThat(WorkflowTranslator.translate("shop", "w".repeat(240), 1, steps("[{name: a, delay: 1s}]")).message())
+        .contains("metadata.name is too long");
+  }
+
+  @Test
+  void stepsOverTheBoundsAreProblems() {
+    String many = IntStream.range(0, 21).mapToObj(i -> "{name: s" + i + ", delay: 1s}")
+        .collect(Collectors.joining(", ", "[", "]"));
+    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
+        steps("[{name: p, parallel: [{steps: " + many + "}, {steps: [{name: x, delay: 1s}]}]}]"));
+    assertThat(v.message()).contains("spec.steps[0].parallel[0].steps has 21 steps; at most 20 are allowed");
+
+    String branches = IntStream.range(0, 11).mapToObj(i -> "{steps: [{name: b" + i + ", delay: 1s}]}")
+        .collect(Collectors.joining(", ", "[", "]"));
+    assertThat(WorkflowTranslator.translate("shop", "w", 1, steps("[{name: p, parallel: " + branches + "}]")).message())
+        .contains("spec.steps[0].parallel has 11 branches; at most 10 are allowed");
+
+    String expression = "input.x == '" + "x".repeat(1020) + "'";
+    assertThat(WorkflowTranslator.translate("shop", "w", 1,
+        steps("[{name: c, choice: [{when: \"" + expression + "\", steps: []}]}]")).message())
+        .contains("at most 1024 are allowed");
+  }
+
+  @Test
+  void everyProblemIsReportedNotOnlyTheFirst() {
+    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
+        steps("[{name: a, delay: soon}, {name: b, wait: {signal: go, timeout: never}}]"));
+    assertThat(v.problems()).hasSize(2);
+  }
+
+  @Test
+  void theSameSpecTranslatesToEqualDefinitionsSoCachesCanCompareThem() {
+    assertThat(valid(steps(APPROVAL))).isEqualTo(valid(steps(APPROVAL)));
+    assertThat(List.of(valid(steps(APPROVAL)).tasks())).isEqualTo(List.of(valid(steps(APPROVAL)).tasks()));
+  }
+}
