@@ -34,6 +34,7 @@ final class ExportedMetrics {
     m.outboxUnroutable("x.command.topic.ex", 1);
     m.instanceCounts(List.of(new StatusCount("default", "w", "RUNNING", 1)));
     m.outboxBacklog(1, 0.5);
+    m.dependencies(() -> true, () -> true);
     return m;
   }
 

@@ -163,6 +163,7 @@ public final class BatonRuntime implements AutoCloseable {
         return consumers.lanesNotRunning();
       }
     };
+    metrics.dependencies(health::databaseUp, health::brokerUp);
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health, routes),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
@@ -57,6 +58,21 @@ public final class RuntimeMetrics {
         .register(registry);
     Gauge.builder("baton.database.gauges.exporter", this, m -> m.exporting ? 1 : 0)
         .description("1 on the one replica that exports the database-wide gauges (baton_instances, baton_outbox_*)")
+        .register(registry);
+  }
+
+  /**
+   * Whether the database and the broker answer, as this process sees them (1 or 0, read at each scrape): the alert on
+   * an unreachable dependency, per replica.
+   */
+  public void dependencies(BooleanSupplier databaseUp, BooleanSupplier brokerUp) {
+    Gauge.builder("baton.runtime.dependency.up", databaseUp, up -> up.getAsBoolean() ? 1 : 0)
+        .description("1 while the dependency answers this runtime, 0 while it does not")
+        .tag("dependency", "database")
+        .register(registry);
+    Gauge.builder("baton.runtime.dependency.up", brokerUp, up -> up.getAsBoolean() ? 1 : 0)
+        .description("1 while the dependency answers this runtime, 0 while it does not")
+        .tag("dependency", "broker")
         .register(registry);
   }
 
