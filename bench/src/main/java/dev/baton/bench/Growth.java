@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cost of growth: the step loop and the periodic queries on empty tables, then with a million finished
- * instances (with their step history and processed-event ids, bulk-loaded with {@code generate_series}, not through
+ * instances (with their steps, bulk-loaded with {@code generate_series}, not through
  * the engine), then while the retention purge deletes them.
  */
 final class Growth {
@@ -41,8 +41,8 @@ final class Growth {
       {"workflows with unfinished instances", "SELECT DISTINCT workflow FROM workflow_instance WHERE finished_at IS NULL"},
       {"outbox backlog",
           "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox"},
-      {"timeout poller claim (nothing due)", "SELECT id FROM workflow_instance WHERE step_deadline <= now()"
-          + " ORDER BY step_deadline LIMIT 100"},
+      {"timer sweep (nothing due)", "SELECT instance_id FROM instance_step WHERE deadline <= now()"
+          + " GROUP BY instance_id ORDER BY min(deadline) LIMIT 100"},
   };
 
   record Timing(String what, double avgMs, double maxMs) {}
@@ -53,8 +53,8 @@ final class Growth {
 
     String markdown() {
       StringBuilder md = new StringBuilder("### Cost of growth\n\n");
-      md.append(String.format(Locale.ROOT, "%,d finished instances bulk-loaded (with their step executions and "
-          + "processed-event ids) in %.0f s; %s.%n%n", rows, loadSeconds, tableSizes));
+      md.append(String.format(Locale.ROOT, "%,d finished instances bulk-loaded (with their "
+          + "steps) in %.0f s; %s.%n%n", rows, loadSeconds, tableSizes));
       md.append("| step loop at saturation | steps/s | vs empty |\n|---|---|---|\n");
       md.append(String.format(Locale.ROOT, "| empty tables | %,.0f | 1.00 |%n", emptyStepsPerSecond));
       md.append(String.format(Locale.ROOT, "| %,d finished instances | %,.0f | %.2f |%n", rows, grownStepsPerSecond,
@@ -140,14 +140,9 @@ final class Growth {
     }
   }
 
-  /** Finished instances far past the default retention (7 days), each with its steps and processed events. */
+  /** Finished instances far past the default retention (7 days), each with its steps. */
   private static void load(Stack stack, int rows) throws SQLException {
     int steps = stack.config.steps();
-    StringBuilder outputs = new StringBuilder("{");
-    for (int i = 0; i < steps; i++) {
-      outputs.append(i == 0 ? "" : ",").append("\"s").append(i).append("\":null");
-    }
-    outputs.append('}');
     try (Connection c = stack.connect(); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
       int revision;
@@ -157,31 +152,26 @@ final class Growth {
         revision = rs.getInt(1);
       }
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO workflow_instance (id, namespace, workflow,"
-          + " revision, business_key, status, phase, current_step_index, current_step_name, attempt, dispatches,"
-          + " step_started_at, input, outputs, created_at, updated_at, finished_at)"
+          + " revision, business_key, status, phase, current_step_name, attempt,"
+          + " step_started_at, input, created_at, updated_at, finished_at)"
           + " SELECT gen_random_uuid(), ?, ?, ?, 'old-' || g, CASE WHEN g % 50 = 0 THEN 'FAILED' ELSE 'SUCCEEDED' END,"
-          + " 'FORWARD', ?, ?, 1, 1, t, ?::jsonb, ?::jsonb, t - interval '1 second', t, t"
+          + " 'FORWARD', ?, 1, t, ?::jsonb, t - interval '1 second', t, t"
           + " FROM (SELECT g, now() - interval '8 days' - g * interval '500 milliseconds' AS t"
           + " FROM generate_series(1, ?) g) x")) {
         ps.setString(1, Stack.NS);
         ps.setString(2, Stack.WORKFLOW);
         ps.setInt(3, revision);
-        ps.setInt(4, steps - 1);
-        ps.setString(5, "s" + (steps - 1));
-        ps.setString(6, stack.config.input(0));
-        ps.setString(7, outputs.toString());
-        ps.setInt(8, rows);
+        ps.setString(4, "s" + (steps - 1));
+        ps.setString(5, stack.config.input(0));
+        ps.setInt(6, rows);
         ps.executeUpdate();
       }
-      s.executeUpdate("INSERT INTO step_execution (instance_id, step_index, step_name, kind, action, attempt, status,"
-          + " command_message_id, started_at, finished_at, output)"
-          + " SELECT i.id, k, 's' || k, 'STEP', 'step' || k, 1, 'SUCCEEDED', gen_random_uuid(), i.created_at,"
-          + " i.finished_at, 'null'::jsonb FROM workflow_instance i CROSS JOIN generate_series(0, " + (steps - 1)
+      s.executeUpdate("INSERT INTO instance_step (instance_id, name, kind, attempt, status, action,"
+          + " command_message_id, finish_seq, result_message_id, started_at, finished_at, output)"
+          + " SELECT i.id, 's' || k, 'task', 1, 'SUCCEEDED', 'step' || k, gen_random_uuid(), k + 1,"
+          + " gen_random_uuid()::text, i.created_at, i.finished_at, 'null'::jsonb"
+          + " FROM workflow_instance i CROSS JOIN generate_series(0, " + (steps - 1)
           + ") k WHERE i.business_key LIKE 'old-%'");
-      s.executeUpdate("INSERT INTO processed_event (message_id, instance_id, processed_at)"
-          + " SELECT gen_random_uuid()::text, i.id, i.finished_at FROM workflow_instance i"
-          + " CROSS JOIN generate_series(1, " + steps + ") k WHERE i.business_key LIKE 'old-%'"
-          + " ORDER BY i.finished_at");
       c.commit();
     }
     try (Connection c = stack.connect(); Statement s = c.createStatement()) {
@@ -193,7 +183,7 @@ final class Growth {
   private static String sizes(Stack stack) throws SQLException {
     try (Connection c = stack.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT relname, pg_size_pretty(pg_total_relation_size(oid)) FROM pg_class WHERE relname IN"
-            + " ('workflow_instance', 'step_execution', 'processed_event') ORDER BY relname")) {
+            + " ('workflow_instance', 'instance_step') ORDER BY relname")) {
       List<String> parts = new ArrayList<>();
       while (rs.next()) {
         parts.add(rs.getString(1) + " " + rs.getString(2));

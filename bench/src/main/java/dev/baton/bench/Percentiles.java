@@ -16,7 +16,7 @@ record Percentiles(long count, double p50, double p95, double p99) {
   /** Dispatch → result applied, of every execution dispatched in [from, to). */
   static Percentiles steps(Connection c, Instant from, Instant to) throws SQLException {
     return query(c, "SELECT count(*), percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY"
-        + " extract(epoch FROM finished_at - started_at) * 1000) FROM step_execution"
+        + " extract(epoch FROM finished_at - started_at) * 1000) FROM instance_step"
         + " WHERE started_at >= ? AND started_at < ? AND finished_at IS NOT NULL", from, to);
   }
 

@@ -48,6 +48,7 @@ record DevSettings(
         .createDatabase(true)
         .amqpUri(amqpUri()).httpHost(host).httpPort(httpPort)
         .apiToken(apiToken)
+        .management(rabbitManagementUrl, rabbitUsername, rabbitPassword) // the web UI's dead-letter page
         .build();
   }
 

@@ -95,9 +95,9 @@ class CliAgainstRuntimeIT {
     assertThat(describe.code()).isZero();
     assertThat(describe.out()).contains("Instance:     " + id, "Workflow:     default/order-fulfilment (revision",
         "Business key: " + key, "Status:       SUCCEEDED", "Last step:    ship, attempt 1", "Timeline")
-        .containsPattern("1\\s+reserve-stock\\s+step\\s+reserve\\s+1\\s+SUCCEEDED")
-        .containsPattern("2\\s+charge\\s+step\\s+pay\\s+1\\s+SUCCEEDED")
-        .containsPattern("3\\s+ship\\s+step\\s+ship\\s+1\\s+SUCCEEDED")
+        .containsPattern("1\\s+reserve-stock\\s+task\\s+reserve\\s+1\\s+SUCCEEDED")
+        .containsPattern("2\\s+charge\\s+task\\s+pay\\s+1\\s+SUCCEEDED")
+        .containsPattern("3\\s+ship\\s+task\\s+ship\\s+1\\s+SUCCEEDED")
         .doesNotContain("Last error");
     CliRun describeJson = runtime("describe", id, "-o", "json");
     assertThat(describeJson.json().path("steps")).hasSize(3);
@@ -113,7 +113,7 @@ class CliAgainstRuntimeIT {
     assertThat(describe.code()).isZero();
     assertThat(describe.out()).contains("Status:       COMPENSATED",
             "Last error:   charge (pay, attempt 1): FAILED CARD_DECLINED: the card was declined by the issuer")
-        .containsPattern("2\\s+charge\\s+step\\s+pay\\s+1\\s+FAILED\\s+\\S+\\s+\\S+\\s+CARD_DECLINED: the card was declined")
+        .containsPattern("2\\s+charge\\s+task\\s+pay\\s+1\\s+FAILED\\s+\\S+\\s+\\S+\\s+CARD_DECLINED: the card was declined")
         .containsPattern("3\\s+reserve-stock\\s+<- compensation\\s+release\\s+1\\s+SUCCEEDED");
     assertThat(runtime("get", "instance", id).out()).contains("COMPENSATED", "reserve-stock (compensation)");
   }
@@ -140,7 +140,7 @@ class CliAgainstRuntimeIT {
       assertThat(i.path("steps")).hasSize(2);
     });
     assertThat(runtime("describe", failed).out())
-        .containsPattern("2\\s+reserve-stock\\s+step\\s+reserve\\s+2\\s+FAILED\\s+.*OUT_OF_STOCK");
+        .containsPattern("2\\s+reserve-stock\\s+task\\s+reserve\\s+2\\s+FAILED\\s+.*OUT_OF_STOCK");
     assertThat(runtime("retry", slow).err()).contains("only FAILED instances can be retried");
     CliRun finished = runtime("cancel", failed);
     assertThat(finished.code()).isEqualTo(1);

@@ -44,9 +44,9 @@ class OrderSagaEndToEndIT {
 
     JsonNode done = saga.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
     assertThat(executions(done)).containsExactly(
-        tuple("reserve-stock", "STEP", "reserve", "SUCCEEDED"),
-        tuple("charge", "STEP", "pay", "SUCCEEDED"),
-        tuple("ship", "STEP", "ship", "SUCCEEDED"));
+        tuple("reserve-stock", "task", "reserve", "SUCCEEDED"),
+        tuple("charge", "task", "pay", "SUCCEEDED"),
+        tuple("ship", "task", "ship", "SUCCEEDED"));
     assertThat(done.path("outputs").path("ship").path("trackingNumber").asText()).isEqualTo("TRK-" + order.toUpperCase());
     assertThat(saga.example("inventory", InventoryWorker.class).available("book")).isEqualTo(booksBefore - 2);
     assertThat(saga.example("payment", PaymentWorker.class).ledger())
@@ -61,11 +61,12 @@ class OrderSagaEndToEndIT {
     String id = saga.startOrder(order, Map.of("sku", "mug", "quantity", 3, "card", "declined"));
 
     JsonNode done = saga.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(30));
-    // onFailure: Compensate undoes the COMPLETED steps in reverse order: charge failed, so only reserve-stock
+    // onFailure: Compensate undoes the completed steps in reverse order: charge was refused (failed), so only
+    // reserve-stock
     assertThat(executions(done)).containsExactly(
-        tuple("reserve-stock", "STEP", "reserve", "SUCCEEDED"),
-        tuple("charge", "STEP", "pay", "FAILED"),
-        tuple("reserve-stock", "COMPENSATION", "release", "SUCCEEDED"));
+        tuple("reserve-stock", "task", "reserve", "SUCCEEDED"),
+        tuple("charge", "task", "pay", "FAILED"),
+        tuple("reserve-stock/compensate", "task", "release", "SUCCEEDED"));
     JsonNode charge = done.path("steps").get(1);
     assertThat(charge.path("error").path("code").asText()).isEqualTo("CARD_DECLINED");
     assertThat(charge.path("error").path("reason").asText()).contains("declined", order);

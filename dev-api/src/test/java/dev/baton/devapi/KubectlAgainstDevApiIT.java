@@ -75,6 +75,48 @@ class KubectlAgainstDevApiIT {
   }
 
   @Test
+  @Order(2)
+  void appliesTheNestedStepsOfTheOrderApprovalAndRefusesDuplicatesInsideABranch() {
+    String approval = repoRoot().resolve("examples/order-approval").toString();
+    String applied = kubectl.ok("apply", "-f", approval);
+    assertThat(applied).contains("workerservice.baton.dev/risk created", "workflow.baton.dev/order-approval created");
+    assertThat(kubectl.ok("get", "workflow", "order-approval", "-o",
+        "jsonpath={.spec.steps[2].choice[0].steps[0].wait.signal}")).isEqualTo("approve");
+    assertThat(kubectl.ok("explain", "workflow.spec.steps.parallel.steps"))
+        .contains("The branch's steps, in order.");
+
+    Kubectl.Result duplicates = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: branch-twice}
+        spec:
+          entity: order
+          steps:
+            - name: checks
+              parallel:
+                - steps: [{name: fraud, service: risk, command: score}, {name: fraud, delay: 1s}]
+                - steps: [{name: authorize, service: payment, command: authorize}]
+        """, "apply", "-f", "-");
+    assertThat(duplicates.exitCode()).isNotZero();
+    assertThat(duplicates.err()).contains("Workflow \"branch-twice\" is invalid",
+        "spec.steps[0].parallel[0].steps[1]: Duplicate value: map[string]interface {}{\"name\":\"fraud\"}");
+
+    Kubectl.Result twoKinds = kubectl.runWithInput("""
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: two-kinds}
+        spec:
+          entity: order
+          steps: [{name: pause, service: risk, command: score, delay: 1s}]
+        """, "apply", "-f", "-");
+    assertThat(twoKinds.exitCode()).isNotZero();
+    assertThat(twoKinds.err()).contains("Workflow \"two-kinds\" is invalid",
+        "spec.steps[0]: Invalid value: \"object\": must be valid to one and only one schema");
+    assertThat(kubectl.run("get", "workflow", "two-kinds").exitCode()).isNotZero();
+    kubectl.ok("delete", "-f", approval);
+  }
+
+  @Test
   @Order(3)
   void statusWrittenByTheOperatorShowsInTheColumns() {
     kubectl.ok("patch", "workflow", "order-fulfilment", "--subresource=status", "--type=merge", "-p",

@@ -9,7 +9,7 @@ public final class ExampleWorkers {
   /** A WorkerService with this label is served in-process by {@code baton dev}, by the example worker it names. */
   public static final String LABEL = "baton.dev/example-worker";
 
-  public static final List<String> NAMES = List.of("inventory", "payment", "shipping", "sms");
+  public static final List<String> NAMES = List.of("inventory", "payment", "shipping", "sms", "risk");
 
   private ExampleWorkers() {}
 
@@ -20,6 +20,7 @@ public final class ExampleWorkers {
       case "payment" -> new PaymentWorker();
       case "shipping" -> new ShippingWorker();
       case "sms" -> new SmsWorker();
+      case "risk" -> new RiskWorker();
       default -> null;
     });
   }

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * ledger lives in memory. Input: {@code amount} (default 25.00) and {@code card}. The bank refuses, as a business
  * failure that is never retried, a card {@code "declined"} ({@code CARD_DECLINED}) and an amount over
  * {@value #LIMIT} ({@code INSUFFICIENT_FUNDS}); the {@code failed} event also reaches the sms service, which
- * subscribes to {@code *.pay.failed}.
+ * subscribes to {@code *.pay.failed}. {@code authorize} (the order-approval example's) puts a hold on the amount
+ * (a declined card is refused; an amount over the limit is held, for a person to approve), and {@code void} releases
+ * it when that order is compensated.
  */
 public final class PaymentWorker implements ExampleWorker {
 
@@ -49,29 +51,56 @@ public final class PaymentWorker implements ExampleWorker {
   public BatonWorker.Builder handlers(BatonWorker.Builder builder) {
     return builder
         .command("pay", cmd -> pay(Orders.of(cmd), cmd.inputAs(PayInput.class)))
-        .command("refund", cmd -> refund(Orders.of(cmd)));
+        .command("refund", cmd -> refund(Orders.of(cmd)))
+        .command("authorize", cmd -> authorize(Orders.of(cmd), cmd.inputAs(PayInput.class)))
+        .command("void", cmd -> voidHold(Orders.of(cmd)));
   }
 
   /** Charges the order once (a second pay of the same order returns the first charge). */
   public synchronized CommandResult pay(String order, PayInput in) {
-    Optional<Entry> charged = find(order, "CHARGE");
-    if (charged.isPresent()) {
-      return CommandResult.success(Map.of("paymentId", charged.get().id(), "amount", charged.get().amount()));
+    return book(order, in, "CHARGE", "pay", "paymentId", "charged");
+  }
+
+  /** Holds the amount once (order-approval); refuses a declined card, and holds any amount (approval decides). */
+  public synchronized CommandResult authorize(String order, PayInput in) {
+    return book(order, in, "HOLD", "auth", "authorizationId", "held");
+  }
+
+  /** Releases the order's hold once (compensation of authorize); an order never authorized has nothing to void. */
+  public synchronized CommandResult voidHold(String order) {
+    Optional<Entry> voided = find(order, "VOID");
+    if (voided.isPresent()) {
+      return CommandResult.success(Map.of("voidId", voided.get().id(), "released", voided.get().amount()));
+    }
+    Optional<Entry> held = find(order, "HOLD");
+    if (held.isEmpty()) {
+      return CommandResult.success(Map.of("released", 0));
+    }
+    Entry e = new Entry("void-" + order, order, "VOID", held.get().amount(), Instant.now());
+    ledger.add(e);
+    LOG.info("payment: released the hold of {} on order {} (compensation)", e.amount(), order);
+    return CommandResult.success(Map.of("voidId", e.id(), "released", e.amount()));
+  }
+
+  private CommandResult book(String order, PayInput in, String type, String prefix, String idField, String verb) {
+    Optional<Entry> booked = find(order, type);
+    if (booked.isPresent()) {
+      return CommandResult.success(Map.of(idField, booked.get().id(), "amount", booked.get().amount()));
     }
     BigDecimal amount = in.amount() == null ? DEFAULT_AMOUNT : in.amount();
     if ("declined".equalsIgnoreCase(in.card())) {
       LOG.info("payment: card declined for order {}", order);
       return CommandResult.failed("CARD_DECLINED", "the card was declined by the issuer (order " + order + ")");
     }
-    if (amount.compareTo(BigDecimal.valueOf(LIMIT)) > 0) {
+    if (amount.compareTo(BigDecimal.valueOf(LIMIT)) > 0 && type.equals("CHARGE")) {
       LOG.info("payment: {} over the limit for order {}", amount, order);
       return CommandResult.failed("INSUFFICIENT_FUNDS",
           "amount " + amount + " exceeds the available funds of " + LIMIT + " (order " + order + ")");
     }
-    Entry e = new Entry("pay-" + order, order, "CHARGE", amount, Instant.now());
+    Entry e = new Entry(prefix + "-" + order, order, type, amount, Instant.now());
     ledger.add(e);
-    LOG.info("payment: charged {} for order {}", amount, order);
-    return CommandResult.success(Map.of("paymentId", e.id(), "amount", amount));
+    LOG.info("payment: {} {} for order {}", verb, amount, order);
+    return CommandResult.success(Map.of(idField, e.id(), "amount", amount));
   }
 
   /** Pays the order's charge back once (compensation of pay); an order never charged has nothing to refund. */

@@ -67,6 +67,28 @@ class ExampleWorkersTest {
   }
 
   @Test
+  void paymentHoldsAnyAmountOnceAndVoidsTheHoldOnce() {
+    PaymentWorker payment = new PaymentWorker();
+    assertThat(payment.authorize("o-1", new PaymentWorker.PayInput(null, "declined")).errorCode())
+        .isEqualTo("CARD_DECLINED");
+    CommandResult held = payment.authorize("o-2", new PaymentWorker.PayInput(new BigDecimal("1500"), null));
+    assertThat(held.output().path("authorizationId").asText()).isEqualTo("auth-o-2");
+    assertThat(payment.authorize("o-2", new PaymentWorker.PayInput(new BigDecimal("1500"), null))).isEqualTo(held);
+    assertThat(payment.voidHold("o-2").output().path("released").decimalValue()).isEqualByComparingTo("1500");
+    payment.voidHold("o-2");
+    assertThat(payment.ledger()).extracting(PaymentWorker.Entry::type).containsExactly("HOLD", "VOID");
+    assertThat(payment.voidHold("o-1").output().path("released").asInt()).isZero();
+  }
+
+  @Test
+  void riskScoresAStolenCardHighAndTakesAGivenScore() {
+    RiskWorker risk = new RiskWorker();
+    assertThat(risk.score(new RiskWorker.ScoreInput(null, "stolen", null)).output().path("score").asInt()).isEqualTo(95);
+    assertThat(risk.score(new RiskWorker.ScoreInput(null, "visa", null)).output().path("score").asInt()).isEqualTo(10);
+    assertThat(risk.score(new RiskWorker.ScoreInput(120, null, null)).output().path("score").asInt()).isEqualTo(100);
+  }
+
+  @Test
   void everyNamedExampleExistsAndServesItsService() {
     for (String name : ExampleWorkers.NAMES) {
       assertThat(ExampleWorkers.create(name)).get().extracting(ExampleWorker::service).isEqualTo(name);

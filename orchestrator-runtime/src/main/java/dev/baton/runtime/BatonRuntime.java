@@ -4,14 +4,16 @@ import com.rabbitmq.client.Connection;
 import dev.baton.runtime.api.ApiAuth;
 import dev.baton.runtime.api.HealthCheck;
 import dev.baton.runtime.api.HttpApi;
+import dev.baton.runtime.api.InstanceDocuments;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
-import dev.baton.runtime.engine.EventApplier;
+import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.InstanceService;
-import dev.baton.runtime.engine.TransitionApplier;
+import dev.baton.runtime.engine.RandomIds;
+import dev.baton.runtime.engine.StateMachine;
 import dev.baton.runtime.messaging.AmqpConnector;
 import dev.baton.runtime.messaging.ConsumerRegistry;
 import dev.baton.runtime.messaging.OutboxRelay;
@@ -23,10 +25,12 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxStore;
-import dev.baton.runtime.store.ProcessedEventStore;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.timeouts.TimeoutSweeper;
+import dev.baton.runtime.ui.DeadLetterDesk;
+import dev.baton.runtime.ui.InstanceButtons;
+import dev.baton.runtime.ui.WebUi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Duration;
@@ -83,7 +87,7 @@ public final class BatonRuntime implements AutoCloseable {
     started.add(database);
 
     AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
-        settings.amqpCaFile());
+        settings.amqpCaFile(), settings.amqpAddresses());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);
@@ -92,13 +96,12 @@ public final class BatonRuntime implements AutoCloseable {
     LOG.info("Connected to RabbitMQ at {}", connector.safeAddress());
 
     InstanceStore instances = new InstanceStore();
-    StepExecutionStore executions = new StepExecutionStore();
+    StepStore steps = new StepStore();
     OutboxStore outbox = new OutboxStore();
-    ProcessedEventStore processed = new ProcessedEventStore();
     DefinitionStore definitions = new DefinitionStore();
     DefinitionCatalog catalog = new DefinitionCatalog(definitions);
-    TransitionApplier applier = new TransitionApplier(new CommandComposer(),
-        new TransitionWriter(instances, executions, outbox));
+    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next), new CommandComposer(),
+        new TransitionWriter());
 
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
         settings.outboxPollInterval());
@@ -107,7 +110,7 @@ public final class BatonRuntime implements AutoCloseable {
 
     WorkflowWatcher[] watcher = new WorkflowWatcher[1];
     ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, database,
-        new EventApplier(instances, processed, catalog, applier), metrics, relay,
+        engine, metrics, relay,
         new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
         () -> watcher[0] == null ? Set.of() : watcher[0].names());
     started.add(() -> consumers.stop(DRAIN_GRACE));
@@ -131,7 +134,7 @@ public final class BatonRuntime implements AutoCloseable {
       scheduler.shutdownNow();
       scheduler.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
-    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, catalog, applier, relay,
+    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, steps, engine, relay,
         metrics, settings.timeoutBatchSize()));
     every(scheduler, settings.metricsRefreshInterval(), gauges);
     RouteTable routes = new RouteTable(database, definitions);
@@ -139,9 +142,9 @@ public final class BatonRuntime implements AutoCloseable {
     every(scheduler, settings.metricsRefreshInterval(), routes);
     every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
     every(scheduler, settings.retentionInterval(),
-        new RetentionJob(database, instances, processed, settings.retention()));
+        new RetentionJob(database, instances, settings.retention()));
 
-    InstanceService service = new InstanceService(database, instances, catalog, applier, relay);
+    InstanceService service = new InstanceService(database, instances, steps, catalog, engine, relay);
     HealthCheck health = new HealthCheck() {
       @Override
       public boolean databaseUp() {
@@ -164,11 +167,18 @@ public final class BatonRuntime implements AutoCloseable {
       }
     };
     metrics.dependencies(health::databaseUp, health::brokerUp);
+    WebUi.Parts ui = new WebUi.Parts(database, watcher[0], metrics,
+        new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
+        DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
+            settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
+            settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
+            settings.amqpCaFile(), settings.amqpAddresses()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, executions, service, watcher[0], metrics, health, routes),
+        new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes, ui),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
-    LOG.info("Baton runtime ready: HTTP API on {}:{}", settings.httpHost(), http.port());
+    LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),
+        settings.httpHost(), http.port());
   }
 
   /** The port the HTTP API listens on. */

@@ -1,6 +1,7 @@
 package dev.baton.runtime;
 
 import dev.baton.contract.TlsTrust;
+import dev.baton.messaging.BrokerAddresses;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
@@ -39,6 +40,12 @@ import java.util.Map;
  * @param apiToken bearer token every API request must carry (never logged); null: the API is open
  * @param apiReadToken a second token that may only read (GET); null: none
  * @param amqpCaFile PEM file of the CA(s) to trust for {@code amqps://}; null: the JVM's default trust store
+ * @param amqpAddresses {@code host:port} of the nodes of a RabbitMQ cluster, tried in order (they replace the URI's
+ *     host and port; {@code BATON_RABBITMQ_ADDRESSES}); empty: the URI's host
+ * @param managementUrl RabbitMQ management API (e.g. {@code http://127.0.0.1:15672/api/}) that the web UI's
+ *     dead-letter page reads; null: the page says it is not configured
+ * @param managementUsername user for the management API and for replaying dead letters; null: the broker user
+ * @param managementPassword its password (never logged); null: the broker user's
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -67,10 +74,15 @@ public record RuntimeSettings(
     long maxRequestBytes,
     String apiToken,
     String apiReadToken,
-    String amqpCaFile) {
+    String amqpCaFile,
+    List<String> amqpAddresses,
+    String managementUrl,
+    String managementUsername,
+    String managementPassword) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    amqpAddresses = amqpAddresses == null ? List.of() : List.copyOf(amqpAddresses);
     atLeast("consumerThreads", consumerThreads, 1);
     atLeast("prefetch", prefetch, 1);
     atLeast("eventBatchSize", eventBatchSize, 1);
@@ -88,7 +100,7 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null);
   }
 
   /**
@@ -132,7 +144,22 @@ public record RuntimeSettings(
         .apiToken(r.secret("BATON_API_TOKEN"))
         .apiReadToken(r.secret("BATON_API_READ_TOKEN"))
         .amqpCaFile(r.string(TlsTrust.CA_FILE_VARIABLE, null))
+        .amqpAddresses(addresses(r))
+        .management(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", null, "http", "https"),
+            r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
         .build();
+  }
+
+  /** {@code BATON_RABBITMQ_ADDRESSES}, checked here so that a bad item is reported with the other settings. */
+  private static List<String> addresses(SettingsReader r) {
+    List<String> items = r.list(BrokerAddresses.VARIABLE, List.of());
+    try {
+      BrokerAddresses.parse(items, 5672);
+    } catch (IllegalArgumentException e) {
+      r.problem(BrokerAddresses.VARIABLE, e.getMessage());
+      return List.of();
+    }
+    return items;
   }
 
   public Builder toBuilder() {
@@ -154,6 +181,8 @@ public record RuntimeSettings(
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
         + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
         + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        + (amqpAddresses.isEmpty() ? "" : ", amqpAddresses=" + amqpAddresses)
+        + ", managementUrl=" + (managementUrl == null ? "none" : managementUrl.replaceFirst("//[^/@]*@", "//"))
         + "]";
   }
 
@@ -192,6 +221,10 @@ public record RuntimeSettings(
     private String apiToken;
     private String apiReadToken;
     private String amqpCaFile;
+    private List<String> amqpAddresses;
+    private String managementUrl;
+    private String managementUsername;
+    private String managementPassword;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -221,6 +254,10 @@ public record RuntimeSettings(
       apiToken = s.apiToken;
       apiReadToken = s.apiReadToken;
       amqpCaFile = s.amqpCaFile;
+      amqpAddresses = s.amqpAddresses;
+      managementUrl = s.managementUrl;
+      managementUsername = s.managementUsername;
+      managementPassword = s.managementPassword;
     }
 
     public Builder databaseUrl(String v) {
@@ -358,12 +395,25 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder amqpAddresses(List<String> v) {
+      amqpAddresses = v;
+      return this;
+    }
+
+    /** The management API the dead-letter page reads, and who to be there (null user: the broker user). */
+    public Builder management(String url, String username, String password) {
+      managementUrl = url;
+      managementUsername = username;
+      managementPassword = password;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile);
+          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword);
     }
   }
 }

@@ -47,6 +47,15 @@ class RuntimeSettingsTest {
   }
 
   @Test
+  void theNodesOfACluster() {
+    assertThat(RuntimeSettings.fromEnvironment(Map.of("BATON_RABBITMQ_ADDRESSES", "mq-0:5672, mq-1:5672,mq-2"))
+        .amqpAddresses()).containsExactly("mq-0:5672", "mq-1:5672", "mq-2");
+    assertThat(RuntimeSettings.fromEnvironment(Map.of()).amqpAddresses()).isEmpty();
+    assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_RABBITMQ_ADDRESSES", "mq-0:port")))
+        .hasMessageContaining("BATON_RABBITMQ_ADDRESSES").hasMessageContaining("'mq-0:port' is not host:port");
+  }
+
+  @Test
   void aBadValueNamesItsVariable() {
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_HTTP_PORT", "eighty")))
         .hasMessage("BATON_HTTP_PORT: expected a whole number from 0 to 65535, got 'eighty'");

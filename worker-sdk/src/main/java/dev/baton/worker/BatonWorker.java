@@ -1,5 +1,6 @@
 package dev.baton.worker;
 
+import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
@@ -7,6 +8,7 @@ import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.messaging.BrokerAddresses;
 import dev.baton.messaging.ConfirmedPublisher;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -55,6 +57,7 @@ public final class BatonWorker implements AutoCloseable {
 
   private final ServiceTopology topology;
   private final ConnectionFactory factory;
+  private final List<Address> addresses;
   private final String connectionName;
   private final int prefetch;
   private final int concurrency;
@@ -79,6 +82,8 @@ public final class BatonWorker implements AutoCloseable {
   private BatonWorker(Builder b) {
     this.topology = b.environment.topology();
     this.factory = BrokerConnection.prepare(b.connectionFactory);
+    // A port left out is the URI's (or the factory's) port: 5671 for amqps.
+    this.addresses = BrokerAddresses.orFactory(BrokerAddresses.parse(b.addresses, factory.getPort()), factory);
     this.connectionName = b.connectionName != null ? b.connectionName
         : BrokerConnection.connectionName(topology.service());
     this.prefetch = b.prefetch != null ? b.prefetch : b.environment.prefetch();
@@ -121,8 +126,8 @@ public final class BatonWorker implements AutoCloseable {
     try {
       // Consuming and publishing on connections of their own, as RabbitMQ recommends: a broker that blocks
       // publishers (memory or disk alarm) then never holds up the acks, nor the deliveries of other channels.
-      connection = factory.newConnection(consumerThreads, connectionName);
-      publisherConnection = factory.newConnection(consumerThreads, connectionName + "-publisher");
+      connection = factory.newConnection(consumerThreads, addresses, connectionName);
+      publisherConnection = factory.newConnection(consumerThreads, addresses, connectionName + "-publisher");
     } catch (IOException | TimeoutException e) {
       closeConnections();
       shutdownThreads();
@@ -273,6 +278,7 @@ public final class BatonWorker implements AutoCloseable {
 
     private WorkerEnvironment environment;
     private ConnectionFactory connectionFactory;
+    private List<String> addresses = List.of();
     private String connectionName;
     private Integer prefetch;
     private int concurrency = 1;
@@ -304,9 +310,10 @@ public final class BatonWorker implements AutoCloseable {
     public Builder fromEnvironment(Map<String, String> env) {
       HandlerLimits configured = new HandlerLimits(handlerTimeout, maxResultBytes);
       FromEnvironment read = SettingsReader.read(env, r -> new FromEnvironment(WorkerEnvironment.read(r),
-          BrokerConnection.fromEnvironment(r), WorkerSettings.limits(r, configured)));
+          BrokerConnection.fromEnvironment(r), BrokerConnection.addresses(r), WorkerSettings.limits(r, configured)));
       this.environment = read.environment();
       this.connectionFactory = read.connectionFactory();
+      this.addresses = read.addresses();
       this.handlerTimeout = read.limits().handlerTimeout();
       this.maxResultBytes = read.limits().maxResultBytes();
       return this;
@@ -317,7 +324,7 @@ public final class BatonWorker implements AutoCloseable {
      * every bad variable.
      */
     private record FromEnvironment(WorkerEnvironment environment, ConnectionFactory connectionFactory,
-        HandlerLimits limits) {}
+        List<String> addresses, HandlerLimits limits) {}
 
     /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
     public Builder environment(WorkerEnvironment environment) {
@@ -345,6 +352,16 @@ public final class BatonWorker implements AutoCloseable {
      */
     public Builder uri(String uri, String caFile) {
       this.connectionFactory = BrokerConnection.fromUri(Objects.requireNonNull(uri, "uri"), "the broker URI", caFile);
+      return this;
+    }
+
+    /**
+     * The nodes of a RabbitMQ cluster, {@code host:port} each, tried in order when connecting and recovering, in
+     * place of the factory's or URI's host and port ({@code BATON_RABBITMQ_ADDRESSES} with {@link #fromEnvironment}).
+     */
+    public Builder addresses(List<String> hostPorts) {
+      BrokerAddresses.parse(hostPorts, 5672); // refused here, by name, rather than at start
+      this.addresses = List.copyOf(hostPorts);
       return this;
     }
 

@@ -4,8 +4,10 @@ import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.settings.SettingsReader;
+import dev.baton.messaging.BrokerAddresses;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 
 /**
  * The connection factory of a worker: from the credentials the operator injects, or as given, always with automatic
@@ -53,6 +55,18 @@ final class BrokerConnection {
       }
     }
     return factory;
+  }
+
+  /** {@code BATON_RABBITMQ_ADDRESSES}: the nodes of a cluster, in place of the URI's host and port; empty without. */
+  static List<String> addresses(SettingsReader r) {
+    List<String> items = r.list(BrokerAddresses.VARIABLE, List.of());
+    try {
+      BrokerAddresses.parse(items, 5672);
+      return items;
+    } catch (IllegalArgumentException e) {
+      r.problem(BrokerAddresses.VARIABLE, e.getMessage());
+      return List.of();
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.topology.WorkflowModel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +20,18 @@ public final class WorkflowSpecs {
       collect(spec.getSteps(), all);
     }
     return all;
+  }
+
+  /**
+   * The tasks of the spec, nested ones included, as the orchestrator queue's bindings need them: service, action (the
+   * command unless set) and compensation. From the spec as written, so that a stored revision keeps its routes even
+   * if a later translator would refuse it.
+   */
+  public static List<WorkflowModel.Step> resultSources(WorkflowSpec spec) {
+    return allSteps(spec).stream().filter(s -> s.getService() != null && s.getCommand() != null)
+        .map(s -> new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(),
+            s.getCompensate() == null || s.getCompensate().isBlank() ? null : s.getCompensate()))
+        .toList();
   }
 
   private static void collect(List<StepSpec> steps, List<StepSpec> into) {

@@ -43,6 +43,14 @@ class SchemaRejectsBadInputTest {
     "duplicate commands     | WorkerService | {commands: [{name: pay}, {name: pay, retryPolicy: quick}]}       | commands[1]: Duplicate value",
     "duplicate subscriptions | WorkerService | {subscriptions: [{name: n, service: a, pattern: x}, {name: n, service: b, pattern: y}]} | subscriptions[1]: Duplicate value",
     "51 commands            | WorkerService | {commands: [COMMANDS51]}                                          | spec.commands",
+    "two kinds in one step  | Workflow      | {entity: order, steps: [{name: a, service: s, command: c, delay: 1s}]} | spec.steps[0]",
+    "a step of no kind      | Workflow      | {entity: order, steps: [{name: a}]}                                 | spec.steps[0]",
+    "duplicate in a branch  | Workflow      | {entity: order, steps: [{name: p, parallel: [{steps: [{name: a, delay: 1s}, {name: a, delay: 2s}]}, {steps: [{name: b, delay: 1s}]}]}]} | parallel[0].steps[1]: Duplicate value",
+    "11 branches            | Workflow      | {entity: order, steps: [{name: p, parallel: [BRANCHES11]}]}           | spec.steps[0].parallel",
+    "a fourth level         | Workflow      | {entity: order, steps: [{name: p, parallel: [{steps: [{name: q, parallel: [{steps: [{name: r, otherwise: []}]}]}]}]}]} | otherwise",
+    "bad delay              | Workflow      | {entity: order, steps: [{name: a, delay: soon}]}                    | spec.steps[0].delay",
+    "a case without when    | Workflow      | {entity: order, steps: [{name: c, choice: [{steps: []}]}]}          | when",
+    "a wait without signal  | Workflow      | {entity: order, steps: [{name: w, wait: {timeout: 1h}}]}            | signal",
     "long timeout string    | Workflow      | {entity: order, steps: [{name: a, service: s, command: c, timeout: 1h1h1h1h1h1h1h1h1h}]} | timeout",
     "env name with a space  | WorkerService | {deployment: {image: i, env: [{name: 'MY VAR', value: x}]}}        | env[0].name",
     "env name from a digit  | WorkerService | {deployment: {image: i, env: [{name: 1VAR, value: x}]}}           | env[0].name",
@@ -58,8 +66,10 @@ class SchemaRejectsBadInputTest {
   void rejects(String description, String kind, String spec, String field) throws Exception {
     String commands = java.util.stream.IntStream.range(0, 51).mapToObj(i -> "{name: c" + i + "}")
         .collect(java.util.stream.Collectors.joining(", "));
+    String branches = java.util.stream.IntStream.range(0, 11).mapToObj(i -> "{steps: [{name: b" + i + ", delay: 1s}]}")
+        .collect(java.util.stream.Collectors.joining(", "));
     JsonNode resource = YAML.readTree("{apiVersion: baton.dev/v1alpha1, kind: " + kind + ", metadata: {name: x}, spec: "
-        + spec.replace("COMMANDS51", commands) + "}");
+        + spec.replace("COMMANDS51", commands).replace("BRANCHES11", branches) + "}");
     assertThat(VALIDATOR.validate(resource)).as(description).isNotEmpty().anySatisfy(e -> assertThat(e).contains(field));
   }
 

@@ -10,6 +10,7 @@ import com.rabbitmq.http.client.HttpException;
 import com.rabbitmq.http.client.HttpServerException;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
+import dev.baton.runtime.deadletters.DeadLetterQueue;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.MalformedURLException;
@@ -48,6 +49,12 @@ final class Broker {
           + reason(e) + "): is RabbitMQ running with rabbitmq_management enabled? Otherwise set"
           + " --rabbitmq-management-url", e);
     }
+  }
+
+  /** The dead-letter queue a user named; exits 2 (usage) when the name is not one. */
+  static DeadLetterQueue deadLetterQueue(String name) {
+    return DeadLetterQueue.parse(name).orElseThrow(() ->
+        new CliException(ExitCodes.USAGE, DeadLetterQueue.notADeadLetterQueue(name)));
   }
 
   /** An AMQP connection to the vhost as the administrator. */

@@ -2,11 +2,6 @@ package dev.baton.cli.dlq;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.rabbitmq.http.client.Client;
-import com.rabbitmq.http.client.GetAckMode;
-import com.rabbitmq.http.client.GetEncoding;
-import com.rabbitmq.http.client.domain.InboundMessage;
-import com.rabbitmq.http.client.domain.QueueInfo;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.Json;
@@ -14,11 +9,13 @@ import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.Table;
 import dev.baton.cli.support.Times;
 import dev.baton.contract.Headers;
+import dev.baton.runtime.deadletters.DeadLetterBrowser;
+import dev.baton.runtime.deadletters.DeadLetterBrowser.QueueCount;
+import dev.baton.runtime.deadletters.DeadLetterQueue;
+import dev.baton.runtime.deadletters.ParkedMessage;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,7 +37,6 @@ import picocli.CommandLine.Spec;
 public final class DlqListCommand implements Callable<Integer> {
 
   private static final int MAX_PEEK = 1000;
-  private static final int TRUNCATE = 50_000;
 
   @Option(names = {"-s", "--service"}, paramLabel = "S", description = "Only the dead-letter queues of service S.")
   String service;
@@ -61,33 +57,26 @@ public final class DlqListCommand implements Callable<Integer> {
     if (limit < 1 || limit > MAX_PEEK) {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + MAX_PEEK + ", got " + limit);
     }
-    Client client = Broker.management(broker);
+    DeadLetterBrowser browser = new DeadLetterBrowser(Broker.management(broker), broker.vhost);
     if (queue == null) {
-      queues(client, spec.commandLine().getOut());
+      queues(browser, spec.commandLine().getOut());
     } else {
-      messages(client, DeadLetterQueue.parse(queue), spec.commandLine().getOut());
+      messages(browser, Broker.deadLetterQueue(queue), spec.commandLine().getOut());
     }
     return ExitCodes.OK;
   }
 
-  private void queues(Client client, PrintWriter out) {
-    List<QueueInfo> all = Broker.call(broker, () -> client.getQueues(broker.vhost));
-    if (all == null) {
-      throw CliException.server("vhost '" + broker.vhost + "' does not exist on RabbitMQ: check --vhost");
-    }
-    List<QueueInfo> queues = all.stream()
-        .filter(q -> DeadLetterQueue.isDeadLetterQueue(q.getName()))
-        .filter(q -> service == null || DeadLetterQueue.parse(q.getName()).service().equals(service))
-        .sorted(Comparator.comparing(QueueInfo::getName))
-        .toList();
+  private void queues(DeadLetterBrowser browser, PrintWriter out) {
+    List<QueueCount> queues = Broker.call(broker, () -> browser.queues(service)).orElseThrow(() ->
+        CliException.server("vhost '" + broker.vhost + "' does not exist on RabbitMQ: check --vhost"));
     if (!output.isTable()) {
       ObjectNode doc = Json.object();
       doc.put("vhost", broker.vhost);
       ArrayNode items = doc.putArray("queues");
-      for (QueueInfo q : queues) {
-        DeadLetterQueue dlq = DeadLetterQueue.parse(q.getName());
-        items.addObject().put("name", q.getName()).put("service", dlq.service()).put("consumer", dlq.consumer())
-            .put("messages", q.getTotalMessages());
+      for (QueueCount q : queues) {
+        DeadLetterQueue dlq = q.queue();
+        items.addObject().put("name", dlq.name()).put("service", dlq.service()).put("consumer", dlq.consumer())
+            .put("messages", q.messages());
       }
       Json.print(out, output.format(), doc);
       return;
@@ -100,10 +89,10 @@ public final class DlqListCommand implements Callable<Integer> {
     }
     Table t = new Table("QUEUE", "SERVICE", "COMMAND/SUBSCRIPTION", "MESSAGES");
     long total = 0;
-    for (QueueInfo q : queues) {
-      DeadLetterQueue dlq = DeadLetterQueue.parse(q.getName());
-      t.row(q.getName(), dlq.service(), dlq.consumer(), q.getTotalMessages());
-      total += q.getTotalMessages();
+    for (QueueCount q : queues) {
+      DeadLetterQueue dlq = q.queue();
+      t.row(dlq.name(), dlq.service(), dlq.consumer(), q.messages());
+      total += q.messages();
     }
     t.print(out);
     out.println();
@@ -113,21 +102,15 @@ public final class DlqListCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private void messages(Client client, DeadLetterQueue dlq, PrintWriter out) {
-    QueueInfo info = Broker.call(broker, () -> client.getQueue(broker.vhost, dlq.name()));
-    if (info == null) {
-      throw CliException.server("no queue " + dlq.name() + " in vhost " + broker.vhost + " (see baton dlq list)");
-    }
-    List<InboundMessage> peeked = Broker.call(broker, () -> client.get(broker.vhost, dlq.name(), limit,
-        GetAckMode.REJECT_REQUEUE_TRUE, GetEncoding.AUTO, TRUNCATE));
-    List<PeekedMessage> messages = (peeked == null ? List.<InboundMessage>of() : peeked).stream()
-        .map(PeekedMessage::of).toList();
+  private void messages(DeadLetterBrowser browser, DeadLetterQueue dlq, PrintWriter out) {
+    List<ParkedMessage> messages = Broker.call(broker, () -> browser.peek(dlq, limit)).orElseThrow(() ->
+        CliException.server("no queue " + dlq.name() + " in vhost " + broker.vhost + " (see baton dlq list)"));
     if (!output.isTable()) {
       ObjectNode doc = Json.object();
       doc.put("queue", dlq.name());
       doc.put("vhost", broker.vhost);
       ArrayNode items = doc.putArray("messages");
-      messages.forEach(m -> items.add(m.toJson()));
+      messages.forEach(m -> items.add(toJson(m)));
       Json.print(out, output.format(), doc);
       return;
     }
@@ -138,7 +121,7 @@ public final class DlqListCommand implements Callable<Integer> {
     }
     Instant now = Instant.now();
     Table t = new Table("MESSAGE ID", "ROUTING KEY", "INSTANCE", "STEP", "EXCEPTION", "AGE");
-    for (PeekedMessage m : messages) {
+    for (ParkedMessage m : messages) {
       t.row(m.messageId(), m.routingKey(), m.header(Headers.INSTANCE), m.header(Headers.STEP), m.exception(),
           Times.age(m.timestamp(), now));
     }
@@ -150,51 +133,22 @@ public final class DlqListCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /** A message looked at through the management API. */
-  record PeekedMessage(String messageId, String routingKey, Map<String, Object> headers, Instant timestamp,
-      InboundMessage raw) {
-
-    @SuppressWarnings("unchecked")
-    static PeekedMessage of(InboundMessage m) {
-      Map<String, Object> props = m.getProperties() == null ? Map.of() : m.getProperties();
-      Map<String, Object> headers = props.get("headers") instanceof Map<?, ?> h ? (Map<String, Object>) h : Map.of();
-      Object ts = props.get("timestamp");
-      Instant timestamp = ts instanceof Number n ? Instant.ofEpochSecond(n.longValue()) : null;
-      Object key = headers.get(Headers.ORIGINAL_ROUTING_KEY);
-      return new PeekedMessage(props.get("message_id") == null ? "" : props.get("message_id").toString(),
-          key == null ? m.getRoutingKey() : key.toString(), headers, timestamp, m);
+  private static ObjectNode toJson(ParkedMessage m) {
+    ObjectNode o = Json.object();
+    o.put("messageId", m.messageId());
+    o.put("routingKey", m.routingKey());
+    o.put("exceptionType", m.header(Headers.EXCEPTION_TYPE));
+    o.put("exceptionMessage", m.header(Headers.EXCEPTION_MESSAGE));
+    o.put("instance", m.header(Headers.INSTANCE));
+    o.put("step", m.header(Headers.STEP));
+    if (m.timestamp() == null) {
+      o.putNull("timestamp");
+    } else {
+      o.put("timestamp", m.timestamp().toString());
     }
-
-    String header(String name) {
-      Object v = headers.get(name);
-      return v == null ? "" : v.toString();
-    }
-
-    String exception() {
-      String type = header(Headers.EXCEPTION_TYPE);
-      String message = header(Headers.EXCEPTION_MESSAGE);
-      String simple = type.substring(Math.max(type.lastIndexOf('.'), type.lastIndexOf('$')) + 1);
-      String text = message.isEmpty() ? simple : simple.isEmpty() ? message : simple + ": " + message;
-      return text.length() > 100 ? text.substring(0, 97) + "..." : text;
-    }
-
-    ObjectNode toJson() {
-      ObjectNode o = Json.object();
-      o.put("messageId", messageId);
-      o.put("routingKey", routingKey);
-      o.put("exceptionType", header(Headers.EXCEPTION_TYPE));
-      o.put("exceptionMessage", header(Headers.EXCEPTION_MESSAGE));
-      o.put("instance", header(Headers.INSTANCE));
-      o.put("step", header(Headers.STEP));
-      if (timestamp == null) {
-        o.putNull("timestamp");
-      } else {
-        o.put("timestamp", timestamp.toString());
-      }
-      o.set("properties", Json.MAPPER.valueToTree(raw.getProperties()));
-      o.put("payloadEncoding", raw.getPayloadEncoding());
-      o.put("payload", raw.getPayload());
-      return o;
-    }
+    o.set("properties", Json.MAPPER.valueToTree(m.raw().getProperties()));
+    o.put("payloadEncoding", m.raw().getPayloadEncoding());
+    o.put("payload", m.raw().getPayload());
+    return o;
   }
 }

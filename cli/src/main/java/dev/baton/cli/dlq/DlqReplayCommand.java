@@ -9,6 +9,8 @@ import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.Table;
+import dev.baton.runtime.deadletters.DeadLetterQueue;
+import dev.baton.runtime.deadletters.Replayer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -65,12 +67,14 @@ public final class DlqReplayCommand implements Callable<Integer> {
     if (which != null && which.count != null && which.count < 1) {
       throw new ParameterException(spec.commandLine(), "--count must be at least 1, got " + which.count);
     }
-    DeadLetterQueue dlq = DeadLetterQueue.parse(queue);
+    DeadLetterQueue dlq = Broker.deadLetterQueue(queue);
     Replayer.Selection selection = new Replayer.Selection(which == null ? null : which.count,
         which == null ? null : which.messageId, dryRun);
     Replayer.Result result;
     try (Connection connection = Broker.amqp(broker, "baton-cli-dlq-replay")) {
       result = Replayer.replay(connection, dlq, selection);
+    } catch (Replayer.UnroutableReplayException e) {
+      throw CliException.server(e.getMessage());
     } catch (ShutdownSignalException | IOException | TimeoutException e) {
       throw failure(dlq, e);
     } catch (InterruptedException e) {

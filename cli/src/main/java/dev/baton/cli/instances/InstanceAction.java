@@ -26,9 +26,14 @@ abstract class InstanceAction implements Callable<Integer> {
   /** One line on what happened, for the table output. */
   abstract String done(JsonNode instance);
 
+  /** The request's body; none by default. */
+  JsonNode body() {
+    return null;
+  }
+
   @Override
   public Integer call() {
-    JsonNode i = runtime.client().post(Instances.path(id) + "/" + action(), null).body();
+    JsonNode i = runtime.client().post(Instances.path(id) + "/" + action(), body()).body();
     var out = spec.commandLine().getOut();
     if (output.isTable()) {
       out.println(done(i));

@@ -33,10 +33,25 @@ final class Instances {
     return t;
   }
 
-  /** The current (or last) step, marked when it is a compensation. */
+  /** The current (or last) step, marked when it is a compensation ({@code <step>/compensate}). */
   static String step(JsonNode i) {
-    String step = Json.text(i, "currentStep");
-    return "COMPENSATION".equals(Json.text(i, "phase")) && !step.isEmpty() ? step + " (compensation)" : step;
+    return marked(Json.text(i, "currentStep"));
+  }
+
+  private static final String COMPENSATION_SUFFIX = "/compensate";
+
+  static boolean isCompensation(String stepName) {
+    return stepName.endsWith(COMPENSATION_SUFFIX);
+  }
+
+  /** The step a compensation undoes. */
+  static String undone(String stepName) {
+    return isCompensation(stepName) ? stepName.substring(0, stepName.length() - COMPENSATION_SUFFIX.length())
+        : stepName;
+  }
+
+  private static String marked(String step) {
+    return isCompensation(step) ? undone(step) + " (compensation)" : step;
   }
 
   static boolean isActive(JsonNode i) {
@@ -74,7 +89,7 @@ final class Instances {
     if (!steps.isArray() || steps.isEmpty()) {
       out.println("No step has been dispatched yet.");
     } else {
-      out.println("Timeline (one row per dispatch; compensations marked):");
+      out.println("Timeline (one row per step attempt, oldest first; IN is the enclosing step; compensations marked):");
       timeline(steps, now).print(out);
     }
     out.flush();
@@ -100,10 +115,10 @@ final class Instances {
   }
 
   private static String lastError(JsonNode e, Instant now) {
-    String kind = Json.text(e, "kind");
+    String step = Json.text(e, "step");
     String action = Json.text(e, "action");
-    StringBuilder sb = new StringBuilder(Json.text(e, "step"));
-    sb.append(" (").append("COMPENSATION".equals(kind) ? "compensation " : "").append(action.isEmpty() ? "" : action)
+    StringBuilder sb = new StringBuilder(undone(step));
+    sb.append(" (").append(isCompensation(step) ? "compensation " : "").append(action.isEmpty() ? "" : action)
         .append(", attempt ").append(Json.text(e, "attempt")).append("): ");
     sb.append(Json.text(e, "status")).append(' ').append(Json.text(e, "errorCode"));
     String reason = Json.text(e, "reason");
@@ -118,16 +133,19 @@ final class Instances {
   }
 
   private static Table timeline(JsonNode steps, Instant now) {
-    Table t = new Table("#", "STEP", "KIND", "ACTION", "ATTEMPT", "STATUS", "STARTED", "TOOK", "ERROR");
+    Table t = new Table("#", "STEP", "KIND", "IN", "ACTION", "ATTEMPT", "STATUS", "STARTED", "TOOK", "ERROR");
     int n = 0;
     for (JsonNode s : steps) {
       Instant started = Times.parse(Json.text(s, "startedAt"));
       Instant finished = Times.parse(Json.text(s, "finishedAt"));
       String took = started == null ? ""
           : finished == null ? "running " + Times.age(started, now) : Times.span(Duration.between(started, finished));
-      boolean compensation = "COMPENSATION".equals(Json.text(s, "kind"));
-      t.row(++n, Json.text(s, "name"), compensation ? "<- compensation" : "step", Json.text(s, "action"),
-          Json.text(s, "attempt"), Json.text(s, "status"), Times.clock(started), took, error(s.get("error")));
+      String name = Json.text(s, "name");
+      boolean compensation = isCompensation(name);
+      String chosen = Json.text(s, "chosen");
+      String kind = compensation ? "<- compensation" : Json.text(s, "kind") + (chosen.isEmpty() ? "" : " -> " + chosen);
+      t.row(++n, undone(name), kind, Json.text(s, "parent"), Json.text(s, "action"), Json.text(s, "attempt"),
+          Json.text(s, "status"), Times.clock(started), took, error(s.get("error")));
     }
     return t;
   }

@@ -5,17 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -70,33 +64,6 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   private JsonNode input() {
-    if (input == null) {
-      return Json.object();
-    }
-    String text = input.startsWith("@") ? read(input.substring(1)) : input;
-    JsonNode json = Json.parseOrNull(text);
-    if (json == null || !json.isObject()) {
-      throw new ParameterException(spec.commandLine(), "--input must be a JSON object such as '{\"amount\": 42}'"
-          + (input.startsWith("@") ? " (read from " + input + ")" : "") + ", got: " + abbreviate(text));
-    }
-    return json;
-  }
-
-  private String read(String file) {
-    try {
-      if (file.equals("-")) {
-        InputStream in = System.in;
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new ParameterException(spec.commandLine(), "--input @" + file + ": cannot read " + file + " ("
-          + e.getClass().getSimpleName() + ")");
-    }
-  }
-
-  private static String abbreviate(String s) {
-    String one = s.strip().replaceAll("\\s+", " ");
-    return one.length() > 60 ? one.substring(0, 57) + "..." : one;
+    return input == null ? Json.object() : JsonArgument.parse(spec, "--input", input, true);
   }
 }

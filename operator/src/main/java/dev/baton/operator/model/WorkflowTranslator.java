@@ -33,36 +33,30 @@ public final class WorkflowTranslator {
       return Validated.invalid(definition.problems());
     }
     List<Problem> problems = new ArrayList<>();
-    List<WorkflowModel.Step> steps = new ArrayList<>();
     for (Step.Task task : definition.value().tasks()) {
-      if (checkReferences(task, services, problems)) {
-        steps.add(new WorkflowModel.Step(task.name(), task.service(), task.action(), task.compensate()));
-      }
+      checkReferences(task, services, problems);
     }
     WorkflowSpec spec = workflow.getSpec();
     QueueType type = spec.getQueueType() == null ? QueueType.CLASSIC : spec.getQueueType().toQueueType();
-    return Validated.of(problems,
-        () -> new WorkflowModel(workflow.getMetadata().getName(), spec.getEntity(), type, steps));
+    // The same steps the runtime keeps routed for each revision it runs (WorkflowSpecs.resultSources).
+    return Validated.of(problems, () -> new WorkflowModel(workflow.getMetadata().getName(), spec.getEntity(), type,
+        WorkflowSpecs.resultSources(spec)));
   }
 
-  private static boolean checkReferences(Step.Task step, ServiceDirectory services, List<Problem> problems) {
+  private static void checkReferences(Step.Task step, ServiceDirectory services, List<Problem> problems) {
     Optional<ServiceDirectory.Provider> provider = services.lookup(step.service());
     if (provider.isEmpty()) {
       problems.add(new Problem(ProblemKind.MISSING_SERVICE, "step '" + step.name() + "' uses service '"
           + step.service() + "', which no WorkerService provides: create a WorkerService with that service name "
           + "or correct the step"));
-      return false;
+      return;
     }
-    boolean ok = true;
     if (!provider.get().accepts(step.command())) {
       problems.add(missingCommand(step, "command", step.command(), provider.get()));
-      ok = false;
     }
     if (step.compensate() != null && !provider.get().accepts(step.compensate())) {
       problems.add(missingCommand(step, "compensate command", step.compensate(), provider.get()));
-      ok = false;
     }
-    return ok;
   }
 
   private static Problem missingCommand(Step.Task step, String what, String command, ServiceDirectory.Provider p) {

@@ -2,6 +2,7 @@ package dev.baton.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkerService;
@@ -81,6 +82,26 @@ class WorkflowTranslatorTest {
             Reason.INVALID_SPEC, "spec.steps[0].service 'pay.ment' is not a valid name"),
         Arguments.of("name too long for a queue", workflow("w".repeat(240), s -> {}, step("a", "payment", "pay", null)),
             Reason.INVALID_SPEC, "metadata.name is too long"));
+  }
+
+  static Workflow branches(StepSpec... branchSteps) {
+    StepSpec group = new StepSpec();
+    group.setName("checks");
+    group.setParallel(java.util.Arrays.stream(branchSteps).map(st -> new BranchSpec(List.of(st))).toList());
+    return workflow("w", s -> {}, group);
+  }
+
+  @Test
+  void theReferencesOfNestedTasksAreCheckedAndTheirServicesListed() {
+    Workflow wf = branches(step("charge", "payment", "pay", "undo"), step("hold", "inventory", "reserve", "release"));
+    Validated<WorkflowModel> v = WorkflowTranslator.fromCrd(wf, SERVICES);
+    assertThat(Reason.of(v)).isEqualTo(Reason.MISSING_COMMAND);
+    assertThat(v.message()).contains("step 'charge' uses compensate command 'undo'");
+    assertThat(WorkflowTranslator.referencedServices(wf)).containsExactly("payment", "inventory");
+
+    Validated<WorkflowModel> ok = WorkflowTranslator.fromCrd(
+        branches(step("charge", "payment", "pay", "refund"), step("hold", "inventory", "reserve", "release")), SERVICES);
+    assertThat(ok.value().steps()).extracting(WorkflowModel.Step::name).containsExactly("charge", "hold");
   }
 
   static StepSpec withTimeout(StepSpec step, String timeout) {

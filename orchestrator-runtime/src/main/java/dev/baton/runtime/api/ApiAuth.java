@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * needs it, except {@code GET /healthz} and {@code GET /livez} (probes); a second, read-only token may call GET and HEAD only (403 on
  * anything else). {@code /metrics} is open unless a read-only token is configured, then either token reads it.
  * Without any token the API is open (what {@code baton dev} does by default). Tokens are compared in constant time
- * (as SHA-256 digests, so their length does not leak either) and never logged.
+ * (as SHA-256 digests, so their length does not leak either) and never logged. The web UI under {@code /ui/} is not
+ * checked here: it signs its users in with the same tokens and keeps them in a session cookie ({@code ui.UiAuth}).
  */
 public final class ApiAuth {
 
@@ -20,7 +22,16 @@ public final class ApiAuth {
   private static final String HEALTH = "/healthz";
   private static final String LIVENESS = "/livez";
   private static final String METRICS = "/metrics";
+  private static final String UI = "/ui";
   private static final String CHALLENGE = "Bearer realm=\"baton\"";
+
+  /** What a token may do. */
+  public enum Access {
+    /** everything */
+    FULL,
+    /** GET and HEAD only */
+    READ
+  }
 
   /** No token: every request is let through. */
   public static final ApiAuth OPEN = new ApiAuth(null, null);
@@ -45,6 +56,46 @@ public final class ApiAuth {
     this.readOnly = digest(readToken);
   }
 
+  /** Whether the API is open (no token configured). */
+  public boolean open() {
+    return full == null;
+  }
+
+  /** Whether a read-only token is configured. */
+  public boolean hasReadToken() {
+    return readOnly != null;
+  }
+
+  /** What a presented token may do, compared in constant time; empty for a wrong token (or an open API). */
+  public Optional<Access> accessOf(String presented) {
+    if (full == null || presented == null) {
+      return Optional.empty();
+    }
+    byte[] given = digest(presented);
+    boolean isFull = MessageDigest.isEqual(given, full);
+    boolean isRead = readOnly != null && MessageDigest.isEqual(given, readOnly);
+    return isFull ? Optional.of(Access.FULL) : isRead ? Optional.of(Access.READ) : Optional.empty();
+  }
+
+  /**
+   * A key for signing the UI's sessions of one access level, derived from that token (never the token itself, nor
+   * its digest): a changed token ends every session signed with the old one, and every replica sharing the token
+   * accepts the same sessions.
+   */
+  public byte[] sessionKey(Access access) {
+    byte[] token = access == Access.FULL ? full : readOnly;
+    if (token == null) {
+      throw new IllegalStateException("no token for " + access);
+    }
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update("baton-ui-session:".getBytes(StandardCharsets.UTF_8));
+      return d.digest(token);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** For the start-up log line: whether tokens are required, never what they are. */
   String describe() {
     if (full == null) {
@@ -59,6 +110,9 @@ public final class ApiAuth {
       return;
     }
     String path = ctx.path();
+    if (path.equals(UI) || path.startsWith(UI + "/")) {
+      return; // the UI's own sign-in (a form and a cookie, not a header a browser cannot send)
+    }
     boolean read = "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
     if (read && (HEALTH.equals(path) || LIVENESS.equals(path) || METRICS.equals(path) && readOnly == null)) {
       return;
@@ -69,23 +123,20 @@ public final class ApiAuth {
       throw ApiError.unauthorized("this API needs a token: send 'Authorization: Bearer <token>' (baton CLI: --token "
           + "or BATON_RUNTIME_TOKEN)");
     }
-    String presented = bearer(header);
-    byte[] given = digest(presented == null ? "" : presented);
-    boolean isFull = MessageDigest.isEqual(given, full);
-    boolean isRead = readOnly != null && MessageDigest.isEqual(given, readOnly);
-    if (presented == null || !isFull && !isRead) {
+    Optional<Access> access = accessOf(bearer(header));
+    if (access.isEmpty()) {
       ctx.header("WWW-Authenticate", CHALLENGE + ", error=\"invalid_token\"");
       LOG.debug("Refused {} {} from {}: invalid token", ctx.method(), path, ctx.ip());
       throw ApiError.unauthorized("the token is not valid for this runtime");
     }
-    if (!isFull && !read) {
+    if (access.get() == Access.READ && !read) {
       throw ApiError.forbidden("the read-only token may not " + ctx.method() + " " + path
           + ": use the full token (BATON_API_TOKEN) for changes");
     }
   }
 
   /** The token of {@code Bearer <token>} (scheme case-insensitive), or null for another scheme. */
-  private static String bearer(String header) {
+  public static String bearer(String header) {
     String h = header.trim();
     if (h.length() < 7 || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return null;

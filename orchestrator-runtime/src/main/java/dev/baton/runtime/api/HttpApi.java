@@ -9,7 +9,8 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.ui.WebUi;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -32,9 +33,9 @@ public final class HttpApi implements AutoCloseable {
   }
 
   /** What the API serves. */
-  public record Parts(Database database, InstanceStore instances, StepExecutionStore executions,
+  public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      RouteTable routes) {}
+      RouteTable routes, WebUi.Parts ui) {}
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
     return start(host, port, maxRequestBytes, requireReady, p, ApiAuth.OPEN);
@@ -43,7 +44,7 @@ public final class HttpApi implements AutoCloseable {
   /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiAuth auth) {
-    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.executions(), p.service(),
+    InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics());
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
@@ -54,12 +55,16 @@ public final class HttpApi implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
 
       config.routes.before(auth::check);
+      if (p.ui() != null) {
+        WebUi.register(config.routes, p.ui(), auth);
+      }
 
       config.routes.post(INSTANCES, routes::start);
       config.routes.get(INSTANCES, routes::list);
       config.routes.get("/api/v1/instances/{id}", routes::get);
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
       config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
+      config.routes.post("/api/v1/instances/{id}/signals/{signal}", routes::signal);
       config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
       config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
       config.routes.get("/healthz", ctx -> health(ctx, p.health()));

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.InstanceRecord;
-import dev.baton.runtime.store.StepExecutionRecord;
+import dev.baton.runtime.engine.StepState;
+import dev.baton.runtime.engine.StepStatus;
 import java.time.Instant;
 import java.util.List;
 
@@ -37,22 +38,29 @@ final class InstanceJson {
     return o;
   }
 
-  /** The full form: with input, outputs and every execution, compensations included, oldest first. */
-  static ObjectNode detail(InstanceRecord i, List<StepExecutionRecord> executions) {
+  /**
+   * The full form: with input, the outputs by step, and every attempt of every step (compensations included, as
+   * tasks named {@code <step>/compensate}), oldest first.
+   */
+  static ObjectNode detail(InstanceRecord i, List<StepState> steps) {
     ObjectNode o = summary(i);
     o.set("input", Json.read(i.inputJson()));
-    o.set("outputs", Json.read(i.outputsJson()));
-    ArrayNode steps = o.putArray("steps");
-    for (StepExecutionRecord e : executions) {
-      ObjectNode s = steps.addObject();
-      s.put("name", e.stepName());
+    ObjectNode outputs = o.putObject("outputs");
+    ArrayNode list = o.putArray("steps");
+    for (StepState e : steps) {
+      if (!e.isCompensation() && e.status() == StepStatus.SUCCEEDED && e.output() != null) {
+        outputs.set(e.name(), e.output());
+      }
+      ObjectNode s = list.addObject();
+      s.put("name", e.name());
       s.put("kind", e.kind());
+      s.put("parent", e.parent());
       s.put("action", e.action());
-      s.put("status", e.status());
+      s.put("status", e.status().name());
       s.put("attempt", e.attempt());
       time(s, "startedAt", e.startedAt());
       time(s, "finishedAt", e.finishedAt());
-      s.set("output", Json.read(e.outputJson()));
+      s.set("output", e.output());
       if (e.errorCode() == null && e.errorReason() == null) {
         s.putNull("error");
       } else {
@@ -60,7 +68,13 @@ final class InstanceJson {
         err.put("code", e.errorCode());
         err.put("reason", e.errorReason());
       }
-      s.put("commandMessageId", e.commandMessageId().toString());
+      if (e.chosen() != null) {
+        s.put("chosen", e.chosen());
+      }
+      if (e.late() != null) {
+        s.set("late", e.late());
+      }
+      s.put("commandMessageId", e.commandMessageId() == null ? null : e.commandMessageId().toString());
     }
     return o;
   }

@@ -11,7 +11,7 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javalin.http.Context;
 import java.sql.SQLException;
@@ -25,21 +25,22 @@ final class InstanceRoutes {
 
   static final int DEFAULT_LIMIT = 50;
   static final int MAX_LIMIT = 500;
+  static final int MAX_SIGNAL = 253;
 
   private final Database database;
   private final InstanceStore instances;
-  private final StepExecutionStore executions;
+  private final InstanceDocuments documents;
   private final InstanceService service;
   private final WorkflowWatcher workflows;
   private final boolean requireReady;
   private final long maxRequestBytes;
   private final RuntimeMetrics metrics;
 
-  InstanceRoutes(Database database, InstanceStore instances, StepExecutionStore executions, InstanceService service,
+  InstanceRoutes(Database database, InstanceStore instances, StepStore steps, InstanceService service,
       WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics) {
     this.database = database;
     this.instances = instances;
-    this.executions = executions;
+    this.documents = new InstanceDocuments(database, instances, steps);
     this.service = service;
     this.workflows = workflows;
     this.requireReady = requireReady;
@@ -64,7 +65,7 @@ final class InstanceRoutes {
     if (started.created()) {
       metrics.instanceStarted(name);
     }
-    respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.executions()));
+    respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.steps()));
   }
 
   /** {@code GET /api/v1/instances/{id}}. */
@@ -86,36 +87,46 @@ final class InstanceRoutes {
     respond(ctx, 200, InstanceJson.list(found));
   }
 
-  /** {@code POST /api/v1/instances/{id}/cancel}. */
+  /** {@code POST /api/v1/instances/{id}/cancel}, with an optional {@code {"compensate": true}}. */
   void cancel(Context ctx) throws SQLException {
     UUID id = instanceId(ctx);
-    settle(ctx, id, service.cancel(id));
+    CancelRequest request = CancelRequest.parse(body(ctx));
+    settle(ctx, id, service.cancel(id, request.compensate()), 200);
   }
 
   /** {@code POST /api/v1/instances/{id}/retry}. */
   void retry(Context ctx) throws SQLException {
     UUID id = instanceId(ctx);
-    settle(ctx, id, service.retry(id));
+    settle(ctx, id, service.retry(id), 200);
   }
 
-  private void settle(Context ctx, UUID id, InstanceService.Result result) throws SQLException {
+  /**
+   * {@code POST /api/v1/instances/{id}/signals/{signal}} with any JSON body: 202, stored for a wait on that signal
+   * (consumed now if one is waiting); 404 for an unknown instance, 409 for one that has finished.
+   */
+  void signal(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    String signal = ctx.pathParam("signal");
+    if (signal.isBlank() || signal.length() > MAX_SIGNAL) {
+      throw ApiError.badRequest("a signal name is 1 to " + MAX_SIGNAL + " characters");
+    }
+    String json = Json.write(JsonBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
+    settle(ctx, id, service.signal(id, signal, json), 202);
+  }
+
+  private void settle(Context ctx, UUID id, InstanceService.Result result, int status) {
     if (result instanceof InstanceService.Result.NotFound) {
       throw notFound(id);
     }
     if (result instanceof InstanceService.Result.Conflict c) {
       throw ApiError.conflict(c.reason());
     }
-    respond(ctx, 200, detail(id));
+    InstanceService.Result.Done done = (InstanceService.Result.Done) result;
+    respond(ctx, status, InstanceJson.detail(done.instance(), done.steps()));
   }
 
   private ObjectNode detail(UUID id) throws SQLException {
-    return database.inTransaction(c -> {
-      Optional<InstanceRecord> found = instances.find(c, id);
-      if (found.isEmpty()) {
-        throw notFound(id);
-      }
-      return InstanceJson.detail(found.get(), executions.listFor(c, id));
-    });
+    return documents.detail(id).orElseThrow(() -> notFound(id));
   }
 
   /** The operator says whether a Workflow works; without an operator (no status) it is taken as it is. */

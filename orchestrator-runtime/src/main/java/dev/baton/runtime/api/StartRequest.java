@@ -1,6 +1,5 @@
 package dev.baton.runtime.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.runtime.json.Json;
@@ -12,23 +11,9 @@ record StartRequest(String businessKey, ObjectNode input) {
 
   static final int MAX_BUSINESS_KEY = 256;
   private static final Set<String> FIELDS = Set.of("businessKey", "input");
-  /** One JSON document and nothing after it; a field given twice is an error, not "the last one wins". */
-  private static final com.fasterxml.jackson.databind.ObjectReader STRICT = Json.MAPPER.reader()
-      .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .with(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
   static StartRequest parse(byte[] body) {
-    if (body == null || body.length == 0) {
-      throw ApiError.badRequest("the body is empty: send {\"businessKey\": \"...\", \"input\": {...}}");
-    }
-    JsonNode json;
-    try {
-      json = STRICT.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw ApiError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
-    } catch (java.io.IOException e) {
-      throw ApiError.badRequest("the body cannot be read: " + e.getMessage());
-    }
+    JsonNode json = JsonBody.read(body, "{\"businessKey\": \"...\", \"input\": {...}}");
     if (json == null || !json.isObject()) {
       throw ApiError.badRequest("the body must be a JSON object: {\"businessKey\": \"...\", \"input\": {...}}");
     }

@@ -1,11 +1,11 @@
 package dev.baton.runtime.definitions;
 
-import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
+import dev.baton.workflow.WorkflowSpecs;
 import java.util.List;
 
 /**
@@ -19,9 +19,7 @@ public final class ResultRoutes {
   private ResultRoutes() {}
 
   public static List<BindingSpec> of(String workflow, WorkflowSpec spec) {
-    List<WorkflowModel.Step> steps = spec.getSteps().stream()
-        .map((StepSpec s) -> new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(), s.getCompensate()))
-        .toList();
+    List<WorkflowModel.Step> steps = WorkflowSpecs.resultSources(spec);   // every task, nested ones included
     // The queue type does not change a binding.
     return TopologyPlanner.plan(new WorkflowModel(workflow, spec.getEntity(), QueueType.CLASSIC, steps)).bindings();
   }

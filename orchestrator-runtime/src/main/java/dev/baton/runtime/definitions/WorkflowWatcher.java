@@ -104,6 +104,15 @@ public final class WorkflowWatcher implements AutoCloseable {
     }
   }
 
+  /** Every Workflow in the watched namespaces, as the watch has them now (the web UI's list). */
+  public List<Workflow> all() {
+    List<Workflow> all = new ArrayList<>();
+    for (SharedIndexInformer<Workflow> informer : informers) {
+      all.addAll(informer.getStore().list());
+    }
+    return all;
+  }
+
   /** Names of the Workflows in the watched namespaces (queues are named by workflow name only). */
   public Set<String> names() {
     Set<String> names = new HashSet<>();

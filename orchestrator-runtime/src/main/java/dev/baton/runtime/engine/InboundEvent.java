@@ -21,9 +21,4 @@ public record InboundEvent(
     EventResult result,
     JsonNode output,
     String errorCode,
-    String reason) {
-
-  public StepResult toStepResult() {
-    return new StepResult(step, action, attempt, result, errorCode, reason);
-  }
-}
+    String reason) {}

@@ -2,36 +2,38 @@ package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.definitions.DefinitionCatalog;
-import dev.baton.runtime.engine.Decision.Change;
-import dev.baton.runtime.engine.Decision.NoChange;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
-import dev.baton.runtime.store.StepExecutionRecord;
-import dev.baton.runtime.store.StepExecutionStore;
+import dev.baton.runtime.store.StepStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Start, cancel and retry: each one transaction on a locked instance row, moved by {@link Transitions}. */
+/** Start, cancel, retry and signals: each one transaction on a locked instance row, moved by the {@link Engine}. */
 public final class InstanceService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InstanceService.class);
 
   private final Database database;
   private final InstanceStore instances;
+  private final StepStore steps;
   private final DefinitionCatalog definitions;
-  private final TransitionApplier applier;
+  private final Engine engine;
   private final OutboxSignal outboxSignal;
-  private final StepExecutionStore executions = new StepExecutionStore();
 
-  public InstanceService(Database database, InstanceStore instances, DefinitionCatalog definitions,
-      TransitionApplier applier, OutboxSignal outboxSignal) {
+  public InstanceService(Database database, InstanceStore instances, StepStore steps, DefinitionCatalog definitions,
+      Engine engine, OutboxSignal outboxSignal) {
     this.database = database;
     this.instances = instances;
+    this.steps = steps;
     this.definitions = definitions;
-    this.applier = applier;
+    this.engine = engine;
     this.outboxSignal = outboxSignal;
   }
 
@@ -46,17 +48,16 @@ public final class InstanceService {
     Started started = database.inTransaction(c -> {
       WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
       UUID id = RandomIds.next();
-      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey,
-          definition.step(0).name(), inputJson);
+      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson);
       Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
       if (inserted.isEmpty()) {
         // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
         InstanceRecord first = instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow();
-        return new Started(false, first, first, executions.listFor(c, first.id()));
+        return new Started(false, first, steps.listFor(c, first.id()));
       }
-      applier.apply(c, inserted.get(), definition, (Change) Transitions.start(definition), null);
+      engine.apply(c, inserted.get(), new Stimulus.Start());
       // What the caller answers with, read in the same transaction (no second one, no second connection).
-      return new Started(true, inserted.get(), instances.find(c, id).orElseThrow(), executions.listFor(c, id));
+      return new Started(true, instances.find(c, id).orElseThrow(), steps.listFor(c, id));
     });
     if (started.created()) {
       outboxSignal.commandsWritten();
@@ -64,34 +65,59 @@ public final class InstanceService {
     return started;
   }
 
-  /** Cancels a RUNNING or COMPENSATING instance; cancelling a cancelled one again changes nothing. */
-  public Result cancel(UUID id) throws SQLException {
-    return change(id, (c, instance) -> instance.status() == InstanceStatus.CANCELLED
-        ? new NoChange(null)
-        : Transitions.cancel(instance.state()));
+  /**
+   * Cancels a RUNNING or COMPENSATING instance; cancelling a cancelled one again changes nothing.
+   *
+   * @param compensate undo the completed and unknown-outcome steps first; the instance then ends CANCELLED
+   */
+  public Result cancel(UUID id, boolean compensate) throws SQLException {
+    return change(id, new Stimulus.Cancel(compensate));
   }
 
-  /** Sends the failed execution of a FAILED instance again as a new attempt. */
+  /** Sends the failed steps (or compensation) of a FAILED instance again as new attempts. */
   public Result retry(UUID id) throws SQLException {
-    return change(id, (c, instance) -> Transitions.retry(
-        definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision()), instance.state()));
+    return change(id, new Stimulus.Retry());
   }
 
-  private Result change(UUID id, Decider decider) throws SQLException {
+  /**
+   * Stores a signal for the instance, in the order received; a wait for it consumes it now or when it starts.
+   *
+   * @return NotFound, Conflict (the instance has finished) or Done
+   */
+  public Result signal(UUID id, String signal, String bodyJson) throws SQLException {
+    return change(id, (c, instance) -> {
+      if (!instance.status().isActive()) {
+        return Optional.of(new Result.Conflict("instance is " + instance.status()
+            + "; signals are taken only while it is RUNNING or COMPENSATING"));
+      }
+      steps.storeSignal(c, id, signal, bodyJson);
+      return Optional.empty();
+    }, new Stimulus.SignalStored(signal));
+  }
+
+  private Result change(UUID id, Stimulus stimulus) throws SQLException {
+    return change(id, (c, instance) -> Optional.empty(), stimulus);
+  }
+
+  private Result change(UUID id, Precheck precheck, Stimulus stimulus) throws SQLException {
     Result result = database.inTransaction(c -> {
       Optional<InstanceRecord> locked = instances.lock(c, id);
       if (locked.isEmpty()) {
         return new Result.NotFound();
       }
-      InstanceRecord instance = locked.get();
-      Decision decision = decider.decide(c, instance);
-      if (decision instanceof NoChange n) {
-        return n.reason() == null ? new Result.Done(instance, false) : new Result.Conflict(n.reason());
+      Optional<Result> refused = precheck.check(c, locked.get());
+      if (refused.isPresent()) {
+        return refused.get();
       }
-      WorkflowDefinition definition =
-          definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
-      TransitionApplier.Applied applied = applier.apply(c, instance, definition, (Change) decision, null);
-      return new Result.Done(instances.find(c, id).orElseThrow(), applied.dispatched());
+      Engine.Applied applied = engine.apply(c, locked.get(), stimulus);
+      Transition t = applied.transition();
+      if (t.kind() == Transition.Kind.REFUSED) {
+        return new Result.Conflict(t.reason());
+      }
+      if (applied.withdrawn() > 0) {
+        LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+      }
+      return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id), applied.dispatched());
     });
     if (result instanceof Result.Done d && d.dispatched()) {
       outboxSignal.commandsWritten();
@@ -100,23 +126,22 @@ public final class InstanceService {
   }
 
   @FunctionalInterface
-  private interface Decider {
-    Decision decide(Connection c, InstanceRecord instance) throws SQLException;
+  private interface Precheck {
+    Optional<Result> check(Connection c, InstanceRecord instance) throws SQLException;
   }
 
   /**
-   * A start: whether it created the instance (201) or found it by business key (200), the instance as it was before
-   * dispatch, and as it is at the end of the start's transaction with its executions (what the API answers).
+   * A start: whether it created the instance (201) or found it by business key (200), and the instance as it is at
+   * the end of the start's transaction with its steps (what the API answers).
    */
-  public record Started(boolean created, InstanceRecord instance, InstanceRecord current,
-      List<StepExecutionRecord> executions) {}
+  public record Started(boolean created, InstanceRecord current, List<StepState> steps) {}
 
-  /** The outcome of cancel or retry. */
+  /** The outcome of cancel, retry or a signal. */
   public sealed interface Result {
     record NotFound() implements Result {}
 
     record Conflict(String reason) implements Result {}
 
-    record Done(InstanceRecord instance, boolean dispatched) implements Result {}
+    record Done(InstanceRecord instance, List<StepState> steps, boolean dispatched) implements Result {}
   }
 }

@@ -1,11 +1,26 @@
 package dev.baton.runtime.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.UUID;
+
 /**
- * What the state machine needs to know of an instance: read under the row lock, so a decision made from it cannot
- * race with another event, a timeout or an API call for the same instance.
+ * Everything the state machine decides from, read under the instance's row lock (so a decision cannot race with
+ * another event, a timer or an API call for the same instance): the instance's status, every attempt of its steps,
+ * and the signals stored for waits to come.
  *
- * @param stepIndex the step in flight, or where the instance stopped
- * @param attempt the dispatch attempt in flight (events of other attempts are stale)
- * @param dispatches dispatches of the current step since it started or was retried by hand
+ * @param cancelRequested a cancel asked for compensation first: the instance ends CANCELLED once it is done
+ * @param signals signals not consumed yet, oldest first (only loaded for Workflows that wait for signals)
  */
-public record InstanceState(InstanceStatus status, Phase phase, int stepIndex, int attempt, int dispatches) {}
+public record InstanceState(UUID id, InstanceStatus status, Phase phase, boolean cancelRequested, ObjectNode input,
+    List<StepState> steps, List<StoredSignal> signals) {
+
+  public InstanceState {
+    steps = List.copyOf(steps);
+    signals = List.copyOf(signals);
+  }
+
+  /** A signal waiting for a {@code wait} step. */
+  public record StoredSignal(long id, String name, JsonNode body) {}
+}

@@ -41,17 +41,12 @@ public record WorkflowDefinition(
     return steps.get(index);
   }
 
-  public boolean isLast(int index) {
-    return index == steps.size() - 1;
+  public java.util.Optional<StepDefinition> stepNamed(String name) {
+    return steps.stream().filter(s -> s.name().equals(name)).findFirst();
   }
 
-  /** The nearest step before {@code index} that declares a compensation, or -1: compensations run in reverse order. */
-  public int previousCompensable(int index) {
-    for (int i = index - 1; i >= 0; i--) {
-      if (steps.get(i).isCompensable()) {
-        return i;
-      }
-    }
-    return -1;
+  /** Whether any step waits for a signal (the others need not read stored signals). */
+  public boolean waitsForSignals() {
+    return false;
   }
 }

@@ -1,9 +1,12 @@
 package dev.baton.runtime.messaging;
 
+import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
+import dev.baton.messaging.BrokerAddresses;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -14,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 public final class AmqpConnector {
 
   private final ConnectionFactory factory;
+  private final List<Address> addresses;
   private final String safeAddress;
 
   /**
@@ -30,6 +34,14 @@ public final class AmqpConnector {
    *     The broker's host name is always verified (the client's own "trust everything" default is never used).
    */
   public AmqpConnector(String uri, String username, String password, String caFile) {
+    this(uri, username, password, caFile, List.of());
+  }
+
+  /**
+   * @param addresses {@code host:port} of the nodes of a cluster, tried in order, in place of the URI's host and port
+   *     (the URI still gives credentials, vhost and TLS); empty for the URI's host
+   */
+  public AmqpConnector(String uri, String username, String password, String caFile, List<String> addresses) {
     factory = new ConnectionFactory();
     try {
       factory.setUri(uri);
@@ -53,11 +65,14 @@ public final class AmqpConnector {
     factory.setTopologyRecoveryEnabled(true);
     factory.setNetworkRecoveryInterval(2_000L);
     factory.setRequestedHeartbeat(20);
-    safeAddress = safeAddress(uri, factory.getUsername());
+    this.addresses = BrokerAddresses.orFactory(BrokerAddresses.parse(addresses, factory.getPort()), factory);
+    safeAddress = addresses.isEmpty() ? safeAddress(uri, factory.getUsername())
+        : factory.getUsername() + "@" + BrokerAddresses.describe(this.addresses) + " vhost " + factory.getVirtualHost();
   }
 
+  /** A connection to the first node that answers; automatic recovery goes through the list again. */
   public Connection open(String name) throws IOException, TimeoutException {
-    return factory.newConnection(name);
+    return factory.newConnection(addresses, name);
   }
 
   /** {@code amqp://user@host:port/vhost}: for logs, without the password. */

@@ -2,7 +2,7 @@ package dev.baton.runtime.messaging;
 
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
-import dev.baton.runtime.engine.EventApplier;
+import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
@@ -54,9 +54,9 @@ public final class ConsumerRegistry {
    * @param declaredWorkflows names of the Workflows that exist now
    */
   public static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection,
-      Database database, EventApplier applier, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
+      Database database, Engine engine, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
       Supplier<Set<String>> declaredWorkflows) {
-    return start(consumerConnection, publisherConnection, database, applier::applyAll, metrics, outboxSignal,
+    return start(consumerConnection, publisherConnection, database, engine::applyEvents, metrics, outboxSignal,
         settings, declaredWorkflows);
   }
 

@@ -1,6 +1,6 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.runtime.engine.EventVerdict;
+import dev.baton.runtime.engine.Receipt;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -72,8 +72,8 @@ final class StepLoop {
       for (Parsed p : events) {
         inbound.add(p.event());
       }
-      List<EventVerdict> verdicts = database.inTransaction(c -> applier.applyAll(c, inbound));
-      settleCommitted(events, verdicts, wholeBatch);
+      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound));
+      settleCommitted(events, receipts, wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
@@ -97,9 +97,9 @@ final class StepLoop {
     }
   }
 
-  private void settleCommitted(List<Parsed> events, List<EventVerdict> verdicts, boolean wholeBatch) {
+  private void settleCommitted(List<Parsed> events, List<Receipt> receipts, boolean wholeBatch) {
     boolean dispatched = false;
-    for (EventVerdict v : verdicts) {
+    for (Receipt v : receipts) {
       dispatched |= v.dispatched();
     }
     if (dispatched) {
@@ -108,7 +108,7 @@ final class StepLoop {
     List<PendingDelivery> acks = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       Parsed p = events.get(i);
-      EventVerdict v = verdicts.get(i);
+      Receipt v = receipts.get(i);
       String workflow = p.delivery().workflow();
       switch (v.kind()) {
         case APPLIED -> {

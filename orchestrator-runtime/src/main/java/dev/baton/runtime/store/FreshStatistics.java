@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public final class FreshStatistics {
 
-  private static final Set<String> HOT = Set.of("workflow_instance", "step_execution", "outbox", "processed_event");
+  private static final Set<String> HOT = Set.of("workflow_instance", "instance_step", "outbox");
   private static final long MARGIN = 1_000;
   private static final String STALE = "SELECT c.relname FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid"
       + " WHERE c.relname = ANY (?) AND c.relnamespace = to_regnamespace(current_schema())"

@@ -1,6 +1,5 @@
 package dev.baton.runtime.store;
 
-import dev.baton.runtime.engine.InstanceState;
 import dev.baton.runtime.engine.InstanceStatus;
 import dev.baton.runtime.engine.Phase;
 import java.time.Instant;
@@ -9,7 +8,10 @@ import java.util.UUID;
 /**
  * A {@code workflow_instance} row. JSON columns stay text: the hot path parses only what it needs.
  *
- * @param stepElapsedMillis time since the current step was dispatched, by the database clock (for latency metrics)
+ * @param stepName the step that started last (or where the instance stopped), as the API's currentStep
+ * @param attempt that step's attempt
+ * @param stepStartedAt when it started (the API's since)
+ * @param stepDeadline the nearest deadline of the instance's steps in flight (null on the hot path)
  */
 public record InstanceRecord(
     UUID id,
@@ -19,22 +21,13 @@ public record InstanceRecord(
     String businessKey,
     InstanceStatus status,
     Phase phase,
-    int stepIndex,
     String stepName,
-    Long currentExecutionId,
     int attempt,
-    int dispatches,
     Instant stepStartedAt,
     Instant stepDeadline,
     String inputJson,
-    String outputsJson,
     String lastErrorJson,
+    boolean cancelRequested,
     Instant createdAt,
     Instant updatedAt,
-    Instant finishedAt,
-    long stepElapsedMillis) {
-
-  public InstanceState state() {
-    return new InstanceState(status, phase, stepIndex, attempt, dispatches);
-  }
-}
+    Instant finishedAt) {}

@@ -19,32 +19,31 @@ import java.util.UUID;
 public final class InstanceStore {
 
   private static final String COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
-      + " current_step_index, current_step_name, current_execution_id, attempt, dispatches, step_started_at,"
-      + " step_deadline, input::text AS input, outputs::text AS outputs, last_error::text AS last_error, created_at,"
-      + " updated_at, finished_at,"
-      + " coalesce((extract(epoch FROM now() - step_started_at) * 1000)::bigint, 0) AS elapsed_ms";
+      + " current_step_name, attempt, step_started_at, input::text AS input, last_error::text AS last_error,"
+      + " cancel_requested, created_at, updated_at, finished_at,"
+      + " (SELECT min(s.deadline) FROM instance_step s WHERE s.instance_id = workflow_instance.id"
+      + "   AND s.deadline IS NOT NULL) AS step_deadline";
 
   private static final String LOCK = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ? FOR UPDATE";
+  /** The timer sweep's lock: an instance another transaction holds is left for the next sweep. */
+  private static final String LOCK_IF_FREE = "SELECT " + COLUMNS
+      + " FROM workflow_instance WHERE id = ? FOR UPDATE SKIP LOCKED";
   /**
    * The step loop's lock: what deciding needs, without the timestamps only the API shows (reading a timestamptz as
    * text costs the driver a calendar computation per column per row).
    */
   private static final String HOT_COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
-      + " current_step_index, current_step_name, current_execution_id, attempt, dispatches,"
-      + " NULL::timestamptz AS step_started_at, NULL::timestamptz AS step_deadline, input::text AS input,"
-      + " outputs::text AS outputs, last_error::text AS last_error, NULL::timestamptz AS created_at,"
-      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at,"
-      + " coalesce((extract(epoch FROM now() - step_started_at) * 1000)::bigint, 0) AS elapsed_ms";
+      + " current_step_name, attempt, NULL::timestamptz AS step_started_at, input::text AS input,"
+      + " last_error::text AS last_error, cancel_requested, NULL::timestamptz AS created_at,"
+      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline";
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
       + " FROM workflow_instance WHERE namespace = ? AND workflow = ? AND business_key = ?";
-  private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM workflow_instance"
-      + " WHERE step_deadline <= now() ORDER BY step_deadline LIMIT ? FOR UPDATE SKIP LOCKED";
   private static final String INSERT = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
-      + " business_key, status, phase, current_step_index, current_step_name, attempt, dispatches, input)"
-      + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', 0, ?, 0, 0, ?::jsonb)"
+      + " business_key, status, phase, current_step_name, attempt, input)"
+      + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', '', 0, ?::jsonb)"
       + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + HOT_COLUMNS;
   /** Folds the change log into the totals (see V2__instance_counts.sql); rows of concurrent transactions stay. */
   private static final String FOLD_COUNTS = "WITH moved AS (DELETE FROM instance_count_change"
@@ -94,12 +93,9 @@ public final class InstanceStore {
     }
   }
 
-  /** Locks up to {@code limit} instances whose step is past its deadline, skipping rows another node holds. */
-  public List<InstanceRecord> claimDue(Connection c, int limit) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(CLAIM_DUE)) {
-      ps.setInt(1, limit);
-      return all(ps);
-    }
+  /** Locks the row unless another transaction holds it (then empty: the timer sweep comes back later). */
+  public Optional<InstanceRecord> lockIfFree(Connection c, UUID id) throws SQLException {
+    return one(c, LOCK_IF_FREE, id);
   }
 
   /**
@@ -115,8 +111,7 @@ public final class InstanceStore {
       ps.setString(3, n.workflow());
       ps.setInt(4, n.revision());
       ps.setString(5, n.businessKey());
-      ps.setString(6, n.firstStepName());
-      ps.setString(7, n.inputJson());
+      ps.setString(6, n.inputJson());
       return first(ps);
     }
   }
@@ -209,7 +204,7 @@ public final class InstanceStore {
     return names;
   }
 
-  /** Deletes up to {@code batch} instances finished more than {@code age} ago, with their steps (cascade). */
+  /** Deletes up to {@code batch} instances finished more than {@code age} ago, with their steps and signals (cascade). */
   public int purgeFinished(Connection c, Duration age, int batch) throws SQLException {
     return Jdbc.purge(c, PURGE, age, batch);
   }
@@ -246,25 +241,21 @@ public final class InstanceStore {
         rs.getString("business_key"),
         InstanceStatus.valueOf(rs.getString("status")),
         Phase.valueOf(rs.getString("phase")),
-        rs.getInt("current_step_index"),
         rs.getString("current_step_name"),
-        Jdbc.longOrNull(rs, "current_execution_id"),
         rs.getInt("attempt"),
-        rs.getInt("dispatches"),
         Jdbc.instant(rs, "step_started_at"),
         Jdbc.instant(rs, "step_deadline"),
         rs.getString("input"),
-        rs.getString("outputs"),
         rs.getString("last_error"),
+        rs.getBoolean("cancel_requested"),
         Jdbc.instant(rs, "created_at"),
         Jdbc.instant(rs, "updated_at"),
-        Jdbc.instant(rs, "finished_at"),
-        rs.getLong("elapsed_ms"));
+        Jdbc.instant(rs, "finished_at"));
   }
 
   /** What a new instance starts with. */
   public record NewInstance(UUID id, String namespace, String workflow, int revision, String businessKey,
-      String firstStepName, String inputJson) {}
+      String inputJson) {}
 
   /** One group of the per-status count. */
   public record StatusCount(String namespace, String workflow, String status, long count) {}

@@ -1,202 +1,247 @@
 package dev.baton.runtime.store;
 
-import java.sql.Array;
+import dev.baton.runtime.engine.StepState;
+import dev.baton.runtime.engine.Transition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * Sends a {@link TransitionBatch} as ONE statement, whatever its size: each kind of write is a data-modifying CTE
+ * Writes the transitions of a batch as ONE statement, whatever its size: each kind of write is a data-modifying CTE
  * fed by arrays ({@code unnest}), so the database parses, plans and runs one statement per batch instead of one per
- * row and kind (a step used to cost seven statements; now a batch of events costs four round trips in all: lock,
- * mark processed, this, commit). What it writes is unchanged: executions ended, new executions started under ids
- * drawn from the sequence, their commands queued in the outbox, instances pointed at their new execution or
- * finished.
+ * row and kind (a batch of events costs four round trips in all: lock, load the steps, this, commit). It writes the
+ * step rows (attempts ended, new attempts, late results), queues the commands in the outbox, marks the signals
+ * waits consumed, withdraws the commands of instances that ended or were cancelled, and moves the instances.
  */
 public final class TransitionWriter {
 
   /*
    * Notes on the statement:
    * - every data-modifying CTE runs exactly once, whether the main query reads it or not; the final SELECT reads
-   *   their counts only so that a mistake shows up as a wrong count in tests rather than silently;
-   * - "d" is MATERIALIZED so that nextval() runs once per dispatch although two CTEs read it;
-   * - an instance appears at most once per batch (TransitionApplier's contract), so the two UPDATEs of
-   *   workflow_instance touch disjoint rows, as a statement must;
-   * - rows inserted by earlier statements of the transaction (a new instance, on start) are visible here;
+   *   their counts so that a mistake shows up as a wrong count (and a rollback) rather than silently;
+   * - all CTEs see the same snapshot: "withdrawn" never sees the commands "queued" inserts in the same statement
+   *   (a cancel that compensates withdraws the forward commands and queues the compensation at once);
+   * - "withdrawn" waits for a row the relay holds (it is being published, normally for milliseconds, at most for
+   *   the relay's confirm timeout): then it is gone (published) or still there (the broker refused it), and deleted;
+   *   skipping it instead would let a refused command be delivered later, after its instance ended. The relay never
+   *   waits for an instance row, so this cannot deadlock;
+   * - an instance appears at most once per batch (the engine's contract), so "moved" touches each row once;
+   * - rows inserted by earlier statements of the transaction (a new instance, a signal) are visible here;
    * - outbox ids follow the order of the arrays, which is the order the commands were decided in;
    * - each UPDATE also says "id = ANY (the ids)": the statement is prepared once per connection and then runs on a
    *   generic plan, which cannot see how short the arrays are; without that condition it may join by scanning the
-   *   whole table (measured: a sequential scan of workflow_instance per batch), with it the rows are found through
-   *   the primary key.
+   *   whole table, with it the rows are found through the primary key.
    */
-  private static final String FLUSH = "WITH"
-      + " e AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])"
-      + "   AS e(id, status, output, error_code, error_reason)),"
-      + " ended AS (UPDATE step_execution x SET status = e.status, finished_at = now(), output = e.output::jsonb,"
-      + "   error_code = e.error_code, error_reason = e.error_reason FROM e WHERE x.id = e.id"
-      + "   AND x.id = ANY (?::bigint[]) RETURNING 1),"
-      + " d AS MATERIALIZED (SELECT d.*, nextval('step_execution_id_seq') AS execution_id FROM unnest(?::uuid[],"
-      + "   ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[],"
-      + "   ?::uuid[], ?::text[], ?::text[]) AS d(instance_id, status, phase, step_index, step_name, kind, action,"
-      + "   attempt, dispatches, timeout_ms, message_id, outputs, last_error)),"
-      + " started AS (INSERT INTO step_execution (id, instance_id, step_index, step_name, kind, action, attempt,"
-      + "   status, command_message_id) SELECT execution_id, instance_id, step_index, step_name, kind, action,"
-      + "   attempt, 'RUNNING', message_id FROM d RETURNING 1),"
-      + " queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body)"
-      + "   SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body"
-      + "   FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[])"
-      + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body) RETURNING 1),"
-      + " dispatched AS (UPDATE workflow_instance w SET status = d.status, phase = d.phase,"
-      + "   current_step_index = d.step_index, current_step_name = d.step_name, current_execution_id = d.execution_id,"
-      + "   attempt = d.attempt, dispatches = d.dispatches, step_started_at = now(),"
-      + "   step_deadline = now() + (d.timeout_ms * interval '1 millisecond'),"
-      + "   outputs = coalesce(d.outputs::jsonb, w.outputs), last_error = coalesce(d.last_error::jsonb, w.last_error),"
-      + "   finished_at = NULL, updated_at = now() FROM d WHERE w.id = d.instance_id"
-      + "   AND w.id = ANY (?::uuid[]) RETURNING 1),"
-      + " f AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[])"
-      + "   AS f(instance_id, status, outputs, last_error)),"
-      + " finished AS (UPDATE workflow_instance w SET status = f.status,"
-      + "   outputs = coalesce(f.outputs::jsonb, w.outputs), last_error = coalesce(f.last_error::jsonb, w.last_error),"
-      + "   step_deadline = NULL, finished_at = now(), updated_at = now() FROM f WHERE w.id = f.instance_id"
-      + "   AND w.id = ANY (?::uuid[]) RETURNING 1)"
-      + " SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM started), (SELECT count(*) FROM queued),"
-      + " (SELECT count(*) FROM dispatched), (SELECT count(*) FROM finished)";
+  private static final String WRITE = "WITH"
+      + " u AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],"
+      + "   ?::text[], ?::text[]) AS u(id, status, output, error_code, error_reason, finish_seq, result_message_id,"
+      + "   late, chosen)),"
+      + " updated AS (UPDATE instance_step x SET status = u.status,"
+      + "   finished_at = CASE WHEN u.status = 'RUNNING' THEN NULL ELSE coalesce(x.finished_at, now()) END,"
+      + "   deadline = CASE WHEN u.status = 'RUNNING' THEN x.deadline END, output = u.output::jsonb,"
+      + "   error_code = u.error_code, error_reason = u.error_reason, finish_seq = u.finish_seq,"
+      + "   result_message_id = u.result_message_id, late = u.late::jsonb, chosen = u.chosen"
+      + "   FROM u WHERE x.id = u.id AND x.id = ANY (?::bigint[]) RETURNING 1),"
+      + " n AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],"
+      + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[])"
+      + "   AS n(instance_id, name, kind, parent, attempt, status, action, command_message_id, dispatches,"
+      + "   timeout_ms, chosen, finish_seq, output, error_code, error_reason)),"
+      + " inserted AS (INSERT INTO instance_step (instance_id, name, kind, parent, attempt, status, action,"
+      + "   command_message_id, dispatches, deadline, chosen, finish_seq, output, error_code, error_reason,"
+      + "   finished_at) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
+      + "   dispatches, CASE WHEN status = 'RUNNING' THEN now() + timeout_ms * interval '1 millisecond' END, chosen,"
+      + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END"
+      + "   FROM n RETURNING 1),"
+      + " queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
+      + "   instance_id) SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body,"
+      + "   o.instance_id FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::uuid[])"
+      + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body, instance_id) RETURNING 1),"
+      + " consumed AS (UPDATE instance_signal s SET consumed_by = g.step, consumed_at = now()"
+      + "   FROM unnest(?::bigint[], ?::text[]) AS g(id, step) WHERE s.id = g.id AND s.id = ANY (?::bigint[])"
+      + "   RETURNING 1),"
+      + " withdrawn AS (DELETE FROM outbox WHERE instance_id = ANY (?::uuid[]) RETURNING 1),"
+      + " m AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[],"
+      + "   ?::boolean[]) AS m(instance_id, status, phase, cancel_requested, current_step, attempt, last_error,"
+      + "   finished)),"
+      + " moved AS (UPDATE workflow_instance w SET status = m.status, phase = m.phase,"
+      + "   cancel_requested = m.cancel_requested, current_step_name = coalesce(m.current_step, w.current_step_name),"
+      + "   attempt = coalesce(m.attempt, w.attempt),"
+      + "   step_started_at = CASE WHEN m.current_step IS NULL THEN w.step_started_at ELSE now() END,"
+      + "   last_error = coalesce(m.last_error::jsonb, w.last_error),"
+      + "   finished_at = CASE WHEN m.finished THEN coalesce(w.finished_at, now()) END, updated_at = now()"
+      + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)"
+      + " SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted), (SELECT count(*) FROM queued),"
+      + " (SELECT count(*) FROM consumed), (SELECT count(*) FROM withdrawn), (SELECT count(*) FROM moved)";
 
-  public TransitionWriter(InstanceStore instances, StepExecutionStore executions, OutboxStore outbox) {
-    // The stores keep the reads; every write of a transition is in FLUSH.
-  }
+  /**
+   * One instance's transition, with the commands composed for its dispatches.
+   *
+   * @param lastErrorJson the instance's new lastError as JSON, or null to keep it
+   */
+  public record Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson) {}
 
-  public void flush(Connection c, TransitionBatch batch) throws SQLException {
-    List<TransitionBatch.ExecutionEnd> ends = batch.ends;
-    List<TransitionBatch.Dispatch> dispatches = batch.dispatches;
-    List<TransitionBatch.Finish> finishes = batch.finishes;
-    if (ends.isEmpty() && dispatches.isEmpty() && finishes.isEmpty()) {
-      return;
+  /**
+   * Writes the transitions (each instance at most once) in one statement.
+   *
+   * @return how many unpublished commands were withdrawn
+   */
+  public long write(Connection c, List<Write> writes) throws SQLException {
+    Column u = new Column(), n = new Column(), o = new Column(), g = new Column(), w = new Column(),
+        m = new Column();
+    List<Object> uId = u.of("bigint"), uStatus = u.of("text"), uOutput = u.of("text"), uCode = u.of("text"),
+        uReason = u.of("text"), uSeq = u.of("integer"), uMessage = u.of("text"), uLate = u.of("text"),
+        uChosen = u.of("text");
+    List<Object> nInstance = n.of("uuid"), nName = n.of("text"), nKind = n.of("text"), nParent = n.of("text"),
+        nAttempt = n.of("integer"), nStatus = n.of("text"), nAction = n.of("text"), nCommand = n.of("uuid"),
+        nDispatches = n.of("integer"), nTimeout = n.of("bigint"), nChosen = n.of("text"), nSeq = n.of("integer"),
+        nOutput = n.of("text"), nCode = n.of("text"), nReason = n.of("text");
+    List<Object> oMessage = o.of("uuid"), oExchange = o.of("text"), oKey = o.of("text"),
+        oCorrelation = o.of("text"), oHeaders = o.of("text"), oBody = o.of("bytea"), oInstance = o.of("uuid");
+    List<Object> gId = g.of("bigint"), gStep = g.of("text");
+    List<Object> wInstance = w.of("uuid");
+    List<Object> mInstance = m.of("uuid"), mStatus = m.of("text"), mPhase = m.of("text"),
+        mCancel = m.of("boolean"), mStep = m.of("text"), mAttempt = m.of("integer"), mError = m.of("text"),
+        mFinished = m.of("boolean");
+
+    for (Write write : writes) {
+      Transition t = write.transition();
+      if (!t.writes()) {
+        continue;
+      }
+      for (StepState s : t.rows()) {
+        String output = s.output() == null ? null : s.output().toString();
+        if (s.id() != null) {
+          uId.add(s.id());
+          uStatus.add(s.status().name());
+          uOutput.add(output);
+          uCode.add(s.errorCode());
+          uReason.add(s.errorReason());
+          uSeq.add(s.finishSeq());
+          uMessage.add(s.resultMessageId());
+          uLate.add(s.late() == null ? null : s.late().toString());
+          uChosen.add(s.chosen());
+        } else {
+          nInstance.add(write.instanceId());
+          nName.add(s.name());
+          nKind.add(s.kind());
+          nParent.add(s.parent());
+          nAttempt.add(s.attempt());
+          nStatus.add(s.status().name());
+          nAction.add(s.action());
+          nCommand.add(s.commandMessageId());
+          nDispatches.add(s.dispatches());
+          nTimeout.add(s.timeout() == null ? null : s.timeout().toMillis());
+          nChosen.add(s.chosen());
+          nSeq.add(s.finishSeq());
+          nOutput.add(output);
+          nCode.add(s.errorCode());
+          nReason.add(s.errorReason());
+        }
+      }
+      for (OutboxMessage command : write.commands()) {
+        oMessage.add(command.messageId());
+        oExchange.add(command.exchange());
+        oKey.add(command.routingKey());
+        oCorrelation.add(command.correlationId());
+        oHeaders.add(command.headersJson());
+        oBody.add(command.body());
+        oInstance.add(write.instanceId());
+      }
+      for (Transition.SignalUse use : t.signalsUsed()) {
+        gId.add(use.signalId());
+        gStep.add(use.step());
+      }
+      if (t.withdrawCommands()) {
+        wInstance.add(write.instanceId());
+      }
+      if (t.moved()) {
+        mInstance.add(write.instanceId());
+        mStatus.add(t.status().name());
+        mPhase.add(t.phase().name());
+        mCancel.add(t.cancelRequested());
+        mStep.add(t.currentStep());
+        mAttempt.add(t.currentStep() == null ? null : t.currentAttempt());
+        mError.add(write.lastErrorJson());
+        mFinished.add(t.finishes());
+      }
     }
-    int ne = ends.size();
-    Long[] endIds = new Long[ne];
-    String[] endStatus = new String[ne];
-    String[] endOutput = new String[ne];
-    String[] endCode = new String[ne];
-    String[] endReason = new String[ne];
-    for (int i = 0; i < ne; i++) {
-      TransitionBatch.ExecutionEnd e = ends.get(i);
-      endIds[i] = e.executionId();
-      endStatus[i] = e.status().name();
-      endOutput[i] = e.outputJson();
-      endCode[i] = e.errorCode();
-      endReason[i] = e.errorReason();
+    if (uId.isEmpty() && nInstance.isEmpty() && mInstance.isEmpty()) {
+      return 0;
     }
-    int nd = dispatches.size();
-    UUID[] dInstance = new UUID[nd];
-    String[] dStatus = new String[nd];
-    String[] dPhase = new String[nd];
-    Integer[] dIndex = new Integer[nd];
-    String[] dName = new String[nd];
-    String[] dKind = new String[nd];
-    String[] dAction = new String[nd];
-    Integer[] dAttempt = new Integer[nd];
-    Integer[] dDispatches = new Integer[nd];
-    Long[] dTimeout = new Long[nd];
-    UUID[] dMessage = new UUID[nd];
-    String[] dOutputs = new String[nd];
-    String[] dError = new String[nd];
-    String[] oExchange = new String[nd];
-    String[] oKey = new String[nd];
-    String[] oCorrelation = new String[nd];
-    String[] oHeaders = new String[nd];
-    byte[][] oBody = new byte[nd][];
-    for (int i = 0; i < nd; i++) {
-      TransitionBatch.Dispatch d = dispatches.get(i);
-      dInstance[i] = d.instanceId();
-      dStatus[i] = d.status().name();
-      dPhase[i] = d.phase().name();
-      dIndex[i] = d.stepIndex();
-      dName[i] = d.stepName();
-      dKind[i] = d.phase().executionKind();
-      dAction[i] = d.action();
-      dAttempt[i] = d.attempt();
-      dDispatches[i] = d.dispatches();
-      dTimeout[i] = d.timeout() == null ? null : d.timeout().toMillis();
-      dMessage[i] = d.commandMessageId();
-      dOutputs[i] = d.outputsJson();
-      dError[i] = d.lastErrorJson();
-      OutboxMessage m = d.command();
-      oExchange[i] = m.exchange();
-      oKey[i] = m.routingKey();
-      oCorrelation[i] = m.correlationId();
-      oHeaders[i] = m.headersJson();
-      oBody[i] = m.body();
-    }
-    UUID[] oMessage = new UUID[nd];
-    for (int i = 0; i < nd; i++) {
-      oMessage[i] = dispatches.get(i).command().messageId();
-    }
-    int nf = finishes.size();
-    UUID[] fInstance = new UUID[nf];
-    String[] fStatus = new String[nf];
-    String[] fOutputs = new String[nf];
-    String[] fError = new String[nf];
-    for (int i = 0; i < nf; i++) {
-      TransitionBatch.Finish f = finishes.get(i);
-      fInstance[i] = f.instanceId();
-      fStatus[i] = f.status().name();
-      fOutputs[i] = f.outputsJson();
-      fError[i] = f.lastErrorJson();
-    }
-    try (PreparedStatement ps = c.prepareStatement(FLUSH)) {
-      int p = 1;
-      ps.setArray(p++, array(c, "bigint", endIds));
-      ps.setArray(p++, array(c, "text", endStatus));
-      ps.setArray(p++, array(c, "text", endOutput));
-      ps.setArray(p++, array(c, "text", endCode));
-      ps.setArray(p++, array(c, "text", endReason));
-      ps.setArray(p++, array(c, "bigint", endIds)); // ended: id = ANY
-      ps.setArray(p++, array(c, "uuid", dInstance));
-      ps.setArray(p++, array(c, "text", dStatus));
-      ps.setArray(p++, array(c, "text", dPhase));
-      ps.setArray(p++, array(c, "integer", dIndex));
-      ps.setArray(p++, array(c, "text", dName));
-      ps.setArray(p++, array(c, "text", dKind));
-      ps.setArray(p++, array(c, "text", dAction));
-      ps.setArray(p++, array(c, "integer", dAttempt));
-      ps.setArray(p++, array(c, "integer", dDispatches));
-      ps.setArray(p++, array(c, "bigint", dTimeout));
-      ps.setArray(p++, array(c, "uuid", dMessage));
-      ps.setArray(p++, array(c, "text", dOutputs));
-      ps.setArray(p++, array(c, "text", dError));
-      ps.setArray(p++, array(c, "uuid", oMessage));
-      ps.setArray(p++, array(c, "text", oExchange));
-      ps.setArray(p++, array(c, "text", oKey));
-      ps.setArray(p++, array(c, "text", oCorrelation));
-      ps.setArray(p++, array(c, "text", oHeaders));
-      ps.setArray(p++, array(c, "bytea", oBody));
-      ps.setArray(p++, array(c, "uuid", dInstance)); // dispatched: id = ANY
-      ps.setArray(p++, array(c, "uuid", fInstance));
-      ps.setArray(p++, array(c, "text", fStatus));
-      ps.setArray(p++, array(c, "text", fOutputs));
-      ps.setArray(p++, array(c, "text", fError));
-      ps.setArray(p, array(c, "uuid", fInstance)); // finished: id = ANY
+    try (PreparedStatement ps = c.prepareStatement(WRITE)) {
+      Binder b = new Binder(c, ps);
+      b.bind(u).bind("bigint", uId);
+      b.bind(n);
+      b.bind(o);
+      b.bind(g).bind("bigint", gId);
+      b.bind(w);
+      b.bind(m).bind("uuid", mInstance);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        rs.getLong(1); // executions ended: as before, an execution row that is gone is not an error
-        check("executions started", nd, rs.getLong(2));
-        check("commands queued", nd, rs.getLong(3));
-        check("instances dispatched", nd, rs.getLong(4));
-        check("instances finished", nf, rs.getLong(5));
+        check("step rows updated", uId.size(), rs.getLong(1));
+        check("step rows inserted", nInstance.size(), rs.getLong(2));
+        check("commands queued", oMessage.size(), rs.getLong(3));
+        check("signals consumed", gId.size(), rs.getLong(4));
+        check("instances moved", mInstance.size(), rs.getLong(6));
+        return rs.getLong(5);
       }
     }
   }
 
-  private static Array array(Connection c, String type, Object[] values) throws SQLException {
-    return c.createArrayOf(type, values);
+  /** The arrays of one CTE, in parameter order. */
+  private static final class Column {
+    final List<String> types = new ArrayList<>();
+    final List<List<Object>> values = new ArrayList<>();
+
+    List<Object> of(String type) {
+      List<Object> v = new ArrayList<>();
+      types.add(type);
+      values.add(v);
+      return v;
+    }
+  }
+
+  private static final class Binder {
+    final Connection c;
+    final PreparedStatement ps;
+    int p = 1;
+
+    Binder(Connection c, PreparedStatement ps) {
+      this.c = c;
+      this.ps = ps;
+    }
+
+    Binder bind(Column column) throws SQLException {
+      for (int i = 0; i < column.types.size(); i++) {
+        bind(column.types.get(i), column.values.get(i));
+      }
+      return this;
+    }
+
+    Binder bind(String type, List<Object> values) throws SQLException {
+      ps.setArray(p++, c.createArrayOf(type, typed(type, values)));
+      return this;
+    }
+
+    /** pgjdbc encodes an array by its Java element type (byte[][] for bytea, Integer[] for integer, ...). */
+    private static Object[] typed(String type, List<Object> values) {
+      return switch (type) {
+        case "bytea" -> values.toArray(new byte[0][]);
+        case "integer" -> values.toArray(new Integer[0]);
+        case "bigint" -> values.toArray(new Long[0]);
+        case "boolean" -> values.toArray(new Boolean[0]);
+        case "uuid" -> values.toArray(new UUID[0]);
+        default -> values.toArray(new String[0]);
+      };
+    }
   }
 
   /** A row that should have been written and was not means a locked instance changed under us: roll back. */
-  private static void check(String what, int expected, long written) {
+  private static void check(String what, long expected, long written) {
     if (written != expected) {
       throw new IllegalStateException(what + ": expected " + expected + " row(s), wrote " + written);
     }

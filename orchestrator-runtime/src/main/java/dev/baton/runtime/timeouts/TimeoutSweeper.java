@@ -1,26 +1,29 @@
 package dev.baton.runtime.timeouts;
 
-import dev.baton.runtime.definitions.DefinitionCatalog;
-import dev.baton.runtime.engine.Decision;
+import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
-import dev.baton.runtime.engine.TransitionApplier;
-import dev.baton.runtime.engine.Transitions;
-import dev.baton.runtime.engine.WorkflowDefinition;
+import dev.baton.runtime.engine.StepStatus;
+import dev.baton.runtime.engine.Stimulus;
+import dev.baton.runtime.engine.Transition;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
-import dev.baton.runtime.store.TransitionBatch;
+import dev.baton.runtime.store.SqlErrors;
+import dev.baton.runtime.store.StepStore;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Step timeouts from the database (docs/design.md#runtime-semantics): each sweep claims instances whose {@code step_deadline} has passed,
- * with {@code FOR UPDATE SKIP LOCKED} so replicas and the step loop never wait on each other, and applies the timeout
- * decision (send again, or fail with reason Timeout). Deadlines are rows, not timers, so they survive restarts.
+ * Timers from the database (docs/design.md#runtime-semantics): step timeouts, delays and wait timeouts are the
+ * deadlines of the steps in flight, so they survive restarts. Each sweep finds instances with a step past its
+ * deadline and handles each in its own transaction, on its row locked with {@code SKIP LOCKED} (replicas and the
+ * step loop never wait on each other): one instance that cannot be handled never holds up the others' timers, and
+ * one whose definition no longer loads fails with the reason instead of failing every sweep.
  */
 public final class TimeoutSweeper implements Runnable {
 
@@ -28,59 +31,68 @@ public final class TimeoutSweeper implements Runnable {
 
   private final Database database;
   private final InstanceStore instances;
-  private final DefinitionCatalog definitions;
-  private final TransitionApplier applier;
+  private final StepStore steps;
+  private final Engine engine;
   private final OutboxSignal outboxSignal;
   private final RuntimeMetrics metrics;
   private final int batchSize;
 
-  public TimeoutSweeper(Database database, InstanceStore instances, DefinitionCatalog definitions,
-      TransitionApplier applier, OutboxSignal outboxSignal, RuntimeMetrics metrics, int batchSize) {
+  public TimeoutSweeper(Database database, InstanceStore instances, StepStore steps, Engine engine,
+      OutboxSignal outboxSignal, RuntimeMetrics metrics, int batchSize) {
     this.database = database;
     this.instances = instances;
-    this.definitions = definitions;
-    this.applier = applier;
+    this.steps = steps;
+    this.engine = engine;
     this.outboxSignal = outboxSignal;
     this.metrics = metrics;
     this.batchSize = batchSize;
   }
 
-  /** Sweeps until no due instance is left (each batch its own transaction). */
+  /** Sweeps until no due instance is left that this sweep could handle. */
   @Override
   public void run() {
     try {
-      int n;
+      int found;
+      int handled;
       do {
-        n = sweepOnce();
-      } while (n >= batchSize);
+        List<UUID> due = database.inTransaction(c -> steps.instancesDue(c, batchSize));
+        found = due.size();
+        handled = 0;
+        for (UUID id : due) {
+          handled += handle(id) ? 1 : 0;
+        }
+      } while (found >= batchSize && handled > 0);
     } catch (SQLException | RuntimeException e) {
-      LOG.warn("Timeout sweep failed, trying again at the next poll: {}", e.toString());
+      LOG.warn("Timer sweep failed, trying again at the next poll: {}", e.toString());
     }
   }
 
-  int sweepOnce() throws SQLException {
-    List<String> timedOut = new ArrayList<>();
-    boolean[] dispatched = {false};
-    int claimed = database.inTransaction(c -> {
-      List<InstanceRecord> due = instances.claimDue(c, batchSize);
-      TransitionBatch batch = new TransitionBatch();
-      for (InstanceRecord instance : due) {
-        WorkflowDefinition definition =
-            definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
-        if (Transitions.onTimeout(definition, instance.state()) instanceof Decision.Change change) {
-          dispatched[0] |= applier.plan(batch, instance, definition, change, null).dispatched();
-          timedOut.add(instance.workflow());
-          LOG.info("Instance {} step {} attempt {} timed out: {}", instance.id(), instance.stepName(),
-              instance.attempt(), change.next());
+  /** @return whether the instance was moved */
+  boolean handle(UUID id) {
+    try {
+      Transition t = database.inTransaction(c -> {
+        Optional<InstanceRecord> locked = instances.lockIfFree(c, id);
+        if (locked.isEmpty()) {
+          return null; // another transaction holds it: the next sweep sees it again if it is still due
         }
+        Transition moved = engine.apply(c, locked.get(), new Stimulus.TimersDue()).transition();
+        if (moved.moved()) {
+          LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
+          moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)
+              .forEach(r -> metrics.stepTimedOut(locked.get().workflow()));
+        }
+        return moved;
+      });
+      if (t != null && !t.dispatches().isEmpty()) {
+        outboxSignal.commandsWritten();
       }
-      applier.flush(c, batch);
-      return due.size();
-    });
-    if (dispatched[0]) {
-      outboxSignal.commandsWritten();
+      return t != null && t.moved();
+    } catch (SQLException | RuntimeException e) {
+      if (SqlErrors.isTransient(e)) {
+        throw new IllegalStateException("the database is unavailable", e);
+      }
+      LOG.warn("Instance {}: its due timers could not be handled, the others go on: {}", id, e.toString());
+      return false;
     }
-    timedOut.forEach(metrics::stepTimedOut);
-    return claimed;
   }
 }

@@ -3,6 +3,8 @@ package dev.baton.runtime.definitions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.topology.BindingSpec;
@@ -34,5 +36,23 @@ class ResultRoutesTest {
             tuple("pay.event.topic.ex", "order.debit.failed"),
             tuple("pay.event.topic.ex", "order.debit.error"));
     assertThat(ResultRoutes.of("fulfil", spec)).allMatch(b -> b.queue().equals("q.orchestrator.fulfil"));
+  }
+
+  @Test
+  void tasksInsideParallelBranchesAndChoicesAreRoutedToo() throws Exception {
+    WorkflowSpec spec = new ObjectMapper(new YAMLFactory()).readValue("""
+        entity: order
+        steps: [{name: checks, parallel: [
+            {steps: [{name: fraud, service: risk, command: score}]},
+            {steps: [{name: authorize, service: payment, command: authorize, compensate: void}]}]},
+         {name: route, choice: [{when: 'true', steps: [{name: approval, wait: {signal: approve}}]}],
+          otherwise: [{name: notify, service: mail, command: send}]}]
+        """, WorkflowSpec.class);
+
+    assertThat(ResultRoutes.of("approve", spec)).extracting(BindingSpec::routingKey).containsExactly(
+        "order.score.success", "order.score.failed", "order.score.error",
+        "order.authorize.success", "order.authorize.failed", "order.authorize.error",
+        "order.void.success", "order.void.failed", "order.void.error",
+        "order.send.success", "order.send.failed", "order.send.error");
   }
 }

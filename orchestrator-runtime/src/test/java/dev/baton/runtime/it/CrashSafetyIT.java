@@ -92,8 +92,8 @@ class CrashSafetyIT {
       Map<String, Integer> ledger = w.ledger();
       assertThat(ledger).hasSize(3 * INSTANCES);
       assertThat(ledger).allSatisfy((key, count) -> assertThat(count).as("effects of " + key).isEqualTo(1));
-      assertThat(h.count("SELECT count(*) FROM step_execution WHERE status <> 'SUCCEEDED'")).isZero();
-      assertThat(h.count("SELECT count(*) FROM step_execution")).isEqualTo(3L * INSTANCES);
+      assertThat(h.count("SELECT count(*) FROM instance_step WHERE status <> 'SUCCEEDED'")).isZero();
+      assertThat(h.count("SELECT count(*) FROM instance_step")).isEqualTo(3L * INSTANCES);
       try (Channel ch = h.amqp.createChannel()) {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
           assertThat(h.count("SELECT count(*) FROM outbox")).isZero();

@@ -89,7 +89,7 @@ class StepLoopIT {
     Map<String, Integer> ledger = w.ledger();
     assertThat(ledger).hasSize(3 * n);
     assertThat(ledger.values()).allMatch(count -> count == 1);
-    assertThat(h.count("SELECT count(*) FROM step_execution e JOIN workflow_instance i ON i.id = e.instance_id"
+    assertThat(h.count("SELECT count(*) FROM instance_step e JOIN workflow_instance i ON i.id = e.instance_id"
         + " WHERE i.workflow = 'happy' AND e.status = 'SUCCEEDED'")).isEqualTo(3L * n);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.count("SELECT count(*) FROM outbox")).isZero());
 
@@ -97,7 +97,7 @@ class StepLoopIT {
     Command charge = w.received().stream().filter(c -> c.command().equals("pay")).findFirst().orElseThrow();
     assertThat(charge.body().get("input").get("n").asInt()).isEqualTo(1);
     assertThat(charge.body().get("input").get("reserved").asBoolean()).isTrue();
-    assertThat(charge.body().get("outputs").get("reserve").get("reserved").asBoolean()).isTrue();
+    assertThat(charge.body().has("outputs")).as("object outputs travel once, merged into input").isFalse();
     assertThat(charge.body().get("businessKey").asText()).startsWith("happy-");
     assertThat(charge.headers()).containsEntry("baton-attempt", 1).containsEntry("baton-retries", 0)
         .containsEntry("baton-entity", "order").containsEntry("baton-action", "pay")
@@ -133,11 +133,11 @@ class StepLoopIT {
     i.get("steps").forEach(s -> history.add(s.get("name").asText() + ":" + s.get("kind").asText() + ":"
         + s.get("action").asText() + ":" + s.get("status").asText()));
     assertThat(history).containsExactly(
-        "reserve:STEP:reserve:SUCCEEDED",
-        "charge:STEP:pay:SUCCEEDED",
-        "ship:STEP:ship:FAILED",
-        "charge:COMPENSATION:refund:SUCCEEDED",
-        "reserve:COMPENSATION:release:SUCCEEDED");
+        "reserve:task:reserve:SUCCEEDED",
+        "charge:task:pay:SUCCEEDED",
+        "ship:task:ship:FAILED",
+        "charge/compensate:task:refund:SUCCEEDED",
+        "reserve/compensate:task:release:SUCCEEDED");
     JsonNode failed = i.get("steps").get(2);
     assertThat(failed.get("error").get("code").asText()).isEqualTo("OUT_OF_STOCK");
     assertThat(failed.get("error").get("reason").asText()).isEqualTo("no parcels left");

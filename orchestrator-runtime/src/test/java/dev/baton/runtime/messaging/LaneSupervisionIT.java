@@ -7,7 +7,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
-import dev.baton.runtime.engine.EventVerdict;
+import dev.baton.runtime.engine.Receipt;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.InstanceStatus;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -74,10 +74,10 @@ class LaneSupervisionIT {
       if (failNext.getAndSet(false)) {
         throw new StackOverflowError("test hook: the engine blew its stack");
       }
-      List<EventVerdict> verdicts = new ArrayList<>();
+      List<Receipt> verdicts = new ArrayList<>();
       for (InboundEvent e : events) {
         applied.add(e.messageId());
-        verdicts.add(EventVerdict.applied(InstanceStatus.RUNNING, 1, false));
+        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1, false));
       }
       return verdicts;
     };

@@ -472,7 +472,7 @@ public final class Rig implements AutoCloseable {
       }
     }
     return new Counts(accepted.size(), lost, ledger.appliedTwice(), stuck, parked(), leftovers(),
-        runtimeCount("SELECT count(*) FROM step_execution WHERE attempt > 1"));
+        runtimeCount("SELECT count(*) FROM instance_step WHERE attempt > 1"));
   }
 
   /** @param redispatched step executions beyond the first attempt (a timeout re-dispatch would show here) */

@@ -1,0 +1,197 @@
+package dev.baton.runtime.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.engine.InstanceState.StoredSignal;
+import dev.baton.runtime.json.Json;
+import dev.baton.runtime.store.InstanceRecord;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.store.TransitionWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies stimuli inside the caller's transaction (docs/design.md#runtime-semantics): on instance rows the caller
+ * has locked (or that it locks here, for events), it reads the steps, asks the {@link StateMachine}, composes the
+ * commands of what starts, and hands everything to the {@link TransitionWriter}. The caller commits, and only then
+ * ACKs or answers.
+ *
+ * <p>Events are set-based, so a batch costs a few round trips whatever its size: one query locks every instance of
+ * the batch (in id order), one reads their steps, one statement writes every transition. Two events of the same
+ * instance in one batch go in successive rounds, the second deciding on the state the first left.
+ */
+public final class Engine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  /** The error code of an instance that failed because its definition no longer loads. */
+  public static final String DEFINITION_UNAVAILABLE = "DefinitionUnavailable";
+
+  private final InstanceStore instances;
+  private final StepStore steps;
+  private final DefinitionCatalog definitions;
+  private final StateMachine machine;
+  private final CommandComposer composer;
+  private final TransitionWriter writer;
+
+  public Engine(InstanceStore instances, StepStore steps, DefinitionCatalog definitions, StateMachine machine,
+      CommandComposer composer, TransitionWriter writer) {
+    this.instances = instances;
+    this.steps = steps;
+    this.definitions = definitions;
+    this.machine = machine;
+    this.composer = composer;
+    this.writer = writer;
+  }
+
+  /** What one stimulus did to one instance. */
+  public record Applied(Transition transition, boolean dispatched, long withdrawn) {}
+
+  /** One stimulus on an instance whose row the caller has locked (start, cancel, retry, signal, timers). */
+  public Applied apply(Connection c, InstanceRecord instance, Stimulus stimulus) throws SQLException {
+    List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
+        : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
+    Planned p = plan(c, instance, rows, stimulus);
+    long withdrawn = writer.write(c, List.of(p.write()));
+    return new Applied(p.transition(), !p.write().commands().isEmpty(), withdrawn);
+  }
+
+  /** @return a receipt per event, in the order given */
+  public List<Receipt> applyEvents(Connection c, List<InboundEvent> events) throws SQLException {
+    Receipt[] receipts = new Receipt[events.size()];
+    List<Integer> pending = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      pending.add(i);
+    }
+    while (!pending.isEmpty()) {
+      List<Integer> round = new ArrayList<>();
+      List<Integer> later = new ArrayList<>();
+      Set<UUID> inRound = new LinkedHashSet<>();
+      for (int i : pending) {
+        (inRound.add(events.get(i).instanceId()) ? round : later).add(i);
+      }
+      applyRound(c, events, round, inRound, receipts);
+      pending = later;
+    }
+    return List.of(receipts);
+  }
+
+  private void applyRound(Connection c, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
+      Receipt[] receipts) throws SQLException {
+    Map<UUID, InstanceRecord> locked = instances.lockAll(c, ids);
+    List<Integer> candidates = new ArrayList<>();
+    List<UUID> found = new ArrayList<>();
+    for (int i : round) {
+      InboundEvent e = events.get(i);
+      InstanceRecord instance = locked.get(e.instanceId());
+      if (instance == null) {
+        receipts[i] = Receipt.ignored(Receipt.Kind.UNKNOWN_INSTANCE, "unknown instance " + e.instanceId());
+      } else if (!instance.workflow().equals(e.workflow())
+          || (e.namespace() != null && !instance.namespace().equals(e.namespace()))) {
+        receipts[i] = Receipt.ignored(Receipt.Kind.REJECTED, "instance " + instance.id() + " belongs to workflow "
+            + instance.namespace() + "/" + instance.workflow() + ", the event names "
+            + (e.namespace() == null ? "" : e.namespace() + "/") + e.workflow());
+      } else {
+        candidates.add(i);
+        found.add(instance.id());
+      }
+    }
+    if (candidates.isEmpty()) {
+      return;
+    }
+    Map<UUID, List<StepState>> loaded = steps.load(c, found);
+    List<TransitionWriter.Write> writes = new ArrayList<>(candidates.size());
+    for (int i : candidates) {
+      InboundEvent e = events.get(i);
+      InstanceRecord instance = locked.get(e.instanceId());
+      List<StepState> rows = loaded.getOrDefault(instance.id(), List.of());
+      Planned p = plan(c, instance, rows, new Stimulus.Result(e));
+      writes.add(p.write());
+      Transition t = p.transition();
+      receipts[i] = switch (t.kind()) {
+        case MOVED -> Receipt.applied(t.status(), latencyOf(rows, e), !p.write().commands().isEmpty());
+        case DUPLICATE -> Receipt.ignored(Receipt.Kind.DUPLICATE, t.reason());
+        default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
+      };
+    }
+    writer.write(c, writes);
+  }
+
+  private record Planned(Transition transition, TransitionWriter.Write write) {}
+
+  private Planned plan(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
+      throws SQLException {
+    WorkflowDefinition definition;
+    try {
+      definition = definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
+    } catch (RuntimeException e) {
+      // One instance that cannot go on must not hold up others (docs/design.md#runtime-semantics): it fails with
+      // the reason, and whatever it still had in flight is cancelled and withdrawn.
+      InstanceState state = state(instance, rows, List.of());
+      if (!state.status().isActive()) {
+        Transition t = Transition.nothing(Transition.Kind.STALE, "instance is " + state.status(), state);
+        return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), null));
+      }
+      String reason = "the definition of " + instance.namespace() + "/" + instance.workflow() + " revision "
+          + instance.revision() + " cannot be loaded: " + e.getMessage();
+      LOG.error("Instance {} fails: {}", instance.id(), reason);
+      Transition t = StateMachine.abandon(state, DEFINITION_UNAVAILABLE, reason);
+      return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
+    }
+    // Only Workflows with waits store signals: the others skip the read.
+    List<StoredSignal> stored = definition.waitsForSignals()
+        ? steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of())
+        : List.of();
+    Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
+    List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
+    CommandComposer.Subject subject =
+        new CommandComposer.Subject(instance.id(), instance.namespace(), instance.businessKey(), definition);
+    for (Transition.Dispatch d : t.dispatches()) {
+      commands.add(composer.compose(subject, d));
+    }
+    return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t)));
+  }
+
+  private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {
+    return new InstanceState(r.id(), r.status(), r.phase(), r.cancelRequested(), Json.readObject(r.inputJson()),
+        rows, signals);
+  }
+
+  /** Dispatch-to-result time of the attempt the event answered, by the database's clock. */
+  private static long latencyOf(List<StepState> rows, InboundEvent e) {
+    for (StepState s : rows) {
+      if (s.isRunning() && s.stepName().equals(e.step()) && s.attempt() == e.attempt()) {
+        return s.elapsedMillis();
+      }
+    }
+    return 0;
+  }
+
+  /** "Which step, which attempt, and why": what GET shows as lastError. */
+  private static String lastErrorJson(Transition t) {
+    Transition.LastError e = t.lastError();
+    if (e == null) {
+      return null;
+    }
+    ObjectNode o = Json.object();
+    o.put("step", e.step());
+    o.put("kind", e.kind());
+    o.put("action", e.action());
+    o.put("attempt", e.attempt());
+    o.put("status", e.status().name());
+    o.put("errorCode", e.errorCode());
+    o.put("reason", e.reason());
+    o.put("at", Instant.now().toString());
+    return Json.write(o);
+  }
+}

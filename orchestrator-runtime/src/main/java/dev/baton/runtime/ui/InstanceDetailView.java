@@ -1,0 +1,212 @@
+package dev.baton.runtime.ui;
+
+import static dev.baton.runtime.ui.Html.esc;
+import static dev.baton.runtime.ui.Html.url;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.runtime.ui.InstanceView.Dispatch;
+import dev.baton.runtime.ui.InstanceView.StepView;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * {@code /ui/instances/{id}}: the picture of the steps, the facts that say where the instance is, the buttons, and
+ * every step as a row of text (name, status, attempt, times, duration, error, output).
+ */
+final class InstanceDetailView {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * What the buttons can do on this runtime; {@code signal}: the signal a waiting step waits for (the form's
+   * suggestion), empty when none waits.
+   */
+  record Abilities(boolean compensatingCancel, boolean signals, String signal) {
+    Abilities(boolean compensatingCancel, boolean signals) {
+      this(compensatingCancel, signals, "");
+    }
+
+    Abilities waitingFor(String signal) {
+      return new Abilities(compensatingCancel, signals, signal == null ? "" : signal);
+    }
+  }
+
+  private InstanceDetailView() {}
+
+  static String page(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, String notice,
+      boolean error, Instant now) {
+    StringBuilder b = new StringBuilder();
+    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / <a href=\"/ui/workflows/")
+        .append(url(i.namespace())).append('/').append(url(i.workflow())).append("\">").append(esc(i.workflow()))
+        .append("</a></p><h1>").append(esc(i.businessKey())).append(" <span class=\"muted mono\">")
+        .append(esc(i.id())).append("</span></h1>");
+    b.append(Layout.notice(notice, error));
+    b.append(live(i, picture, can, viewer, now));
+    return Layout.page(i.workflow() + " " + i.businessKey(), Layout.Section.WORKFLOWS, viewer, b.toString());
+  }
+
+  static String live(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, Instant now) {
+    StringBuilder b = new StringBuilder("<div id=\"live\"").append(i.active() ? " data-live=\"1500\"" : "")
+        .append(" data-status=\"").append(esc(i.status())).append("\">");
+    facts(b, i, now);
+    actions(b, i, can, viewer);
+    b.append("<h2>Steps</h2><div class=\"picture-wrap\">")
+        .append(StepPictureSvg.render(picture, i.workflow() + " steps: " + i.status(), now)).append("</div>");
+    table(b, i, picture, now);
+    b.append("<h2>Data</h2>");
+    json(b, "Input", i.input(), "input");
+    json(b, "Outputs by step", i.outputs(), "outputs");
+    return b.append("</div>").toString();
+  }
+
+  private static void facts(StringBuilder b, InstanceView i, Instant now) {
+    b.append("<div class=\"card\"><dl class=\"facts\">")
+        .append("<dt>Status</dt><dd id=\"instance-status\">").append(Html.badge(i.status()))
+        .append(i.active() ? " <span class=\"muted\">refreshing live</span>" : "").append("</dd>")
+        .append(i.active() ? "<dt>Current step</dt>" : "<dt>Stopped at</dt>").append("<dd id=\"current-step\">").append(esc(i.currentStep()))
+        .append("COMPENSATION".equals(i.phase()) ? " (compensating)" : "").append(", attempt ").append(i.attempt())
+        .append("</dd>");
+    if (i.active() && i.since() != null) {
+      b.append("<dt>Since</dt><dd>").append(Html.time(i.since())).append(" (")
+          .append(Html.duration(Duration.between(i.since(), now))).append(" ago)</dd>");
+    }
+    if (i.deadline() != null) {
+      b.append("<dt>Deadline</dt><dd>").append(Html.time(i.deadline())).append("</dd>");
+    }
+    if (i.lastError() != null) {
+      b.append("<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
+          .append(": ").append(esc(i.lastError().text())).append("</dd>");
+    }
+    b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))
+        .append(", revision ").append(i.revision()).append("</dd>")
+        .append("<dt>Started</dt><dd>").append(Html.time(i.createdAt())).append("</dd>")
+        .append("<dt>Finished</dt><dd>").append(Html.time(i.finishedAt()));
+    if (i.finishedAt() != null && i.createdAt() != null) {
+      b.append(" (took ").append(Html.duration(Duration.between(i.createdAt(), i.finishedAt()))).append(')');
+    }
+    b.append("</dd></dl></div>");
+  }
+
+  private static void actions(StringBuilder b, InstanceView i, Abilities can, Viewer viewer) {
+    boolean retry = "FAILED".equals(i.status());
+    boolean signal = can.signals() && i.active();
+    if (!i.active() && !retry) {
+      return;
+    }
+    String base = "/ui/instances/" + esc(i.id());
+    String disabled = viewer.mayChange() ? "" : " disabled title=\"read-only session\"";
+    b.append("<div class=\"card actions\" id=\"actions\">");
+    if (i.active()) {
+      b.append("<form method=\"post\" action=\"").append(base).append("/cancel\" id=\"cancel-form\"")
+          .append(" data-confirm=\"Cancel this instance?\">").append(viewer.csrfField());
+      if (can.compensatingCancel()) {
+        b.append("<label class=\"inline\"><span><input type=\"checkbox\" name=\"compensate\" value=\"true\"")
+            .append(" id=\"cancel-compensate\"> compensate completed steps first</span></label>");
+      }
+      b.append("<button class=\"danger\" type=\"submit\" id=\"cancel\"").append(disabled)
+          .append(">Cancel</button></form>");
+    }
+    if (retry) {
+      b.append("<form method=\"post\" action=\"").append(base).append("/retry\" id=\"retry-form\"")
+          .append(" data-confirm=\"Send the failed step again?\">").append(viewer.csrfField())
+          .append("<button type=\"submit\" id=\"retry\"").append(disabled).append(">Retry ")
+          .append(esc(i.currentStep())).append("</button></form>");
+    }
+    if (signal) {
+      String suggested = can.signal();
+      b.append("<form method=\"post\" action=\"").append(base).append("/signal\" id=\"signal-form\" data-keep>")
+          .append(viewer.csrfField())
+          .append("<label>Signal<input name=\"signal\" id=\"signal-name\" required value=\"").append(esc(suggested))
+          .append("\"></label><label>JSON body<textarea name=\"body\" id=\"signal-body\">{}</textarea></label>")
+          .append("<button type=\"submit\" id=\"signal\"").append(disabled).append(">Send signal</button></form>");
+    }
+    b.append("</div>");
+  }
+
+  private static void table(StringBuilder b, InstanceView i, StepPicture picture, Instant now) {
+    b.append("<table class=\"cards\" id=\"steps\"><thead><tr><th>Step</th><th>Status</th><th>Attempt</th>")
+        .append("<th>Started</th><th>Finished</th><th>Duration</th><th>Error</th><th>Output</th></tr></thead><tbody>");
+    // in the picture's order (top to bottom), then what the picture draws as frames (groups)
+    java.util.Set<String> shown = new java.util.HashSet<>();
+    for (StepPicture.Box box : picture.boxes()) {
+      shown.add(box.name());
+      if (box.step() != null) {
+        row(b, box.step(), now);
+      } else {
+        b.append("<tr id=\"step-").append(esc(url(box.name()))).append("\" data-step=\"").append(esc(box.name()))
+            .append("\" data-status=\"").append(esc(box.status())).append("\"><td data-label=\"Step\"><b>")
+            .append(esc(box.name())).append("</b></td><td data-label=\"Status\">").append(Html.badge(box.status()))
+            .append("</td><td colspan=\"6\" class=\"muted\">not dispatched</td></tr>");
+      }
+    }
+    for (StepView s : i.steps()) {
+      if (!shown.contains(s.name())) {
+        row(b, s, now);
+      }
+    }
+    b.append("</tbody></table>");
+  }
+
+  private static void row(StringBuilder b, StepView s, Instant now) {
+    Dispatch d = s.latest();
+    b.append("<tr id=\"step-").append(esc(url(s.name()))).append("\" data-step=\"").append(esc(s.name()))
+        .append("\" data-status=\"").append(esc(d.status())).append("\"><td data-label=\"Step\"><b>")
+        .append(esc(s.name())).append("</b>");
+    if (s.kind() != StepKind.TASK || s.parent() != null) {
+      b.append(" <span class=\"muted\">").append(s.kind().label())
+          .append(s.parent() == null ? "" : " in " + esc(s.parent())).append("</span>");
+    }
+    b.append("<br><span class=\"muted\">").append(esc(d.action())).append("</span></td>");
+    cells(b, d, now, "step-" + s.name());
+    if (s.dispatches().size() > 1) {
+      b.append("<tr class=\"compensation\"><td colspan=\"8\"><details id=\"history-").append(esc(url(s.name())))
+          .append("\"><summary>").append(s.dispatches().size()).append(" dispatches</summary><ul>");
+      for (Dispatch h : s.dispatches()) {
+        b.append("<li>#").append(h.attempt()).append(' ').append(Html.badge(h.status())).append(' ')
+            .append(Html.time(h.startedAt())).append(h.error() == null ? "" : " " + esc(h.error().text()))
+            .append("</li>");
+      }
+      b.append("</ul></details></td></tr>");
+    }
+    if (s.compensation() != null) {
+      Dispatch c = s.compensation();
+      b.append("<tr class=\"compensation\" id=\"compensation-").append(esc(url(s.name())))
+          .append("\" data-compensation=\"").append(esc(s.name())).append("\" data-status=\"").append(esc(c.status()))
+          .append("\"><td data-label=\"Compensation\">↺ compensate <b>").append(esc(s.name()))
+          .append("</b><br><span class=\"muted\">").append(esc(c.action())).append("</span></td>");
+      cells(b, c, now, "compensation-" + s.name());
+    }
+  }
+
+  private static void cells(StringBuilder b, Dispatch d, Instant now, String key) {
+    b.append("<td data-label=\"Status\">").append(Html.badge(d.status())).append("</td>")
+        .append("<td data-label=\"Attempt\" class=\"num\">").append(d.attempt()).append("</td>")
+        .append("<td data-label=\"Started\">").append(Html.time(d.startedAt())).append("</td>")
+        .append("<td data-label=\"Finished\">").append(Html.time(d.finishedAt())).append("</td>")
+        .append("<td data-label=\"Duration\">").append(d.duration(now).map(Html::duration).orElse(""))
+        .append(d.finishedAt() == null && d.startedAt() != null ? " so far" : "").append("</td>")
+        .append("<td data-label=\"Error\" class=\"status-failed\">")
+        .append(d.error() == null ? "" : esc(d.error().text())).append("</td><td data-label=\"Output\">");
+    if (d.output() != null && !d.output().isMissingNode() && !d.output().isNull()) {
+      b.append("<details id=\"out-").append(esc(url(key))).append("\"><summary>")
+          .append(esc(StepPictureSvg.cut(d.output().toString(), 40))).append("</summary><pre>")
+          .append(esc(pretty(d.output()))).append("</pre></details>");
+    }
+    b.append("</td></tr>");
+  }
+
+  private static void json(StringBuilder b, String title, JsonNode node, String id) {
+    b.append("<details class=\"card\" id=\"").append(id).append("\"><summary>").append(esc(title)).append("</summary><pre>")
+        .append(esc(pretty(node))).append("</pre></details>");
+  }
+
+  private static String pretty(JsonNode node) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      return String.valueOf(node);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.baton.runtime.ui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One instance as the UI shows it: the instance document of the API (docs/design.md#interfaces) folded into one
+ * {@link StepView} per step, oldest first, with its dispatches and its compensation.
+ */
+record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
+    String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
+    Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps) {
+
+  /** An error as the document has it: which step (and dispatch) failed how. */
+  record Failure(String step, String kind, String status, String code, String reason, Instant at) {
+    String text() {
+      String c = code == null || code.isBlank() ? "" : code;
+      String r = reason == null || reason.isBlank() ? "" : reason;
+      return c.isEmpty() ? r : r.isEmpty() ? c : c + ": " + r;
+    }
+  }
+
+  /** One dispatch of a step or of its compensation. */
+  record Dispatch(String action, String status, int attempt, Instant startedAt, Instant finishedAt, JsonNode output,
+      Failure error) {
+    Optional<Duration> duration(Instant now) {
+      if (startedAt == null) {
+        return Optional.empty();
+      }
+      return Optional.of(Duration.between(startedAt, finishedAt == null ? now : finishedAt));
+    }
+  }
+
+  /**
+   * A step: its kind, the enclosing step ({@code parent}, null at the top), its latest dispatch (what its status,
+   * attempt and times are), every dispatch, the latest dispatch of its compensation, if one ran, and for a choice
+   * the case it took ({@code 0}, {@code 1}, … or {@code otherwise}; null before it decided).
+   */
+  record StepView(String name, StepKind kind, String parent, Dispatch latest, List<Dispatch> dispatches,
+      Dispatch compensation, String chosen) {
+    String status() {
+      return latest.status();
+    }
+  }
+
+  /** Still moving: the page keeps refreshing and cancel applies. */
+  boolean active() {
+    return "RUNNING".equals(status) || "COMPENSATING".equals(status);
+  }
+
+  Optional<StepView> step(String name) {
+    return steps.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** The wait steps waiting for their signal now: where the signal form applies. */
+  List<StepView> waiting() {
+    return steps.stream().filter(s -> s.kind() == StepKind.WAIT && "RUNNING".equals(s.status())).toList();
+  }
+}

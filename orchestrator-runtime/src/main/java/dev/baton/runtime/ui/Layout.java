@@ -1,0 +1,45 @@
+package dev.baton.runtime.ui;
+
+import static dev.baton.runtime.ui.Html.esc;
+
+/** The frame of every page: head, the bar with the two sections, and sign-out when signed in. */
+final class Layout {
+
+  enum Section { WORKFLOWS, DEAD_LETTERS, NONE }
+
+  private Layout() {}
+
+  static String page(String title, Section here, Viewer viewer, String body) {
+    StringBuilder b = new StringBuilder(body.length() + 1500);
+    b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        .append("<title>").append(esc(title)).append(" · Baton</title>")
+        .append("<link rel=\"stylesheet\" href=\"/ui/assets/baton.css\">")
+        .append("<script src=\"/ui/assets/baton.js\" defer></script></head><body>")
+        .append("<header class=\"top\"><a class=\"brand\" href=\"/ui/\">Baton</a><nav aria-label=\"sections\">");
+    link(b, "/ui/", "Workflows", here == Section.WORKFLOWS);
+    link(b, "/ui/dead-letters", "Dead letters", here == Section.DEAD_LETTERS);
+    b.append("</nav>");
+    if (viewer != null && viewer.signedIn()) {
+      b.append("<span class=\"who\">").append(viewer.mayChange() ? "signed in" : "signed in, read-only")
+          .append("</span><form method=\"post\" action=\"/ui/logout\">").append(viewer.csrfField())
+          .append("<button class=\"secondary\" type=\"submit\">Sign out</button></form>");
+    }
+    b.append("</header><main>").append(body).append("</main></body></html>");
+    return b.toString();
+  }
+
+  private static void link(StringBuilder b, String href, String text, boolean here) {
+    b.append("<a href=\"").append(href).append('"').append(here ? " class=\"here\" aria-current=\"page\"" : "")
+        .append('>').append(text).append("</a>");
+  }
+
+  /** A line above the content saying what a button did, or why it did not. */
+  static String notice(String text, boolean error) {
+    if (text == null || text.isBlank()) {
+      return "";
+    }
+    return "<div class=\"notice" + (error ? " error" : "") + "\" role=\"" + (error ? "alert" : "status") + "\">"
+        + esc(text) + "</div>";
+  }
+}

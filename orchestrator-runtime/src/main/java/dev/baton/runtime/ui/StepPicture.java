@@ -1,0 +1,203 @@
+package dev.baton.runtime.ui;
+
+import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.runtime.ui.StepTree.Branch;
+import dev.baton.runtime.ui.StepTree.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Where each step of an instance goes in its picture, computed without drawing anything (so it is tested as
+ * numbers): steps run top to bottom, the branches of a parallel group side by side, the cases of a choice side by
+ * side with the case taken marked and the others dimmed. A phone shows the same picture scaled to its width; long
+ * pictures scroll.
+ */
+record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, List<Edge> edges) {
+
+  static final int MARGIN = 12;
+  static final int BOX_W = 220;
+  static final int BOX_H = 64;
+  static final int GAP_Y = 24;
+  static final int GAP_X = 20;
+  static final int PAD = 10;
+  static final int HEADER_H = 22;
+  static final int BRANCH_LABEL_H = 20;
+  static final int EMPTY_BRANCH_H = 28;
+
+  /** Status of a step that has not been dispatched (yet). */
+  static final String PENDING = "PENDING";
+  /** Status of a step on a case that was not taken. */
+  static final String SKIPPED = "SKIPPED";
+
+  /** A step drawn as a box; {@code step} is what the instance did there (null: never dispatched). */
+  record Box(String name, StepKind kind, int x, int y, int w, int h, String status, StepView step) {}
+
+  /**
+   * A group or one of its branches: {@code branch} frames sit inside their group's frame; {@code taken} marks the
+   * case a choice took, {@code dimmed} the cases it did not.
+   */
+  record Frame(String name, StepKind kind, String label, boolean branch, int x, int y, int w, int h, String status,
+      boolean taken, boolean dimmed) {}
+
+  /** A line from one step to the next. */
+  record Edge(int x1, int y1, int x2, int y2) {}
+
+  record Size(int w, int h) {}
+
+  static StepPicture layout(StepTree tree, List<StepView> steps) {
+    Map<String, StepView> byName = steps.stream()
+        .collect(Collectors.toMap(StepView::name, Function.identity(), (a, b) -> b));
+    Layout l = new Layout(byName);
+    Size size = l.measure(tree.steps());
+    l.placeSequence(tree.steps(), MARGIN, MARGIN, size.w(), false);
+    return new StepPicture(size.w() + 2 * MARGIN, size.h() + 2 * MARGIN, List.copyOf(l.boxes),
+        List.copyOf(l.frames), List.copyOf(l.edges));
+  }
+
+  Optional<Box> box(String name) {
+    return boxes.stream().filter(b -> b.name().equals(name)).findFirst();
+  }
+
+  Optional<Frame> frame(String name) {
+    return frames.stream().filter(f -> !f.branch() && f.name().equals(name)).findFirst();
+  }
+
+  private static final class Layout {
+    final Map<String, StepView> steps;
+    final List<Box> boxes = new ArrayList<>();
+    final List<Frame> frames = new ArrayList<>();
+    final List<Edge> edges = new ArrayList<>();
+
+    Layout(Map<String, StepView> steps) {
+      this.steps = steps;
+    }
+
+    Size measure(List<Node> sequence) {
+      int w = 0;
+      int h = 0;
+      for (Node n : sequence) {
+        Size s = measure(n);
+        w = Math.max(w, s.w());
+        h += s.h();
+      }
+      return new Size(w, h + GAP_Y * Math.max(0, sequence.size() - 1));
+    }
+
+    Size measure(Node n) {
+      if (!n.kind().isGroup()) {
+        return new Size(BOX_W, BOX_H);
+      }
+      int w = 0;
+      int h = 0;
+      for (Branch b : n.branches()) {
+        Size s = branchSize(b);
+        w += s.w();
+        h = Math.max(h, s.h());
+      }
+      w += GAP_X * Math.max(0, n.branches().size() - 1);
+      return new Size(Math.max(w, BOX_W) + 2 * PAD, h + HEADER_H + 2 * PAD);
+    }
+
+    Size branchSize(Branch b) {
+      Size inner = b.steps().isEmpty() ? new Size(BOX_W / 2, EMPTY_BRANCH_H) : measure(b.steps());
+      return new Size(inner.w(), inner.h() + BRANCH_LABEL_H);
+    }
+
+    /** Places a sequence centred in {@code width}, joined by edges; {@code skipped}: on a case not taken. */
+    void placeSequence(List<Node> sequence, int x, int y, int width, boolean skipped) {
+      int previousBottom = -1;
+      for (Node n : sequence) {
+        Size s = measure(n);
+        int left = x + (width - s.w()) / 2;
+        if (previousBottom >= 0) {
+          edges.add(new Edge(x + width / 2, previousBottom, x + width / 2, y));
+        }
+        place(n, left, y, s, skipped);
+        previousBottom = y + s.h();
+        y += s.h() + GAP_Y;
+      }
+    }
+
+    void place(Node n, int x, int y, Size s, boolean skipped) {
+      StepView step = steps.get(n.name());
+      String status = step != null ? step.status() : skipped ? SKIPPED : PENDING;
+      if (!n.kind().isGroup()) {
+        boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step));
+        return;
+      }
+      frames.add(new Frame(n.name(), n.kind(), n.kind().label() + " " + n.name(), false, x, y, s.w(), s.h(), status,
+          false, skipped));
+      int taken = n.kind() == StepKind.CHOICE ? takenCase(n, step) : -1;
+      int inner = s.w() - 2 * PAD;
+      int content = 0;
+      for (Branch b : n.branches()) {
+        content += branchSize(b).w();
+      }
+      content += GAP_X * Math.max(0, n.branches().size() - 1);
+      int bx = x + PAD + (inner - content) / 2;
+      int by = y + HEADER_H + PAD;
+      for (int i = 0; i < n.branches().size(); i++) {
+        Branch b = n.branches().get(i);
+        Size bs = branchSize(b);
+        boolean notTaken = skipped || taken >= 0 && i != taken || taken < 0 && n.kind() == StepKind.CHOICE
+            && isSettled(step);
+        String label = b.label().isEmpty() ? (n.kind() == StepKind.CHOICE ? "case " : "branch ") + (i + 1)
+            : b.label();
+        frames.add(new Frame(n.name(), n.kind(), label, true, bx, by, bs.w(), bs.h(),
+            notTaken ? SKIPPED : status, i == taken, notTaken));
+        placeSequence(b.steps(), bx, by + BRANCH_LABEL_H, bs.w(), notTaken);
+        bx += bs.w() + GAP_X;
+      }
+    }
+
+    /**
+     * The case a choice took: the one the runtime names ({@code chosen}); else the one with a step that ran; a
+     * choice that succeeded with none took an empty case, taken to be the last empty one ({@code otherwise} is
+     * last); -1: not decided yet.
+     */
+    int takenCase(Node choice, StepView step) {
+      int cases = choice.branches().size();
+      if (step != null && step.chosen() != null) { // the runtime says which
+        if (StepTree.OTHERWISE.equals(step.chosen())) {
+          return cases > 0 && StepTree.OTHERWISE.equals(choice.branches().get(cases - 1).label()) ? cases - 1 : -1;
+        }
+        try {
+          int i = Integer.parseInt(step.chosen());
+          return i >= 0 && i < cases ? i : -1;
+        } catch (NumberFormatException e) {
+          return -1;
+        }
+      }
+      for (int i = 0; i < choice.branches().size(); i++) {
+        if (ran(choice.branches().get(i).steps())) {
+          return i;
+        }
+      }
+      if (step != null && "SUCCEEDED".equals(step.status())) {
+        for (int i = choice.branches().size() - 1; i >= 0; i--) {
+          if (choice.branches().get(i).steps().isEmpty()) {
+            return i;
+          }
+        }
+      }
+      return -1;
+    }
+
+    boolean ran(List<Node> sequence) {
+      for (Node n : sequence) {
+        if (steps.containsKey(n.name()) || n.branches().stream().anyMatch(b -> ran(b.steps()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    static boolean isSettled(StepView step) {
+      return step != null && !"RUNNING".equals(step.status());
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.baton.runtime.ui;
+
+import static dev.baton.runtime.ui.Html.esc;
+
+import dev.baton.runtime.ui.InstanceView.Dispatch;
+import dev.baton.runtime.ui.StepPicture.Box;
+import dev.baton.runtime.ui.StepPicture.Edge;
+import dev.baton.runtime.ui.StepPicture.Frame;
+import java.time.Instant;
+
+/**
+ * Draws a {@link StepPicture} as inline SVG. Colours come from the stylesheet through status classes (no inline
+ * styles: the pages' Content-Security-Policy forbids them); every box also says its status in words. Each box links
+ * to the step's row in the table below.
+ */
+final class StepPictureSvg {
+
+  private static final int NAME_CHARS = 26;
+  private static final int LINE_CHARS = 32;
+
+  private StepPictureSvg() {}
+
+  static String render(StepPicture p, String title, Instant now) {
+    StringBuilder b = new StringBuilder();
+    b.append("<svg class=\"picture\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(p.width())
+        .append(' ').append(p.height()).append("\" width=\"").append(p.width()).append("\" role=\"img\"")
+        .append(" aria-label=\"").append(esc(title)).append("\">");
+    b.append("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\"")
+        .append(" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrow\"/>")
+        .append("</marker></defs>");
+    for (Frame f : p.frames()) {
+      frame(b, f);
+    }
+    for (Edge e : p.edges()) {
+      b.append("<line class=\"edge\" x1=\"").append(e.x1()).append("\" y1=\"").append(e.y1()).append("\" x2=\"")
+          .append(e.x2()).append("\" y2=\"").append(e.y2()).append("\" marker-end=\"url(#arrow)\"/>");
+    }
+    for (Box box : p.boxes()) {
+      box(b, box, now);
+    }
+    return b.append("</svg>").toString();
+  }
+
+  private static void frame(StringBuilder b, Frame f) {
+    String cls = (f.branch() ? "branch" : "group") + " " + Html.statusClass(f.status()) + (f.taken() ? " taken" : "")
+        + (f.dimmed() ? " dimmed" : "");
+    b.append("<g class=\"").append(cls).append("\"><rect x=\"").append(f.x()).append("\" y=\"").append(f.y())
+        .append("\" width=\"").append(f.w()).append("\" height=\"").append(f.h()).append("\" rx=\"8\"/>");
+    String label = (f.taken() ? "✓ taken: " : "") + f.label() + (f.branch() ? "" : " · " + f.status());
+    b.append("<text class=\"frame-label\" x=\"").append(f.x() + 8).append("\" y=\"")
+        .append(f.y() + (f.branch() ? 14 : 16)).append("\">").append(esc(cut(label, f.w() / 7))).append("</text>");
+    b.append("</g>");
+  }
+
+  private static void box(StringBuilder b, Box box, Instant now) {
+    b.append("<a href=\"#step-").append(esc(Html.url(box.name()))).append("\">");
+    b.append("<g class=\"step ").append(Html.statusClass(box.status())).append("\" data-step=\"")
+        .append(esc(box.name())).append("\">");
+    b.append("<title>").append(esc(box.name() + ": " + box.status())).append("</title>");
+    b.append("<rect x=\"").append(box.x()).append("\" y=\"").append(box.y()).append("\" width=\"").append(box.w())
+        .append("\" height=\"").append(box.h()).append("\" rx=\"6\"/>");
+    int tx = box.x() + 10;
+    String kind = box.kind() == StepKind.TASK ? "" : box.kind().label() + " ";
+    text(b, "name", tx, box.y() + 19, cut(kind + box.name(), NAME_CHARS));
+    StringBuilder second = new StringBuilder(box.status());
+    if (box.step() != null) {
+      Dispatch d = box.step().latest();
+      second.append(" · #").append(d.attempt());
+      d.duration(now).ifPresent(x -> second.append(" · ").append(Html.duration(x)));
+    }
+    text(b, "detail", tx, box.y() + 37, cut(second.toString(), LINE_CHARS));
+    if (box.step() != null && box.step().compensation() != null) {
+      Dispatch c = box.step().compensation();
+      text(b, "compensation " + Html.statusClass(c.status()), tx, box.y() + 55,
+          cut("↺ " + c.action() + " " + c.status(), LINE_CHARS));
+    } else if (box.step() != null && box.step().latest().error() != null) {
+      text(b, "error", tx, box.y() + 55, cut(box.step().latest().error().text(), LINE_CHARS));
+    }
+    b.append("</g></a>");
+  }
+
+  private static void text(StringBuilder b, String cls, int x, int y, String text) {
+    b.append("<text class=\"").append(cls).append("\" x=\"").append(x).append("\" y=\"").append(y).append("\">")
+        .append(esc(text)).append("</text>");
+  }
+
+  static String cut(String s, int max) {
+    if (s == null) {
+      return "";
+    }
+    return s.length() <= max ? s : s.substring(0, Math.max(1, max - 1)) + "…";
+  }
+}

@@ -1,0 +1,137 @@
+package dev.baton.runtime.ui;
+
+import dev.baton.runtime.ui.InstancePage.Cursor;
+import dev.baton.runtime.ui.InstancePage.Row;
+import dev.baton.runtime.ui.WorkflowBoard.Occupancy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The read-only SQL of the UI's lists, which the API has no endpoint for: who is at which step (grouped, over
+ * unfinished instances only, through the partial index on them) and keyset pages of a workflow's instances. The
+ * instance page itself reads the API's instance document, not these tables.
+ */
+final class UiQueries {
+
+  /**
+   * The step attempts in flight of unfinished instances (several per instance in parallel branches), by step; the
+   * groups themselves (parallel, choice) are not where anyone waits. Through the partial index on unfinished
+   * instances, then each one's steps.
+   */
+  private static final String OCCUPANCY = "SELECT i.namespace, i.workflow, s.name, count(*) AS n,"
+      + " min(s.started_at) AS oldest FROM workflow_instance i JOIN instance_step s ON s.instance_id = i.id"
+      + " WHERE i.finished_at IS NULL AND s.status = 'RUNNING' AND s.kind NOT IN ('parallel', 'choice')"
+      + " GROUP BY i.namespace, i.workflow, s.name";
+  private static final String REVISION =
+      "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
+  private static final String ROW = "SELECT id, business_key, status, current_step_name, attempt, step_started_at,"
+      + " created_at, finished_at, last_error->>'step' AS error_step, last_error->>'errorCode' AS error_code,"
+      + " last_error->>'reason' AS error_reason FROM workflow_instance WHERE namespace = ? AND workflow = ?";
+  /** Newest first; ties on created_at broken by id, the same order the cursor compares in. */
+  private static final String ORDER = " ORDER BY created_at DESC, id DESC LIMIT ?";
+  private static final String AFTER = " AND (created_at, id) < (?, ?)";
+  private static final List<String> ALL_STATUSES = List.of("RUNNING", "SUCCEEDED", "FAILED", "COMPENSATING",
+      "COMPENSATED", "CANCELLED");
+
+  List<Occupancy> occupancy(Connection c) throws SQLException {
+    List<Occupancy> rows = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(OCCUPANCY); ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        String step = rs.getString("name");
+        boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
+        rows.add(new Occupancy(rs.getString("namespace"), rs.getString("workflow"), compensating
+            ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step, compensating,
+            rs.getLong("n"), instant(rs, "oldest")));
+      }
+    }
+    return rows;
+  }
+
+  /** The revision the runtime gave a spec (by its hash), or empty when it has not recorded it yet. */
+  Optional<Integer> revision(Connection c, String namespace, String name, String specHash) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(REVISION)) {
+      ps.setString(1, namespace);
+      ps.setString(2, name);
+      ps.setString(3, specHash);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Up to {@code limit + 1} instances older than {@code after}, newest first (the extra row says whether another
+   * page follows). Without a status, one ordered scan per status on the list index, merged, as the API's list does.
+   */
+  List<Row> instances(Connection c, String namespace, String workflow, String status, String businessKey,
+      Cursor after, int limit) throws SQLException {
+    List<String> statuses = status != null ? List.of(status) : businessKey != null ? List.of() : ALL_STATUSES;
+    StringBuilder sql = new StringBuilder();
+    if (statuses.isEmpty()) {
+      sql.append(ROW).append(" AND business_key = ?").append(after == null ? "" : AFTER).append(ORDER);
+    } else {
+      sql.append("SELECT * FROM (");
+      for (int i = 0; i < statuses.size(); i++) {
+        sql.append(i == 0 ? "" : " UNION ALL ").append('(').append(ROW).append(" AND status = ?")
+            .append(businessKey == null ? "" : " AND business_key = ?").append(after == null ? "" : AFTER)
+            .append(ORDER).append(')');
+      }
+      sql.append(") page ORDER BY created_at DESC, id DESC LIMIT ?");
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      int p = 1;
+      for (String st : statuses.isEmpty() ? List.of((String) null) : statuses) {
+        ps.setString(p++, namespace);
+        ps.setString(p++, workflow);
+        if (st != null) {
+          ps.setString(p++, st);
+        }
+        if (businessKey != null) {
+          ps.setString(p++, businessKey);
+        }
+        if (after != null) {
+          ps.setObject(p++, OffsetDateTime.ofInstant(after.createdAt(), ZoneOffset.UTC));
+          ps.setObject(p++, after.id());
+        }
+        ps.setInt(p++, limit + 1);
+      }
+      if (!statuses.isEmpty()) {
+        ps.setInt(p, limit + 1);
+      }
+      List<Row> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new Row(rs.getObject("id", UUID.class), rs.getString("business_key"), rs.getString("status"),
+              rs.getString("current_step_name"), rs.getInt("attempt"), instant(rs, "step_started_at"),
+              instant(rs, "created_at"), instant(rs, "finished_at"), error(rs)));
+        }
+      }
+      return rows;
+    }
+  }
+
+  private static String error(ResultSet rs) throws SQLException {
+    String step = rs.getString("error_step");
+    String code = rs.getString("error_code");
+    String reason = rs.getString("error_reason");
+    if (step == null && code == null && reason == null) {
+      return null;
+    }
+    return new InstanceView.Failure(step, null, null, code, reason, null).text() + (step == null ? "" : " (" + step
+        + ")");
+  }
+
+  private static Instant instant(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+    return t == null ? null : t.toInstant();
+  }
+}

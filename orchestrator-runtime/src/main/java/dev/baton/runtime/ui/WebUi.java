@@ -1,0 +1,454 @@
+package dev.baton.runtime.ui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.api.ApiAuth;
+import dev.baton.runtime.api.ApiAuth.Access;
+import dev.baton.runtime.api.InstanceDocuments;
+import dev.baton.runtime.deadletters.DeadLetterQueue;
+import dev.baton.runtime.deadletters.Replayer;
+import dev.baton.runtime.definitions.SpecCodec;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.DefinitionStore;
+import dev.baton.runtime.store.SqlErrors;
+import dev.baton.runtime.ui.InstancePage.Cursor;
+import dev.baton.runtime.ui.InstancesView.Query;
+import dev.baton.runtime.ui.WorkflowBoard.Count;
+import dev.baton.runtime.ui.WorkflowBoard.Definition;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The web UI at {@code /ui/} (docs/design.md#web-ui): server-rendered pages over the same services and documents as
+ * the HTTP API, a stylesheet and one small script served from the jar. Nothing is fetched from anywhere else.
+ */
+public final class WebUi {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
+  private static final String LIVE_HEADER = "X-Baton-Live";
+  private static final String ASSETS = "/dev/baton/runtime/ui/assets/";
+  private static final int PAGE_SIZE = 50;
+  /** Pages are for people: no framing by other sites, nothing inline, nothing from elsewhere. */
+  private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
+      + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+  /** What the pages read and what the buttons call. */
+  public record Parts(Database database, WorkflowWatcher workflows, RuntimeMetrics metrics,
+      InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters) {}
+
+  private final Parts parts;
+  private final UiAuth auth;
+  private final Clock clock;
+  private final UiQueries queries = new UiQueries();
+  private final ObjectMapper json = new ObjectMapper();
+
+  private WebUi(Parts parts, UiAuth auth, Clock clock) {
+    this.parts = parts;
+    this.auth = auth;
+    this.clock = clock;
+  }
+
+  /** Adds the UI's routes; {@code apiAuth} says which tokens sign in (the API's own). */
+  public static void register(RoutesConfig routes, Parts parts, ApiAuth apiAuth) {
+    WebUi ui = new WebUi(parts, new UiAuth(apiAuth, Clock.systemUTC()), Clock.systemUTC());
+    routes.before(ui::guard);
+    routes.get("/ui/", ui::workflows);
+    routes.get("/ui/workflows/{ns}/{name}", ui::instances);
+    routes.get("/ui/instances/{id}", ui::instance);
+    routes.post("/ui/instances/{id}/cancel", ui::cancel);
+    routes.post("/ui/instances/{id}/retry", ui::retry);
+    routes.post("/ui/instances/{id}/signal", ui::signal);
+    routes.get("/ui/dead-letters", ui::deadLetters);
+    routes.post("/ui/dead-letters/replay", ui::replay);
+    routes.get("/ui/login", ui::loginForm);
+    routes.post("/ui/login", ui::login);
+    routes.post("/ui/logout", ui::logout);
+    routes.get("/ui/assets/{file}", WebUi::asset);
+    routes.exception(UiException.class, ui::failed);
+  }
+
+  // --- who may do what -----------------------------------------------------------------------------------------
+
+  /** Before every request: headers, the CSRF cookie, sign-in, and the CSRF check of every POST. */
+  private void guard(Context ctx) {
+    String path = ctx.path();
+    if (!path.equals("/ui") && !path.startsWith("/ui/")) {
+      return;
+    }
+    ctx.header("Content-Security-Policy", CSP).header("X-Content-Type-Options", "nosniff")
+        .header("Referrer-Policy", "same-origin").header("Cache-Control", "no-store");
+    if (path.startsWith("/ui/assets/")) {
+      ctx.header("Cache-Control", "max-age=300");
+      return;
+    }
+    String csrf = ctx.cookie(UiAuth.CSRF_COOKIE);
+    if (csrf == null || csrf.length() < 16) {
+      csrf = UiAuth.newCsrfToken();
+      setCookie(ctx, UiAuth.CSRF_COOKIE, csrf, -1);
+    }
+    boolean post = "POST".equals(ctx.method().name());
+    if (post && !UiAuth.sameOrigin(csrf, ctx.formParam(UiAuth.CSRF_FIELD), ctx.header("Origin"), ctx.host())) {
+      throw new UiException(403, "This form is out of date or came from another site: reload the page and try"
+          + " again.");
+    }
+    boolean signInPage = path.equals("/ui/login");
+    Optional<Access> access = auth.access(ctx.cookie(UiAuth.SESSION_COOKIE), ctx.header("Authorization"));
+    if (access.isEmpty() && !signInPage) {
+      if (ctx.header(LIVE_HEADER) != null || post) {
+        throw new UiException(401, "Signed out: sign in again.");
+      }
+      String next = ctx.queryString() == null ? path : path + "?" + ctx.queryString();
+      ctx.redirect("/ui/login?next=" + Html.url(next), HttpStatus.SEE_OTHER);
+      ctx.skipRemainingHandlers();
+      return;
+    }
+    ctx.attribute("viewer", new Viewer(access.orElse(Access.READ), csrf, auth.required() && access.isPresent()));
+    if (post && access.isPresent() && access.get() != Access.FULL && !path.equals("/ui/logout")) {
+      throw new UiException(403, "Signed in with the read-only token: this needs the full token.");
+    }
+  }
+
+  private static Viewer viewer(Context ctx) {
+    return ctx.attribute("viewer");
+  }
+
+  private void loginForm(Context ctx) {
+    if (!auth.required()) {
+      ctx.redirect("/ui/", HttpStatus.SEE_OTHER);
+      return;
+    }
+    ctx.html(LoginView.page(viewer(ctx).csrf(), safeNext(ctx.queryParam("next")), null));
+  }
+
+  private void login(Context ctx) {
+    Optional<Access> access = auth.signIn(ctx.formParam("token"));
+    String next = safeNext(ctx.formParam("next"));
+    if (access.isEmpty()) {
+      LOG.debug("UI sign-in refused from {}", ctx.ip());
+      ctx.status(401).html(LoginView.page(viewer(ctx).csrf(), next, "That token is not valid for this runtime."));
+      return;
+    }
+    setCookie(ctx, UiAuth.SESSION_COOKIE, auth.session(access.get()), (int) UiAuth.SESSION_LENGTH.toSeconds());
+    ctx.redirect(next, HttpStatus.SEE_OTHER);
+  }
+
+  private void logout(Context ctx) {
+    setCookie(ctx, UiAuth.SESSION_COOKIE, "", 0);
+    ctx.redirect(auth.required() ? "/ui/login" : "/ui/", HttpStatus.SEE_OTHER);
+  }
+
+  /** Only a path of this UI: a sign-in link cannot send anyone elsewhere. */
+  static String safeNext(String next) {
+    if (next == null || !next.startsWith("/ui/") || next.startsWith("//") || next.contains("\\")) {
+      return "/ui/";
+    }
+    return next;
+  }
+
+  private static void setCookie(Context ctx, String name, String value, int maxAgeSeconds) {
+    boolean https = "https".equalsIgnoreCase(ctx.header("X-Forwarded-Proto")) || ctx.scheme().equals("https");
+    ctx.addHeader("Set-Cookie", name + "=" + value + "; Path=/ui; HttpOnly; SameSite=Strict"
+        + (maxAgeSeconds >= 0 ? "; Max-Age=" + maxAgeSeconds : "") + (https ? "; Secure" : ""));
+  }
+
+  // --- pages ---------------------------------------------------------------------------------------------------
+
+  private void workflows(Context ctx) {
+    WorkflowBoard board = read(c -> {
+      List<Definition> definitions = new ArrayList<>();
+      for (Workflow w : parts.workflows().all()) {
+        String ns = w.getMetadata().getNamespace();
+        String name = w.getMetadata().getName();
+        Integer revision = null;
+        List<String> steps = new ArrayList<>();
+        if (w.getSpec() != null) {
+          revision = queries.revision(c, ns, name, SpecCodec.hash(SpecCodec.canonicalJson(w.getSpec()))).orElse(null);
+          steps.addAll(StepTree.of(w.getSpec()).places());
+        }
+        definitions.add(new Definition(ns, name, steps, revision));
+      }
+      List<Count> counts = parts.metrics().lastInstanceCounts().stream()
+          .map(s -> new Count(s.namespace(), s.workflow(), s.status(), s.count())).toList();
+      return WorkflowBoard.of(definitions, counts, queries.occupancy(c));
+    });
+    if (live(ctx)) {
+      ctx.html(WorkflowsView.live(board, clock.instant()));
+    } else {
+      ctx.html(WorkflowsView.page(board, clock.instant(), viewer(ctx)));
+    }
+  }
+
+  private void instances(Context ctx) {
+    String status = blankToNull(ctx.queryParam("status"));
+    if (status != null && !WorkflowBoard.STATUSES.contains(status)) {
+      throw new UiException(400, "There is no instance status '" + status + "'.");
+    }
+    Optional<Cursor> after = Cursor.parse(ctx.queryParam("after"));
+    Query q = new Query(ctx.pathParam("ns"), ctx.pathParam("name"), status, blankToNull(ctx.queryParam("businessKey")),
+        after.map(Cursor::format).orElse(null));
+    InstancePage page = InstancePage.of(read(c -> queries.instances(c, q.namespace(), q.workflow(), q.status(),
+        q.businessKey(), after.orElse(null), PAGE_SIZE)), PAGE_SIZE);
+    ctx.html(live(ctx) ? InstancesView.live(q, page, clock.instant())
+        : InstancesView.page(q, page, clock.instant(), viewer(ctx)));
+  }
+
+  private void instance(Context ctx) {
+    showInstance(ctx, instanceId(ctx), notice(ctx.queryParam("done")), false, 200);
+  }
+
+  private void showInstance(Context ctx, UUID id, String notice, boolean error, int status) {
+    JsonNode doc;
+    try {
+      doc = parts.documents().detail(id).orElse(null); // the API's own document, in its own transaction
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    if (doc == null) {
+      throw new UiException(404, "There is no instance " + id + " (finished instances are purged after the"
+          + " retention period).");
+    }
+    InstanceView view = InstanceViewAdapter.from(doc);
+    StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
+        .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
+    StepPicture picture = StepPicture.layout(tree, view.steps());
+    InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
+        .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
+    ctx.status(status);
+    if (live(ctx)) {
+      ctx.html(InstanceDetailView.live(view, picture, can, viewer(ctx), clock.instant()));
+    } else {
+      ctx.html(InstanceDetailView.page(view, picture, can, viewer(ctx), notice, error, clock.instant()));
+    }
+  }
+
+  private static String notice(String done) {
+    if (done == null) {
+      return null;
+    }
+    return switch (done) {
+      case "cancelled" -> "Cancelled.";
+      case "cancelled-compensating" -> "Cancelled: compensating the completed steps first.";
+      case "retried" -> "Sent again: the instance carries on from the failed step.";
+      case "signalled" -> "Signal sent.";
+      default -> null;
+    };
+  }
+
+  // --- buttons -------------------------------------------------------------------------------------------------
+
+  private void cancel(Context ctx) {
+    boolean compensate = "true".equals(ctx.formParam("compensate"));
+    act(ctx, id -> parts.buttons().cancel(id, compensate), compensate ? "cancelled-compensating" : "cancelled");
+  }
+
+  private void retry(Context ctx) {
+    act(ctx, id -> parts.buttons().retry(id), "retried");
+  }
+
+  private void signal(Context ctx) {
+    String signal = blankToNull(ctx.formParam("signal"));
+    String body = ctx.formParam("body") == null || ctx.formParam("body").isBlank() ? "{}" : ctx.formParam("body");
+    UUID id = instanceId(ctx);
+    if (signal == null) {
+      showInstance(ctx, id, "Name the signal to send.", true, 400);
+      return;
+    }
+    try {
+      json.readTree(body);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      showInstance(ctx, id, "The signal's body is not JSON: " + e.getOriginalMessage(), true, 400);
+      return;
+    }
+    act(ctx, i -> parts.buttons().signal(i, signal, body), "signalled");
+  }
+
+  private void act(Context ctx, Button button, String done) {
+    UUID id = instanceId(ctx);
+    InstanceButtons.Outcome outcome;
+    try {
+      outcome = button.press(id);
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    if (outcome instanceof InstanceButtons.Outcome.NotFound) {
+      throw new UiException(404, "There is no instance " + id + ".");
+    }
+    if (outcome instanceof InstanceButtons.Outcome.Refused r) {
+      showInstance(ctx, id, r.reason(), true, 409);
+      return;
+    }
+    ctx.redirect("/ui/instances/" + id + "?done=" + done, HttpStatus.SEE_OTHER);
+  }
+
+  @FunctionalInterface
+  private interface Button {
+    InstanceButtons.Outcome press(UUID id) throws SQLException;
+  }
+
+  // --- dead letters --------------------------------------------------------------------------------------------
+
+  private void deadLetters(Context ctx) {
+    showDeadLetters(ctx, replayedNotice(ctx), false, 200);
+  }
+
+  private void showDeadLetters(Context ctx, String notice, boolean error, int status) {
+    DeadLetterDesk desk = parts.deadLetters();
+    Optional<String> unavailable = desk.unavailable();
+    if (unavailable.isPresent()) {
+      throw new UiException(503, unavailable.get());
+    }
+    String service = blankToNull(ctx.queryParam("service"));
+    Map<String, List<DeadLetterDesk.QueueView>> services;
+    try {
+      services = desk.byService(service);
+    } catch (RuntimeException e) {
+      LOG.warn("Reading dead letters failed: {}", e.toString());
+      throw new UiException(503, "The RabbitMQ management API did not answer (" + e.getClass().getSimpleName()
+          + "): is it reachable, and may the runtime's management user read the vhost?");
+    }
+    ctx.status(status).html(DeadLettersView.page(desk.vhost(), services, service, viewer(ctx), notice, error,
+        clock.instant()));
+  }
+
+  private static String replayedNotice(Context ctx) {
+    String n = ctx.queryParam("replayed");
+    String queue = ctx.queryParam("queue");
+    if (n == null || queue == null || !n.matches("\\d{1,9}") || !DeadLetterQueue.isDeadLetterQueue(queue)) {
+      return null;
+    }
+    return "Replayed " + n + " message" + ("1".equals(n) ? "" : "s") + " from " + queue + ".";
+  }
+
+  private void replay(Context ctx) {
+    String name = ctx.formParam("queue");
+    DeadLetterQueue queue = DeadLetterQueue.parse(name)
+        .orElseThrow(() -> new UiException(400, DeadLetterQueue.notADeadLetterQueue(String.valueOf(name))));
+    String messageId = blankToNull(ctx.formParam("messageId"));
+    if (parts.deadLetters().unavailable().isPresent()) {
+      throw new UiException(503, parts.deadLetters().unavailable().get());
+    }
+    Replayer.Result result;
+    try {
+      result = parts.deadLetters().replay(queue, messageId);
+    } catch (Replayer.UnroutableReplayException e) {
+      showDeadLetters(ctx, e.getMessage(), true, 409);
+      return;
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      LOG.warn("Replaying {} from the UI failed: {}", queue.name(), e.toString());
+      showDeadLetters(ctx, "Replaying " + queue.name() + " stopped (" + e.getClass().getSimpleName() + "): messages"
+          + " not confirmed stay in the queue.", true, 503);
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UiException(503, "Interrupted; nothing unconfirmed was removed.");
+    }
+    if (messageId != null && result.moved().isEmpty()) {
+      showDeadLetters(ctx, "No message " + messageId + " in " + queue.name() + " any more.", true, 409);
+      return;
+    }
+    LOG.info("Replayed {} dead letter(s) from {} through the web UI", result.moved().size(), queue.name());
+    ctx.redirect("/ui/dead-letters?replayed=" + result.moved().size() + "&queue=" + Html.url(queue.name()),
+        HttpStatus.SEE_OTHER);
+  }
+
+  // --- plumbing ------------------------------------------------------------------------------------------------
+
+  private static void asset(Context ctx) {
+    String file = ctx.pathParam("file");
+    String type = file.endsWith(".css") ? "text/css; charset=utf-8"
+        : file.endsWith(".js") ? "text/javascript; charset=utf-8" : null;
+    InputStream in = type == null || !file.matches("[a-z0-9-]+\\.[a-z]+") ? null
+        : WebUi.class.getResourceAsStream(ASSETS + file);
+    if (in == null) {
+      throw new UiException(404, "No such file.");
+    }
+    try (in) {
+      ctx.contentType(type).result(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UiException(500, "The file could not be read.");
+    }
+  }
+
+  private static boolean live(Context ctx) {
+    return ctx.header(LIVE_HEADER) != null;
+  }
+
+  private <T> T read(UiQuery<T> query) {
+    try {
+      return parts.database().inTransaction(query::run);
+    } catch (SQLException e) {
+      throw database(e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface UiQuery<T> {
+    T run(java.sql.Connection c) throws SQLException;
+  }
+
+  private static UiException database(SQLException e) {
+    if (SqlErrors.isTransient(e)) {
+      return new UiException(503, "The database is unavailable; the page will work again once it is back.");
+    }
+    LOG.error("A UI request failed", e);
+    return new UiException(500, "The request failed; see the runtime's log.");
+  }
+
+  private void failed(UiException e, Context ctx) {
+    if (live(ctx)) {
+      ctx.status(e.status()).result("");
+      return;
+    }
+    Viewer v = ctx.attribute("viewer");
+    ctx.status(e.status()).html(Layout.page("Error", Layout.Section.NONE, v,
+        "<h1>" + (e.status() == 404 ? "Not found" : e.status() == 403 ? "Refused" : "Something went wrong")
+            + "</h1>" + Layout.notice(e.getMessage(), true) + "<p><a href=\"/ui/\">Workflows</a></p>"));
+  }
+
+  private static UUID instanceId(Context ctx) {
+    String text = ctx.pathParam("id");
+    try {
+      UUID id = UUID.fromString(text);
+      if (id.toString().equalsIgnoreCase(text)) {
+        return id;
+      }
+    } catch (IllegalArgumentException e) {
+      // below
+    }
+    throw new UiException(404, "'" + text + "' is not an instance id.");
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  /** A page that answers with an error page (status and what to tell the user). */
+  static final class UiException extends RuntimeException {
+    private final int status;
+
+    UiException(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+
+    int status() {
+      return status;
+    }
+  }
+}

@@ -1,0 +1,307 @@
+package dev.baton.runtime.it;
+
+import static dev.baton.runtime.it.RuntimeHarness.spec;
+import static dev.baton.runtime.it.RuntimeHarness.step;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.GetResponse;
+import dev.baton.contract.Headers;
+import dev.baton.contract.Names;
+import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.it.TestWorker.Reply;
+import dev.baton.testing.LocalServices;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The web UI in a real headless Chromium (Debian's), against the real runtime, broker and database: what a person
+ * sees and clicks. Every test leaves a screenshot in {@code target/ui-screenshots/}.
+ */
+class WebUiBrowserIT {
+
+  static final Duration WITHIN = Duration.ofSeconds(30);
+  static RuntimeHarness h;
+  static TestWorker worker;
+  static String ui;
+
+  @BeforeAll
+  static void start() {
+    h = RuntimeHarness.create("webui");
+    BatonRuntime runtime = h.startRuntime(h.settings().toBuilder()
+        .management(LocalServices.RABBITMQ_MANAGEMENT_URL, LocalServices.RABBITMQ_USERNAME,
+            LocalServices.RABBITMQ_PASSWORD)
+        .build());
+    ui = "http://127.0.0.1:" + runtime.httpPort() + "/ui/";
+    // a shop whose shipping refuses orders keyed "refuse-*" and keeps "hold-*" waiting
+    h.apply("ui-shop", spec("order",
+        step("reserve-stock", "ui-inventory", "reserve", "release"),
+        step("charge", "ui-payment", "pay", "refund"),
+        step("ship", "ui-shipping", "ship", null)));
+    worker = h.worker()
+        .serve("q.ui-inventory.reserve", "ui-inventory", "reserve", c -> Reply.success(out("reserved", true)))
+        .serve("q.ui-inventory.release", "ui-inventory", "release", c -> Reply.success(out("released", true)))
+        .serve("q.ui-payment.pay", "ui-payment", "pay", c -> Reply.success(out("paid", 42)))
+        .serve("q.ui-payment.refund", "ui-payment", "refund", c -> Reply.success(out("refunded", 42)))
+        .serve("q.ui-shipping.ship", "ui-shipping", "ship", c -> {
+          String key = c.body().path("businessKey").asText();
+          return key.startsWith("refuse") ? Reply.failed("NO_PARCELS", "no parcels left today")
+              : key.startsWith("hold") ? Reply.HOLD : Reply.success(out("tracking", "TRK-1"));
+        });
+  }
+
+  @AfterAll
+  static void stop() {
+    h.close();
+  }
+
+  static com.fasterxml.jackson.databind.JsonNode out(String field, Object value) {
+    return RuntimeHarness.JSON.valueToTree(Map.of(field, value));
+  }
+
+  @Test
+  void theWorkflowsPageShowsLiveCountsAndWhereInstancesWaitWithoutReloading() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      h.awaitStatus(h.startOk("ui-shop", "counts-ok-" + i), "SUCCEEDED", WITHIN);
+    }
+    h.startOk("ui-shop", "hold-counts-1");
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui);
+      WebElement row = b.driver.findElement(By.cssSelector("tr[data-workflow='ui-shop']"));
+      ((JavascriptExecutor) b.driver).executeScript("window.notReloaded = true;");
+      await().atMost(WITHIN).untilAsserted(() -> {
+        assertThat(count(b, "SUCCEEDED")).isGreaterThanOrEqualTo(3);
+        assertThat(atStep(b, "ship")).isGreaterThanOrEqualTo(1);
+      });
+      long succeeded = count(b, "SUCCEEDED");
+      h.awaitStatus(h.startOk("ui-shop", "counts-ok-late"), "SUCCEEDED", WITHIN);
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(count(b, "SUCCEEDED")).isEqualTo(succeeded + 1));
+      assertThat(((JavascriptExecutor) b.driver).executeScript("return window.notReloaded === true;"))
+          .as("the counts changed without a full reload").isEqualTo(true);
+      assertThat(row.getText()).contains("ui-shop").contains("reserve-stock").contains("charge").contains("ship");
+      assertThat(b.text()).contains("oldest");
+      b.screenshot("workflows");
+
+      b.driver.findElement(By.cssSelector("tr[data-workflow='ui-shop'] a")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/workflows/default/ui-shop"));
+      assertThat(b.driver.findElements(By.cssSelector("#instances tbody tr"))).hasSizeGreaterThanOrEqualTo(5);
+      b.driver.get(ui + "workflows/default/ui-shop?status=RUNNING");
+      assertThat(b.driver.findElement(By.id("instances")).getText()).contains("hold-counts-1")
+          .doesNotContain("counts-ok-0");
+      b.screenshot("instances");
+    }
+  }
+
+  @Test
+  void aCompensatedInstanceShowsEveryStepAndCompensationWithItsStatus() throws Exception {
+    UUID id = h.startOk("ui-shop", "refuse-1");
+    h.awaitStatus(id, "COMPENSATED", WITHIN);
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("COMPENSATED");
+      assertThat(stepStatus(b, "reserve-stock")).isEqualTo("SUCCEEDED");
+      assertThat(stepStatus(b, "charge")).isEqualTo("SUCCEEDED");
+      assertThat(stepStatus(b, "ship")).isEqualTo("FAILED");
+      assertThat(compensationStatus(b, "charge")).isEqualTo("SUCCEEDED");
+      assertThat(compensationStatus(b, "reserve-stock")).isEqualTo("SUCCEEDED");
+      String table = b.driver.findElement(By.id("steps")).getText();
+      assertThat(table).contains("NO_PARCELS: no parcels left today").contains("refund").contains("release");
+      // the picture: one box per step, in order, each saying its status and its compensation's
+      List<WebElement> boxes = b.driver.findElements(By.cssSelector("svg.picture g.step"));
+      assertThat(boxes).extracting(e -> e.getAttribute("data-step")).containsExactly("reserve-stock", "charge",
+          "ship");
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='charge']")).getText())
+          .contains("SUCCEEDED").contains("refund SUCCEEDED");
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='ship']")).getAttribute("class"))
+          .contains("status-failed");
+      assertThat(b.driver.findElements(By.id("cancel"))).isEmpty(); // finished: nothing to cancel or retry
+      b.driver.findElement(By.cssSelector("#out-step-charge summary")).click();
+      assertThat(b.driver.findElement(By.cssSelector("#out-step-charge pre")).getText()).contains("\"paid\" : 42");
+      b.screenshot("instance-compensated");
+      b.fullPage("instance-compensated-full");
+    }
+    try (Browser phone = Browser.phone()) {
+      phone.driver.get(ui + "instances/" + id);
+      assertThat(phone.text()).contains("reserve-stock").contains("COMPENSATED");
+      long overflow = (Long) ((JavascriptExecutor) phone.driver).executeScript(
+          "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+      assertThat(overflow).as("no sideways scrolling on a phone").isLessThanOrEqualTo(0);
+      phone.screenshot("instance-compensated-phone");
+    }
+  }
+
+  @Test
+  void cancellingFromThePageStopsTheInstanceAndThePageFollows() throws Exception {
+    UUID id = h.startOk("ui-shop", "hold-cancel-1");
+    await().atMost(WITHIN).until(() -> "ship".equals(h.scalar(
+        "SELECT current_step_name FROM workflow_instance WHERE id = '" + id + "'")));
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      assertThat(stepStatus(b, "ship")).isEqualTo("RUNNING");
+      assertThat(b.driver.findElement(By.id("live")).getAttribute("data-live")).isNotNull();
+      b.driver.findElement(By.id("cancel")).click();
+      b.driver.switchTo().alert().accept();
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+      awaitText(b, "Cancelled.");
+      assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");
+      assertThat(stepStatus(b, "ship")).isEqualTo("CANCELLED");
+      assertThat(b.driver.findElements(By.id("cancel"))).isEmpty();
+      b.screenshot("instance-cancelled");
+    }
+  }
+
+  @Test
+  void cancellingWithCompensationUndoesTheCompletedStepsFirst() throws Exception {
+    UUID id = h.startOk("ui-shop", "hold-cancel-compensate-1");
+    await().atMost(WITHIN).until(() -> "ship".equals(h.scalar(
+        "SELECT current_step_name FROM workflow_instance WHERE id = '" + id + "'")));
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      b.driver.findElement(By.id("cancel-compensate")).click();
+      b.driver.findElement(By.id("cancel")).click();
+      b.driver.switchTo().alert().accept();
+      awaitText(b, "compensating the completed steps first");
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+        assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");
+        assertThat(compensationStatus(b, "charge")).isEqualTo("SUCCEEDED");
+        assertThat(compensationStatus(b, "reserve-stock")).isEqualTo("SUCCEEDED");
+      });
+      b.screenshot("instance-cancelled-compensated");
+    }
+  }
+
+  @Test
+  void aFormFromAnotherPageIsRefused() {
+    UUID id = h.startOk("ui-shop", "hold-forged-1");
+    RuntimeHarness.Response r = h.post("/ui/instances/" + id + "/cancel", null);
+    assertThat(r.status()).isEqualTo(403);
+    assertThat(r.text()).contains("another site");
+  }
+
+  @Test
+  void replayingADeadLetterFromThePageSendsItBackToItsQueue() throws Exception {
+    String dlq = Names.deadLetterQueue("ui-payment", "pay");
+    try (Channel ch = h.amqp.createChannel()) {
+      // the worker consumes q.ui-payment.pay: take the replayed command off it by a probe bound to the same key
+      String probe = ch.queueDeclare("", false, true, true, null).getQueue();
+      ch.queueBind(probe, Names.commandExchange("ui-payment"), Names.commandRoutingKey("ui-payment", "pay"));
+      Map<String, Object> headers = new HashMap<>();
+      headers.put(Headers.ORIGINAL_ROUTING_KEY, Names.commandRoutingKey("ui-payment", "pay"));
+      headers.put(Headers.ORIGINAL_EXCHANGE, Names.commandExchange("ui-payment"));
+      headers.put(Headers.EXCEPTION_TYPE, "java.net.ConnectException");
+      headers.put(Headers.EXCEPTION_MESSAGE, "card processor unreachable");
+      headers.put(Headers.INSTANCE, "6f1c2d3e-0000-4000-8000-000000000001");
+      headers.put(Headers.STEP, "charge");
+      headers.put(Headers.RETRIES, 3);
+      ch.confirmSelect();
+      ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId("dead-1").headers(headers)
+          .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
+          "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
+      ch.waitForConfirmsOrDie(10_000);
+
+      try (Browser b = Browser.laptop()) {
+        b.driver.get(ui + "dead-letters");
+        await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+          b.driver.navigate().refresh();
+          assertThat(b.driver.findElement(By.cssSelector("tr[data-message-id='dead-1']")).getText())
+              .contains("service.ui-payment.pay").contains("card processor unreachable");
+        });
+        assertThat(b.text()).contains("java.net.ConnectException").contains(dlq).contains("ui-payment");
+        b.screenshot("dead-letters");
+        b.driver.findElement(By.cssSelector("button[data-replay='dead-1']")).click();
+        awaitText(b, "Replayed 1 message from " + dlq);
+        b.screenshot("dead-letters-replayed");
+      }
+      GetResponse[] replayed = new GetResponse[1];
+      await().atMost(WITHIN).until(() -> (replayed[0] = ch.basicGet(probe, true)) != null);
+      assertThat(replayed[0].getProps().getMessageId()).isEqualTo("dead-1");
+      assertThat(replayed[0].getProps().getHeaders()).containsEntry(Headers.RETRIES, 0)
+          .doesNotContainKey(Headers.EXCEPTION_MESSAGE);
+      assertThat(ch.queueDeclarePassive(dlq).getMessageCount()).isZero();
+    }
+  }
+
+  @Test
+  void withATokenThePagesAskForItAndWorkOnceSignedIn() throws Exception {
+    try (BatonRuntime secured = BatonRuntime.start(h.settings().toBuilder().apiToken("ui-secret-token-1")
+        .apiReadToken("ui-read-token-1").build(), h.client)) {
+      String base = "http://127.0.0.1:" + secured.httpPort() + "/ui/";
+      UUID id = h.startOk("ui-shop", "hold-secured-1");
+      try (Browser b = Browser.laptop()) {
+        b.driver.get(base + "instances/" + id);
+        assertThat(b.driver.getCurrentUrl()).contains("/ui/login");
+        assertThat(b.text()).contains("Sign in").doesNotContain("hold-secured-1");
+        b.screenshot("login");
+        b.driver.findElement(By.id("token")).sendKeys("wrong-token");
+        b.driver.findElement(By.id("sign-in")).click();
+        awaitText(b, "not valid");
+
+        b.driver.findElement(By.id("token")).sendKeys("ui-read-token-1");
+        b.driver.findElement(By.id("sign-in")).click();
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/instances/" + id));
+        awaitText(b, "signed in, read-only");
+        assertThat(b.text()).contains("hold-secured-1");
+        assertThat(b.driver.findElement(By.id("cancel")).isEnabled()).isFalse();
+        b.driver.findElement(By.cssSelector("header form button")).click(); // sign out
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/login"));
+
+        b.driver.get(base + "instances/" + id);
+        b.driver.findElement(By.id("token")).sendKeys("ui-secret-token-1");
+        b.driver.findElement(By.id("sign-in")).click();
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/instances/" + id));
+        b.driver.findElement(By.id("cancel")).click();
+        b.driver.switchTo().alert().accept();
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+        Object cookie = ((JavascriptExecutor) b.driver).executeScript("return document.cookie;");
+        assertThat(String.valueOf(cookie)).as("the session is HttpOnly").doesNotContain("baton-session");
+        b.driver.get(base);
+        awaitText(b, "ui-shop");
+        b.screenshot("signed-in-workflows");
+      }
+      h.usePort(secured.httpPort());
+      try {
+        assertThat(h.get("/ui/").status()).isIn(303, 200); // the HTTP client follows no redirects: 303 to login
+        assertThat(h.get("/api/v1/counts").status()).isEqualTo(401); // the API itself still wants the header
+      } finally {
+        h.usePort(h.runtime.httpPort());
+      }
+    }
+  }
+
+  /** After a click: the next page may still be loading (its elements not yet there, or the old ones gone). */
+  private static void awaitText(Browser b, String text) {
+    await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(b.text()).contains(text));
+  }
+
+  private static long count(Browser b, String status) {
+    return Long.parseLong(b.driver.findElement(By.cssSelector(
+        "tr[data-workflow='ui-shop'] .count[data-status='" + status + "'] b")).getText().trim());
+  }
+
+  private static long atStep(Browser b, String step) {
+    return Long.parseLong(b.driver.findElement(By.cssSelector(
+        "tr[data-workflow='ui-shop'] li[data-step='" + step + "'] .n")).getText().trim());
+  }
+
+  private static String stepStatus(Browser b, String step) {
+    return b.driver.findElement(By.cssSelector("#steps tr[data-step='" + step + "']")).getAttribute("data-status");
+  }
+
+  private static String compensationStatus(Browser b, String step) {
+    return b.driver.findElement(By.cssSelector("#steps tr[data-compensation='" + step + "']"))
+        .getAttribute("data-status");
+  }
+}

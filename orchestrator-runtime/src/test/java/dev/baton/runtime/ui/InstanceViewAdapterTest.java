@@ -1,0 +1,61 @@
+package dev.baton.runtime.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.runtime.ui.InstanceView.StepView;
+import org.junit.jupiter.api.Test;
+
+/** The instance document (the API's contract) folded into one view per step, compensations attached. */
+class InstanceViewAdapterTest {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void todaysDocumentFoldsDispatchesPerStepAndAttachesCompensations() throws Exception {
+    InstanceView v = InstanceViewAdapter.from(JSON.readTree("""
+        {"id": "i-1", "namespace": "default", "workflow": "orders", "revision": 2, "businessKey": "o-1",
+         "status": "COMPENSATED", "phase": "COMPENSATION", "currentStep": "reserve", "attempt": 1,
+         "lastError": {"step": "ship", "kind": "STEP", "status": "FAILED", "errorCode": "NO_PARCELS",
+                       "reason": "none left", "at": "2026-01-05T10:00:03Z"},
+         "createdAt": "2026-01-05T10:00:00Z", "input": {"sku": "b"}, "outputs": {},
+         "steps": [
+          {"name": "reserve", "kind": "STEP", "action": "reserve", "status": "SUCCEEDED", "attempt": 1,
+           "startedAt": "2026-01-05T10:00:00Z", "finishedAt": "2026-01-05T10:00:01Z", "output": {"ok": true},
+           "error": null},
+          {"name": "ship", "kind": "STEP", "action": "ship", "status": "TIMED_OUT", "attempt": 1, "error": null},
+          {"name": "ship", "kind": "STEP", "action": "ship", "status": "FAILED", "attempt": 2,
+           "error": {"code": "NO_PARCELS", "reason": "none left"}},
+          {"name": "reserve", "kind": "COMPENSATION", "action": "release", "status": "SUCCEEDED", "attempt": 1}
+         ]}"""));
+    assertThat(v.steps()).extracting(StepView::name).containsExactly("reserve", "ship");
+    StepView reserve = v.step("reserve").orElseThrow();
+    assertThat(reserve.compensation().action()).isEqualTo("release");
+    assertThat(reserve.compensation().status()).isEqualTo("SUCCEEDED");
+    assertThat(reserve.latest().output().path("ok").asBoolean()).isTrue();
+    StepView ship = v.step("ship").orElseThrow();
+    assertThat(ship.status()).isEqualTo("FAILED");
+    assertThat(ship.latest().attempt()).isEqualTo(2);
+    assertThat(ship.dispatches()).hasSize(2);
+    assertThat(ship.latest().error().text()).isEqualTo("NO_PARCELS: none left");
+    assertThat(v.lastError().text()).isEqualTo("NO_PARCELS: none left");
+    assertThat(v.active()).isFalse();
+  }
+
+  @Test
+  void theContractsFormHasKindsParentsAndCompensationsNamedAfterTheirStep() throws Exception {
+    InstanceView v = InstanceViewAdapter.from(JSON.readTree("""
+        {"id": "i-2", "status": "RUNNING", "steps": [
+          {"name": "checks", "kind": "parallel", "parent": null, "status": "RUNNING", "attempt": 1},
+          {"name": "fraud", "kind": "task", "parent": "checks", "status": "SUCCEEDED", "attempt": 1},
+          {"name": "approval", "kind": "wait", "parent": null, "status": "RUNNING", "attempt": 1},
+          {"name": "fraud/compensate", "kind": "task", "parent": "checks", "status": "RUNNING", "attempt": 1}
+        ]}"""));
+    assertThat(v.steps()).extracting(StepView::name).containsExactly("checks", "fraud", "approval");
+    assertThat(v.step("checks").orElseThrow().kind()).isEqualTo(StepKind.PARALLEL);
+    assertThat(v.step("fraud").orElseThrow().parent()).isEqualTo("checks");
+    assertThat(v.step("fraud").orElseThrow().compensation().status()).isEqualTo("RUNNING");
+    assertThat(v.waiting()).extracting(StepView::name).containsExactly("approval");
+    assertThat(v.active()).isTrue();
+  }
+}

@@ -1,0 +1,157 @@
+package dev.baton.runtime.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.runtime.ui.InstanceView.Dispatch;
+import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.runtime.ui.StepPicture.Box;
+import dev.baton.runtime.ui.StepPicture.Frame;
+import dev.baton.runtime.ui.StepTree.Branch;
+import dev.baton.runtime.ui.StepTree.Node;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The picture's layout as numbers: order, side by side, no overlaps, the case taken. */
+class StepPictureTest {
+
+  static StepView ran(String name, String status) {
+    return ran(name, StepKind.TASK, null, status);
+  }
+
+  static StepView ran(String name, StepKind kind, String parent, String status) {
+    Dispatch d = new Dispatch("do-" + name, status, 1, Instant.parse("2026-01-05T10:00:00Z"),
+        "RUNNING".equals(status) ? null : Instant.parse("2026-01-05T10:00:02Z"), MissingNode.getInstance(), null);
+    return new StepView(name, kind, parent, d, List.of(d), null, null);
+  }
+
+  @Test
+  void linearStepsStackTopToBottomInOneColumnJoinedByEdges() {
+    StepTree tree = new StepTree(List.of(Node.box("reserve", StepKind.TASK), Node.box("charge", StepKind.TASK),
+        Node.box("ship", StepKind.TASK)));
+    StepPicture p = StepPicture.layout(tree, List.of(ran("reserve", "SUCCEEDED"), ran("charge", "RUNNING")));
+
+    assertThat(p.boxes()).extracting(Box::name).containsExactly("reserve", "charge", "ship");
+    assertThat(p.boxes()).extracting(Box::x).containsOnly(StepPicture.MARGIN);
+    assertThat(p.boxes()).extracting(Box::y).containsExactly(12, 12 + 64 + 24, 12 + 2 * (64 + 24));
+    assertThat(p.boxes()).extracting(Box::status).containsExactly("SUCCEEDED", "RUNNING", "PENDING");
+    assertThat(p.edges()).hasSize(2);
+    assertThat(p.edges().get(0).y1()).isEqualTo(12 + 64);
+    assertThat(p.edges().get(0).y2()).isEqualTo(12 + 64 + 24);
+    assertThat(p.width()).isEqualTo(StepPicture.BOX_W + 2 * StepPicture.MARGIN);
+    assertThat(p.height()).isEqualTo(3 * 64 + 2 * 24 + 2 * StepPicture.MARGIN);
+  }
+
+  @Test
+  void parallelBranchesSitSideBySideInsideTheirGroupWithoutOverlapping() {
+    Node checks = new Node("checks", StepKind.PARALLEL, List.of(
+        new Branch("", List.of(Node.box("fraud", StepKind.TASK))),
+        new Branch("", List.of(Node.box("authorize", StepKind.TASK), Node.box("capture", StepKind.TASK)))));
+    StepTree tree = new StepTree(List.of(Node.box("reserve", StepKind.TASK), checks, Node.box("ship", StepKind.TASK)));
+    StepPicture p = StepPicture.layout(tree, List.of(ran("reserve", "SUCCEEDED"),
+        ran("checks", StepKind.PARALLEL, null, "RUNNING"), ran("fraud", StepKind.TASK, "checks", "SUCCEEDED"),
+        ran("authorize", StepKind.TASK, "checks", "RUNNING")));
+
+    Box fraud = p.box("fraud").orElseThrow();
+    Box authorize = p.box("authorize").orElseThrow();
+    Box capture = p.box("capture").orElseThrow();
+    assertThat(fraud.y()).isEqualTo(authorize.y());
+    assertThat(fraud.x() + fraud.w()).isLessThanOrEqualTo(authorize.x() - StepPicture.GAP_X);
+    assertThat(capture.x()).isEqualTo(authorize.x());
+    assertThat(capture.y()).isGreaterThan(authorize.y() + authorize.h());
+    Frame group = p.frame("checks").orElseThrow();
+    assertThat(group.status()).isEqualTo("RUNNING");
+    for (Box b : List.of(fraud, authorize, capture)) {
+      assertThat(b.x()).isGreaterThan(group.x());
+      assertThat(b.x() + b.w()).isLessThan(group.x() + group.w());
+      assertThat(b.y()).isGreaterThan(group.y());
+      assertThat(b.y() + b.h()).isLessThan(group.y() + group.h());
+    }
+    Box reserve = p.box("reserve").orElseThrow();
+    Box ship = p.box("ship").orElseThrow();
+    assertThat(reserve.y() + reserve.h()).isLessThan(group.y());
+    assertThat(ship.y()).isGreaterThan(group.y() + group.h());
+    assertThat(p.width()).isEqualTo(group.w() + 2 * StepPicture.MARGIN);
+    assertThat(capture.status()).isEqualTo("PENDING");
+    noTwoBoxesOverlap(p);
+  }
+
+  @Test
+  void aChoiceMarksTheCaseTakenAndDimsTheOthersAsSkipped() {
+    Node route = new Node("route", StepKind.CHOICE, List.of(
+        new Branch("when: input.amount > 1000", List.of(Node.box("approval", StepKind.WAIT))),
+        new Branch("otherwise", List.of(Node.box("auto", StepKind.TASK)))));
+    StepPicture p = StepPicture.layout(new StepTree(List.of(route)), List.of(
+        ran("route", StepKind.CHOICE, null, "SUCCEEDED"), ran("auto", StepKind.TASK, "route", "SUCCEEDED")));
+
+    List<Frame> cases = p.frames().stream().filter(Frame::branch).toList();
+    assertThat(cases).extracting(Frame::label).containsExactly("when: input.amount > 1000", "otherwise");
+    assertThat(cases).extracting(Frame::taken).containsExactly(false, true);
+    assertThat(cases).extracting(Frame::dimmed).containsExactly(true, false);
+    assertThat(p.box("approval").orElseThrow().status()).isEqualTo("SKIPPED");
+    assertThat(p.box("auto").orElseThrow().status()).isEqualTo("SUCCEEDED");
+    noTwoBoxesOverlap(p);
+  }
+
+  @Test
+  void theCaseTheRuntimeNamesIsTheOneMarkedEvenWhenItIsEmpty() {
+    Node route = new Node("route", StepKind.CHOICE, List.of(
+        new Branch("when a", List.of(Node.box("x", StepKind.TASK))), new Branch("when b", List.of()),
+        new Branch(StepTree.OTHERWISE, List.of())));
+    Dispatch d = ran("route", StepKind.CHOICE, null, "SUCCEEDED").latest();
+    for (String chosen : new String[] {"1", "otherwise"}) {
+      StepView choice = new StepView("route", StepKind.CHOICE, null, d, List.of(d), null, chosen);
+      StepPicture p = StepPicture.layout(new StepTree(List.of(route)), List.of(choice));
+      int expected = chosen.equals("1") ? 1 : 2;
+      List<Frame> cases = p.frames().stream().filter(Frame::branch).toList();
+      for (int i = 0; i < cases.size(); i++) {
+        assertThat(cases.get(i).taken()).as(chosen + " case " + i).isEqualTo(i == expected);
+      }
+      assertThat(p.box("x").orElseThrow().status()).isEqualTo("SKIPPED");
+    }
+  }
+
+  @Test
+  void aChoiceThatHasNotDecidedMarksNoCase() {
+    Node route = new Node("route", StepKind.CHOICE, List.of(new Branch("when: x", List.of(Node.box("a",
+        StepKind.TASK))), new Branch("otherwise", List.of())));
+    StepPicture p = StepPicture.layout(new StepTree(List.of(Node.box("first", StepKind.TASK), route)),
+        List.of(ran("first", "RUNNING")));
+    assertThat(p.frames().stream().filter(Frame::branch)).extracting(Frame::taken).containsOnly(false);
+    assertThat(p.frames().stream().filter(Frame::branch)).extracting(Frame::dimmed).containsOnly(false);
+    assertThat(p.box("a").orElseThrow().status()).isEqualTo("PENDING");
+  }
+
+  @Test
+  void withoutTheSpecTheTreeComesFromTheStepsTheInstanceRan() {
+    List<StepView> steps = List.of(ran("reserve", "SUCCEEDED"), ran("checks", StepKind.PARALLEL, null, "RUNNING"),
+        ran("fraud", StepKind.TASK, "checks", "RUNNING"), ran("authorize", StepKind.TASK, "checks", "RUNNING"));
+    StepTree tree = StepTree.of(steps);
+    assertThat(tree.steps()).extracting(Node::name).containsExactly("reserve", "checks");
+    assertThat(tree.steps().get(1).branches()).hasSize(2);
+    StepPicture p = StepPicture.layout(tree, steps);
+    assertThat(p.box("fraud").orElseThrow().y()).isEqualTo(p.box("authorize").orElseThrow().y());
+  }
+
+  @Test
+  void theSvgSaysEveryStepsNameAndStatusInWords() {
+    StepPicture p = StepPicture.layout(new StepTree(List.of(Node.box("reserve <stock>", StepKind.TASK))),
+        List.of(ran("reserve <stock>", "FAILED")));
+    String svg = StepPictureSvg.render(p, "t", Instant.parse("2026-01-05T10:00:05Z"));
+    assertThat(svg).contains("reserve &lt;stock&gt;").contains(">FAILED · #1 · 2.0 s<")
+        .contains("class=\"step status-failed\"").doesNotContain("<stock>");
+  }
+
+  private static void noTwoBoxesOverlap(StepPicture p) {
+    for (Box a : p.boxes()) {
+      for (Box b : p.boxes()) {
+        if (a != b) {
+          boolean apart = a.x() + a.w() <= b.x() || b.x() + b.w() <= a.x() || a.y() + a.h() <= b.y()
+              || b.y() + b.h() <= a.y();
+          assertThat(apart).as(a.name() + " and " + b.name() + " overlap").isTrue();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.baton.runtime.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.runtime.ui.WorkflowBoard.Count;
+import dev.baton.runtime.ui.WorkflowBoard.Definition;
+import dev.baton.runtime.ui.WorkflowBoard.Occupancy;
+import dev.baton.runtime.ui.WorkflowBoard.Row;
+import dev.baton.runtime.ui.WorkflowBoard.StepLine;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The workflows page's numbers: counts by status and who is at which step. */
+class WorkflowBoardTest {
+
+  static final Instant T1 = Instant.parse("2026-01-05T10:00:00Z");
+  static final Instant T2 = Instant.parse("2026-01-05T10:05:00Z");
+
+  @Test
+  void countsEveryStatusInOrderWithZerosAndSumsTheTotal() {
+    WorkflowBoard board = WorkflowBoard.of(
+        List.of(new Definition("default", "orders", List.of("reserve", "charge"), 2)),
+        List.of(new Count("default", "orders", "SUCCEEDED", 40), new Count("default", "orders", "RUNNING", 3),
+            new Count("default", "orders", "COMPENSATED", 2), new Count("default", "other", "FAILED", 0)),
+        List.of());
+    assertThat(board.rows()).hasSize(1); // a zero count alone does not make a row
+    Row r = board.rows().get(0);
+    assertThat(r.counts().keySet()).containsExactly("RUNNING", "COMPENSATING", "SUCCEEDED", "FAILED", "COMPENSATED",
+        "CANCELLED");
+    assertThat(r.counts().values()).containsExactly(3L, 0L, 40L, 0L, 2L, 0L);
+    assertThat(r.total()).isEqualTo(45);
+    assertThat(r.revision()).isEqualTo(2);
+    assertThat(r.deleted()).isFalse();
+  }
+
+  @Test
+  void listsEveryStepInSpecOrderWithHowManyAreThereAndTheOldestArrival() {
+    WorkflowBoard board = WorkflowBoard.of(
+        List.of(new Definition("default", "orders", List.of("reserve", "charge", "ship"), 1)),
+        List.of(new Count("default", "orders", "RUNNING", 5)),
+        List.of(new Occupancy("default", "orders", "charge", false, 3, T2),
+            new Occupancy("default", "orders", "reserve", true, 1, T1),
+            new Occupancy("default", "orders", "charge", false, 1, T1),
+            new Occupancy("default", "orders", "legacy-step", false, 1, T2)));
+    assertThat(board.rows().get(0).steps()).containsExactly(
+        new StepLine("reserve", false, 0, null),
+        new StepLine("charge", false, 4, T1),
+        new StepLine("ship", false, 0, null),
+        new StepLine("reserve", true, 1, T1),
+        new StepLine("legacy-step", false, 1, T2));
+  }
+
+  @Test
+  void aDeletedWorkflowWithInstancesLeftStillShowsMarkedAsDeleted() {
+    WorkflowBoard board = WorkflowBoard.of(List.of(new Definition("default", "b", List.of(), null)),
+        List.of(new Count("default", "a", "RUNNING", 1)), List.of(new Occupancy("default", "a", "x", false, 1, T1)));
+    assertThat(board.rows()).extracting(Row::name).containsExactly("a", "b");
+    assertThat(board.rows().get(0).deleted()).isTrue();
+    assertThat(board.rows().get(0).revision()).isNull();
+    assertThat(board.rows().get(1).deleted()).isFalse();
+    assertThat(board.rows().get(1).total()).isZero();
+  }
+}
