@@ -4,9 +4,10 @@ import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
-import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
+import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.tracing.InstanceTracing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -37,6 +38,11 @@ public final class InstanceService {
     this.outboxSignal = outboxSignal;
   }
 
+  /** The instances' trace (docs/design.md#observability). */
+  public InstanceTracing tracing() {
+    return engine.tracing();
+  }
+
   /**
    * Starts an instance of the workflow's current spec, or returns the instance that already has this business key
    * (docs/design.md#runtime-semantics: starting twice returns the first instance).
@@ -48,7 +54,8 @@ public final class InstanceService {
     Started started = database.inTransaction(c -> {
       WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
       UUID id = RandomIds.next();
-      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson);
+      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson,
+          engine.tracing().startTraceparent(namespace, workflow));
       Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
       if (inserted.isEmpty()) {
         // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
