@@ -1,6 +1,7 @@
 package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
@@ -122,7 +123,10 @@ public final class InstanceService {
         return new Result.Conflict(t.reason());
       }
       if (applied.withdrawn() > 0) {
-        LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+        try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
+            InstanceTracing.traceIdOf(locked.get().traceparent()))) {
+          LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+        }
       }
       return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id), applied.dispatched());
     });

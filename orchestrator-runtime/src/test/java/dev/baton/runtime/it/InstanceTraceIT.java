@@ -5,10 +5,15 @@ import static dev.baton.runtime.it.RuntimeHarness.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
+import dev.baton.runtime.RuntimeSettings;
 import dev.baton.runtime.it.TestWorker.Reply;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.testing.LocalServices;
@@ -24,6 +29,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -31,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * One trace per instance across the real broker (docs/design.md#observability): the start request, each dispatch,
@@ -122,6 +129,36 @@ class InstanceTraceIT {
     assertThat(spans.get("apply ship success ship").getTraceId()).isEqualTo(CALLER_TRACE);
     assertThat(spans.get("apply ship success ship").getParentSpanId())
         .isEqualTo(spans.get("dispatch ship").getSpanId());
+  }
+
+  @Test
+  void a_log_line_about_an_instance_names_it_its_workflow_and_its_trace_and_no_secret() throws Exception {
+    // A runtime whose broker password is a real secret (random), to look for it in the lines.
+    h.stopRuntime();
+    RuntimeSettings settings = h.asRuntimeUser(h.settings());
+    String secret = URI.create(settings.amqpUri()).getUserInfo().split(":", 2)[1];
+    WorkflowSpec silent = spec("order", step("wait-forever", "lg-nobody", "work", null));
+    silent.getSteps().get(0).setTimeout("1s");
+    h.apply("logged", silent);
+    Logger root = (Logger) LoggerFactory.getLogger("dev.baton");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    root.addAppender(lines);
+    try {
+      h.startRuntime(settings, RuntimeTracing.of(otel.getOpenTelemetry()));
+      UUID id = startWithTraceparent("logged", "o-4");
+      h.awaitStatus(id, "FAILED", Duration.ofSeconds(30));
+
+      ILoggingEvent timedOut = await().atMost(Duration.ofSeconds(10)).until(() -> lines.list.stream()
+          .filter(e -> e.getFormattedMessage().contains("timer(s) due")).findFirst(), Optional::isPresent).get();
+      assertThat(timedOut.getMDCPropertyMap()).containsEntry("instanceId", id.toString())
+          .containsEntry("workflow", "logged").containsEntry("traceId", CALLER_TRACE);
+      assertThat(secret).hasSizeGreaterThan(8);
+      assertThat(lines.list).isNotEmpty().extracting(ILoggingEvent::getFormattedMessage)
+          .noneMatch(line -> line.contains(secret));
+    } finally {
+      root.detachAppender(lines);
+    }
   }
 
   private static Reply done() {
