@@ -51,9 +51,10 @@ class PrometheusRuleTest {
       }
       assertThat(found).as("metrics in %s", r.path("alert").asText()).isPositive();
     }
-    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonStepsTimingOut",
+    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonInstanceStuckAtStep",
+        "BatonStepsTimingOut",
         "BatonOutboxLag", "BatonDependencyUnreachable", "BatonReconcileErrors");
-    assertThat(rules.get(3).path("expr").asText()).endsWith("> 120");
+    assertThat(rules.get(4).path("expr").asText()).endsWith("> 120");
 
     String exported = ExportedMetrics.scrape();
     for (String metric : queried) {
