@@ -90,7 +90,8 @@ class DevStackIT {
       assertThat(table.lines().map(String::trim).toList()).containsExactlyInAnyOrder(
           "inventory   True", "payment     True", "shipping    True", "sms         True");
     });
-    assertThat(kubectl.ok("get", "workerservices")).contains("READY").containsPattern("payment\\s+payment\\s+2\\s+True");
+    // payment: pay and refund, authorize and void (the order-approval example's)
+    assertThat(kubectl.ok("get", "workerservices")).contains("READY").containsPattern("payment\\s+payment\\s+4\\s+True");
 
     List<String> queues = vhost.management().getQueues(vhost.name()).stream().map(QueueInfo::getName).toList();
     assertThat(queues).contains("q.payment.pay", "q.payment.refund", "q.retry.payment.pay.1s", "q.dlx.payment.pay",

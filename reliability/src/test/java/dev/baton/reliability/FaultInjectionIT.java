@@ -26,13 +26,17 @@ class FaultInjectionIT {
 
   static final boolean LONG = "long".equals(System.getProperty("baton.faults", "short"));
   static final int N = LONG ? 4_000 : 400;
+  /** The rows added with issue 11 run fewer instances in CI (the module's CI time is bounded; 2 cores). */
+  static final int N_MORE = LONG ? 4_000 : 150;
   static Scenarios scenarios;
+  static Scenarios more;
   static Infra infra;
 
   @BeforeAll
   static void start() {
     infra = Infra.get();
     scenarios = new Scenarios(infra, N);
+    more = new Scenarios(infra, N_MORE);
   }
 
   @AfterAll
@@ -79,5 +83,35 @@ class FaultInjectionIT {
   @Order(6)
   void operatorBrokerUnreachableThenBackAndChurn() throws Exception {
     check(new OperatorScenario(infra, 100).run(Duration.ofSeconds(LONG ? 15 : 6)));
+  }
+
+  @Test
+  @Order(7)
+  void twoRuntimesOneKilledWithSigkill() throws Exception {
+    check(more.twoRuntimesOneKilled(LONG ? 4 : 1));
+  }
+
+  @Test
+  @Order(8)
+  void brokerMemoryAlarm() throws Exception {
+    check(more.memoryAlarm(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  @Order(9)
+  void handlersThatHang() throws Exception {
+    check(more.hangingHandlers());
+  }
+
+  @Test
+  @Order(10)
+  void oneNodeOfAThreeNodeClusterKilled() throws Exception {
+    check(more.clusterNodeKilled());
+  }
+
+  @Test
+  @Order(11)
+  void workflowEditedMidRun() throws Exception {
+    check(more.workflowEdited());
   }
 }

@@ -1,5 +1,7 @@
 package dev.baton.workflow;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** The kinds of step of the Workflow language; in the API and in JSON they are written in lower case ("task", ...). */
@@ -16,8 +18,15 @@ public enum StepKind {
   DELAY;
 
   /** The API and JSON form: {@code task}, {@code parallel}, ... */
+  @JsonValue
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The kind of a wire name ({@code task}, ...), in any case. */
+  @JsonCreator
+  public static StepKind fromWireName(String name) {
+    return valueOf(name.toUpperCase(Locale.ROOT));
   }
 
   @Override

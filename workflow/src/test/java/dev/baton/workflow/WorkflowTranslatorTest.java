@@ -110,6 +110,13 @@ class WorkflowTranslatorTest {
   }
 
   @Test
+  void stepKindsAreWrittenInLowerCaseInJson() throws Exception {
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    assertThat(json.writeValueAsString(StepKind.PARALLEL)).isEqualTo("\"parallel\"");
+    assertThat(json.readValue("\"wait\"", StepKind.class)).isEqualTo(StepKind.WAIT);
+  }
+
+  @Test
   void onFailureStopIsKept() {
     assertThat(valid(Specs.spec("{entity: order, onFailure: Stop, steps: [{name: a, service: s, command: c}]}"))
         .onFailure()).isEqualTo(OnFailure.Stop);

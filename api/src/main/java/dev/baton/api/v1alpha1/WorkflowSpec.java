@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonClassDescription("What the Workflow runs: the business entity, the steps in order, and what happens when a step fails.")
+@JsonClassDescription("What the Workflow runs: the business entity, the steps in order (tasks, parallel branches, choices, "
+    + "waits for signals, delays), and what happens when a step fails.")
 public class WorkflowSpec {
 
   @JsonPropertyDescription("The business entity, first word of every event routing key <entity>.<action>.<result>, e.g. 'order'.")
@@ -27,7 +28,9 @@ public class WorkflowSpec {
   @Default("Compensate")
   private OnFailure onFailure = OnFailure.Compensate;
 
-  @JsonPropertyDescription("The steps, run one after the other in this order. Step names are unique (the API server refuses a duplicate).")
+  @JsonPropertyDescription("The steps, run one after the other in this order; each is a task, parallel, choice, wait or "
+      + "delay. Step names are unique across the Workflow, nested steps included (the API server refuses a duplicate "
+      + "within one list, the operator any other: Ready=False, InvalidSpec).")
   @Required
   @Size(min = 1, max = Bounds.STEPS)
   @ListMap(keys = "name")

@@ -22,10 +22,17 @@ public final class JavaProcess implements AutoCloseable {
   }
 
   public static JavaProcess start(String mainClass, Map<String, String> env, List<String> jvmArgs, Path log) {
+    return start(mainClass, List.of(), env, jvmArgs, log);
+  }
+
+  /** As {@link #start(String, Map, List, Path)}, with arguments for the main class. */
+  public static JavaProcess start(String mainClass, List<String> args, Map<String, String> env, List<String> jvmArgs,
+      Path log) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC"));
     cmd.addAll(jvmArgs);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().putAll(env);

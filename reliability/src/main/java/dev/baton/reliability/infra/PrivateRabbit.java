@@ -41,7 +41,7 @@ public final class PrivateRabbit implements AutoCloseable {
   private Client management;
   private volatile boolean closed;
 
-  private PrivateRabbit(Path dir, TestCa ca) {
+  private PrivateRabbit(Path dir, TestCa ca, String cookie) {
     this.dir = dir;
     this.node = "baton-faults-" + UUID.randomUUID().toString().substring(0, 6) + "@localhost";
     this.amqpPort = Cmd.freePort();
@@ -67,6 +67,12 @@ public final class PrivateRabbit implements AutoCloseable {
           "log.file.level = warning",
           "disk_free_limit.absolute = 50MB",
           ""));
+      if (cookie != null) {
+        // the nodes of a cluster share one cookie; Erlang refuses a cookie file others may read
+        Path file = dir.resolve(".erlang.cookie");
+        Files.writeString(file, cookie);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      }
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -87,10 +93,15 @@ public final class PrivateRabbit implements AutoCloseable {
 
   /** Starts a node and waits until it and its management API answer. */
   public static PrivateRabbit start(Path dir, TestCa ca) {
+    return start(dir, ca, null);
+  }
+
+  /** A node with the Erlang cookie {@code cookie} (null: its own), as the nodes of one cluster need. */
+  public static PrivateRabbit start(Path dir, TestCa ca, String cookie) {
     if (!Files.isExecutable(BIN.resolve("rabbitmq-server"))) {
       throw new IllegalStateException("RabbitMQ is not installed in " + BIN + ": the fault suite needs a node of its own");
     }
-    PrivateRabbit r = new PrivateRabbit(dir, ca);
+    PrivateRabbit r = new PrivateRabbit(dir, ca, cookie);
     try {
       r.launch();
       return r;
@@ -153,6 +164,22 @@ public final class PrivateRabbit implements AutoCloseable {
     List<String> cmd = new java.util.ArrayList<>(List.of(BIN.resolve("rabbitmqctl").toString(), "-n", node));
     cmd.addAll(List.of(args));
     return Cmd.run(cmd, env, timeoutSeconds);
+  }
+
+  /** SIGKILL of the node's Erlang VM: no goodbye to the cluster, its data stays for {@link #restart()}. */
+  public synchronized void kill() {
+    server.descendants().forEach(ProcessHandle::destroyForcibly);
+    server.destroyForcibly();
+    try {
+      server.waitFor(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Starts the node again on its own data (a cluster member rejoins its cluster), then waits for it. */
+  public synchronized void restart() {
+    launch();
   }
 
   /** {@code rabbitmqctl stop_app}: the broker application stops (connections drop, ports close), the node stays. */

@@ -29,13 +29,28 @@ public final class LedgerWorker {
   private LedgerWorker() {}
 
   /** A worker for {@code model}; the caller supplies the broker (uri or factory) and starts it. */
+  /** Something a scenario makes a handler do before its effect, such as hang. */
+  @FunctionalInterface
+  public interface HandlerFault {
+    HandlerFault NONE = cmd -> { };
+
+    void before(dev.baton.worker.Command cmd) throws Exception;
+  }
+
   public static BatonWorker.Builder build(BatonWorker.Builder builder, ServiceModel model, Ledger ledger,
       String workerName, long workMillis) {
+    return build(builder, model, ledger, workerName, workMillis, HandlerFault.NONE);
+  }
+
+  /** As {@link #build(BatonWorker.Builder, ServiceModel, Ledger, String, long)}, with {@code fault} before each effect. */
+  public static BatonWorker.Builder build(BatonWorker.Builder builder, ServiceModel model, Ledger ledger,
+      String workerName, long workMillis, HandlerFault fault) {
     JdbcIdempotencyStore store = ledger.idempotencyStore();
     builder.idempotency(store);
     for (ServiceModel.Command command : model.commands()) {
       builder.command(command.name(), store.transactional((cmd, c) -> {
         CALLS.incrementAndGet();
+        fault.before(cmd);
         Ledger.recordEffect(c, cmd.instanceId(), cmd.step(), cmd.action(), cmd.attempt(), cmd.messageId(),
             model.service(), workerName);
         if (workMillis > 0) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.v1alpha1.QueueKind;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
@@ -17,6 +19,7 @@ import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.reliability.infra.Cmd;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.infra.JavaProcess;
+import dev.baton.reliability.infra.PrivateRabbit;
 import dev.baton.reliability.ledger.Ledger;
 import dev.baton.reliability.ledger.LedgerWorker;
 import dev.baton.testing.AmqpTopology;
@@ -68,7 +71,8 @@ public final class Rig implements AutoCloseable {
   /** service → commands; the saga: reserve (compensate: release), charge, ship. */
   static final Map<String, List<String>> SERVICES = Map.of(
       "stock", List.of("reserve", "release"), "pay", List.of("charge"), "ship", List.of("ship"));
-  static final RetryStaircase STAIRCASE = RetryStaircase.of(8, List.of("200ms", "500ms", "1s", "2s"));
+  static final List<String> STAIRCASE_DELAYS = List.of("200ms", "500ms", "1s", "2s");
+  static final RetryStaircase STAIRCASE = RetryStaircase.of(8, STAIRCASE_DELAYS);
   static final ObjectMapper JSON = new ObjectMapper();
   /** The mock API server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
   static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
@@ -97,15 +101,53 @@ public final class Rig implements AutoCloseable {
    * scenarios time (restarts). The soak turns it off: its runtime runs as long as a real one, with both compilers.
    */
   public volatile boolean quickStart = true;
+  /** Applied to every in-process worker's builder (a scenario's handler timeout, say). */
+  public volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
+  /** Called in every in-process handler before its effect (a scenario's hang); none by default. */
+  public volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
   private dev.baton.runtime.BatonRuntime inProcess;
   private int runtimePort;
   private int runtimeStarts;
+  /** More runtimes beside the first, each {@code baton runtime} in a JVM of its own (several replicas). */
+  private final List<RuntimeProcess> replicas = new ArrayList<>();
   private final Connection amqp;
+  /** The node the suite administers through (management API, its own AMQP connection). */
+  public final PrivateRabbit rabbit;
+  /** AMQP ports of every node of a cluster, handed to the runtime and the workers; empty on a single node. */
+  private final List<Integer> nodePorts;
+  private final QueueType queueType;
+  /** service → commands of this rig: {@link #SERVICES}, and more for scenarios that move a step elsewhere. */
+  final Map<String, List<String>> services;
 
-  private Rig(Infra infra, String name) {
+  /**
+   * What a scenario's world is made of besides the defaults: the broker (one node, or a cluster whose nodes are all
+   * given to the runtime and the workers), the queue type, and the services.
+   */
+  public record Options(PrivateRabbit rabbit, List<Integer> nodePorts, QueueType queueType,
+      Map<String, List<String>> services) {
+
+    public static Options of(Infra infra) {
+      return new Options(infra.rabbit, List.of(), QueueType.CLASSIC, SERVICES);
+    }
+
+    public Options withServices(Map<String, List<String>> more) {
+      Map<String, List<String>> all = new java.util.LinkedHashMap<>(services);
+      all.putAll(more);
+      return new Options(rabbit, nodePorts, queueType, all);
+    }
+  }
+
+  /** A runtime replica: {@code baton runtime} in a JVM of its own, and its HTTP port. */
+  public record RuntimeProcess(int port, JavaProcess process) {}
+
+  private Rig(Infra infra, String name, Options options) {
     this.infra = infra;
     this.name = name;
-    this.vhost = infra.rabbit.createVhost("fi-" + name);
+    this.rabbit = options.rabbit();
+    this.nodePorts = List.copyOf(options.nodePorts());
+    this.queueType = options.queueType();
+    this.services = Map.copyOf(options.services());
+    this.vhost = rabbit.createVhost("fi-" + name);
     this.runtimeDb = infra.postgres.createDatabase("fi_" + name.replace('-', '_'));
     this.ledgerDb = PostgresDatabase.create("ledger_" + name.replace('-', '_'));
     this.ledger = new Ledger(ledgerDb.jdbcUrl(), ledgerDb.user(), ledgerDb.password(), 12);
@@ -114,14 +156,16 @@ public final class Rig implements AutoCloseable {
         new KubernetesCrudDispatcher(), false);
     kube.init();
     client = kube.createClient();
-    try (InputStream crd = getClass().getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
-      client.apiextensions().v1().customResourceDefinitions()
-          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot install the Workflow CRD", e);
+    for (String file : CrdSchemaValidator.CRD_FILES) { // all three kinds: some scenarios run the operator too
+      try (InputStream crd = getClass().getClassLoader().getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
+        client.apiextensions().v1().customResourceDefinitions()
+            .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot install the CRD " + file, e);
+      }
     }
     try {
-      amqp = infra.rabbit.connectionFactory(vhost).newConnection("suite-admin");
+      amqp = rabbit.connectionFactory(vhost).newConnection("suite-admin");
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -129,7 +173,11 @@ public final class Rig implements AutoCloseable {
   }
 
   public static Rig create(Infra infra, String name) {
-    return new Rig(infra, name);
+    return new Rig(infra, name, Options.of(infra));
+  }
+
+  public static Rig create(Infra infra, String name, Options options) {
+    return new Rig(infra, name, options);
   }
 
   public static ServiceModel model(String service) {
@@ -137,16 +185,32 @@ public final class Rig implements AutoCloseable {
         SERVICES.get(service).stream().map(c -> new ServiceModel.Command(c, STAIRCASE)).toList(), List.of());
   }
 
+  /** This rig's model of {@code service}: its commands and queue type, the suite's staircase. */
+  public ServiceModel serviceModel(String service) {
+    return new ServiceModel(service, queueType,
+        services.get(service).stream().map(c -> new ServiceModel.Command(c, STAIRCASE)).toList(), List.of());
+  }
+
+  public QueueType queueType() {
+    return queueType;
+  }
+
+  /** {@code 127.0.0.1:port} of every node, for {@code BATON_RABBITMQ_ADDRESSES}; empty on a single node. */
+  public List<String> addresses() {
+    return nodePorts.stream().map(p -> "127.0.0.1:" + p).toList();
+  }
+
   private void declareTopologyAndWorkflow() {
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity("order");
+    spec.setQueueType(queueType == QueueType.QUORUM ? QueueKind.QUORUM : QueueKind.CLASSIC);
     spec.setSteps(new ArrayList<>(List.of(step("reserve", "stock", "reserve", "release"),
         step("charge", "pay", "charge", null), step("ship", "ship", "ship", null))));
     try (Channel ch = amqp.createChannel()) {
-      for (String service : SERVICES.keySet()) {
-        AmqpTopology.declare(ch, TopologyPlanner.plan(model(service)));
+      for (String service : services.keySet()) {
+        AmqpTopology.declare(ch, TopologyPlanner.plan(serviceModel(service)));
       }
-      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, "order", QueueType.CLASSIC,
+      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, "order", queueType,
           spec.getSteps().stream().map(s -> new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(),
               s.getCompensate())).toList())));
     } catch (Exception e) {
@@ -158,7 +222,7 @@ public final class Rig implements AutoCloseable {
     client.resources(Workflow.class).inNamespace(NS).resource(w).create();
   }
 
-  private static StepSpec step(String name, String service, String command, String compensate) {
+  static StepSpec step(String name, String service, String command, String compensate) {
     StepSpec s = new StepSpec(name, service, command);
     s.setCompensate(compensate);
     s.setTimeout("10m"); // far beyond any outage here: no timeout re-dispatch muddies the ledger
@@ -172,7 +236,10 @@ public final class Rig implements AutoCloseable {
     env.put("BATON_DATABASE_URL", infra.postgres.jdbcUrl(runtimeDb));
     env.put("BATON_DATABASE_USERNAME", "postgres");
     env.put("BATON_DATABASE_CREATE", "false");
-    env.put("BATON_RABBITMQ_URI", infra.rabbit.amqpUri(vhost));
+    env.put("BATON_RABBITMQ_URI", rabbit.amqpUri(vhost));
+    if (!nodePorts.isEmpty()) {
+      env.put("BATON_RABBITMQ_ADDRESSES", String.join(",", addresses()));
+    }
     env.put("BATON_HTTP_PORT", String.valueOf(port));
     env.put("BATON_API_TOKEN", apiToken);
     env.put("BATON_OUTBOX_POLL_INTERVAL", "500ms");
@@ -185,10 +252,44 @@ public final class Rig implements AutoCloseable {
     runtimePort = Cmd.freePort();
     runtimeStarts++;
     Path log = Infra.logDir().resolve(name + "-runtime-" + runtimeStarts + ".log");
-    runtime = JavaProcess.start("dev.baton.runtime.Main", runtimeEnv(runtimePort),
-        jvmArgs("-Dkubernetes.master=" + client.getMasterUrl(), "-Dkubernetes.auth.tryKubeConfig=false",
-            "-Dkubernetes.auth.tryServiceAccount=false"), log);
+    runtime = JavaProcess.start("dev.baton.runtime.Main", runtimeEnv(runtimePort), runtimeJvmArgs(), log);
     awaitHealthy(Duration.ofSeconds(90));
+  }
+
+  /**
+   * One more runtime replica against the same database and broker, started as a user would: {@code baton runtime
+   * --http-port N} (the CLI's main) in a JVM of its own. Clients spread their starts over every live replica.
+   */
+  public synchronized RuntimeProcess startReplica() {
+    int port = Cmd.freePort();
+    runtimeStarts++;
+    Map<String, String> env = runtimeEnv(port);
+    env.put("BATON_HOME", Infra.logDir().toAbsolutePath().toString()); // no .baton/kubeconfig there: -D flags below
+    JavaProcess p = JavaProcess.start("dev.baton.cli.BatonCli", List.of("runtime", "--http-port", String.valueOf(port)),
+        env, runtimeJvmArgs(), Infra.logDir().resolve(name + "-replica-" + runtimeStarts + ".log"));
+    RuntimeProcess replica = new RuntimeProcess(port, p);
+    replicas.add(replica);
+    awaitHealthy(port, p, Duration.ofSeconds(90));
+    return replica;
+  }
+
+  public synchronized List<RuntimeProcess> replicas() {
+    return List.copyOf(replicas);
+  }
+
+  /** The HTTP ports of every runtime process still alive (the first runtime's first). */
+  synchronized List<Integer> livePorts() {
+    List<Integer> ports = new ArrayList<>();
+    if (runtime == null ? inProcess != null : runtime.isAlive()) {
+      ports.add(runtimePort);
+    }
+    replicas.stream().filter(r -> r.process().isAlive()).forEach(r -> ports.add(r.port()));
+    return ports.isEmpty() ? List.of(runtimePort) : ports;
+  }
+
+  private List<String> runtimeJvmArgs() {
+    return jvmArgs("-Dkubernetes.master=" + client.getMasterUrl(), "-Dkubernetes.auth.tryKubeConfig=false",
+        "-Dkubernetes.auth.tryServiceAccount=false");
   }
 
   /** The runtime in this JVM instead, e.g. with other settings ({@link #runtimeEnv} read as {@code Main} would). */
@@ -219,13 +320,18 @@ public final class Rig implements AutoCloseable {
   }
 
   public void awaitHealthy(Duration within) {
+    awaitHealthy(runtimePort, runtime, within);
+  }
+
+  private void awaitHealthy(int port, JavaProcess process, Duration within) {
     Instant until = Instant.now().plus(within);
     while (Instant.now().isBefore(until)) {
-      if (runtime != null && !runtime.isAlive()) {
-        throw new IllegalStateException("the runtime process died; see " + runtime.log());
+      if (process != null && !process.isAlive()) {
+        throw new IllegalStateException("the runtime process died; see " + process.log());
       }
       try {
-        if (get("/healthz").statusCode() == 200) {
+        if (send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).GET()).statusCode()
+            == 200) {
           return;
         }
       } catch (RuntimeException notYet) {
@@ -244,11 +350,12 @@ public final class Rig implements AutoCloseable {
 
   /** One in-process ledger worker per service. */
   public void startWorkers(long workMillis) {
-    for (String service : SERVICES.keySet()) {
-      BatonWorker.Builder b = BatonWorker.builder().environment(new WorkerEnvironment(model(service), 20))
-          .connectionFactory(infra.rabbit.connectionFactory(vhost)).concurrency(2)
+    for (String service : services.keySet()) {
+      BatonWorker.Builder b = BatonWorker.builder().environment(new WorkerEnvironment(serviceModel(service), 20))
+          .connectionFactory(rabbit.connectionFactory(vhost)).addresses(addresses()).concurrency(2)
           .connectionName("baton-worker-" + service + "-" + name);
-      BatonWorker w = LedgerWorker.build(b, model(service), ledger, service + "-in-process", workMillis).build();
+      BatonWorker w = LedgerWorker.build(workerBuilder.apply(b), serviceModel(service), ledger,
+          service + "-in-process", workMillis, handlerFault).build();
       w.start();
       workers.add(w);
     }
@@ -257,8 +364,11 @@ public final class Rig implements AutoCloseable {
   /** The ledger worker of {@code service} in a JVM of its own. */
   public synchronized void startWorkerProcess(String service, long workMillis) {
     int n = workerRestarts.merge(service, 1, Integer::sum);
-    Map<String, String> env = new HashMap<>(new WorkerEnvironment(model(service), 20).variables());
-    env.put(WorkerEnvironment.RABBITMQ_URI, infra.rabbit.amqpUri(vhost));
+    Map<String, String> env = new HashMap<>(new WorkerEnvironment(serviceModel(service), 20).variables());
+    env.put(WorkerEnvironment.RABBITMQ_URI, rabbit.amqpUri(vhost));
+    if (!nodePorts.isEmpty()) {
+      env.put("BATON_RABBITMQ_ADDRESSES", String.join(",", addresses()));
+    }
     env.put(LedgerWorker.LEDGER_JDBC_URL, ledgerDb.jdbcUrl());
     env.put(LedgerWorker.WORK_MILLIS, String.valueOf(workMillis));
     env.put(LedgerWorker.WORKER_NAME, service + "-process-" + n);
@@ -295,6 +405,14 @@ public final class Rig implements AutoCloseable {
     return uri(path);
   }
 
+  /** The start request's body for {@code key}; scenarios may give some instances other inputs. */
+  public volatile java.util.function.Function<String, String> startBody =
+      key -> "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42}}";
+
+  private String startBody(String key) {
+    return startBody.apply(key);
+  }
+
   public HttpResponse<String> post(String path, String body) {
     return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)));
@@ -315,10 +433,14 @@ public final class Rig implements AutoCloseable {
 
   /** Starts the instance of {@code key}, retrying until the API accepts it or the deadline passes. */
   public boolean startOne(String key, Instant until) {
+    int attempt = 0;
     while (Instant.now().isBefore(until)) {
+      List<Integer> ports = livePorts(); // a replica that does not answer: the next attempt asks another
+      int port = ports.get(Math.floorMod(key.hashCode() + attempt++, ports.size()));
       try {
-        HttpResponse<String> r = post("/api/v1/namespaces/" + NS + "/workflows/" + WORKFLOW + "/instances",
-            "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42}}");
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/namespaces/"
+                + NS + "/workflows/" + WORKFLOW + "/instances")).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(startBody(key))));
         if (r.statusCode() / 100 == 2) {
           accepted.add(key);
           return true;
@@ -420,7 +542,7 @@ public final class Rig implements AutoCloseable {
   /** Messages in every parking queue of the vhost (commands and the orchestrator's). */
   public long parked() {
     long n = messagesIn(Names.orchestratorDeadLetterQueue(WORKFLOW));
-    for (Map.Entry<String, List<String>> s : SERVICES.entrySet()) {
+    for (Map.Entry<String, List<String>> s : services.entrySet()) {
       for (String c : s.getValue()) {
         n += messagesIn(Names.deadLetterQueue(s.getKey(), c));
       }
@@ -432,7 +554,7 @@ public final class Rig implements AutoCloseable {
   public long leftovers() {
     long n = Math.max(0, runtimeCount("SELECT count(*) FROM outbox"));
     n += messagesIn(Names.orchestratorQueue(WORKFLOW));
-    for (Map.Entry<String, List<String>> s : SERVICES.entrySet()) {
+    for (Map.Entry<String, List<String>> s : services.entrySet()) {
       for (String c : s.getValue()) {
         n += messagesIn(Names.consumerQueue(s.getKey(), c));
       }
@@ -505,6 +627,7 @@ public final class Rig implements AutoCloseable {
     if (runtime != null) {
       runtime.stop();
     }
+    replicas.forEach(r -> r.process().stop());
     stopInProcess();
     try {
       amqp.abort();
@@ -516,7 +639,7 @@ public final class Rig implements AutoCloseable {
     ledger.close();
     ledgerDb.close();
     try {
-      infra.rabbit.management().deleteVhost(vhost);
+      rabbit.management().deleteVhost(vhost);
     } catch (RuntimeException ignored) {
       // best effort
     }

@@ -5,8 +5,11 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.contract.topology.QueueType;
 import dev.baton.reliability.infra.Infra;
+import dev.baton.reliability.infra.RabbitCluster;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -234,6 +237,186 @@ public final class Scenarios {
       });
       return finish(rig, "worker SIGKILL mid-message", kills + " x 3 workers killed", flow, clock, 0,
           "handlers hold their transaction 5 ms, so kills land mid-message");
+    }
+  }
+
+  /**
+   * Two runtimes against one database and broker — the first {@code dev.baton.runtime.Main}, the other started as a
+   * user would, {@code baton runtime --http-port N} — with clients spread over both; one of them is SIGKILLed while
+   * instances are in flight (alternately the replica and the first) and the survivor carries on alone; before the
+   * next kill the dead one comes back. Recovery is timed from the kill.
+   */
+  public Verdict twoRuntimesOneKilled(int kills) throws Exception {
+    try (Rig rig = Rig.create(infra, "replicas")) {
+      Flow flow = new Flow(rig, kills, () -> {
+        rig.startReplica();
+        rig.startWorkers(10);
+      });
+      Clock clock = new Clock();
+      int[] round = {0};
+      repeat(flow, clock, kills, () -> {
+        boolean replica = round[0]++ % 2 == 0;
+        if (!replica) {
+          rig.startReplica(); // the one killed last time comes back first
+          rig.killRuntime();
+        } else {
+          if (round[0] > 1) {
+            rig.startRuntime();
+          }
+          rig.replicas().get(rig.replicas().size() - 1).process().kill();
+        }
+        return System.nanoTime();
+      });
+      return finish(rig, "two runtimes, one SIGKILLed", kills + " kills (baton runtime and Main alternately)", flow,
+          clock, 0, "recover = kill until the survivor completes an instance");
+    }
+  }
+
+  /**
+   * The broker raises a memory alarm for {@code duration} ({@code rabbit_alarm:set_alarm}, as when it passes its
+   * memory watermark): every publisher — runtime and workers — is blocked; consuming and acks go on. Then cleared.
+   */
+  public Verdict memoryAlarm(Duration duration) throws Exception {
+    try (Rig rig = Rig.create(infra, "memalarm")) {
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      boolean[] raised = {false};
+      long[] duringAlarm = {0};
+      repeat(flow, clock, 1, () -> {
+        rig.rabbit.ctl(30, "eval", "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []}).");
+        try {
+          raised[0] = rig.rabbit.ctl(30, "eval", "rabbit_alarm:get_alarms().").contains("memory");
+          Rig.sleep(2_000); // publishes already on the wire finish; from here on publishers are blocked
+          long before = rig.succeeded();
+          Rig.sleep(Math.max(0, duration.toMillis() - 2_000));
+          duringAlarm[0] = rig.succeeded() - before;
+        } finally {
+          rig.rabbit.ctl(30, "eval", "rabbit_alarm:clear_alarm({resource_limit, memory, node()}).");
+        }
+        return System.nanoTime();
+      });
+      Verdict v = finish(rig, "broker memory alarm", "alarm " + duration.toSeconds() + "s", flow, clock, 0,
+          "recover = alarm cleared until an instance completes; alarm raised " + raised[0]
+              + ", instances completed while publishers were blocked " + duringAlarm[0]);
+      return raised[0] ? v : v.withNotes("THE ALARM WAS NOT RAISED").failed();
+    }
+  }
+
+  /**
+   * Handlers that hang: once armed, the first delivery of the charge command of one instance in 20 hangs — half of
+   * them in an interruptible wait, half ignoring the interrupt for 3 s and then trying to commit their effect. The
+   * workers' handler timeout is 1 s: the SDK gives up on the handler, the command climbs its staircase and the next
+   * delivery succeeds; a late commit of the abandoned handler must not apply the effect twice (the idempotency
+   * record is in the same transaction).
+   */
+  public Verdict hangingHandlers() throws Exception {
+    try (Rig rig = Rig.create(infra, "hang")) {
+      java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicLong hung = new java.util.concurrent.atomic.AtomicLong();
+      rig.workerBuilder = b -> b.handlerTimeout(Duration.ofSeconds(1));
+      rig.handlerFault = cmd -> {
+        int h = Math.floorMod(cmd.instanceId().hashCode(), 20);
+        if (!armed.get() || cmd.retries() > 0 || !"charge".equals(cmd.step()) || h > 1) {
+          return;
+        }
+        hung.incrementAndGet();
+        if (h == 0) {
+          Thread.sleep(60_000); // interrupted by the SDK's timeout
+        } else {
+          long until = System.nanoTime() + 3_000_000_000L;
+          while (System.nanoTime() < until) { // deaf to the interrupt
+            Thread.interrupted();
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+          }
+        }
+      };
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, 1, () -> {
+        armed.set(true);
+        return System.nanoTime();
+      });
+      Verdict v = finish(rig, "handlers that hang", "1 in 20 charge commands hangs once (handler timeout 1s)", flow,
+          clock, 0, "");
+      armed.set(false);
+      return v.withNotes("hung handlers " + hung.get() + " (half ignore the interrupt for 3s and commit late)");
+    }
+  }
+
+  /**
+   * A three-node RabbitMQ cluster of private nodes, quorum queues everywhere (commands, tiers, the orchestrator's),
+   * the runtime and the workers given all three addresses (connected to the first); the first node is SIGKILLed
+   * while instances are in flight, the others carry on (the queues keep their majority, connections fail over), and
+   * it is restarted once the flow has recovered, rejoining the cluster. Recovery is timed from the kill.
+   */
+  public Verdict clusterNodeKilled() throws Exception {
+    Path dir = infra.dir.resolve("cluster-" + UUID.randomUUID().toString().substring(0, 6));
+    try (RabbitCluster cluster = RabbitCluster.start(dir, infra.ca, 3);
+        Rig rig = Rig.create(infra, "cluster", new Rig.Options(cluster.node(2), cluster.amqpPorts(),
+            QueueType.QUORUM, Rig.SERVICES))) {
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, 1, () -> {
+        cluster.node(0).kill();
+        return System.nanoTime();
+      });
+      long restart = System.nanoTime();
+      cluster.node(0).restart();
+      boolean rejoined = Rig.await(Duration.ofSeconds(60), () -> cluster.running(cluster.node(2)) == 3);
+      Verdict v = finish(rig, "one node of three SIGKILLed (quorum)", "node 1 of 3 killed, restarted after "
+          + Math.round((restart - clock.lastFaultEnd) / 1e9) + "s", flow, clock, 0,
+          "runtime and workers connected to node 1, failing over to the others; recover = kill until an instance "
+          + "completes");
+      return rejoined ? v : new Verdict(v.scenario(), v.instances(), v.faults(), v.lost(), v.appliedTwice(),
+          v.stuck(), v.parked(), v.expectedParked(), v.leftovers() + 1, v.recoverSeconds(), v.drainSeconds(),
+          v.notes() + "; THE NODE DID NOT REJOIN THE CLUSTER");
+    }
+  }
+
+  /**
+   * The Workflow edited three times while instances run, under the operator (which binds the orchestrator queue from
+   * the spec and from the runtime's routes of older revisions): the charge step's action renamed ({@code debit}), the
+   * ship step moved to another service ({@code ship2}), the entity changed ({@code parcel}). Each edit leaves
+   * instances of the older revisions in flight, whose results keep their old keys; every one of them must finish.
+   */
+  public Verdict workflowEdited() throws Exception {
+    try (Rig rig = Rig.create(infra, "edited", Rig.Options.of(infra).withServices(Map.of("ship2", List.of("ship"))))) {
+      RigOperator[] operator = new RigOperator[1];
+      Flow flow = new Flow(rig, 3, () -> {
+        operator[0] = RigOperator.start(rig);
+        rig.startWorkers(10);
+      });
+      try {
+        Clock clock = new Clock();
+        List<java.util.function.Consumer<dev.baton.api.v1alpha1.WorkflowSpec>> edits = List.of(
+            spec -> spec.getSteps().get(1).setAction("debit"),
+            spec -> spec.getSteps().get(2).setService("ship2"),
+            spec -> spec.setEntity("parcel"));
+        int[] k = {0};
+        repeat(flow, clock, edits.size(), () -> {
+          rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
+              .edit(w -> {
+                edits.get(k[0]++).accept(w.getSpec());
+                return w;
+              });
+          return System.nanoTime();
+        });
+        long revisions = rig.runtimeCount("SELECT count(DISTINCT revision) FROM workflow_instance");
+        boolean newestBound = Rig.await(Duration.ofSeconds(30), () -> operator[0].orchestratorBindings()
+            .contains("ship2.event.topic.ex parcel.ship.success"));
+        Verdict v = finish(rig, "Workflow edited mid-run", "3 edits: action renamed, step moved, entity changed",
+            flow, clock, 0, "instances on " + revisions + " revisions; recover = edit until an instance completes");
+        // once no instance of the older revisions runs, their keys are unbound (the runtime lists none)
+        boolean oldUnbound = Rig.await(Duration.ofSeconds(30), () -> !operator[0].orchestratorBindings()
+            .contains("pay.event.topic.ex order.charge.success"));
+        v = v.withNotes("older revisions' keys unbound after the drain " + oldUnbound);
+        return revisions >= 4 && newestBound && oldUnbound ? v : v.withNotes("EXPECTED 4 REVISIONS, THE NEWEST "
+            + "BOUND AND THE OLDEST UNBOUND").failed();
+      } finally {
+        if (operator[0] != null) {
+          operator[0].close();
+        }
+      }
     }
   }
 

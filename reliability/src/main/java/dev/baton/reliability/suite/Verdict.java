@@ -13,6 +13,18 @@ import java.util.Locale;
 public record Verdict(String scenario, int instances, String faults, long lost, long appliedTwice, long stuck,
     long parked, long expectedParked, long leftovers, double recoverSeconds, double drainSeconds, String notes) {
 
+  /** The same verdict with more notes. */
+  public Verdict withNotes(String more) {
+    return new Verdict(scenario, instances, faults, lost, appliedTwice, stuck, parked, expectedParked, leftovers,
+        recoverSeconds, drainSeconds, notes.isEmpty() ? more : notes + "; " + more);
+  }
+
+  /** The same verdict counted as a failure (the fault itself did not happen as the scenario needs). */
+  public Verdict failed() {
+    return new Verdict(scenario, instances, faults, lost, appliedTwice, stuck, parked, expectedParked, leftovers + 1,
+        recoverSeconds, drainSeconds, notes);
+  }
+
   public boolean ok() {
     return lost == 0 && appliedTwice == 0 && stuck == 0 && parked == expectedParked && leftovers == 0
         && instances > 0 && !Double.isNaN(drainSeconds) && !Double.isNaN(recoverSeconds);
