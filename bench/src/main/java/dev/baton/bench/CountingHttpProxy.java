@@ -85,16 +85,26 @@ final class CountingHttpProxy implements AutoCloseable {
           values.forEach(v -> b.header(name, v));
         }
       });
-      HttpResponse<byte[]> r;
-      try {
-        r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        ex.sendResponseHeaders(502, -1);
-        return;
-      } catch (IOException e) {
-        ex.sendResponseHeaders(502, -1);
-        return;
+      HttpResponse<byte[]> r = null;
+      // The management API closes kept-alive connections after a number of requests; a request that meets such a
+      // closing connection never reached the broker and is sent again, as a reverse proxy does (the count is the
+      // operator's request, once).
+      for (int attempt = 1; r == null; attempt++) {
+        try {
+          r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          ex.sendResponseHeaders(502, -1);
+          return;
+        } catch (java.net.ConnectException | java.net.http.HttpTimeoutException e) {
+          ex.sendResponseHeaders(502, -1);
+          return;
+        } catch (IOException e) {
+          if (attempt == 3) {
+            ex.sendResponseHeaders(502, -1);
+            return;
+          }
+        }
       }
       r.headers().map().forEach((name, values) -> {
         if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {

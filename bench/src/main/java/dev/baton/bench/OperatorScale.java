@@ -25,6 +25,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +54,7 @@ final class OperatorScale {
   record Result(int services, int workflows, double secondsToReady, long kubeCallsToReady,
       long brokerCallsToReady, Map<String, Long> kubeByKind, Map<String, Long> brokerByKind, int resyncSeconds,
       double resyncs, long kubeCallsIdle, long brokerCallsIdle, Map<String, Long> idleKubeByKind,
-      Map<String, Long> idleBrokerByKind) {
+      Map<String, Long> idleBrokerByKind, double heapAfterGcMb, double maxHeapMb) {
 
     double kubePerResync() {
       return resyncs > 0 ? kubeCallsIdle / resyncs : Double.NaN;
@@ -76,6 +77,9 @@ final class OperatorScale {
       md.append(String.format(Locale.ROOT, "| one resync, nothing changed (resync every %d s, %.1f resyncs observed) "
           + "| | %,.0f (%.2f per resource) | %,.0f (%.2f per resource) |%n", resyncSeconds, resyncs, kubePerResync(),
           kubePerResync() / resources, brokerPerResync(), brokerPerResync() / resources));
+      md.append(String.format(Locale.ROOT, "%nHeap in use after a full GC once all were Ready: %.0f MiB (the JVM's "
+          + "maximum: %.0f MiB); the JVM also holds the mock API server with every object.%n", heapAfterGcMb,
+          maxHeapMb));
       md.append("\nCalls by kind, apply → Ready: Kubernetes ").append(kubeByKind).append("; broker ")
           .append(brokerByKind).append(".\n\nCalls by kind while idle: Kubernetes ").append(idleKubeByKind)
           .append("; broker ").append(idleBrokerByKind).append(".\n");
@@ -97,6 +101,8 @@ final class OperatorScale {
       Report.num(o, "brokerCallsPerIdleResync", brokerPerResync());
       o.set("idleKubeCallsByKind", Report.JSON.valueToTree(idleKubeByKind));
       o.set("idleBrokerCallsByKind", Report.JSON.valueToTree(idleBrokerByKind));
+      Report.num(o, "heapAfterGcMb", heapAfterGcMb);
+      Report.num(o, "maxHeapMb", maxHeapMb);
       return o;
     }
   }
@@ -177,6 +183,9 @@ final class OperatorScale {
         Thread.sleep(500);
       }
       double secondsToReady = (System.nanoTime() - t0) / 1e9;
+      System.gc();
+      double heapAfterGcMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
+      double maxHeapMb = Runtime.getRuntime().maxMemory() / 1048576.0;
       Map<String, Long> kubeToReady = takeKube(server);
       Map<String, Long> brokerToReady = proxy.takeCounts();
       LOG.info("operator: {} WorkerServices + {} Workflows Ready in {} s; {} API calls, {} broker calls", services,
@@ -193,7 +202,8 @@ final class OperatorScale {
           CountingHttpProxy.total(brokerIdle));
       return new Result(services, workflows, secondsToReady, CountingHttpProxy.total(kubeToReady),
           CountingHttpProxy.total(brokerToReady), kubeToReady, brokerToReady, resyncSeconds, resyncs,
-          CountingHttpProxy.total(kubeIdle), CountingHttpProxy.total(brokerIdle), kubeIdle, brokerIdle);
+          CountingHttpProxy.total(kubeIdle), CountingHttpProxy.total(brokerIdle), kubeIdle, brokerIdle, heapAfterGcMb,
+          maxHeapMb);
     } finally {
       if (operator != null) {
         operator.close();

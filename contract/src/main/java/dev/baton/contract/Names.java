@@ -1,5 +1,6 @@
 package dev.baton.contract;
 
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -106,6 +107,15 @@ public final class Names {
   /** Matches exactly the queues a worker of S consumes: its command and subscription queues. */
   public static String consumerQueuesRegex(String service) {
     return "^q\\." + quote(service) + "\\.[^.]+$";
+  }
+
+  /**
+   * What every name {@link #consumerQueuesRegex}, {@link #retryQueuesRegex} and {@link #deadLetterQueuesRegex} match
+   * begins with ({@code q.S.}, {@code q.retry.S.}, {@code q.dlx.S.}): the operator finds a service's queues in a sorted
+   * index with them instead of matching every queue of the vhost.
+   */
+  public static List<String> serviceQueuePrefixes(String service) {
+    return List.of("q." + service + ".", "q.retry." + service + ".", "q.dlx." + service + ".");
   }
 
   /** Matches every retry tier of S: {@code q.retry.S.<consumer>.<delay>}. Used to find tiers a spec no longer lists. */

@@ -1,6 +1,7 @@
 package dev.baton.operator;
 
 import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.monitoring.OperatorHealth;
@@ -34,11 +35,14 @@ public final class BatonOperator implements AutoCloseable {
   private final OperatorMetrics metrics;
   private final OperatorHttpServer http;
   private final RuntimeBrokerUser runtimeUser;
+  private final BrokerSnapshot broker;
   private volatile boolean closing;
 
-  private BatonOperator(OperatorSettings settings, KubernetesClient client, BrokerClient broker) {
+  private BatonOperator(OperatorSettings settings, KubernetesClient client, BrokerClient brokerClient) {
     Clock clock = Clock.systemUTC();
     this.metrics = new OperatorMetrics();
+    // One listing of the broker per interval, shared by every reconciliation (and the runtime's user).
+    this.broker = new BrokerSnapshot(brokerClient, settings.snapshotMaxAge(), clock);
     this.runtimeUser = settings.runtimeCredentialsSecret() == null ? null
         : new RuntimeBrokerUser(client, new WorkerUserSync(broker), settings);
     KubeEvents events = KubeEvents.to(client, clock);
@@ -105,6 +109,11 @@ public final class BatonOperator implements AutoCloseable {
 
   public OperatorMetrics metrics() {
     return metrics;
+  }
+
+  /** How many times the broker was listed since the start (one listing serves every reconciliation meanwhile). */
+  public long brokerListings() {
+    return broker.listings();
   }
 
   /** Stops the reconcilers; in-flight reconciliations finish first. */

@@ -111,6 +111,15 @@ public record OperatorSettings(
         .build();
   }
 
+  /**
+   * How old the shared listing of the broker may be before a pass lists it again: half the resync, so that drift
+   * (an object deleted behind the operator's back) is repaired within one and a half resyncs, with one listing per
+   * half resync for all resources together.
+   */
+  public Duration snapshotMaxAge() {
+    return resync.dividedBy(2);
+  }
+
   public OperatorSettings withVhost(String vhost) {
     return toBuilder().vhost(vhost).build();
   }

@@ -5,11 +5,14 @@ import dev.baton.contract.topology.ExchangeSpec;
 import dev.baton.contract.topology.PermissionSpec;
 import dev.baton.contract.topology.QueueSpec;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the reconcilers need from RabbitMQ, in the one vhost the operator manages, and nothing more. Deleting
- * something that is already gone succeeds. Every method throws {@link BrokerException} on failure.
+ * What the operator needs from RabbitMQ, in the one vhost it manages, and nothing more: one request per method.
+ * Reconciliations do not list the broker themselves: they read a shared {@link BrokerSnapshot}, which lists it once
+ * per interval with these methods. Deleting something that is already gone succeeds. Every method throws
+ * {@link BrokerException} on failure.
  */
 public interface BrokerClient {
 
@@ -23,7 +26,11 @@ public interface BrokerClient {
 
   void deleteExchange(String name);
 
+  /** Every queue of the vhost, with the columns Baton reads (name, arguments, counts) and nothing else. */
   List<BrokerQueue> queues();
+
+  /** One queue with its counts as the broker reports them now (sampled every few seconds), if it exists. */
+  Optional<BrokerQueue> queue(String name);
 
   /** Declares a durable queue with its arguments; rejected when it exists with other arguments. */
   void declareQueue(QueueSpec queue);
@@ -32,12 +39,12 @@ public interface BrokerClient {
   void deleteQueue(String name);
 
   /**
-   * Deletes a queue only if it holds no messages, as decided by the broker at that moment (the counts of
-   * {@link #queues()} may be seconds old).
+   * Deletes a classic queue only if it holds no ready message and has no consumer, as the broker decides at that
+   * moment. RabbitMQ refuses both conditions on quorum queues (HTTP 400): never call it for one.
    *
-   * @return true when the queue is gone, false when the broker kept it because it holds messages
+   * @return true when the queue is gone, false when the broker kept it
    */
-  boolean deleteQueueIfEmpty(String name);
+  boolean deleteQueueIfIdle(String name);
 
   /** Bindings from exchanges to queues (not the default exchange's implicit ones). */
   List<BrokerBinding> bindings();
@@ -45,6 +52,9 @@ public interface BrokerClient {
   void bind(BindingSpec binding);
 
   void unbind(BrokerBinding binding);
+
+  /** Every broker user (users are not per vhost). */
+  List<BrokerUser> users();
 
   Optional<BrokerUser> user(String name);
 
@@ -57,6 +67,9 @@ public interface BrokerClient {
   void putUser(String name, String password, List<String> tags);
 
   void deleteUser(String name);
+
+  /** The permissions of every user in {@link #vhost()}, by user. */
+  Map<String, PermissionSpec> permissions();
 
   /** The user's permissions in {@link #vhost()}, if it has any. */
   Optional<PermissionSpec> permissions(String user);

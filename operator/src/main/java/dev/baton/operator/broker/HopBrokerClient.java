@@ -6,9 +6,7 @@ import com.rabbitmq.http.client.HttpClientException;
 import com.rabbitmq.http.client.HttpException;
 import com.rabbitmq.http.client.HttpServerException;
 import com.rabbitmq.http.client.JdkHttpClientHttpLayer;
-import com.rabbitmq.http.client.domain.BindingInfo;
 import com.rabbitmq.http.client.domain.DeleteQueueParameters;
-import com.rabbitmq.http.client.domain.DestinationType;
 import com.rabbitmq.http.client.domain.ExchangeInfo;
 import com.rabbitmq.http.client.domain.QueueInfo;
 import com.rabbitmq.http.client.domain.UserInfo;
@@ -17,15 +15,18 @@ import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.ExchangeSpec;
 import dev.baton.contract.topology.PermissionSpec;
 import dev.baton.contract.topology.QueueSpec;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * {@link BrokerClient} over the RabbitMQ management HTTP API with Hop. Connections and requests time out, so a
- * broker that does not answer is reported unavailable instead of stalling a reconciler thread for good.
+ * {@link BrokerClient} over the RabbitMQ management HTTP API: writes with Hop, listings with {@code columns=}
+ * ({@link ManagementReads}), both on one JDK HTTP client. Connections and requests time out, so a broker that does not
+ * answer is reported unavailable instead of stalling a reconciler thread for good.
  */
 public final class HopBrokerClient implements BrokerClient {
 
@@ -33,11 +34,13 @@ public final class HopBrokerClient implements BrokerClient {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
   private final Client client;
+  private final ManagementReads reads;
   private final String vhost;
   private final String url;
 
-  private HopBrokerClient(Client client, String vhost, String url) {
+  private HopBrokerClient(Client client, ManagementReads reads, String vhost, String url) {
     this.client = client;
+    this.reads = reads;
     this.vhost = vhost;
     this.url = url;
   }
@@ -45,6 +48,8 @@ public final class HopBrokerClient implements BrokerClient {
   /** A client for {@code managementUrl} as the given administrator; no request is made yet. */
   public static HopBrokerClient create(String managementUrl, String username, String password, String vhost) {
     try {
+      String authorization = basic(username, password);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
       ClientParameters parameters = new ClientParameters()
           .url(managementUrl)
           .username(username)
@@ -52,9 +57,10 @@ public final class HopBrokerClient implements BrokerClient {
           .httpLayerFactory(JdkHttpClientHttpLayer.configure()
               .clientBuilderConsumer(b -> b.connectTimeout(CONNECT_TIMEOUT))
               // Replacing Hop's request consumer replaces its credentials too: set both.
-              .requestBuilderConsumer(r -> r.timeout(REQUEST_TIMEOUT).setHeader("Authorization", basic(username, password)))
+              .requestBuilderConsumer(r -> r.timeout(REQUEST_TIMEOUT).setHeader("Authorization", authorization))
               .create());
-      return new HopBrokerClient(new Client(parameters), vhost, managementUrl);
+      return new HopBrokerClient(new Client(parameters),
+          new ManagementReads(http, managementUrl, authorization, REQUEST_TIMEOUT, vhost), vhost, managementUrl);
     } catch (Exception e) {
       throw new IllegalArgumentException("bad RabbitMQ management URL '" + managementUrl + "': " + e.getMessage(), e);
     }
@@ -72,8 +78,7 @@ public final class HopBrokerClient implements BrokerClient {
 
   @Override
   public List<BrokerExchange> exchanges() {
-    List<ExchangeInfo> all = call("listing exchanges", () -> client.getExchanges(vhost));
-    return requireVhost(all).stream().map(e -> new BrokerExchange(e.getName(), e.getType())).toList();
+    return reads.exchanges();
   }
 
   @Override
@@ -89,12 +94,12 @@ public final class HopBrokerClient implements BrokerClient {
 
   @Override
   public List<BrokerQueue> queues() {
-    List<QueueInfo> all = call("listing queues", () -> client.getQueues(vhost));
-    return requireVhost(all).stream()
-        // A queue whose statistics the broker has not collected yet reports -1: count it as empty.
-        .map(q -> new BrokerQueue(q.getName(), q.getArguments(), Math.max(0, q.getTotalMessages()),
-            (int) Math.max(0, q.getConsumerCount())))
-        .toList();
+    return reads.queues();
+  }
+
+  @Override
+  public Optional<BrokerQueue> queue(String name) {
+    return reads.queue(name);
   }
 
   @Override
@@ -109,28 +114,24 @@ public final class HopBrokerClient implements BrokerClient {
   }
 
   @Override
-  public boolean deleteQueueIfEmpty(String name) {
+  public boolean deleteQueueIfIdle(String name) {
     try {
-      client.deleteQueue(vhost, name, new DeleteQueueParameters(true, false));
+      client.deleteQueue(vhost, name, new DeleteQueueParameters(true, true));
       return true;
     } catch (HttpClientException e) {
       if (e.status() == 400) {
-        // precondition_failed: the broker holds messages in it right now
+        // precondition_failed: the broker holds messages in it, or a consumer, right now
         return false;
       }
-      throw translate("deleting queue " + name + " if empty", e);
+      throw translate("deleting queue " + name + " if empty and unused", e);
     } catch (HttpException e) {
-      throw translate("deleting queue " + name + " if empty", e);
+      throw translate("deleting queue " + name + " if empty and unused", e);
     }
   }
 
   @Override
   public List<BrokerBinding> bindings() {
-    List<BindingInfo> all = call("listing bindings", () -> client.getBindings(vhost));
-    return requireVhost(all).stream()
-        .filter(b -> b.getDestinationType() == DestinationType.QUEUE && b.getSource() != null && !b.getSource().isEmpty())
-        .map(b -> new BrokerBinding(b.getSource(), b.getDestination(), b.getRoutingKey(), b.getPropertiesKey()))
-        .toList();
+    return reads.bindings();
   }
 
   @Override
@@ -144,6 +145,11 @@ public final class HopBrokerClient implements BrokerClient {
     // Hop puts the last argument into the path where the management API expects the properties key.
     run("unbinding " + binding.queue() + " from " + binding.exchange(),
         () -> client.unbindQueue(vhost, binding.queue(), binding.exchange(), binding.propertiesKey()));
+  }
+
+  @Override
+  public List<BrokerUser> users() {
+    return reads.users();
   }
 
   @Override
@@ -164,6 +170,11 @@ public final class HopBrokerClient implements BrokerClient {
   }
 
   @Override
+  public Map<String, PermissionSpec> permissions() {
+    return reads.permissions();
+  }
+
+  @Override
   public Optional<PermissionSpec> permissions(String user) {
     UserPermissions p = call("reading permissions of " + user, () -> client.getPermissions(vhost, user));
     return Optional.ofNullable(p).map(x -> new PermissionSpec(x.getConfigure(), x.getWrite(), x.getRead()));
@@ -175,14 +186,6 @@ public final class HopBrokerClient implements BrokerClient {
         new UserPermissions(permissions.read(), permissions.write(), permissions.configure())));
   }
 
-  private <T> List<T> requireVhost(List<T> list) {
-    if (list == null) {
-      throw new BrokerException(BrokerException.Failure.REJECTED, "vhost '" + vhost + "' does not exist on the broker at "
-          + url + ": create it, or set BATON_RABBITMQ_VHOST to an existing one");
-    }
-    return list;
-  }
-
   private void run(String what, Runnable action) {
     call(what, () -> {
       action.run();
@@ -191,10 +194,14 @@ public final class HopBrokerClient implements BrokerClient {
   }
 
   private <T> T call(String what, Supplier<T> action) {
-    try {
-      return action.get();
-    } catch (HttpException e) {
-      throw translate(what, e);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return action.get();
+      } catch (HttpException e) {
+        if (attempt > StaleConnections.RETRIES || !StaleConnections.isStale(e)) {
+          throw translate(what, e);
+        }
+      }
     }
   }
 

@@ -39,7 +39,19 @@ public final class PasswordHash {
     return MessageDigest.isEqual(stored, salted(digest, salt, password));
   }
 
-  /** A hash as the broker would store it (for fakes in tests). */
+  /**
+   * An unsalted SHA-256 of a password, to tell whether a password changed without keeping it; never sent or logged.
+   */
+  public static String digest(String password) {
+    try {
+      return Base64.getEncoder().encodeToString(
+          MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A hash as the broker would store it (what the operator records after setting a password, and fakes in tests). */
   public static String hash(String algorithm, String password) {
     byte[] salt = new byte[SALT_LENGTH];
     RANDOM.nextBytes(salt);

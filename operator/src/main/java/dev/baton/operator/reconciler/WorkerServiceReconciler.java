@@ -12,8 +12,9 @@ import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.autoscaling.KedaAutoscaling;
 import dev.baton.operator.autoscaling.KedaDetector;
-import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerException;
+import dev.baton.operator.broker.PasswordHash;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.CredentialsSecretDependent;
 import dev.baton.operator.dependent.DeploymentRequested;
@@ -50,6 +51,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -88,9 +90,10 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   private final DeadLetterAlerts deadLetters;
   private final WorkerServiceStatusWriter status;
   private final Backoff backoff;
+  private final FreshPasses<ServicePass> passes;
   private volatile InformerEventSource<RetryPolicy, WorkerService> retryPolicies;
 
-  public WorkerServiceReconciler(BrokerClient broker, OperatorSettings settings, Clock clock, KubeEvents events,
+  public WorkerServiceReconciler(BrokerSnapshot broker, OperatorSettings settings, Clock clock, KubeEvents events,
       OperatorMetrics metrics) {
     this.settings = settings;
     this.topology = new ServiceBrokerObjects(new TopologySync(broker));
@@ -99,6 +102,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     this.deadLetters = new DeadLetterAlerts(events, metrics);
     this.status = new WorkerServiceStatusWriter(clock, events);
     this.backoff = new Backoff(settings.resync());
+    this.passes = new FreshPasses<>(settings.resync(), clock);
   }
 
   @Override
@@ -122,11 +126,13 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     Validated<ServiceModel> model = WorkerServiceTranslator.fromCrd(ws,
         name -> retryPolicies.get(new ResourceID(name, namespace)));
     if (!model.isValid()) {
+      passes.forget(ResourceID.fromResource(ws));
       return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.of(model), model.message())));
     }
     String service = model.value().service();
     NameClaims<WorkerService> claims = claims(context);
     if (!claims.holds(ws, service)) {
+      passes.forget(ResourceID.fromResource(ws));
       String holder = claims.holder(service).map(NameClaims::describe).orElse("another WorkerService");
       return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.CONFLICT, "service '" + service
           + "' is already provided by WorkerService " + holder + ", which is older; nothing is declared for this one: "
@@ -136,23 +142,41 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     ServiceTopology plan = TopologyPlanner.plan(model.value());
     String username = Names.workerUser(settings.userPrefix(), service);
     ResourceID id = ResourceID.fromResource(ws);
+    Long generation = ws.getMetadata().getGeneration();
+    // A reconciliation that brings nothing new for the broker (a Deployment's replicas became available, the Secret's
+    // informer caught up) reuses the last pass instead of comparing the broker again.
+    Optional<ServicePass> fresh = passes.reusable(id, generation, plan);
+    Instant startedAt = passes.now();
+    passes.forget(id); // remembered again only if this pass completes
     try {
-      retireRenamedService(ws, service, claims);
-      SyncReport report = topology.declare(plan);
+      SyncReport report;
+      if (fresh.isPresent()) {
+        report = fresh.get().report();
+      } else {
+        retireRenamedService(ws, service, claims);
+        report = topology.declare(plan);
+      }
       new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
           new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables(),
           !autoscaling.ownsReplicas(ws, context.getClient())).handTo(context);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       Secret secret = context.getSecondaryResource(Secret.class)
           .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));
-      List<String> actions = new ArrayList<>(report.actions());
-      actions.addAll(users.ensure(username, Credentials.password(secret).orElseThrow(), plan.workerPermissions()));
+      List<String> actions = new ArrayList<>(fresh.isPresent() ? List.of() : report.actions());
+      String password = Credentials.password(secret).orElseThrow();
+      String passwordDigest = PasswordHash.digest(password);
+      if (fresh.isEmpty() || !fresh.get().passwordDigest().equals(passwordDigest)) {
+        actions.addAll(users.ensure(username, password, plan.workerPermissions()));
+      }
       Verdict scaling = autoscaling.apply(ws, plan, context.getClient(), actions);
       deadLetters.observe(ws, plan, report);
       if (!actions.isEmpty()) {
         LOG.info("WorkerService {} (service '{}'): {}", id, service, String.join("; ", actions));
       }
       backoff.reset(id);
+      if (report.draining().isEmpty()) {
+        passes.remember(id, generation, plan, new ServicePass(report, passwordDigest), startedAt);
+      }
       UpdateControl<WorkerService> result = status.write(ws, new WorkerServiceFindings(service,
           topologyVerdict(plan, report), plan, report, username, secret.getMetadata().getName(),
           DeploymentRequested.isRequested(ws), deployment(context), scaling));
@@ -164,6 +188,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
           .rescheduleAfter(delay);
     }
   }
+
+  /**
+   * What a broker pass found, and the password the broker user was checked against (as a digest: the pass is
+   * reused only while the Secret still holds that password).
+   */
+  private record ServicePass(SyncReport report, String passwordDigest) {}
 
   @Override
   public ErrorStatusUpdateControl<WorkerService> updateErrorStatus(WorkerService ws, Context<WorkerService> context,
@@ -180,6 +210,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   public DeleteControl cleanup(WorkerService ws, Context<WorkerService> context) {
     context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow();
     ResourceID id = ResourceID.fromResource(ws);
+    passes.forget(id);
     boolean retain = ws.getSpec() == null || ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
       for (String service : heldServiceNames(ws, claims(context))) {

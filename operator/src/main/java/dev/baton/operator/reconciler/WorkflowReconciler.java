@@ -10,7 +10,7 @@ import dev.baton.contract.topology.OrchestratorTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.OperatorSettings;
-import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
@@ -72,16 +72,16 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   private final WorkflowBrokerObjects topology;
   private final WorkflowStatusWriter status;
   private final Backoff backoff;
-  private final FreshPasses passes;
+  private final FreshPasses<WorkflowFindings> passes;
   private volatile InformerEventSource<WorkerService, Workflow> workerServices;
   private volatile InstanceCountsEventSource counts;
 
-  public WorkflowReconciler(BrokerClient broker, OperatorSettings settings, Clock clock, KubeEvents events) {
+  public WorkflowReconciler(BrokerSnapshot broker, OperatorSettings settings, Clock clock, KubeEvents events) {
     this.settings = settings;
     this.topology = new WorkflowBrokerObjects(new TopologySync(broker));
     this.status = new WorkflowStatusWriter(clock, events);
     this.backoff = new Backoff(settings.resync());
-    this.passes = new FreshPasses(settings.resync(), clock);
+    this.passes = new FreshPasses<>(settings.resync(), clock);
   }
 
   @Override

@@ -140,7 +140,7 @@ public final class WorkerServiceStatusWriter {
     String message = "service '" + f.service() + "' is ready";
     if (f.report() != null && !f.report().draining().isEmpty()) {
       message += "; queues no longer in the spec are kept until empty: "
-          + String.join(", ", f.report().draining().stream().map(q -> q.name() + " (" + q.messages() + " messages)").toList());
+          + String.join(", ", f.report().draining().stream().map(q -> q.name() + " (" + q.depth() + " messages)").toList());
     }
     return message;
   }

@@ -2,7 +2,11 @@ package dev.baton.operator.topology;
 
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.QueueSpec;
+import dev.baton.operator.broker.BrokerQueue;
+import dev.baton.operator.broker.BrokerSnapshot;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -14,7 +18,8 @@ import java.util.regex.Pattern;
  */
 public final class Ownership {
 
-  private record QueuePattern(Pattern pattern, QueueSpec.Role role) {}
+  /** @param prefix what every name the pattern matches begins with, to look them up in a sorted index */
+  private record QueuePattern(String prefix, Pattern pattern, QueueSpec.Role role) {}
 
   private final String owner;
   private final Set<String> exchanges;
@@ -31,20 +36,35 @@ public final class Ownership {
     return new Ownership("service '" + service + "'",
         Set.of(Names.commandExchange(service), Names.eventExchange(service), Names.retryExchange(service)),
         List.of(
-            new QueuePattern(Pattern.compile(Names.consumerQueuesRegex(service)), QueueSpec.Role.CONSUMER),
-            new QueuePattern(Pattern.compile(Names.retryQueuesRegex(service)), QueueSpec.Role.RETRY_TIER),
-            new QueuePattern(Pattern.compile(Names.deadLetterQueuesRegex(service)), QueueSpec.Role.DEAD_LETTER)));
+            new QueuePattern(Names.serviceQueuePrefixes(service).get(0),
+                Pattern.compile(Names.consumerQueuesRegex(service)), QueueSpec.Role.CONSUMER),
+            new QueuePattern(Names.serviceQueuePrefixes(service).get(1),
+                Pattern.compile(Names.retryQueuesRegex(service)), QueueSpec.Role.RETRY_TIER),
+            new QueuePattern(Names.serviceQueuePrefixes(service).get(2),
+                Pattern.compile(Names.deadLetterQueuesRegex(service)), QueueSpec.Role.DEAD_LETTER)));
   }
 
   /** Workflow W owns {@code q.orchestrator.W} and {@code q.dlx.orchestrator.W}; the exchanges belong to services. */
   public static Ownership ofWorkflow(String workflow) {
     return new Ownership("workflow '" + workflow + "'", Set.of(), List.of(
-        new QueuePattern(exactly(Names.orchestratorQueue(workflow)), QueueSpec.Role.ORCHESTRATOR),
-        new QueuePattern(exactly(Names.orchestratorDeadLetterQueue(workflow)), QueueSpec.Role.ORCHESTRATOR_DEAD_LETTER)));
+        new QueuePattern(Names.orchestratorQueue(workflow), exactly(Names.orchestratorQueue(workflow)),
+            QueueSpec.Role.ORCHESTRATOR),
+        new QueuePattern(Names.orchestratorDeadLetterQueue(workflow), exactly(Names.orchestratorDeadLetterQueue(workflow)),
+            QueueSpec.Role.ORCHESTRATOR_DEAD_LETTER)));
   }
 
   public Optional<QueueSpec.Role> roleOf(String queue) {
     return queues.stream().filter(q -> q.pattern().matcher(queue).matches()).map(QueuePattern::role).findFirst();
+  }
+
+  /** The owner's queues among those the snapshot knows: a few sorted-index lookups, not a scan of the vhost. */
+  public List<BrokerQueue> queuesIn(BrokerSnapshot snapshot) {
+    Map<String, BrokerQueue> found = new LinkedHashMap<>();
+    for (QueuePattern p : queues) {
+      snapshot.queuesStartingWith(p.prefix()).stream().filter(q -> p.pattern().matcher(q.name()).matches())
+          .forEach(q -> found.putIfAbsent(q.name(), q));
+    }
+    return List.copyOf(found.values());
   }
 
   public boolean ownsQueue(String queue) {
@@ -53,6 +73,11 @@ public final class Ownership {
 
   public boolean ownsExchange(String exchange) {
     return exchanges.contains(exchange);
+  }
+
+  /** The exchanges the owner has (none for a Workflow). */
+  public Set<String> exchanges() {
+    return exchanges;
   }
 
   @Override

@@ -23,13 +23,15 @@ public record SyncReport(
     actions = List.copyOf(actions);
   }
 
+  /** Messages in a desired queue as last listed (0 when unknown: statistics not collected yet). */
   public long messages(String queue) {
     BrokerQueue q = queues.get(queue);
-    return q == null ? 0 : q.messages();
+    return q == null ? 0 : q.depth();
   }
 
+  /** Consumers of a desired queue as last listed (0 when unknown). */
   public int consumers(String queue) {
     BrokerQueue q = queues.get(queue);
-    return q == null ? 0 : q.consumers();
+    return q == null ? 0 : q.consumersShown();
   }
 }

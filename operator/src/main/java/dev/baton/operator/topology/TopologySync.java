@@ -4,9 +4,10 @@ import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.ExchangeSpec;
 import dev.baton.contract.topology.QueueArguments;
 import dev.baton.contract.topology.QueueSpec;
+import dev.baton.contract.topology.QueueType;
 import dev.baton.operator.broker.BrokerBinding;
-import dev.baton.operator.broker.BrokerClient;
-import dev.baton.operator.broker.BrokerExchange;
+import dev.baton.operator.broker.BrokerException;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerQueue;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -17,9 +18,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -36,12 +37,15 @@ import java.util.stream.Collectors;
  *       reported as draining and keeps the binding that addresses it by name, so a worker still on the old plan
  *       can publish a retry into it.</li>
  * </ul>
+ *
+ * <p>It reads the shared {@link BrokerSnapshot}, not the broker: a pass over a resource whose objects are all in place
+ * sends no request at all. Only what could lose messages asks the broker about that one queue first.
  */
 public final class TopologySync {
 
-  private final BrokerClient broker;
+  private final BrokerSnapshot broker;
 
-  public TopologySync(BrokerClient broker) {
+  public TopologySync(BrokerSnapshot broker) {
     this.broker = broker;
   }
 
@@ -54,13 +58,16 @@ public final class TopologySync {
    *     older revisions before the runtime has told their routes): then nothing is unbound
    */
   public SyncReport apply(DesiredTopology desired, Ownership ownership, boolean unbindUnplanned) {
+    broker.refreshIfStale();
     List<String> actions = new ArrayList<>();
     List<ImmutableMismatch> mismatches = new ArrayList<>();
     declareExchanges(desired, mismatches, actions);
-    List<BrokerQueue> queuesBefore = broker.queues();
-    Map<String, BrokerQueue> found = declareQueues(desired, queuesBefore, mismatches, actions);
+    List<BrokerQueue> ownedBefore = ownership.queuesIn(broker);
+    Map<String, BrokerQueue> found = declareQueues(desired, mismatches, actions);
 
-    List<BrokerBinding> owned = broker.bindings().stream().filter(b -> ownership.ownsQueue(b.queue())).toList();
+    Set<String> queueNames = new LinkedHashSet<>(found.keySet());
+    ownedBefore.forEach(q -> queueNames.add(q.name()));
+    List<BrokerBinding> owned = queueNames.stream().flatMap(q -> broker.bindingsTo(q).stream()).toList();
     Set<BindingSpec> wanted = new LinkedHashSet<>(desired.bindings());
     Set<BindingSpec> present = owned.stream().map(BrokerBinding::spec).collect(Collectors.toSet());
     for (BindingSpec b : wanted) {
@@ -70,18 +77,19 @@ public final class TopologySync {
       }
     }
 
-    Set<String> planned = desired.queues().stream().map(QueueSpec::name).collect(Collectors.toSet());
+    Set<String> planned = found.keySet();
     Set<String> deleted = new HashSet<>();
     List<BrokerQueue> draining = new ArrayList<>();
-    for (BrokerQueue q : queuesBefore) {
-      if (!ownership.ownsQueue(q.name()) || planned.contains(q.name())) {
+    for (BrokerQueue q : ownedBefore) {
+      if (planned.contains(q.name())) {
         continue;
       }
-      if (broker.deleteQueueIfEmpty(q.name())) {
+      Optional<BrokerQueue> kept = deleteIfIdle(q);
+      if (kept.isEmpty()) {
         deleted.add(q.name());
         actions.add("deleted queue " + q.name() + ", which the spec no longer lists");
       } else {
-        draining.add(q);
+        draining.add(kept.get());
       }
     }
     Set<String> drainingNames = draining.stream().map(BrokerQueue::name).collect(Collectors.toSet());
@@ -102,10 +110,11 @@ public final class TopologySync {
    *     exchanges (and, while retry tiers hold messages, the consumer queues) their messages return through
    */
   public RemovalReport remove(Ownership ownership, boolean retainMessages) {
+    broker.refreshIfStale();
     List<String> deleted = new ArrayList<>();
     List<BrokerQueue> retained = new ArrayList<>();
     // Retry tiers first: what they keep comes back to the consumer queues once its TTL expires.
-    List<BrokerQueue> queues = broker.queues().stream().filter(q -> ownership.ownsQueue(q.name()))
+    List<BrokerQueue> queues = ownership.queuesIn(broker).stream()
         .sorted(Comparator.comparing((BrokerQueue q) -> ownership.roleOf(q.name()).orElseThrow() != QueueSpec.Role.RETRY_TIER))
         .toList();
     boolean tiersHoldMessages = false;
@@ -116,38 +125,63 @@ public final class TopologySync {
         deleted.add(q.name());
       } else if (tiersHoldMessages && role == QueueSpec.Role.CONSUMER) {
         retained.add(q);
-      } else if (broker.deleteQueueIfEmpty(q.name())) {
-        deleted.add(q.name());
       } else {
-        retained.add(q);
-        tiersHoldMessages |= role == QueueSpec.Role.RETRY_TIER;
+        Optional<BrokerQueue> kept = deleteIfIdle(q);
+        if (kept.isEmpty()) {
+          deleted.add(q.name());
+        } else {
+          retained.add(kept.get());
+          tiersHoldMessages |= role == QueueSpec.Role.RETRY_TIER;
+        }
       }
     }
     if (retained.isEmpty()) {
-      for (BrokerExchange e : broker.exchanges()) {
-        if (ownership.ownsExchange(e.name())) {
-          broker.deleteExchange(e.name());
-          deleted.add(e.name());
+      for (String e : ownership.exchanges()) {
+        if (broker.exchange(e).isPresent()) {
+          broker.deleteExchange(e);
+          deleted.add(e);
         }
       }
     }
     return new RemovalReport(deleted, retained);
   }
 
+  /**
+   * Deletes a queue the plan no longer lists if the broker says, for that queue and now, that it is idle. A classic
+   * queue is deleted "if empty and unused", which the broker decides exactly (its counts in the management API may
+   * be seconds old, or not collected yet for a new queue); counts that say otherwise keep it without asking.
+   *
+   * @return empty when it is gone, else the queue as it stays
+   */
+  private Optional<BrokerQueue> deleteIfIdle(BrokerQueue listed) {
+    Optional<BrokerQueue> now = broker.queueNow(listed.name());
+    if (now.isEmpty()) {
+      return Optional.empty();
+    }
+    BrokerQueue q = now.get();
+    if (!isQuorum(q) && !q.holdsOrServes() && broker.deleteQueueIfIdle(q.name())) {
+      return Optional.empty();
+    }
+    return Optional.of(q);
+  }
+
+  private static boolean isQuorum(BrokerQueue q) {
+    return QueueType.QUORUM.argument().equals(q.arguments().get(QueueArguments.QUEUE_TYPE));
+  }
+
   private void declareExchanges(DesiredTopology desired, List<ImmutableMismatch> mismatches, List<String> actions) {
-    Map<String, BrokerExchange> existing = index(broker.exchanges(), BrokerExchange::name);
     for (ExchangeSpec e : desired.exchanges()) {
-      BrokerExchange found = existing.get(e.name());
-      if (found == null) {
+      Optional<String> type = broker.exchange(e.name()).map(x -> x.type());
+      if (type.isEmpty()) {
         broker.declareExchange(e);
         actions.add("declared exchange " + e.name());
-      } else if (!e.type().brokerName().equals(found.type())) {
-        mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.EXCHANGE, e.name(), "type", found.type(),
+      } else if (!e.type().brokerName().equals(type.get())) {
+        mismatches.add(new ImmutableMismatch(ImmutableMismatch.Kind.EXCHANGE, e.name(), "type", type.get(),
             e.type().brokerName()));
       }
     }
     for (String name : desired.foreignExchanges()) {
-      if (!existing.containsKey(name)) {
+      if (broker.exchange(name).isEmpty()) {
         // Another service's event exchange, declared as that service will: its own reconciliation finds it in place.
         broker.declareExchange(new ExchangeSpec(name, ExchangeSpec.Type.TOPIC));
         actions.add("declared exchange " + name + " (of another service) to bind to it");
@@ -155,19 +189,24 @@ public final class TopologySync {
     }
   }
 
-  private Map<String, BrokerQueue> declareQueues(DesiredTopology desired, List<BrokerQueue> queuesBefore,
-      List<ImmutableMismatch> mismatches, List<String> actions) {
-    Map<String, BrokerQueue> existing = index(queuesBefore, BrokerQueue::name);
+  private Map<String, BrokerQueue> declareQueues(DesiredTopology desired, List<ImmutableMismatch> mismatches,
+      List<String> actions) {
     Map<String, BrokerQueue> found = new LinkedHashMap<>();
     for (QueueSpec q : desired.queues()) {
-      BrokerQueue current = existing.get(q.name());
-      if (current == null) {
-        broker.declareQueue(q);
+      Optional<BrokerQueue> current = broker.queue(q.name());
+      if (current.isEmpty()) {
+        try {
+          broker.declareQueue(q);
+        } catch (BrokerException e) {
+          // Most likely the queue exists with other arguments since the last listing: look again next pass.
+          broker.invalidate();
+          throw e;
+        }
         actions.add("declared queue " + q.name());
-        found.put(q.name(), new BrokerQueue(q.name(), q.arguments(), 0, 0));
+        found.put(q.name(), BrokerQueue.declared(q.name(), q.arguments()));
       } else {
-        found.put(q.name(), current);
-        compareArguments(q, current, mismatches);
+        found.put(q.name(), current.get());
+        compareArguments(q, current.get(), mismatches);
       }
     }
     return found;
@@ -191,11 +230,5 @@ public final class TopologySync {
   /** JSON gives back 30000 as an Integer where the plan holds a Long. */
   private static Object normalise(Object value) {
     return value instanceof Number n ? new BigDecimal(n.toString()).stripTrailingZeros() : value;
-  }
-
-  private static <T> Map<String, T> index(List<T> items, Function<T, String> name) {
-    Map<String, T> map = new LinkedHashMap<>();
-    items.forEach(i -> map.put(name.apply(i), i));
-    return map;
   }
 }

@@ -1,7 +1,7 @@
 package dev.baton.operator.topology;
 
 import dev.baton.contract.topology.PermissionSpec;
-import dev.baton.operator.broker.BrokerClient;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerUser;
 import dev.baton.operator.broker.PasswordHash;
 import java.util.ArrayList;
@@ -13,13 +13,13 @@ import java.util.Set;
  * A broker user the operator keeps (docs/design.md#security: a worker service's, the orchestrator runtime's, an autoscaler's):
  * exists, has the password of its Secret, its tags, and exactly the planned permissions. The password is compared
  * with the broker's salted hash, so a resync that finds everything in place changes nothing (and never logs or sends
- * the password).
+ * the password). User and permissions are read from the shared {@link BrokerSnapshot}: a resync sends no request.
  */
 public final class WorkerUserSync {
 
-  private final BrokerClient broker;
+  private final BrokerSnapshot broker;
 
-  public WorkerUserSync(BrokerClient broker) {
+  public WorkerUserSync(BrokerSnapshot broker) {
     this.broker = broker;
   }
 
@@ -35,6 +35,7 @@ public final class WorkerUserSync {
    * @return what was changed, for the log
    */
   public List<String> ensure(String username, String password, List<String> tags, PermissionSpec permissions) {
+    broker.refreshIfStale();
     List<String> actions = new ArrayList<>();
     Optional<BrokerUser> user = broker.user(username);
     if (user.isEmpty()) {

@@ -28,7 +28,11 @@ public final class FakeBrokerClient implements BrokerClient {
   public final Map<String, List<String>> tags = new HashMap<>();
   /** Every call that changed something, e.g. "declareQueue q.a.b". */
   public final List<String> writes = new ArrayList<>();
+  /** Every listing of the queues and read of one queue, e.g. "queues", "queue q.a.b". */
+  public final List<String> reads = new ArrayList<>();
   public boolean unreachable;
+  /** Runs once the queues have been listed (and before the listing returns), as a write racing a listing would. */
+  public Runnable afterListingQueues = () -> {};
 
   @Override
   public String vhost() {
@@ -60,7 +64,10 @@ public final class FakeBrokerClient implements BrokerClient {
   @Override
   public List<BrokerQueue> queues() {
     check();
-    return List.copyOf(queues.values());
+    reads.add("queues");
+    List<BrokerQueue> listed = List.copyOf(queues.values());
+    afterListingQueues.run();
+    return listed;
   }
 
   @Override
@@ -81,10 +88,22 @@ public final class FakeBrokerClient implements BrokerClient {
   }
 
   @Override
-  public boolean deleteQueueIfEmpty(String name) {
+  public Optional<BrokerQueue> queue(String name) {
+    check();
+    reads.add("queue " + name);
+    return Optional.ofNullable(queues.get(name));
+  }
+
+  /** As RabbitMQ: refused (400) on a quorum queue; kept when it holds ready messages or has consumers. */
+  @Override
+  public boolean deleteQueueIfIdle(String name) {
     check();
     BrokerQueue q = queues.get(name);
-    if (q != null && q.messages() > 0) {
+    if (q != null && "quorum".equals(q.arguments().get("x-queue-type"))) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, "if-empty and if-unused are not supported by "
+          + "quorum queues (HTTP 400)");
+    }
+    if (q != null && (q.messages() - q.unacked() > 0 || q.consumers() > 0)) {
       return false;
     }
     deleteQueue(name);
@@ -113,6 +132,12 @@ public final class FakeBrokerClient implements BrokerClient {
   }
 
   @Override
+  public List<BrokerUser> users() {
+    check();
+    return passwords.keySet().stream().map(n -> user(n).orElseThrow()).toList();
+  }
+
+  @Override
   public Optional<BrokerUser> user(String name) {
     check();
     return Optional.ofNullable(passwords.get(name))
@@ -136,6 +161,12 @@ public final class FakeBrokerClient implements BrokerClient {
   }
 
   @Override
+  public Map<String, PermissionSpec> permissions() {
+    check();
+    return Map.copyOf(permissions);
+  }
+
+  @Override
   public Optional<PermissionSpec> permissions(String user) {
     check();
     return Optional.ofNullable(permissions.get(user));
@@ -150,7 +181,18 @@ public final class FakeBrokerClient implements BrokerClient {
   /** Puts messages into a queue, as publishers would. */
   public void fill(String queue, long messages) {
     BrokerQueue q = queues.get(queue);
-    queues.put(queue, new BrokerQueue(q.name(), q.arguments(), messages, q.consumers()));
+    queues.put(queue, new BrokerQueue(q.name(), q.arguments(), messages, q.unacked(), q.consumers()));
+  }
+
+  /** Sets what the broker reports for a queue: messages (ready and unacknowledged), unacknowledged, consumers. */
+  public void counts(String queue, long messages, long unacked, int consumers) {
+    BrokerQueue q = queues.get(queue);
+    queues.put(queue, new BrokerQueue(q.name(), q.arguments(), messages, unacked, consumers));
+  }
+
+  /** A snapshot over this fake that lists it on every pass, so a test sees each change it makes at once. */
+  public BrokerSnapshot snapshot() {
+    return new BrokerSnapshot(this, java.time.Duration.ZERO, java.time.Clock.systemUTC());
   }
 
   private void write(String what) {

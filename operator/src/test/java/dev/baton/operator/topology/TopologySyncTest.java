@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class TopologySyncTest {
 
   final FakeBrokerClient broker = new FakeBrokerClient();
-  final ServiceBrokerObjects objects = new ServiceBrokerObjects(new TopologySync(broker));
+  final ServiceBrokerObjects objects = new ServiceBrokerObjects(new TopologySync(broker.snapshot()));
 
   static ServiceTopology payment(QueueType type, String... payDelays) {
     RetryStaircase pay = payDelays.length == 0 ? RetryStaircase.NONE : RetryStaircase.of(payDelays.length + 1, List.of(payDelays));
@@ -75,6 +75,22 @@ class TopologySyncTest {
   }
 
   @Test
+  void aPassOverAResourceWhoseObjectsAreInPlaceSendsNoRequestWhileTheListingIsFresh() {
+    ServiceBrokerObjects shared = new ServiceBrokerObjects(new TopologySync(
+        new dev.baton.operator.broker.BrokerSnapshot(broker, java.time.Duration.ofMinutes(1), java.time.Clock.systemUTC())));
+    shared.declare(payment(QueueType.CLASSIC, "1s", "5s"));
+    broker.writes.clear();
+    broker.reads.clear();
+
+    for (int pass = 0; pass < 10; pass++) {
+      SyncReport report = shared.declare(payment(QueueType.CLASSIC, "1s", "5s"));
+      assertThat(report.actions()).isEmpty();
+    }
+    assertThat(broker.reads).as("the queues are not listed again, no queue is read").isEmpty();
+    assertThat(broker.writes).isEmpty();
+  }
+
+  @Test
   void repairsWhatWasDeletedBehindItsBack() {
     ServiceTopology plan = payment(QueueType.CLASSIC, "1s");
     objects.declare(plan);
@@ -111,7 +127,7 @@ class TopologySyncTest {
   /** While a Workflow's older revisions' routes are not known yet, bindings beyond the plan are kept; later removed. */
   @Test
   void aWorkflowKeepsBindingsBeyondItsPlanUntilItIsKnownWhichAreNeeded() {
-    WorkflowBrokerObjects workflows = new WorkflowBrokerObjects(new TopologySync(broker));
+    WorkflowBrokerObjects workflows = new WorkflowBrokerObjects(new TopologySync(broker.snapshot()));
     OrchestratorTopology plan = TopologyPlanner.plan(new WorkflowModel("order", "order", QueueType.CLASSIC,
         List.of(new WorkflowModel.Step("charge", "payment", "pay", null))));
     workflows.declare(plan);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class WorkerUserSyncTest {
 
   final FakeBrokerClient broker = new FakeBrokerClient();
-  final WorkerUserSync users = new WorkerUserSync(broker);
+  final WorkerUserSync users = new WorkerUserSync(broker.snapshot());
   final PermissionSpec permissions = new PermissionSpec("^$", "^w$", "^r$");
 
   @Test

@@ -56,13 +56,14 @@ final class InstancesView {
           .append("</tr></thead><tbody>");
       for (Row r : page.rows()) {
         b.append("<tr id=\"i-").append(r.id()).append("\"><td data-label=\"Business key\"><a href=\"/ui/instances/")
-            .append(r.id()).append("\">").append(esc(r.businessKey())).append("</a><br><span class=\"muted mono\">")
-            .append(r.id()).append("</span></td>")
+            .append(r.id()).append("\">").append(esc(r.businessKey())).append("</a><br><span class=\"muted mono\" title=\"")
+            .append(r.id()).append("\">").append(r.id().toString(), 0, 8).append("…</span></td>")
             .append("<td data-label=\"Status\">").append(Html.badge(r.status())).append("</td>")
-            .append("<td data-label=\"Current step\">").append(esc(r.currentStep())).append("</td>")
+            .append("<td data-label=\"Current step\">").append(esc(InstanceViewAdapter.place(r.currentStep(), null)))
+            .append("</td>")
             .append("<td data-label=\"Attempt\" class=\"num\">").append(r.attempt()).append("</td>")
-            .append("<td data-label=\"Age\">").append(Html.duration(Duration.between(r.createdAt(),
-                r.finishedAt() == null ? now : r.finishedAt()))).append(r.finishedAt() == null ? "" : " (finished)")
+            .append("<td data-label=\"Age\">").append(r.finishedAt() == null ? "" : "took ")
+            .append(Html.duration(Duration.between(r.createdAt(), r.finishedAt() == null ? now : r.finishedAt())))
             .append("</td><td data-label=\"Started\">").append(Html.time(r.createdAt())).append("</td>")
             .append("<td data-label=\"Last error\">").append(esc(r.lastError())).append("</td></tr>");
       }

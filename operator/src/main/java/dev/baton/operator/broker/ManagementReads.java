@@ -1,0 +1,167 @@
+package dev.baton.operator.broker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.contract.topology.PermissionSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The management API's listings with {@code columns=}: only the fields Baton reads, so a vhost of 10,000 queues is a
+ * hundred kilobytes, not megabytes of message rates. (Hop pages such requests; Baton wants each listing in one
+ * request.) Errors become {@link BrokerException}s as Hop's do in {@link HopBrokerClient}.
+ */
+final class ManagementReads {
+
+  static final String QUEUE_COLUMNS = "name,arguments,messages,messages_unacknowledged,consumers";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http;
+  private final String base;
+  private final String authorization;
+  private final Duration timeout;
+  private final String vhost;
+
+  ManagementReads(HttpClient http, String managementUrl, String authorization, Duration timeout, String vhost) {
+    this.http = http;
+    this.base = managementUrl.endsWith("/") ? managementUrl : managementUrl + "/";
+    this.authorization = authorization;
+    this.timeout = timeout;
+    this.vhost = vhost;
+  }
+
+  List<BrokerQueue> queues() {
+    return list("listing queues", "queues/" + encode(vhost) + "?columns=" + QUEUE_COLUMNS, true).stream()
+        .map(ManagementReads::queue).toList();
+  }
+
+  Optional<BrokerQueue> queue(String name) {
+    return get("reading queue " + name, "queues/" + encode(vhost) + "/" + encode(name) + "?columns=" + QUEUE_COLUMNS)
+        .map(ManagementReads::queue);
+  }
+
+  List<BrokerExchange> exchanges() {
+    return list("listing exchanges", "exchanges/" + encode(vhost) + "?columns=name,type", true).stream()
+        .map(e -> new BrokerExchange(e.path("name").asText(), e.path("type").asText())).toList();
+  }
+
+  List<BrokerBinding> bindings() {
+    return list("listing bindings", "bindings/" + encode(vhost)
+        + "?columns=source,destination,destination_type,routing_key,properties_key", true).stream()
+        .filter(b -> "queue".equals(b.path("destination_type").asText()) && !b.path("source").asText().isEmpty())
+        .map(b -> new BrokerBinding(b.path("source").asText(), b.path("destination").asText(),
+            b.path("routing_key").asText(), b.path("properties_key").asText()))
+        .toList();
+  }
+
+  List<BrokerUser> users() {
+    return list("listing users", "users?columns=name,password_hash,hashing_algorithm,tags", false).stream()
+        .map(u -> new BrokerUser(u.path("name").asText(), text(u, "password_hash"), text(u, "hashing_algorithm"),
+            tags(u.path("tags"))))
+        .toList();
+  }
+
+  Map<String, PermissionSpec> permissions() {
+    Map<String, PermissionSpec> byUser = new LinkedHashMap<>();
+    list("listing permissions", "vhosts/" + encode(vhost) + "/permissions?columns=user,configure,write,read", true)
+        .forEach(p -> byUser.put(p.path("user").asText(), new PermissionSpec(p.path("configure").asText(),
+            p.path("write").asText(), p.path("read").asText())));
+    return byUser;
+  }
+
+  private static BrokerQueue queue(JsonNode q) {
+    Map<String, Object> arguments = q.hasNonNull("arguments")
+        ? JSON.convertValue(q.get("arguments"), JSON.getTypeFactory().constructMapType(Map.class, String.class, Object.class))
+        : Map.of();
+    return new BrokerQueue(q.path("name").asText(), arguments, count(q, "messages"),
+        count(q, "messages_unacknowledged"), (int) count(q, "consumers"));
+  }
+
+  /** A count the broker has not collected yet is absent (or negative on some versions): unknown. */
+  private static long count(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || !value.isNumber() || value.asLong() < 0 ? BrokerQueue.UNKNOWN : value.asLong();
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull() ? null : value.asText();
+  }
+
+  /** RabbitMQ 3.9+ writes tags as a list, older versions as one comma-separated string. */
+  private static List<String> tags(JsonNode tags) {
+    List<String> out = new ArrayList<>();
+    if (tags.isArray()) {
+      tags.forEach(t -> out.add(t.asText()));
+    } else if (tags.isTextual() && !tags.asText().isBlank()) {
+      out.addAll(Arrays.stream(tags.asText().split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+    }
+    return out;
+  }
+
+  /** @param inVhost whether a 404 means that the vhost does not exist */
+  private List<JsonNode> list(String what, String path, boolean inVhost) {
+    Optional<JsonNode> body = get(what, path);
+    if (body.isEmpty()) {
+      if (inVhost) {
+        throw new BrokerException(BrokerException.Failure.REJECTED, "vhost '" + vhost + "' does not exist on the "
+            + "broker at " + base + ": create it, or set BATON_RABBITMQ_VHOST to an existing one");
+      }
+      throw new BrokerException(BrokerException.Failure.REJECTED, what + ": the management API at " + base
+          + " answered 404");
+    }
+    List<JsonNode> items = new ArrayList<>();
+    body.get().forEach(items::add);
+    return items;
+  }
+
+  private Optional<JsonNode> get(String what, String path) {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+        .header("Authorization", authorization).header("Accept", "application/json").GET().build();
+    HttpResponse<byte[]> response;
+    try {
+      response = StaleConnections.send(http, request);
+    } catch (IOException e) {
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE, what + " failed: cannot reach the RabbitMQ "
+          + "management API at " + base + " (" + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE, what + " was interrupted", e);
+    }
+    int status = response.statusCode();
+    if (status == 404) {
+      return Optional.empty();
+    }
+    if (status >= 500) {
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE,
+          what + " failed: the RabbitMQ management API answered HTTP " + status);
+    }
+    if (status >= 400) {
+      throw new BrokerException(BrokerException.Failure.REJECTED, what + " was refused by the RabbitMQ management API "
+          + "(HTTP " + status + ")" + (status == 401 ? ": the operator's broker credentials were refused" : ""));
+    }
+    try {
+      return Optional.of(JSON.readTree(response.body()));
+    } catch (IOException e) {
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE, what + ": the management API's answer is not "
+          + "JSON (" + e.getMessage() + ")", e);
+    }
+  }
+
+  static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

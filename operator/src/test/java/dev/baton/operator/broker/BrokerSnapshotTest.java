@@ -1,0 +1,102 @@
+package dev.baton.operator.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.contract.topology.QueueSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BrokerSnapshotTest {
+
+  final FakeBrokerClient broker = new FakeBrokerClient();
+  Instant now = Instant.parse("2026-01-05T10:00:00Z");
+  final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  };
+  final BrokerSnapshot snapshot = new BrokerSnapshot(broker, Duration.ofSeconds(30), clock);
+
+  @Test
+  void passesWithinTheIntervalShareOneListing() {
+    for (int pass = 0; pass < 100; pass++) {
+      snapshot.refreshIfStale();
+      now = now.plusMillis(100);
+    }
+    assertThat(broker.reads).containsExactly("queues");
+    assertThat(snapshot.listings()).isEqualTo(1);
+
+    now = now.plusSeconds(30);
+    snapshot.refreshIfStale();
+    assertThat(snapshot.listings()).as("listed again once the interval is over").isEqualTo(2);
+  }
+
+  @Test
+  void writesGoToTheBrokerAndIntoTheSnapshotWithoutAnotherListing() {
+    snapshot.refreshIfStale();
+    snapshot.declareQueue(new QueueSpec("q.a.b", QueueSpec.Role.CONSUMER, Map.of()));
+
+    assertThat(broker.queues).containsKey("q.a.b");
+    assertThat(snapshot.queue("q.a.b")).isPresent();
+    assertThat(snapshot.queuesStartingWith("q.a.")).extracting(BrokerQueue::name).containsExactly("q.a.b");
+    snapshot.deleteQueue("q.a.b");
+    assertThat(snapshot.queue("q.a.b")).isEmpty();
+    assertThat(snapshot.listings()).isEqualTo(1);
+  }
+
+  @Test
+  void aWriteMadeWhileTheBrokerIsListedIsNotLostWhenTheListingReplacesTheSnapshot() {
+    snapshot.refreshIfStale();
+    now = now.plusSeconds(31);
+    // A pass of another resource declares a queue after the queues were listed, before the listing is complete.
+    broker.afterListingQueues = () -> {
+      broker.afterListingQueues = () -> {};
+      snapshot.declareQueue(new QueueSpec("q.late.c", QueueSpec.Role.CONSUMER, Map.of()));
+    };
+    snapshot.refreshIfStale();
+
+    assertThat(snapshot.listings()).isEqualTo(2);
+    assertThat(snapshot.queue("q.late.c")).as("re-applied over the listing that missed it").isPresent();
+  }
+
+  @Test
+  void aFailedListingIsReportedAndNotRepeatedByEveryPassAtOnce() {
+    broker.unreachable = true;
+    assertThatThrownBy(snapshot::refreshIfStale).isInstanceOf(BrokerException.class);
+    broker.reads.clear();
+    broker.unreachable = false;
+
+    assertThatThrownBy(snapshot::refreshIfStale).as("within a second: the same failure, no request")
+        .isInstanceOf(BrokerException.class);
+    assertThat(broker.reads).isEmpty();
+
+    now = now.plusSeconds(2);
+    snapshot.refreshIfStale();
+    assertThat(snapshot.listings()).isEqualTo(1);
+  }
+
+  @Test
+  void aSetPasswordIsRecordedAsAHashThatMatchesIt() {
+    snapshot.refreshIfStale();
+    snapshot.putUser("baton-a", "s3cret", java.util.List.of());
+    BrokerUser user = snapshot.user("baton-a").orElseThrow();
+    assertThat(PasswordHash.matches(user, "s3cret")).isTrue();
+    assertThat(user.passwordHash()).doesNotContain("s3cret");
+  }
+}
