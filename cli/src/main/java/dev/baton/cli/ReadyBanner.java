@@ -15,7 +15,7 @@ final class ReadyBanner {
     String runtime = stack.runtimeUrl();
     out.println();
     out.println(READY + ": Baton dev is up. Kubernetes API " + stack.api().url() + ", runtime " + runtime
-        + ", web UI " + runtime + "/ui/ . Ctrl-C stops it.");
+        + ", web UI " + runtime + "/ui/ (Ctrl-C stops it)");
     out.println();
     out.println("  export KUBECONFIG=" + stack.kubeconfig());
     out.println("  kubectl apply -f " + examples(cwd));

@@ -30,12 +30,26 @@ final class DeadLettersView {
     if (services.isEmpty()) {
       b.append("<p class=\"card\" id=\"no-dead-letters\">No dead-letter queues.</p>");
     }
+    long total = services.values().stream().flatMap(List::stream).mapToLong(QueueView::messages).sum();
+    long queues = services.values().stream().flatMap(List::stream).filter(q -> q.messages() > 0).count();
+    b.append("<p id=\"dead-letter-total\"><b>").append(total).append(" dead letter").append(total == 1 ? "" : "s")
+        .append("</b>").append(total == 0 ? "." : " in " + queues + " queue" + (queues == 1 ? "" : "s") + ".")
+        .append("</p>");
     String disabled = viewer.mayChange() ? "" : " disabled title=\"read-only session\"";
-    for (Map.Entry<String, List<QueueView>> s : services.entrySet()) {
+    // services with dead letters first; within a service, the empty queues on one line
+    List<Map.Entry<String, List<QueueView>>> ordered = services.entrySet().stream()
+        .sorted(java.util.Comparator.comparing((Map.Entry<String, List<QueueView>> e) ->
+            e.getValue().stream().allMatch(q -> q.messages() == 0)).thenComparing(Map.Entry::getKey))
+        .toList();
+    for (Map.Entry<String, List<QueueView>> s : ordered) {
       b.append("<section class=\"card\" id=\"service-").append(esc(s.getKey())).append("\"><h2><a href=\"")
           .append("/ui/dead-letters?service=").append(url(s.getKey())).append("\">").append(esc(s.getKey()))
           .append("</a></h2>");
+      List<String> empty = s.getValue().stream().filter(q -> q.messages() == 0).map(q -> q.queue().name()).toList();
       for (QueueView q : s.getValue()) {
+        if (q.messages() == 0) {
+          continue;
+        }
         String name = q.queue().name();
         b.append("<h3 class=\"mono\" id=\"queue-").append(esc(name)).append("\">").append(esc(name))
             .append(" <span class=\"badge ").append(q.messages() > 0 ? "status-failed" : "status-succeeded")
@@ -61,6 +75,10 @@ final class DeadLettersView {
           b.append("<p class=\"muted\">The first ").append(q.peeked().size()).append(" of ").append(q.messages())
               .append(" are shown.</p>");
         }
+      }
+      if (!empty.isEmpty()) {
+        b.append("<p class=\"muted\">Empty: <span class=\"mono\">").append(esc(String.join(", ", empty)))
+            .append("</span></p>");
       }
       b.append("</section>");
     }

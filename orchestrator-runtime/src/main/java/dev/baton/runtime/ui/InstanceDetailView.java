@@ -65,8 +65,8 @@ final class InstanceDetailView {
     b.append("<div class=\"card\"><dl class=\"facts\">")
         .append("<dt>Status</dt><dd id=\"instance-status\">").append(Html.badge(i.status()))
         .append(i.active() ? " <span class=\"muted\">refreshing live</span>" : "").append("</dd>")
-        .append(i.active() ? "<dt>Current step</dt>" : "<dt>Stopped at</dt>").append("<dd id=\"current-step\">").append(esc(i.currentStep()))
-        .append("COMPENSATION".equals(i.phase()) ? " (compensating)" : "").append(", attempt ").append(i.attempt())
+        .append(i.active() ? "<dt>Current step</dt>" : "<dt>Stopped at</dt>").append("<dd id=\"current-step\">").append(esc(where(i)))
+        .append(", attempt ").append(i.attempt())
         .append("</dd>");
     if (i.active() && i.since() != null) {
       b.append("<dt>Since</dt><dd>").append(Html.time(i.since())).append(" (")
@@ -87,6 +87,11 @@ final class InstanceDetailView {
       b.append(" (took ").append(Html.duration(Duration.between(i.createdAt(), i.finishedAt()))).append(')');
     }
     b.append("</dd></dl></div>");
+  }
+
+  /** The current step in words: a compensation is named after the step it undoes. */
+  static String where(InstanceView i) {
+    return InstanceViewAdapter.place(i.currentStep(), i.phase());
   }
 
   private static void actions(StringBuilder b, InstanceView i, Abilities can, Viewer viewer) {
@@ -112,7 +117,7 @@ final class InstanceDetailView {
       b.append("<form method=\"post\" action=\"").append(base).append("/retry\" id=\"retry-form\"")
           .append(" data-confirm=\"Send the failed step again?\">").append(viewer.csrfField())
           .append("<button type=\"submit\" id=\"retry\"").append(disabled).append(">Retry ")
-          .append(esc(i.currentStep())).append("</button></form>");
+          .append(esc(where(i))).append("</button></form>");
     }
     if (signal) {
       String suggested = can.signal();

@@ -22,6 +22,15 @@ final class InstanceViewAdapter {
 
   private InstanceViewAdapter() {}
 
+  /** A current step in words: a compensation ({@code <step>/compensate}, or in the compensation phase) by its step. */
+  static String place(String currentStep, String phase) {
+    String step = currentStep == null ? "" : currentStep;
+    if (step.endsWith(COMPENSATE_SUFFIX)) {
+      return "compensating " + step.substring(0, step.length() - COMPENSATE_SUFFIX.length());
+    }
+    return "COMPENSATION".equals(phase) ? "compensating " + step : step;
+  }
+
   static InstanceView from(JsonNode doc) {
     Map<String, StepBuilder> steps = new LinkedHashMap<>();
     Map<String, Dispatch> compensations = new LinkedHashMap<>();

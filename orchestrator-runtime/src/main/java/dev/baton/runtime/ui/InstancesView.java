@@ -11,14 +11,27 @@ import java.time.Instant;
 final class InstancesView {
 
   /** The filters and position of one listing. */
-  record Query(String namespace, String workflow, String status, String businessKey, String after) {
+  record Query(String namespace, String workflow, String status, String businessKey, String after, int limit) {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 200;
+
     String path() {
       return "/ui/workflows/" + url(namespace) + "/" + url(workflow);
     }
 
+    /** The filters (and a page size other than the default) as they carry over to the next page's link. */
     String filters() {
       return (status == null ? "" : "&status=" + url(status)) + (businessKey == null ? "" : "&businessKey="
-          + url(businessKey));
+          + url(businessKey)) + (limit == DEFAULT_LIMIT ? "" : "&limit=" + limit);
+    }
+
+    /** A page size from a link: 1 to {@link #MAX_LIMIT}, the default when absent or not a number. */
+    static int limit(String text) {
+      try {
+        return text == null ? DEFAULT_LIMIT : Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(text.trim())));
+      } catch (NumberFormatException e) {
+        return DEFAULT_LIMIT;
+      }
     }
   }
 
@@ -56,13 +69,14 @@ final class InstancesView {
           .append("</tr></thead><tbody>");
       for (Row r : page.rows()) {
         b.append("<tr id=\"i-").append(r.id()).append("\"><td data-label=\"Business key\"><a href=\"/ui/instances/")
-            .append(r.id()).append("\">").append(esc(r.businessKey())).append("</a><br><span class=\"muted mono\">")
-            .append(r.id()).append("</span></td>")
+            .append(r.id()).append("\">").append(esc(r.businessKey())).append("</a><br><span class=\"muted mono\" title=\"")
+            .append(r.id()).append("\">").append(r.id().toString(), 0, 8).append("…</span></td>")
             .append("<td data-label=\"Status\">").append(Html.badge(r.status())).append("</td>")
-            .append("<td data-label=\"Current step\">").append(esc(r.currentStep())).append("</td>")
+            .append("<td data-label=\"Current step\">").append(esc(InstanceViewAdapter.place(r.currentStep(), null)))
+            .append("</td>")
             .append("<td data-label=\"Attempt\" class=\"num\">").append(r.attempt()).append("</td>")
-            .append("<td data-label=\"Age\">").append(Html.duration(Duration.between(r.createdAt(),
-                r.finishedAt() == null ? now : r.finishedAt()))).append(r.finishedAt() == null ? "" : " (finished)")
+            .append("<td data-label=\"Age\">").append(r.finishedAt() == null ? "" : "took ")
+            .append(Html.duration(Duration.between(r.createdAt(), r.finishedAt() == null ? now : r.finishedAt())))
             .append("</td><td data-label=\"Started\">").append(Html.time(r.createdAt())).append("</td>")
             .append("<td data-label=\"Last error\">").append(esc(r.lastError())).append("</td></tr>");
       }

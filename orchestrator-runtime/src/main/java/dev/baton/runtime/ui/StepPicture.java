@@ -26,6 +26,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
   static final int PAD = 10;
   static final int HEADER_H = 22;
   static final int BRANCH_LABEL_H = 20;
+  static final int BRANCH_PAD = 6;
   static final int EMPTY_BRANCH_H = 28;
 
   /** Status of a step that has not been dispatched (yet). */
@@ -33,8 +34,11 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
   /** Status of a step on a case that was not taken. */
   static final String SKIPPED = "SKIPPED";
 
-  /** A step drawn as a box; {@code step} is what the instance did there (null: never dispatched). */
-  record Box(String name, StepKind kind, int x, int y, int w, int h, String status, StepView step) {}
+  /**
+   * A step drawn as a box; {@code step} is what the instance did there (null: never dispatched); {@code signal}: what
+   * a wait waits for (null otherwise).
+   */
+  record Box(String name, StepKind kind, int x, int y, int w, int h, String status, StepView step, String signal) {}
 
   /**
    * A group or one of its branches: {@code branch} frames sit inside their group's frame; {@code taken} marks the
@@ -104,7 +108,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
     Size branchSize(Branch b) {
       Size inner = b.steps().isEmpty() ? new Size(BOX_W / 2, EMPTY_BRANCH_H) : measure(b.steps());
-      return new Size(inner.w(), inner.h() + BRANCH_LABEL_H);
+      return new Size(inner.w() + 2 * BRANCH_PAD, inner.h() + BRANCH_LABEL_H + BRANCH_PAD);
     }
 
     /** Places a sequence centred in {@code width}, joined by edges; {@code skipped}: on a case not taken. */
@@ -126,7 +130,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
       StepView step = steps.get(n.name());
       String status = step != null ? step.status() : skipped ? SKIPPED : PENDING;
       if (!n.kind().isGroup()) {
-        boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step));
+        boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step, n.signal()));
         return;
       }
       frames.add(new Frame(n.name(), n.kind(), n.kind().label() + " " + n.name(), false, x, y, s.w(), s.h(), status,
@@ -149,7 +153,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
             : b.label();
         frames.add(new Frame(n.name(), n.kind(), label, true, bx, by, bs.w(), bs.h(),
             notTaken ? SKIPPED : status, i == taken, notTaken));
-        placeSequence(b.steps(), bx, by + BRANCH_LABEL_H, bs.w(), notTaken);
+        placeSequence(b.steps(), bx + BRANCH_PAD, by + BRANCH_LABEL_H, bs.w() - 2 * BRANCH_PAD, notTaken);
         bx += bs.w() + GAP_X;
       }
     }

@@ -15,8 +15,9 @@ import java.time.Instant;
  */
 final class StepPictureSvg {
 
-  private static final int NAME_CHARS = 26;
-  private static final int LINE_CHARS = 32;
+  /** What fits in a box's width (220 px) at the stylesheet's font sizes. */
+  private static final int NAME_CHARS = 24;
+  private static final int LINE_CHARS = 29;
 
   private StepPictureSvg() {}
 
@@ -75,6 +76,8 @@ final class StepPictureSvg {
           cut("↺ " + c.action() + " " + c.status(), LINE_CHARS));
     } else if (box.step() != null && box.step().latest().error() != null) {
       text(b, "error", tx, box.y() + 55, cut(box.step().latest().error().text(), LINE_CHARS));
+    } else if (box.signal() != null) {
+      text(b, "detail-note", tx, box.y() + 55, cut("waits for signal " + box.signal(), LINE_CHARS));
     }
     b.append("</g></a>");
   }

@@ -101,6 +101,24 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.id("instances")).getText()).contains("hold-counts-1")
           .doesNotContain("counts-ok-0");
       b.screenshot("instances");
+
+      // keyset pages of 3: every instance once, newest first, as the database orders them
+      List<String> shown = new java.util.ArrayList<>();
+      b.driver.get(ui + "workflows/default/ui-shop?limit=3");
+      while (true) {
+        b.driver.findElements(By.cssSelector("#instances tbody tr td:first-child a"))
+            .forEach(a -> shown.add(a.getText()));
+        List<WebElement> older = b.driver.findElements(By.id("older"));
+        if (older.isEmpty()) {
+          break;
+        }
+        assertThat(older.get(0).getAttribute("href")).contains("after=").contains("limit=3");
+        WebElement link = older.get(0);
+        link.click();
+        await().atMost(WITHIN).until(() -> gone(link)); // the next page has replaced this one
+      }
+      assertThat(String.join(",", shown)).isEqualTo(h.scalar("SELECT string_agg(business_key, ',' ORDER BY"
+          + " created_at DESC, id DESC) FROM workflow_instance WHERE workflow = 'ui-shop'"));
     }
   }
 
@@ -184,6 +202,34 @@ class WebUiBrowserIT {
   }
 
   @Test
+  void aSignalSentFromThePageIsStoredForTheInstance() throws Exception {
+    // The runtime runs task steps only so far: the signal is stored for a wait to come (what the API's 202 means)
+    UUID id = h.startOk("ui-shop", "hold-signal-1");
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      WebElement name = b.driver.findElement(By.id("signal-name"));
+      name.clear();
+      name.sendKeys("approve");
+      WebElement body = b.driver.findElement(By.id("signal-body"));
+      body.clear();
+      body.sendKeys("{\"by\": \"ann\"");
+      b.driver.findElement(By.id("signal")).click();
+      awaitText(b, "not JSON"); // refused on the page, nothing stored
+      assertThat(h.count("SELECT count(*) FROM instance_signal WHERE instance_id = '" + id + "'")).isZero();
+
+      b.driver.findElement(By.id("signal-name")).clear();
+      b.driver.findElement(By.id("signal-name")).sendKeys("approve");
+      b.driver.findElement(By.id("signal-body")).clear();
+      b.driver.findElement(By.id("signal-body")).sendKeys("{\"by\": \"ann\"}");
+      b.driver.findElement(By.id("signal")).click();
+      awaitText(b, "Signal sent.");
+      assertThat(h.scalar("SELECT name || ' ' || (body->>'by') FROM instance_signal WHERE instance_id = '" + id
+          + "'")).isEqualTo("approve ann");
+      b.screenshot("instance-signalled");
+    }
+  }
+
+  @Test
   void aFormFromAnotherPageIsRefused() {
     UUID id = h.startOk("ui-shop", "hold-forged-1");
     RuntimeHarness.Response r = h.post("/ui/instances/" + id + "/cancel", null);
@@ -207,10 +253,7 @@ class WebUiBrowserIT {
       headers.put(Headers.STEP, "charge");
       headers.put(Headers.RETRIES, 3);
       ch.confirmSelect();
-      ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId("dead-1").headers(headers)
-          .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
-          "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
-      ch.waitForConfirmsOrDie(10_000);
+      park(ch, dlq, "dead-1", headers);
 
       try (Browser b = Browser.laptop()) {
         b.driver.get(ui + "dead-letters");
@@ -224,12 +267,28 @@ class WebUiBrowserIT {
         b.driver.findElement(By.cssSelector("button[data-replay='dead-1']")).click();
         awaitText(b, "Replayed 1 message from " + dlq);
         b.screenshot("dead-letters-replayed");
+
+        park(ch, dlq, "dead-2", headers);
+        park(ch, dlq, "dead-3", headers);
+        await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+          b.driver.get(ui + "dead-letters?service=ui-payment");
+          assertThat(b.driver.findElements(By.cssSelector("tr[data-message-id]"))).hasSize(2);
+        });
+        b.driver.findElement(By.cssSelector("button[data-replay-all='" + dlq + "']")).click();
+        b.driver.switchTo().alert().accept();
+        awaitText(b, "Replayed 2 messages from " + dlq);
       }
-      GetResponse[] replayed = new GetResponse[1];
-      await().atMost(WITHIN).until(() -> (replayed[0] = ch.basicGet(probe, true)) != null);
-      assertThat(replayed[0].getProps().getMessageId()).isEqualTo("dead-1");
-      assertThat(replayed[0].getProps().getHeaders()).containsEntry(Headers.RETRIES, 0)
-          .doesNotContainKey(Headers.EXCEPTION_MESSAGE);
+      List<String> replayed = new java.util.ArrayList<>();
+      await().atMost(WITHIN).until(() -> {
+        GetResponse r = ch.basicGet(probe, true);
+        if (r != null) {
+          assertThat(r.getProps().getHeaders()).containsEntry(Headers.RETRIES, 0)
+              .doesNotContainKey(Headers.EXCEPTION_MESSAGE);
+          replayed.add(r.getProps().getMessageId());
+        }
+        return replayed.size() == 3;
+      });
+      assertThat(replayed).containsExactly("dead-1", "dead-2", "dead-3");
       assertThat(ch.queueDeclarePassive(dlq).getMessageCount()).isZero();
     }
   }
@@ -278,6 +337,22 @@ class WebUiBrowserIT {
       } finally {
         h.usePort(h.runtime.httpPort());
       }
+    }
+  }
+
+  private static void park(Channel ch, String dlq, String messageId, Map<String, Object> headers) throws Exception {
+    ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId(messageId).headers(headers)
+        .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
+        "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
+    ch.waitForConfirmsOrDie(10_000);
+  }
+
+  private static boolean gone(WebElement e) {
+    try {
+      e.isDisplayed();
+      return false;
+    } catch (org.openqa.selenium.StaleElementReferenceException stale) {
+      return true;
     }
   }
 

@@ -40,12 +40,13 @@ class InstanceViewAdapterTest {
     assertThat(ship.latest().error().text()).isEqualTo("NO_PARCELS: none left");
     assertThat(v.lastError().text()).isEqualTo("NO_PARCELS: none left");
     assertThat(v.active()).isFalse();
+    assertThat(InstanceDetailView.where(v)).isEqualTo("compensating reserve");
   }
 
   @Test
   void theContractsFormHasKindsParentsAndCompensationsNamedAfterTheirStep() throws Exception {
     InstanceView v = InstanceViewAdapter.from(JSON.readTree("""
-        {"id": "i-2", "status": "RUNNING", "steps": [
+        {"id": "i-2", "status": "RUNNING", "currentStep": "fraud/compensate", "steps": [
           {"name": "checks", "kind": "parallel", "parent": null, "status": "RUNNING", "attempt": 1},
           {"name": "fraud", "kind": "task", "parent": "checks", "status": "SUCCEEDED", "attempt": 1},
           {"name": "approval", "kind": "wait", "parent": null, "status": "RUNNING", "attempt": 1},
@@ -57,5 +58,7 @@ class InstanceViewAdapterTest {
     assertThat(v.step("fraud").orElseThrow().compensation().status()).isEqualTo("RUNNING");
     assertThat(v.waiting()).extracting(StepView::name).containsExactly("approval");
     assertThat(v.active()).isTrue();
+    assertThat(InstanceDetailView.where(v)).as("the engine names a compensation <step>/compensate")
+        .isEqualTo("compensating fraud");
   }
 }
