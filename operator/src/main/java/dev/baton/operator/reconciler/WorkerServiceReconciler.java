@@ -214,6 +214,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     status.forget(ws);
     boolean retain = ws.getSpec() == null || ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
+      boolean complete = true;
       for (String service : heldServiceNames(ws, claims(context))) {
         if (KedaAutoscaling.concerns(ws)) {
           autoscaling.remove(ws, service, context.getClient(), new ArrayList<>());
@@ -221,11 +222,14 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
         deadLetters.forget(service);
         users.remove(Names.workerUser(settings.userPrefix(), service));
         RemovalReport removed = topology.remove(service, retain);
+        complete &= removed.complete();
         LOG.info("WorkerService {} deleted: removed user {}; {}", id, Names.workerUser(settings.userPrefix(), service),
             removed.describe());
       }
       backoff.reset(id);
-      return DeleteControl.defaultDelete();
+      // Empty quorum queues are deleted a few seconds after they were unbound: the finalizer waits for that.
+      return complete ? DeleteControl.defaultDelete()
+          : DeleteControl.noFinalizerRemoval().rescheduleAfter(min(DRAIN_CHECK, settings.resync()));
     } catch (BrokerException e) {
       return DeleteControl.noFinalizerRemoval()
           .rescheduleAfter(backoff.after(e, id, "keeping the finalizer of WorkerService"));

@@ -181,7 +181,9 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
       RemovalReport removed = topology.remove(name, retain);
       LOG.info("Workflow {} deleted: {}", id, removed.describe());
       backoff.reset(id);
-      return DeleteControl.defaultDelete();
+      // Empty quorum queues are deleted a few seconds after they were unbound: the finalizer waits for that.
+      return removed.complete() ? DeleteControl.defaultDelete()
+          : DeleteControl.noFinalizerRemoval().rescheduleAfter(Duration.ofSeconds(5));
     } catch (BrokerException e) {
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(backoff.after(e, id, "keeping the finalizer of Workflow"));
     }

@@ -172,7 +172,7 @@ public final class WorkerServiceStatusWriter {
   private static String readyMessage(WorkerServiceFindings f) {
     String message = "service '" + f.service() + "' is ready";
     if (f.report() != null && !f.report().draining().isEmpty()) {
-      message += "; queues no longer in the spec are kept until empty (status.drainingQueues): "
+      message += "; queues no longer in the spec are kept until empty: "
           + String.join(", ", f.report().draining().stream().map(BrokerQueue::name).toList());
     }
     return message;

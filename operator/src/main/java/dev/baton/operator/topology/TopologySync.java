@@ -9,7 +9,11 @@ import dev.baton.operator.broker.BrokerBinding;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerQueue;
+import dev.baton.contract.Names;
 import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -21,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -43,10 +48,24 @@ import java.util.stream.Collectors;
  */
 public final class TopologySync {
 
+  /**
+   * How long a quorum queue stays unbound before it is deleted: longer than the management API's statistics
+   * interval (5 s by default), so the counts read then include every message routed to it before the unbinding.
+   */
+  static final Duration QUORUM_SETTLE = Duration.ofSeconds(12);
+
   private final BrokerSnapshot broker;
+  private final Clock clock;
+  /** Quorum queues unbound to be deleted, and when. */
+  private final Map<String, Instant> unbound = new ConcurrentHashMap<>();
 
   public TopologySync(BrokerSnapshot broker) {
+    this(broker, Clock.systemUTC());
+  }
+
+  public TopologySync(BrokerSnapshot broker, Clock clock) {
     this.broker = broker;
+    this.clock = clock;
   }
 
   public SyncReport apply(DesiredTopology desired, Ownership ownership) {
@@ -84,18 +103,20 @@ public final class TopologySync {
       if (planned.contains(q.name())) {
         continue;
       }
-      Optional<BrokerQueue> kept = deleteIfIdle(q);
-      if (kept.isEmpty()) {
+      Retirement r = retire(q, actions);
+      if (r.gone()) {
         deleted.add(q.name());
         actions.add("deleted queue " + q.name() + ", which the spec no longer lists");
       } else {
-        draining.add(kept.get());
+        draining.add(r.queue());
       }
     }
     Set<String> drainingNames = draining.stream().map(BrokerQueue::name).collect(Collectors.toSet());
     for (BrokerBinding b : owned) {
       boolean addressedByName = drainingNames.contains(b.queue()) && b.routingKey().equals(b.queue());
-      if (unbindUnplanned && !wanted.contains(b.spec()) && !deleted.contains(b.queue()) && !addressedByName) {
+      boolean stillBound = broker.bindingsTo(b.queue()).contains(b);
+      if (unbindUnplanned && stillBound && !wanted.contains(b.spec()) && !deleted.contains(b.queue())
+          && !addressedByName) {
         broker.unbind(b);
         actions.add("unbound " + b.queue() + " from " + b.exchange() + " ('" + b.routingKey() + "')");
       }
@@ -111,31 +132,45 @@ public final class TopologySync {
    */
   public RemovalReport remove(Ownership ownership, boolean retainMessages) {
     broker.refreshIfStale();
+    List<String> actions = new ArrayList<>();
     List<String> deleted = new ArrayList<>();
     List<BrokerQueue> retained = new ArrayList<>();
+    List<String> retiring = new ArrayList<>();
     // Retry tiers first: what they keep comes back to the consumer queues once its TTL expires.
     List<BrokerQueue> queues = ownership.queuesIn(broker).stream()
         .sorted(Comparator.comparing((BrokerQueue q) -> ownership.roleOf(q.name()).orElseThrow() != QueueSpec.Role.RETRY_TIER))
         .toList();
-    boolean tiersHoldMessages = false;
+    Set<String> exchangesOwned = ownership.exchanges();
+    Set<String> returningTo = new HashSet<>();
     for (BrokerQueue q : queues) {
       QueueSpec.Role role = ownership.roleOf(q.name()).orElseThrow();
       if (!retainMessages) {
         broker.deleteQueue(q.name());
         deleted.add(q.name());
-      } else if (tiersHoldMessages && role == QueueSpec.Role.CONSUMER) {
-        retained.add(q);
+        continue;
+      }
+      boolean tierReturnsHere = role == QueueSpec.Role.CONSUMER && returningTo.contains(q.name());
+      Retirement r = tierReturnsHere ? Retirement.kept(q) : retire(q, actions);
+      if (r.gone()) {
+        deleted.add(q.name());
+      } else if (r.settling()) {
+        retiring.add(q.name());
       } else {
-        Optional<BrokerQueue> kept = deleteIfIdle(q);
-        if (kept.isEmpty()) {
-          deleted.add(q.name());
-        } else {
-          retained.add(kept.get());
-          tiersHoldMessages |= role == QueueSpec.Role.RETRY_TIER;
+        retained.add(r.queue());
+        if (role == QueueSpec.Role.RETRY_TIER) {
+          returningTo.add(tierTarget(q));
+        }
+        // Retained, it must stop filling up: nothing routes to it any more, but for the command exchange's binding
+        // of a command queue whose retry tiers still hold messages (they come back to it through that binding).
+        for (BrokerBinding b : broker.bindingsTo(q.name())) {
+          boolean returnPath = tierReturnsHere && exchangesOwned.contains(b.exchange());
+          if (!returnPath) {
+            broker.unbind(b);
+          }
         }
       }
     }
-    if (retained.isEmpty()) {
+    if (retained.isEmpty() && retiring.isEmpty()) {
       for (String e : ownership.exchanges()) {
         if (broker.exchange(e).isPresent()) {
           broker.deleteExchange(e);
@@ -143,26 +178,69 @@ public final class TopologySync {
         }
       }
     }
-    return new RemovalReport(deleted, retained);
+    return new RemovalReport(deleted, retained, retiring);
   }
 
   /**
-   * Deletes a queue the plan no longer lists if the broker says, for that queue and now, that it is idle. A classic
-   * queue is deleted "if empty and unused", which the broker decides exactly (its counts in the management API may
-   * be seconds old, or not collected yet for a new queue); counts that say otherwise keep it without asking.
-   *
-   * @return empty when it is gone, else the queue as it stays
+   * Deletes a queue no longer wanted once the broker says, for that queue and now, that it holds no message and has no
+   * consumer. A classic queue goes with "if empty and unused", which the broker decides exactly (its counts in the
+   * management API may be seconds old, or not collected yet for a new queue). RabbitMQ refuses both conditions on a
+   * quorum queue (HTTP 400), so one whose counts are all known and zero is first unbound — nothing can reach it any
+   * more — and deleted on a later pass, once the statistics are newer than the unbinding and still say idle.
    */
-  private Optional<BrokerQueue> deleteIfIdle(BrokerQueue listed) {
+  private Retirement retire(BrokerQueue listed, List<String> actions) {
     Optional<BrokerQueue> now = broker.queueNow(listed.name());
     if (now.isEmpty()) {
-      return Optional.empty();
+      unbound.remove(listed.name());
+      return Retirement.deleted();
     }
     BrokerQueue q = now.get();
-    if (!isQuorum(q) && !q.holdsOrServes() && broker.deleteQueueIfIdle(q.name())) {
-      return Optional.empty();
+    if (!isQuorum(q)) {
+      return !q.holdsOrServes() && broker.deleteQueueIfIdle(q.name()) ? Retirement.deleted() : Retirement.kept(q);
     }
-    return Optional.of(q);
+    if (q.holdsOrServes()) {
+      return Retirement.kept(q);
+    }
+    if (!q.isIdle()) {
+      return Retirement.settling(q); // counts not collected yet: look again
+    }
+    Instant unboundAt = unbound.get(q.name());
+    if (unboundAt == null) {
+      broker.bindingsTo(q.name()).forEach(broker::unbind);
+      unbound.put(q.name(), clock.instant());
+      actions.add("unbound quorum queue " + q.name() + " to delete it once the broker still finds it empty");
+      return Retirement.settling(q);
+    }
+    if (clock.instant().isBefore(unboundAt.plus(QUORUM_SETTLE))) {
+      return Retirement.settling(q);
+    }
+    broker.deleteQueue(q.name());
+    unbound.remove(q.name());
+    return Retirement.deleted();
+  }
+
+  /** The consumer queue a retry tier {@code q.retry.S.C.<d>} returns its messages to ({@code q.S.C}). */
+  private static String tierTarget(BrokerQueue tier) {
+    String[] parts = tier.name().split("\\.");
+    return Names.consumerQueue(parts[2], parts[3]);
+  }
+
+  /**
+   * What became of a queue to retire: gone; kept because it holds messages or has consumers; or (a quorum queue)
+   * unbound and waiting to be deleted.
+   */
+  private record Retirement(BrokerQueue queue, boolean gone, boolean settling) {
+    static Retirement deleted() {
+      return new Retirement(null, true, false);
+    }
+
+    static Retirement kept(BrokerQueue q) {
+      return new Retirement(q, false, false);
+    }
+
+    static Retirement settling(BrokerQueue q) {
+      return new Retirement(q, false, true);
+    }
   }
 
   private static boolean isQuorum(BrokerQueue q) {

@@ -1,48 +1,30 @@
 package dev.baton.operator.broker;
 
+import dev.baton.operator.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.contract.topology.QueueSpec;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BrokerSnapshotTest {
 
   final FakeBrokerClient broker = new FakeBrokerClient();
-  Instant now = Instant.parse("2026-01-05T10:00:00Z");
-  final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  };
+  final TestClock clock = new TestClock();
   final BrokerSnapshot snapshot = new BrokerSnapshot(broker, Duration.ofSeconds(30), clock);
 
   @Test
   void passesWithinTheIntervalShareOneListing() {
     for (int pass = 0; pass < 100; pass++) {
       snapshot.refreshIfStale();
-      now = now.plusMillis(100);
+      clock.advance(Duration.ofMillis(100));
     }
     assertThat(broker.reads).containsExactly("queues");
     assertThat(snapshot.listings()).isEqualTo(1);
 
-    now = now.plusSeconds(30);
+    clock.advance(Duration.ofSeconds(30));
     snapshot.refreshIfStale();
     assertThat(snapshot.listings()).as("listed again once the interval is over").isEqualTo(2);
   }
@@ -63,7 +45,7 @@ class BrokerSnapshotTest {
   @Test
   void aWriteMadeWhileTheBrokerIsListedIsNotLostWhenTheListingReplacesTheSnapshot() {
     snapshot.refreshIfStale();
-    now = now.plusSeconds(31);
+    clock.advance(Duration.ofSeconds(31));
     // A pass of another resource declares a queue after the queues were listed, before the listing is complete.
     broker.afterListingQueues = () -> {
       broker.afterListingQueues = () -> {};
@@ -86,7 +68,7 @@ class BrokerSnapshotTest {
         .isInstanceOf(BrokerException.class);
     assertThat(broker.reads).isEmpty();
 
-    now = now.plusSeconds(2);
+    clock.advance(Duration.ofSeconds(2));
     snapshot.refreshIfStale();
     assertThat(snapshot.listings()).isEqualTo(1);
   }

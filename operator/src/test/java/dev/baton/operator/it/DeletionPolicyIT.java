@@ -16,7 +16,11 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import dev.baton.api.v1alpha1.QueueKind;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Deleting a resource cleans up per its deletionPolicy; what is already gone never blocks the deletion. */
 class DeletionPolicyIT {
@@ -36,23 +40,28 @@ class DeletionPolicyIT {
     f.close();
   }
 
-  @Test
-  void retainKeepsQueuesHoldingMessagesAndRemovesTheRest() {
-    f.create(workerService(NS, "keep", "a", "b"));
-    f.awaitCondition(WorkerService.class, NS, "keep", ConditionTypes.TOPOLOGY_READY, true, "Declared");
-    Amqp.publish(f.vhost, "keep.command.topic.ex", "service.keep.a");
-    await().atMost(WITHIN).until(() -> Amqp.ready(f.vhost, "q.keep.a") == 1);
+  @ParameterizedTest
+  @EnumSource(QueueKind.class)
+  void retainKeepsQueuesHoldingMessagesUnboundAndRemovesTheRest(QueueKind type) {
+    String svc = "keep-" + type.name().toLowerCase(Locale.ROOT);
+    f.create(workerService(NS, svc, spec -> spec.getQueue().setType(type), "a", "b"));
+    f.awaitCondition(WorkerService.class, NS, svc, ConditionTypes.TOPOLOGY_READY, true, "Declared");
+    Amqp.publish(f.vhost, svc + ".command.topic.ex", "service." + svc + ".a");
+    await().atMost(WITHIN).until(() -> Amqp.ready(f.vhost, "q." + svc + ".a") == 1);
 
-    f.delete(WorkerService.class, NS, "keep");
+    f.delete(WorkerService.class, NS, svc);
 
-    await().atMost(WITHIN).until(() -> f.get(WorkerService.class, NS, "keep") == null);
-    assertThat(broker.queues().keySet().stream().filter(q -> q.contains(".keep.")))
-        .as("the other tests of this class share the vhost").containsExactly("q.keep.a");
-    assertThat(Amqp.ready(f.vhost, "q.keep.a")).isEqualTo(1);
+    // Empty quorum queues go a settling time after they were unbound; the finalizer waits for them.
+    await().atMost(WITHIN.multipliedBy(2)).until(() -> f.get(WorkerService.class, NS, svc) == null);
+    assertThat(broker.queues().keySet().stream().filter(q -> q.contains("." + svc + ".")))
+        .as("the other tests of this class share the vhost").containsExactly("q." + svc + ".a");
+    assertThat(Amqp.ready(f.vhost, "q." + svc + ".a")).isEqualTo(1);
+    assertThat(broker.bindings()).as("what Retain keeps no longer fills up: commands sent now are unroutable")
+        .noneMatch(b -> b.contains("-> q." + svc + ".a :"));
     assertThat(broker.exchanges()).as("kept: they route the retained messages")
-        .containsKeys("keep.command.topic.ex", "keep.retry.direct.ex");
-    assertThat(f.management.getUser(f.username("keep"))).isNull();
-    assertThat(f.get(Secret.class, NS, "keep-broker-credentials")).isNull();
+        .containsKeys(svc + ".command.topic.ex", svc + ".retry.direct.ex");
+    assertThat(f.management.getUser(f.username(svc))).isNull();
+    assertThat(f.get(Secret.class, NS, svc + "-broker-credentials")).isNull();
   }
 
   @Test
@@ -91,5 +100,26 @@ class DeletionPolicyIT {
     await().atMost(WITHIN).until(() -> f.get(Workflow.class, NS, "restock") == null);
     assertThat(broker.queues()).doesNotContainKeys("q.orchestrator.restock", "q.dlx.orchestrator.restock");
     assertThat(broker.exchanges()).as("the service's exchanges are not the Workflow's").containsKey("stock.event.topic.ex");
+  }
+
+  @ParameterizedTest
+  @EnumSource(QueueKind.class)
+  void aRetainedOrchestratorQueueNoLongerCollectsOtherWorkflowsEvents(QueueKind type) {
+    String name = "kept-" + type.name().toLowerCase(Locale.ROOT);
+    f.create(workerService(NS, "ship-" + name, "ship"));
+    Workflow wf = workflow(NS, name, "parcel", step("ship", "ship-" + name, "ship", null));
+    wf.getSpec().setQueueType(type);
+    f.create(wf);
+    f.awaitReady(Workflow.class, NS, name, true, "Ready");
+    Amqp.publish(f.vhost, "ship-" + name + ".event.topic.ex", "parcel.ship.success");
+    await().atMost(WITHIN).until(() -> Amqp.ready(f.vhost, "q.orchestrator." + name) == 1);
+
+    f.delete(Workflow.class, NS, name);
+
+    await().atMost(WITHIN.multipliedBy(2)).until(() -> f.get(Workflow.class, NS, name) == null);
+    assertThat(broker.queues()).as("kept: it holds an event").containsKey("q.orchestrator." + name)
+        .doesNotContainKey("q.dlx.orchestrator." + name);
+    assertThat(broker.bindings()).as("unbound: another Workflow with the same step would fill it without bound")
+        .noneMatch(b -> b.contains("-> q.orchestrator." + name + " :"));
   }
 }
