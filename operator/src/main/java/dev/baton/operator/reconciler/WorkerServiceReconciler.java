@@ -274,11 +274,16 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
         + " bindings and user permissions are in place"));
   }
 
-  /** Findings of a pass that did not (fully) apply the spec: what exists is reported, nothing is claimed ready. */
+  /**
+   * Findings of a pass that did not (fully) apply the spec: what exists is reported, nothing is claimed ready. The
+   * service name stays the one the broker objects carry (status.service): after a rename, it is what tells a later
+   * pass — or the deletion — which user and queues of the old name to retire, so a failed pass must not overwrite it.
+   */
   private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, Verdict verdict) {
     Optional<Secret> secret = context.getSecondaryResource(Secret.class);
     String username = ws.getStatus() == null ? null : ws.getStatus().getUsername();
-    return new WorkerServiceFindings(ws.serviceName(), verdict, null, null, secret.isPresent() ? username : null,
+    String inUse = ws.getStatus() == null ? null : ws.getStatus().getService();
+    return new WorkerServiceFindings(inUse, verdict, null, null, secret.isPresent() ? username : null,
         secret.map(s -> s.getMetadata().getName()).orElse(null), DeploymentRequested.isRequested(ws),
         deployment(context), null);
   }

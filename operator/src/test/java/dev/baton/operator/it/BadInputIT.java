@@ -86,6 +86,33 @@ class BadInputIT {
   }
 
   @Test
+  void aRenameThatFailsAPassStillRetiresTheOldName() {
+    f.create(workerService(NS, "renamer", s -> s.setService("before"), "charge"));
+    f.awaitReady(WorkerService.class, NS, "renamer", true, "Ready");
+    assertThat(f.management.getUser(f.username("before"))).isNotNull();
+
+    // Renamed in the same edit that breaks the spec: that pass fails; the name in use stays 'before'.
+    f.edit(WorkerService.class, NS, "renamer", ws -> {
+      ws.getSpec().setService("after");
+      ws.getSpec().getCommands().get(0).setRetryPolicy("nowhere");
+      return ws;
+    });
+    f.awaitReady(WorkerService.class, NS, "renamer", false, "MissingRetryPolicy");
+    assertThat(f.get(WorkerService.class, NS, "renamer").getStatus().getService()).isEqualTo("before");
+
+    f.edit(WorkerService.class, NS, "renamer", ws -> {
+      ws.getSpec().getCommands().get(0).setRetryPolicy(null);
+      return ws;
+    });
+    f.awaitReady(WorkerService.class, NS, "renamer", true, "Ready");
+    await().atMost(WITHIN).untilAsserted(() -> {
+      assertThat(f.management.getUser(f.username("before"))).as("the old name's user is retired").isNull();
+      assertThat(broker.queues()).containsKey("q.after.charge").doesNotContainKey("q.before.charge");
+    });
+    assertThat(f.get(WorkerService.class, NS, "renamer").getStatus().getService()).isEqualTo("after");
+  }
+
+  @Test
   void theOlderWorkerServiceKeepsAServiceName() {
     WorkerService older = f.create(workerService("team-a", "billing", "charge"));
     f.awaitReady(WorkerService.class, "team-a", "billing", true, "Ready");
