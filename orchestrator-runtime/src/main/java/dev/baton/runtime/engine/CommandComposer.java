@@ -5,6 +5,8 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +24,7 @@ public final class CommandComposer {
    */
   public OutboxMessage compose(Subject s, Transition.Dispatch dispatch) {
     WorkflowDefinition d = s.definition();
-    StepDefinition task = dispatch.task();
+    Step.Task task = dispatch.task();
     StepState row = dispatch.row();
     Map<String, Object> headers = new LinkedHashMap<>();
     headers.put(Headers.WORKFLOW, d.name());

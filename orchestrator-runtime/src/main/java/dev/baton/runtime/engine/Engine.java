@@ -9,6 +9,8 @@ import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -149,7 +151,7 @@ public final class Engine {
       return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
     }
     // Only Workflows with waits store signals: the others skip the read.
-    List<StoredSignal> stored = definition.waitsForSignals()
+    List<StoredSignal> stored = waitsForSignals(definition)
         ? steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of())
         : List.of();
     Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
@@ -160,6 +162,10 @@ public final class Engine {
       commands.add(composer.compose(subject, d));
     }
     return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t)));
+  }
+
+  private static boolean waitsForSignals(WorkflowDefinition d) {
+    return d.allSteps().stream().anyMatch(Step.Wait.class::isInstance);
   }
 
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {
