@@ -95,6 +95,7 @@ class CliAgainstRuntimeIT {
     assertThat(describe.code()).isZero();
     assertThat(describe.out()).contains("Instance:     " + id, "Workflow:     default/order-fulfilment (revision",
         "Business key: " + key, "Status:       SUCCEEDED", "Last step:    ship, attempt 1", "Timeline")
+        .containsPattern("Trace:        [0-9a-f]{32}")
         .containsPattern("1\\s+reserve-stock\\s+task\\s+reserve\\s+1\\s+SUCCEEDED")
         .containsPattern("2\\s+charge\\s+task\\s+pay\\s+1\\s+SUCCEEDED")
         .containsPattern("3\\s+ship\\s+task\\s+ship\\s+1\\s+SUCCEEDED")

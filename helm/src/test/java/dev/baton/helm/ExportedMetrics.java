@@ -1,5 +1,6 @@
 package dev.baton.helm;
 
+import dev.baton.runtime.store.RunningSteps;
 import dev.baton.contract.EventResult;
 import dev.baton.operator.monitoring.OperatorMetrics;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -34,6 +35,8 @@ final class ExportedMetrics {
     m.outboxUnroutable("x.command.topic.ex", 1);
     m.instanceCounts(List.of(new StatusCount("default", "w", "RUNNING", 1)));
     m.outboxBacklog(1, 0.5);
+    m.dependencies(() -> true, () -> true);
+    m.runningSteps(List.of(new RunningSteps.Group("default", "w", "s", 1, 2.0, 0.1)));
     return m;
   }
 

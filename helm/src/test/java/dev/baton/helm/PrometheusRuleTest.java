@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The optional PrometheusRule: the five alerts of the README, each on metrics the runtime or the operator really
+ * The optional PrometheusRule: the alerts of docs/operations.md, each on metrics the runtime or the operator really
  * exports (a renamed meter fails here, not as an alert that never fires), with the thresholds of the values.
  */
 class PrometheusRuleTest {
@@ -51,9 +51,10 @@ class PrometheusRuleTest {
       }
       assertThat(found).as("metrics in %s", r.path("alert").asText()).isPositive();
     }
-    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonStepsTimingOut",
-        "BatonOutboxLag", "BatonReconcileErrors");
-    assertThat(rules.get(3).path("expr").asText()).endsWith("> 120");
+    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonInstanceStuckAtStep",
+        "BatonStepsTimingOut",
+        "BatonOutboxLag", "BatonDependencyUnreachable", "BatonReconcileErrors");
+    assertThat(rules.get(4).path("expr").asText()).endsWith("> 120");
 
     String exported = ExportedMetrics.scrape();
     for (String metric : queried) {

@@ -28,6 +28,8 @@ import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.timeouts.TimeoutSweeper;
+import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.runtime.ui.DeadLetterDesk;
 import dev.baton.runtime.ui.InstanceButtons;
 import dev.baton.runtime.ui.WebUi;
@@ -71,9 +73,17 @@ public final class BatonRuntime implements AutoCloseable {
    * starts consuming and serving. The client stays owned by the caller.
    */
   public static BatonRuntime start(RuntimeSettings settings, KubernetesClient client) {
+    return start(settings, client, null);
+  }
+
+  /**
+   * As {@link #start(RuntimeSettings, KubernetesClient)}, with spans going to {@code tracing} (tests: an in-memory
+   * exporter); null reads the {@code OTEL_*} variables. The runtime closes it.
+   */
+  public static BatonRuntime start(RuntimeSettings settings, KubernetesClient client, RuntimeTracing tracing) {
     BatonRuntime runtime = new BatonRuntime(settings);
     try {
-      runtime.startParts(client);
+      runtime.startParts(client, tracing != null ? tracing : RuntimeTracing.fromEnvironment());
       return runtime;
     } catch (RuntimeException | IOException | TimeoutException e) {
       runtime.close();
@@ -81,8 +91,9 @@ public final class BatonRuntime implements AutoCloseable {
     }
   }
 
-  private void startParts(KubernetesClient client) throws IOException, TimeoutException {
+  private void startParts(KubernetesClient client, RuntimeTracing tracing) throws IOException, TimeoutException {
     LOG.info("Starting the Baton runtime: {}", settings);
+    started.add(tracing); // closed last: it flushes the spans of everything closed before it
     Database database = Database.open(settings.database());
     started.add(database);
 
@@ -100,8 +111,9 @@ public final class BatonRuntime implements AutoCloseable {
     OutboxStore outbox = new OutboxStore();
     DefinitionStore definitions = new DefinitionStore();
     DefinitionCatalog catalog = new DefinitionCatalog(definitions);
-    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next), new CommandComposer(),
-        new TransitionWriter());
+    InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
+    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next),
+        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing);
 
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
         settings.outboxPollInterval());
@@ -166,6 +178,7 @@ public final class BatonRuntime implements AutoCloseable {
         return consumers.lanesNotRunning();
       }
     };
+    metrics.dependencies(health::databaseUp, health::brokerUp);
     WebUi.Parts ui = new WebUi.Parts(database, watcher[0], metrics,
         new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),

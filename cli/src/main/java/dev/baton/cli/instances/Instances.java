@@ -67,6 +67,10 @@ final class Instances {
         + (revision.isEmpty() ? "" : " (revision " + revision + ")"));
     field(out, "Business key", Json.text(i, "businessKey"));
     field(out, "Status", Json.text(i, "status"));
+    String trace = Json.text(i, "traceId");
+    if (!trace.isEmpty()) {
+      field(out, "Trace", trace); // the instance's trace id, to search a trace UI or the logs (traceId) by
+    }
     field(out, isActive(i) ? "Waiting on" : "Last step", where(i, now));
     JsonNode error = i.get("lastError");
     if (error != null && !error.isNull()) {

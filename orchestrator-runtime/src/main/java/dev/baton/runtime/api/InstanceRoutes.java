@@ -14,9 +14,14 @@ import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javalin.http.Context;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -57,15 +62,31 @@ final class InstanceRoutes {
         "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
     refuseUnlessReady(workflow);
     InstanceService.Started started;
-    try {
+    // The request's span begins (or continues, with the caller's traceparent) the instance's trace.
+    Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
+    try (Scope current = span.makeCurrent()) {
       started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()));
     } catch (IllegalArgumentException e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
       throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
+    } finally {
+      span.end();
     }
     if (started.created()) {
       metrics.instanceStarted(name);
     }
     respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.steps()));
+  }
+
+  private static Map<String, Object> requestTraceHeaders(Context ctx) {
+    Map<String, Object> headers = new HashMap<>();
+    for (String name : List.of("traceparent", "tracestate")) {
+      String value = ctx.header(name);
+      if (value != null) {
+        headers.put(name, value);
+      }
+    }
+    return headers;
   }
 
   /** {@code GET /api/v1/instances/{id}}. */

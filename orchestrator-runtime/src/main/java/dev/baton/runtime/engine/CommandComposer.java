@@ -5,8 +5,10 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
+import io.opentelemetry.api.OpenTelemetry;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -14,8 +16,29 @@ import java.util.UUID;
 /** Builds the command of a dispatch as docs/design.md#message-contract specifies it, ready for the outbox. */
 public final class CommandComposer {
 
-  /** Which instance the command belongs to. */
-  public record Subject(UUID instanceId, String namespace, String businessKey, WorkflowDefinition definition) {}
+  /**
+   * Which instance the command belongs to.
+   *
+   * @param traceparent the instance's trace, the dispatch span's parent when no span is current (may be null)
+   */
+  public record Subject(UUID instanceId, String namespace, String businessKey, WorkflowDefinition definition,
+      String traceparent) {
+
+    public Subject(UUID instanceId, String namespace, String businessKey, WorkflowDefinition definition) {
+      this(instanceId, namespace, businessKey, definition, null);
+    }
+  }
+
+  private final InstanceTracing tracing;
+
+  /** Commands without spans of their own: they carry the instance's {@code traceparent}, if any. */
+  public CommandComposer() {
+    this(new InstanceTracing(OpenTelemetry.noop()));
+  }
+
+  public CommandComposer(InstanceTracing tracing) {
+    this.tracing = tracing;
+  }
 
   /**
    * The command of one task row the state machine started: its input is the one the state machine chose (the
@@ -39,6 +62,9 @@ public final class CommandComposer {
     if (task.timeout() != null) {
       headers.put(Headers.STEP_TIMEOUT, task.timeout().toMillis()); // workers bound their handlers by it
     }
+    headers.putAll(tracing.dispatch(s.traceparent(), s.instanceId().toString(), d.name(),
+        dispatch.compensation() ? row.stepName() + "/compensate" : row.stepName(), row.attempt(),
+        row.action()));
 
     ObjectNode body = Json.object();
     body.put("instanceId", s.instanceId().toString());

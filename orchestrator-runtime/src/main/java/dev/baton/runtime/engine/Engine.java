@@ -1,6 +1,9 @@
 package dev.baton.runtime.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.contract.Headers;
+import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.engine.InstanceState.StoredSignal;
 import dev.baton.runtime.json.Json;
@@ -9,8 +12,12 @@ import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
+import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.context.Scope;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -45,9 +52,11 @@ public final class Engine {
   private final StateMachine machine;
   private final CommandComposer composer;
   private final TransitionWriter writer;
+  private final InstanceTracing tracing;
 
   public Engine(InstanceStore instances, StepStore steps, DefinitionCatalog definitions, StateMachine machine,
-      CommandComposer composer, TransitionWriter writer) {
+      CommandComposer composer, TransitionWriter writer, InstanceTracing tracing) {
+    this.tracing = tracing;
     this.instances = instances;
     this.steps = steps;
     this.definitions = definitions;
@@ -131,7 +140,58 @@ public final class Engine {
 
   private record Planned(Transition transition, TransitionWriter.Write write) {}
 
+  /** The instance's trace (docs/design.md#observability). */
+  public InstanceTracing tracing() {
+    return tracing;
+  }
+
+  /**
+   * Decides inside the stimulus's span (the commands it dispatches are its children) and the instance's log fields.
+   */
   private Planned plan(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
+      throws SQLException {
+    Span span = spanOf(instance, stimulus);
+    try (Scope current = span.makeCurrent();
+        LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus),
+            span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null)) {
+      Planned p = decide(c, instance, rows, stimulus);
+      if (p.transition().finishes()) {
+        span.addEvent("finished " + p.transition().status());
+      }
+      return p;
+    } finally {
+      span.end();
+    }
+  }
+
+  private Span spanOf(InstanceRecord instance, Stimulus stimulus) {
+    String trace = instance.traceparent();
+    String id = instance.id().toString();
+    if (stimulus instanceof Stimulus.Start) {
+      // The start's own span (the request's, or the one the instance's trace began with); not ours to end.
+      return Span.current().getSpanContext().isValid() ? Span.wrap(Span.current().getSpanContext())
+          : Span.wrap(MessageTracing.fromTraceparent(trace).map(ctx -> Span.fromContext(ctx).getSpanContext())
+              .orElse(SpanContext.getInvalid()));
+    }
+    if (stimulus instanceof Stimulus.Result r) {
+      InboundEvent e = r.event();
+      return tracing.applying(e.traceparent() == null ? Map.of() : Map.of(Headers.TRACEPARENT, e.traceparent()),
+          trace, id, e.step(), e.action(), e.result().key());
+    }
+    if (stimulus instanceof Stimulus.SignalStored s) {
+      return tracing.instanceWork("signal " + s.signal(), trace, id);
+    }
+    if (stimulus instanceof Stimulus.Cancel cancel) {
+      return tracing.instanceWork(cancel.compensate() ? "cancel and compensate" : "cancel", trace, id);
+    }
+    return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
+  }
+
+  private static String stepOf(Stimulus stimulus) {
+    return stimulus instanceof Stimulus.Result r ? r.event().step() : null;
+  }
+
+  private Planned decide(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
       throws SQLException {
     WorkflowDefinition definition;
     try {
@@ -156,8 +216,8 @@ public final class Engine {
         : List.of();
     Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
     List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
-    CommandComposer.Subject subject =
-        new CommandComposer.Subject(instance.id(), instance.namespace(), instance.businessKey(), definition);
+    CommandComposer.Subject subject = new CommandComposer.Subject(instance.id(), instance.namespace(),
+        instance.businessKey(), definition, instance.traceparent());
     for (Transition.Dispatch d : t.dispatches()) {
       commands.add(composer.compose(subject, d));
     }

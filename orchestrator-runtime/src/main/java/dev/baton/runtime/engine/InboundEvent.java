@@ -9,6 +9,7 @@ import java.util.UUID;
  *
  * @param namespace the {@code baton-namespace} header, or null when the worker did not copy it
  * @param output the body's {@code output} (success), or null
+ * @param traceparent the worker's span ({@code traceparent} header), or null
  */
 public record InboundEvent(
     String messageId,
@@ -21,4 +22,12 @@ public record InboundEvent(
     EventResult result,
     JsonNode output,
     String errorCode,
-    String reason) {}
+    String reason,
+    String traceparent) {
+
+  /** An event without trace context. */
+  public InboundEvent(String messageId, String workflow, String namespace, UUID instanceId, String step, int attempt,
+      String action, EventResult result, JsonNode output, String errorCode, String reason) {
+    this(messageId, workflow, namespace, instanceId, step, attempt, action, result, output, errorCode, reason, null);
+  }
+}

@@ -1,12 +1,14 @@
 package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
-import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
+import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,6 +40,11 @@ public final class InstanceService {
     this.outboxSignal = outboxSignal;
   }
 
+  /** The instances' trace (docs/design.md#observability). */
+  public InstanceTracing tracing() {
+    return engine.tracing();
+  }
+
   /**
    * Starts an instance of the workflow's current spec, or returns the instance that already has this business key
    * (docs/design.md#runtime-semantics: starting twice returns the first instance).
@@ -49,7 +56,8 @@ public final class InstanceService {
     Started started = database.inTransaction(c -> {
       WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
       UUID id = RandomIds.next();
-      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson);
+      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson,
+          engine.tracing().startTraceparent(namespace, workflow));
       Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
       if (inserted.isEmpty()) {
         // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
@@ -116,7 +124,10 @@ public final class InstanceService {
         return new Result.Conflict(t.reason());
       }
       if (applied.withdrawn() > 0) {
-        LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+        try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
+            InstanceTracing.traceIdOf(locked.get().traceparent()))) {
+          LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+        }
       }
       return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id), applied.dispatched());
     });

@@ -85,7 +85,7 @@ final class EventParser {
     }
     return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, text(headers.get(Headers.NAMESPACE)),
         instanceId, step, attempt, action, result.get(), result.get() == EventResult.SUCCESS ? output : null,
-        errorCode, reason));
+        errorCode, reason, text(headers.get(Headers.TRACEPARENT))));
   }
 
   private static ParsedDelivery malformed(String reason) {

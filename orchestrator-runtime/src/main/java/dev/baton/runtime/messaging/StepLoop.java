@@ -1,12 +1,17 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.runtime.engine.Receipt;
+import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.OutboxSignal;
-import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.engine.Receipt;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
+import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.SqlErrors;
+import dev.baton.runtime.tracing.InstanceTracing;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,11 +95,18 @@ final class StepLoop {
         return retry;
       }
       Parsed p = events.get(0);
-      LOG.error("Could not apply event {} to instance {}", p.event().messageId(), p.event().instanceId(), e);
+      try (LogFields.Scope fields = fieldsOf(p)) {
+        LOG.error("Could not apply event {} to instance {}", p.event().messageId(), p.event().instanceId(), e);
+      }
       settler.park(p.delivery(), "could not apply the event: " + e, e.getClass().getName(),
           ParkReason.PROCESSING_ERROR);
       return List.of();
     }
+  }
+
+  private static LogFields.Scope fieldsOf(Parsed p) {
+    return LogFields.open(String.valueOf(p.event().instanceId()), p.delivery().workflow(), p.event().step(),
+        InstanceTracing.traceIdOf(p.event().traceparent()));
   }
 
   private void settleCommitted(List<Parsed> events, List<Receipt> receipts, boolean wholeBatch) {
@@ -112,7 +124,11 @@ final class StepLoop {
       String workflow = p.delivery().workflow();
       switch (v.kind()) {
         case APPLIED -> {
-          metrics.eventApplied(workflow, p.event().result(), v.latencyMillis());
+          // In the event's trace, so the latency's exemplar leads to it.
+          try (Scope trace = MessageTracing.fromTraceparent(p.event().traceparent()).orElse(Context.root())
+              .makeCurrent()) {
+            metrics.eventApplied(workflow, p.event().result(), v.latencyMillis());
+          }
           acks.add(p.delivery());
         }
         case DUPLICATE -> {
@@ -121,7 +137,9 @@ final class StepLoop {
         }
         case STALE -> {
           metrics.staleIgnored(workflow);
-          LOG.debug("Ignored a stale event of instance {}: {}", p.event().instanceId(), v.detail());
+          try (LogFields.Scope fields = fieldsOf(p)) {
+            LOG.debug("Ignored a stale event of instance {}: {}", p.event().instanceId(), v.detail());
+          }
           acks.add(p.delivery());
         }
         case UNKNOWN_INSTANCE -> settler.park(p.delivery(), v.detail(), "UnknownInstance", ParkReason.UNKNOWN_INSTANCE);

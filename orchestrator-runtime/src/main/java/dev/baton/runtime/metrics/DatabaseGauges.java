@@ -4,11 +4,12 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.FreshStatistics;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.RunningSteps;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ public final class DatabaseGauges implements Runnable {
   private final RuntimeMetrics metrics;
   private final Consumer<Set<String>> activeWorkflows;
   private final FreshStatistics statistics = new FreshStatistics();
+  private final RunningSteps runningSteps = new RunningSteps();
   private final GaugeExporter exporter;
 
   public DatabaseGauges(Database database, InstanceStore instances, OutboxStore outbox, RuntimeMetrics metrics,
@@ -48,6 +50,8 @@ public final class DatabaseGauges implements Runnable {
         OutboxStore.Backlog backlog = outbox.backlog(c);
         metrics.outboxBacklog(backlog.pending(), backlog.oldestAgeSeconds());
         activeWorkflows.accept(new HashSet<>(instances.workflowsWithActiveInstances(c)));
+        // The exporter alone: the others would export nothing of it.
+        metrics.runningSteps(exporter.elected() ? runningSteps.groups(c) : List.of());
         return null;
       });
     } catch (SQLException | RuntimeException e) {

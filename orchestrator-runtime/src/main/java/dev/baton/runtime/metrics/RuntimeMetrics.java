@@ -2,6 +2,7 @@ package dev.baton.runtime.metrics;
 
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
+import dev.baton.runtime.store.RunningSteps;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
@@ -41,6 +43,9 @@ public final class RuntimeMetrics {
   private final MultiGauge instances;
   private final MultiGauge outboxPending;
   private final MultiGauge outboxLag;
+  private final MultiGauge stepsRunning;
+  private final MultiGauge stepOldest;
+  private final MultiGauge stepOldestInTimeouts;
   private volatile boolean exporting = true;
 
   public RuntimeMetrics() {
@@ -55,8 +60,33 @@ public final class RuntimeMetrics {
         .baseUnit("seconds")
         .description("Age of the oldest command in the outbox")
         .register(registry);
+    stepsRunning = MultiGauge.builder("baton.steps.running")
+        .description("Step attempts in flight, per workflow and step")
+        .register(registry);
+    stepOldest = MultiGauge.builder("baton.step.oldest")
+        .baseUnit("seconds")
+        .description("How long the oldest attempt in flight of the step has run")
+        .register(registry);
+    stepOldestInTimeouts = MultiGauge.builder("baton.step.oldest.timeouts")
+        .description("The oldest attempt's age in units of its timeout (above 1: a timer that should have fired)")
+        .register(registry);
     Gauge.builder("baton.database.gauges.exporter", this, m -> m.exporting ? 1 : 0)
         .description("1 on the one replica that exports the database-wide gauges (baton_instances, baton_outbox_*)")
+        .register(registry);
+  }
+
+  /**
+   * Whether the database and the broker answer, as this process sees them (1 or 0, read at each scrape): the alert on
+   * an unreachable dependency, per replica.
+   */
+  public void dependencies(BooleanSupplier databaseUp, BooleanSupplier brokerUp) {
+    Gauge.builder("baton.runtime.dependency.up", databaseUp, up -> up.getAsBoolean() ? 1 : 0)
+        .description("1 while the dependency answers this runtime, 0 while it does not")
+        .tag("dependency", "database")
+        .register(registry);
+    Gauge.builder("baton.runtime.dependency.up", brokerUp, up -> up.getAsBoolean() ? 1 : 0)
+        .description("1 while the dependency answers this runtime, 0 while it does not")
+        .tag("dependency", "broker")
         .register(registry);
   }
 
@@ -156,6 +186,22 @@ public final class RuntimeMetrics {
   public void outboxBacklog(long pending, double oldestAgeSeconds) {
     outboxPending.register(exporting ? List.of(MultiGauge.Row.of(Tags.empty(), pending)) : List.of(), true);
     outboxLag.register(exporting ? List.of(MultiGauge.Row.of(Tags.empty(), oldestAgeSeconds)) : List.of(), true);
+  }
+
+  /**
+   * The steps in flight per workflow and step, from the database: how many, the oldest's age, and that age in units of
+   * the step's timeout (a value above 1 means a timer that should have fired did not).
+   */
+  public void runningSteps(List<RunningSteps.Group> groups) {
+    List<RunningSteps.Group> shown = exporting ? groups : List.of();
+    stepsRunning.register(shown.stream().map(g -> MultiGauge.Row.of(stepTags(g), g.running())).toList(), true);
+    stepOldest.register(shown.stream().map(g -> MultiGauge.Row.of(stepTags(g), g.oldestSeconds())).toList(), true);
+    stepOldestInTimeouts.register(shown.stream().filter(g -> g.oldestInTimeouts() != null)
+        .map(g -> MultiGauge.Row.of(stepTags(g), g.oldestInTimeouts())).toList(), true);
+  }
+
+  private static Tags stepTags(RunningSteps.Group g) {
+    return Tags.of("namespace", g.namespace(), "workflow", g.workflow(), "step", g.step());
   }
 
   private Counter counter(String name, String description, String workflow) {

@@ -12,6 +12,7 @@ import java.util.UUID;
  * @param attempt that step's attempt
  * @param stepStartedAt when it started (the API's since)
  * @param stepDeadline the nearest deadline of the instance's steps in flight (null on the hot path)
+ * @param traceparent the instance's trace: the span that started it (null for instances older than tracing)
  */
 public record InstanceRecord(
     UUID id,
@@ -30,4 +31,5 @@ public record InstanceRecord(
     boolean cancelRequested,
     Instant createdAt,
     Instant updatedAt,
-    Instant finishedAt) {}
+    Instant finishedAt,
+    String traceparent) {}

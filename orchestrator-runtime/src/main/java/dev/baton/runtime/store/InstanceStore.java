@@ -20,7 +20,7 @@ public final class InstanceStore {
 
   private static final String COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
       + " current_step_name, attempt, step_started_at, input::text AS input, last_error::text AS last_error,"
-      + " cancel_requested, created_at, updated_at, finished_at,"
+      + " cancel_requested, created_at, updated_at, finished_at, trace_parent,"
       + " (SELECT min(s.deadline) FROM instance_step s WHERE s.instance_id = workflow_instance.id"
       + "   AND s.deadline IS NOT NULL) AS step_deadline";
 
@@ -35,15 +35,16 @@ public final class InstanceStore {
   private static final String HOT_COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
       + " current_step_name, attempt, NULL::timestamptz AS step_started_at, input::text AS input,"
       + " last_error::text AS last_error, cancel_requested, NULL::timestamptz AS created_at,"
-      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline";
+      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
+      + " trace_parent";
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
       + " FROM workflow_instance WHERE namespace = ? AND workflow = ? AND business_key = ?";
   private static final String INSERT = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
-      + " business_key, status, phase, current_step_name, attempt, input)"
-      + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', '', 0, ?::jsonb)"
+      + " business_key, status, phase, current_step_name, attempt, input, trace_parent)"
+      + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', '', 0, ?::jsonb, ?)"
       + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + HOT_COLUMNS;
   /** Folds the change log into the totals (see V2__instance_counts.sql); rows of concurrent transactions stay. */
   private static final String FOLD_COUNTS = "WITH moved AS (DELETE FROM instance_count_change"
@@ -112,6 +113,7 @@ public final class InstanceStore {
       ps.setInt(4, n.revision());
       ps.setString(5, n.businessKey());
       ps.setString(6, n.inputJson());
+      ps.setString(7, n.traceparent());
       return first(ps);
     }
   }
@@ -250,12 +252,13 @@ public final class InstanceStore {
         rs.getBoolean("cancel_requested"),
         Jdbc.instant(rs, "created_at"),
         Jdbc.instant(rs, "updated_at"),
-        Jdbc.instant(rs, "finished_at"));
+        Jdbc.instant(rs, "finished_at"),
+        rs.getString("trace_parent"));
   }
 
   /** What a new instance starts with. */
   public record NewInstance(UUID id, String namespace, String workflow, int revision, String businessKey,
-      String inputJson) {}
+      String inputJson, String traceparent) {}
 
   /** One group of the per-status count. */
   public record StatusCount(String namespace, String workflow, String status, long count) {}

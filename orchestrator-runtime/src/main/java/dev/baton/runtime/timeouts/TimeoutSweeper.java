@@ -1,5 +1,6 @@
 package dev.baton.runtime.timeouts;
 
+import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.engine.StepStatus;
@@ -11,6 +12,7 @@ import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.tracing.InstanceTracing;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -69,7 +71,7 @@ public final class TimeoutSweeper implements Runnable {
 
   /** @return whether the instance was moved */
   boolean handle(UUID id) {
-    try {
+    try (LogFields.Scope fields = LogFields.open(id.toString(), null, null, null)) {
       Transition t = database.inTransaction(c -> {
         Optional<InstanceRecord> locked = instances.lockIfFree(c, id);
         if (locked.isEmpty()) {
@@ -77,7 +79,10 @@ public final class TimeoutSweeper implements Runnable {
         }
         Transition moved = engine.apply(c, locked.get(), new Stimulus.TimersDue()).transition();
         if (moved.moved()) {
-          LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
+          try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), null,
+              InstanceTracing.traceIdOf(locked.get().traceparent()))) {
+            LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
+          }
           moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)
               .forEach(r -> metrics.stepTimedOut(locked.get().workflow()));
         }

@@ -57,7 +57,7 @@ public final class InstanceTracing {
 
   /** The span of applying an event: under the worker's span its {@code traceparent} names, else the instance's. */
   public Span applying(Map<String, Object> eventHeaders, String instanceTraceparent, String instanceId, String step,
-      String result) {
+      String action, String result) {
     Context fromEvent = MessageTracing.extract(eventHeaders);
     Context parent = Span.fromContext(fromEvent).getSpanContext().isValid() ? fromEvent
         : MessageTracing.fromTraceparent(instanceTraceparent).orElse(Context.root());
@@ -66,6 +66,7 @@ public final class InstanceTracing {
         .setSpanKind(SpanKind.CONSUMER)
         .setAttribute("baton.instance", instanceId)
         .setAttribute("baton.step", step)
+        .setAttribute("baton.action", action)
         .setAttribute("baton.result", result)
         .startSpan();
   }
@@ -79,6 +80,20 @@ public final class InstanceTracing {
         .setSpanKind(SpanKind.INTERNAL)
         .setAttribute("baton.instance", instanceId)
         .startSpan();
+  }
+
+  /**
+   * The {@code traceparent} to store on a new instance: the current span (the start request's), or, when the start
+   * comes from elsewhere (a test, a batch), a span of its own that begins the instance's trace.
+   */
+  public String startTraceparent(String namespace, String workflow) {
+    if (Span.current().getSpanContext().isValid()) {
+      return traceparentOf(Span.current());
+    }
+    Span start = tracer.spanBuilder("start " + namespace + "/" + workflow).setNoParent()
+        .setAttribute("baton.namespace", namespace).setAttribute("baton.workflow", workflow).startSpan();
+    start.end();
+    return traceparentOf(start);
   }
 
   /** The {@code traceparent} to store on an instance: the span that started it. */

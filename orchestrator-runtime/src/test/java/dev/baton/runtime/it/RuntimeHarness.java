@@ -18,6 +18,7 @@ import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.runtime.BatonRuntime;
 import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.testing.AmqpTopology;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
@@ -133,7 +134,12 @@ final class RuntimeHarness implements AutoCloseable {
   }
 
   BatonRuntime startRuntime(RuntimeSettings settings) {
-    runtime = BatonRuntime.start(settings, client);
+    return startRuntime(settings, null);
+  }
+
+  /** With spans going to {@code tracing} (null: the {@code OTEL_*} variables). */
+  BatonRuntime startRuntime(RuntimeSettings settings, RuntimeTracing tracing) {
+    runtime = BatonRuntime.start(settings, client, tracing);
     port = runtime.httpPort();
     return runtime;
   }

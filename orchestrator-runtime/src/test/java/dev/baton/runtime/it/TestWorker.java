@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
  * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
- * {@code baton-*} headers and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
+ * {@code baton-*} headers, {@code traceparent} and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
  * it dedupes by {@code message_id}: a command seen before is answered again with the same event, without applying
  * its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double effect.
  */
@@ -247,11 +247,11 @@ final class TestWorker implements AutoCloseable {
     return c.header("baton-entity") + "." + c.action() + "." + sent.reply().result();
   }
 
-  /** Every {@code baton-*} header copied, the correlation id copied, a message id of the event's own. */
+  /** Every {@code baton-*} header and {@code traceparent} copied, the correlation id copied, a message id of its own. */
   private static AMQP.BasicProperties properties(Command c, Sent sent) {
     Map<String, Object> headers = new HashMap<>();
     c.headers().forEach((k, v) -> {
-      if (k.startsWith("baton-")) {
+      if (k.startsWith("baton-") || k.equals("traceparent")) {
         headers.put(k, v);
       }
     });

@@ -42,7 +42,7 @@ class InstanceTracingTest {
   @Test
   void applying_an_event_hangs_under_the_workers_span_and_the_next_dispatch_under_it() {
     String worker = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
-    Span apply = tracing.applying(Map.of("traceparent", worker), CALLER, "i-1", "reserve", "success");
+    Span apply = tracing.applying(Map.of("traceparent", worker), CALLER, "i-1", "reserve", "reserve", "success");
     try (Scope s = apply.makeCurrent()) {
       tracing.dispatch(CALLER, "i-1", "order", "charge", 1, "charge");
     }
@@ -59,7 +59,7 @@ class InstanceTracingTest {
       tracing.dispatch(CALLER, "i-1", "order", "reserve/compensate", 1, "release");
     }
     timeout.end();
-    tracing.applying(Map.of(), CALLER, "i-1", "charge", "success").end();
+    tracing.applying(Map.of(), CALLER, "i-1", "charge", "charge", "success").end();
 
     assertThat(span("timeout charge").getParentSpanId()).isEqualTo("b7ad6b7169203331");
     assertThat(span("dispatch reserve/compensate").getParentSpanId()).isEqualTo(span("timeout charge").getSpanId());

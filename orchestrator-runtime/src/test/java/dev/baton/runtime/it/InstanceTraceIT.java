@@ -1,0 +1,213 @@
+package dev.baton.runtime.it;
+
+import static dev.baton.runtime.it.RuntimeHarness.spec;
+import static dev.baton.runtime.it.RuntimeHarness.step;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.contract.RetryStaircase;
+import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.topology.QueueType;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.it.TestWorker.Reply;
+import dev.baton.runtime.tracing.RuntimeTracing;
+import dev.baton.testing.LocalServices;
+import dev.baton.worker.BatonWorker;
+import dev.baton.worker.CommandResult;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One trace per instance across the real broker (docs/design.md#observability): the start request, each dispatch,
+ * the worker's handling, each event applied and the next dispatch chain under one another; compensations, workers
+ * without the SDK and a runtime restart keep the chain.
+ */
+class InstanceTraceIT {
+
+  private static final String CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+  private static final String CALLER = "00-" + CALLER_TRACE + "-00f067aa0ba902b7-01";
+
+  @RegisterExtension
+  static final OpenTelemetryExtension otel = OpenTelemetryExtension.create();
+
+  RuntimeHarness h;
+
+  @BeforeEach
+  void start() {
+    h = RuntimeHarness.create("trace");
+    h.startRuntime(h.settings(), RuntimeTracing.of(otel.getOpenTelemetry()));
+  }
+
+  @AfterEach
+  void stop() {
+    h.close();
+  }
+
+  @Test
+  void a_saga_that_compensates_is_one_trace_from_the_start_request_through_every_worker_to_the_end() throws Exception {
+    h.apply("traced", spec("order",
+        step("reserve", "tr-inventory", "reserve", "release"),
+        step("charge", "tr-payment", "pay", null)));
+    try (BatonWorker inventory = sdkWorker("tr-inventory", List.of("reserve", "release"), c -> CommandResult.success(
+            Map.of("done", c.name())));
+        BatonWorker payment = sdkWorker("tr-payment", List.of("pay"), c -> CommandResult.failed("Declined", "no"))) {
+      inventory.start();
+      payment.start();
+
+      UUID id = startWithTraceparent("traced", "o-1");
+      h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(30));
+      List<String> chain = List.of("start default/traced", "dispatch reserve", "tr-inventory reserve",
+          "apply reserve success reserve", "dispatch charge", "tr-payment pay", "apply charge failed pay",
+          "dispatch reserve/compensate", "tr-inventory release", "apply reserve success release");
+      Map<String, SpanData> spans = awaitSpans(chain);
+
+      assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
+      assertChain(spans, chain.toArray(String[]::new));
+      assertThat(spans.get("start default/traced").getParentSpanId()).isEqualTo("00f067aa0ba902b7");
+      assertThat(spans.get("apply reserve success release").getEvents())
+          .anySatisfy(e -> assertThat(e.getName()).isEqualTo("finished COMPENSATED"));
+      assertThat(h.instance(id).get("traceId").asText()).isEqualTo(CALLER_TRACE);
+    }
+  }
+
+  @Test
+  void a_worker_without_the_sdk_that_copies_traceparent_keeps_the_chain() throws Exception {
+    h.apply("raw", spec("order", step("reserve", "raw-inventory", "reserve", null),
+        step("ship", "raw-shipping", "ship", null)));
+    h.worker()
+        .serve("q.raw-inventory.reserve", "raw-inventory", "reserve", c -> done())
+        .serve("q.raw-shipping.ship", "raw-shipping", "ship", c -> done());
+
+    UUID id = startWithTraceparent("raw", "o-2");
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
+    Map<String, SpanData> spans = awaitSpans(List.of("start default/raw", "dispatch reserve",
+        "apply reserve success reserve", "dispatch ship", "apply ship success ship"));
+
+    // The raw worker answers with the command's traceparent: the apply hangs under the dispatch it answers.
+    assertChain(spans, "start default/raw", "dispatch reserve", "apply reserve success reserve", "dispatch ship",
+        "apply ship success ship");
+    assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
+  }
+
+  @Test
+  void a_runtime_restarted_mid_instance_continues_the_same_trace() throws Exception {
+    h.apply("restart", spec("order", step("reserve", "rs-inventory", "reserve", null),
+        step("ship", "rs-shipping", "ship", null)));
+    TestWorker w = h.worker()
+        .serve("q.rs-inventory.reserve", "rs-inventory", "reserve", c -> done());
+    UUID id = startWithTraceparent("restart", "o-3");
+    awaitSpans(List.of("apply reserve success reserve", "dispatch ship"));
+
+    h.stopRuntime();
+    h.startRuntime(h.settings(), RuntimeTracing.of(otel.getOpenTelemetry()));
+    w.serve("q.rs-shipping.ship", "rs-shipping", "ship", c -> done());
+
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
+    Map<String, SpanData> spans = awaitSpans(List.of("dispatch ship", "apply ship success ship"));
+    assertThat(spans.get("apply ship success ship").getTraceId()).isEqualTo(CALLER_TRACE);
+    assertThat(spans.get("apply ship success ship").getParentSpanId())
+        .isEqualTo(spans.get("dispatch ship").getSpanId());
+  }
+
+  @Test
+  void a_log_line_about_an_instance_names_it_its_workflow_and_its_trace_and_no_secret() throws Exception {
+    // A runtime whose broker password is a real secret (random), to look for it in the lines.
+    h.stopRuntime();
+    RuntimeSettings settings = h.asRuntimeUser(h.settings());
+    String secret = URI.create(settings.amqpUri()).getUserInfo().split(":", 2)[1];
+    WorkflowSpec silent = spec("order", step("wait-forever", "lg-nobody", "work", null));
+    silent.getSteps().get(0).setTimeout("1s");
+    h.apply("logged", silent);
+    Logger root = (Logger) LoggerFactory.getLogger("dev.baton");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    root.addAppender(lines);
+    try {
+      h.startRuntime(settings, RuntimeTracing.of(otel.getOpenTelemetry()));
+      UUID id = startWithTraceparent("logged", "o-4");
+      h.awaitStatus(id, "FAILED", Duration.ofSeconds(30));
+
+      ILoggingEvent timedOut = await().atMost(Duration.ofSeconds(10)).until(() -> lines.list.stream()
+          .filter(e -> e.getFormattedMessage().contains("timer(s) due")).findFirst(), Optional::isPresent).get();
+      assertThat(timedOut.getMDCPropertyMap()).containsEntry("instanceId", id.toString())
+          .containsEntry("workflow", "logged").containsEntry("traceId", CALLER_TRACE);
+      assertThat(secret).hasSizeGreaterThan(8);
+      assertThat(lines.list).isNotEmpty().extracting(ILoggingEvent::getFormattedMessage)
+          .noneMatch(line -> line.contains(secret));
+    } finally {
+      root.detachAppender(lines);
+    }
+  }
+
+  private static Reply done() {
+    return Reply.success(RuntimeHarness.JSON.createObjectNode());
+  }
+
+  private BatonWorker sdkWorker(String service, List<String> commands,
+      Function<dev.baton.worker.Command, CommandResult> handler) {
+    List<ServiceModel.Command> cs = commands.stream().map(c -> new ServiceModel.Command(c, RetryStaircase.NONE))
+        .toList();
+    BatonWorker.Builder b = BatonWorker.builder()
+        .environment(new WorkerEnvironment(new ServiceModel(service, QueueType.CLASSIC, cs, List.of()), 10))
+        .uri(h.vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
+        .openTelemetry(otel.getOpenTelemetry());
+    commands.forEach(c -> b.command(c, handler::apply));
+    return b.build();
+  }
+
+  private UUID startWithTraceparent(String workflow, String businessKey) throws Exception {
+    HttpResponse<String> r = h.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.runtime.httpPort()
+            + "/api/v1/namespaces/default/workflows/" + workflow + "/instances"))
+        .header("Content-Type", "application/json").header("traceparent", CALLER)
+        .POST(HttpRequest.BodyPublishers.ofString("{\"businessKey\":\"" + businessKey + "\",\"input\":{}}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    return UUID.fromString(RuntimeHarness.JSON.readTree(r.body()).get("id").asText());
+  }
+
+  /**
+   * The spans named, once all have ended. An apply span is named with its action too ({@code apply reserve success
+   * release}: the result of reserve's compensation).
+   */
+  private static Map<String, SpanData> awaitSpans(List<String> names) {
+    return await().atMost(Duration.ofSeconds(20)).until(
+        () -> otel.getSpans().stream().collect(Collectors.toMap(InstanceTraceIT::nameOf, s -> s, (a, b) -> b)),
+        byName -> byName.keySet().containsAll(names));
+  }
+
+  private static String nameOf(SpanData span) {
+    String action = span.getAttributes().get(AttributeKey.stringKey("baton.action"));
+    return span.getName().startsWith("apply ") ? span.getName() + " " + action : span.getName();
+  }
+
+  /** Each span's parent is the one before it. */
+  private static void assertChain(Map<String, SpanData> spans, String... names) {
+    for (int i = 1; i < names.length; i++) {
+      assertThat(spans.get(names[i]).getParentSpanId()).as("parent of %s", names[i])
+          .isEqualTo(spans.get(names[i - 1]).getSpanId());
+    }
+    assertThat(SpanId.isValid(spans.get(names[0]).getSpanId())).isTrue();
+  }
+}
