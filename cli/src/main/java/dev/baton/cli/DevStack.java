@@ -4,6 +4,7 @@ import dev.baton.devapi.DevApiServer;
 import dev.baton.devapi.PortInUseException;
 import dev.baton.operator.BatonOperator;
 import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.tracing.RuntimeTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.PrintStream;
@@ -66,8 +67,10 @@ final class DevStack implements AutoCloseable {
     out.println("  operator     running (RabbitMQ " + s.rabbitHost() + ":" + s.rabbitPort() + ", vhost " + s.vhost() + ")");
 
     KubernetesClient runtimeClient = newClient();
+    // One OpenTelemetry (the OTEL_* variables) for the runtime and the example workers: their spans form one trace.
+    RuntimeTracing tracing = RuntimeTracing.fromEnvironment();
     try {
-      BatonRuntime started = BatonRuntime.start(s.runtime(), runtimeClient);
+      BatonRuntime started = BatonRuntime.start(s.runtime(), runtimeClient, tracing);
       toClose.push(started);
       runtimeUrl = "http://" + s.host() + ":" + started.httpPort();
     } catch (RuntimeException e) {
@@ -77,7 +80,7 @@ final class DevStack implements AutoCloseable {
 
     if (s.exampleWorkers()) {
       // after the runtime, so that they stop before it (reverse order): no command is left half-handled
-      workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out);
+      workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out, tracing.openTelemetry());
       toClose.push(workers);
       out.println("  workers      example workers run in-process for WorkerServices labelled "
           + dev.baton.examples.ExampleWorkers.LABEL + " (--no-example-workers to run your own)");

@@ -6,6 +6,7 @@ import dev.baton.examples.ExampleWorkers;
 import dev.baton.worker.BatonWorker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -51,7 +52,10 @@ final class ExampleWorkerRunner implements AutoCloseable {
   private final Map<String, String> reported = new HashMap<>();
   private boolean closed;
 
-  private ExampleWorkerRunner(KubernetesClient client, PrintStream out) {
+  private final OpenTelemetry openTelemetry;
+
+  private ExampleWorkerRunner(KubernetesClient client, PrintStream out, OpenTelemetry openTelemetry) {
+    this.openTelemetry = openTelemetry;
     this.client = client;
     this.out = out;
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -61,8 +65,9 @@ final class ExampleWorkerRunner implements AutoCloseable {
     });
   }
 
-  static ExampleWorkerRunner start(KubernetesClient client, Duration interval, PrintStream out) {
-    ExampleWorkerRunner runner = new ExampleWorkerRunner(client, out);
+  static ExampleWorkerRunner start(KubernetesClient client, Duration interval, PrintStream out,
+      OpenTelemetry openTelemetry) {
+    ExampleWorkerRunner runner = new ExampleWorkerRunner(client, out, openTelemetry);
     runner.poller.scheduleWithFixedDelay(runner::sync, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     return runner;
   }
@@ -136,6 +141,7 @@ final class ExampleWorkerRunner implements AutoCloseable {
     ExampleWorker example = examples.computeIfAbsent(exampleName, n -> ExampleWorkers.create(n).orElseThrow());
     BatonWorker worker = example.handlers(BatonWorker.builder().fromEnvironment(env))
         .connectionName("baton-dev-example-" + exampleName)
+        .openTelemetry(openTelemetry)
         .shutdownTimeout(SHUTDOWN)
         .build();
     worker.start();

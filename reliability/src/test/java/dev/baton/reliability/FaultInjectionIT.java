@@ -114,4 +114,22 @@ class FaultInjectionIT {
   void workflowEditedMidRun() throws Exception {
     check(more.workflowEdited());
   }
+
+  @Test
+  @Order(12)
+  void oversizedOutputsAmongTheInstances() throws Exception {
+    check(more.oversizedOutputs(LONG ? 100 : 15));
+  }
+
+  @Test
+  @Order(13)
+  void aDefinitionThatNoLongerLoads() throws Exception {
+    check(more.definitionNoLongerLoads());
+  }
+
+  @Test
+  @Order(14)
+  void aLaneError() throws Exception {
+    check(more.laneError(LONG ? 10 : 3));
+  }
 }

@@ -43,7 +43,6 @@ public final class WebUi {
   private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
   private static final String LIVE_HEADER = "X-Baton-Live";
   private static final String ASSETS = "/dev/baton/runtime/ui/assets/";
-  private static final int PAGE_SIZE = 50;
   /** Pages are for people: no framing by other sites, nothing inline, nothing from elsewhere. */
   private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
       + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -201,9 +200,9 @@ public final class WebUi {
     }
     Optional<Cursor> after = Cursor.parse(ctx.queryParam("after"));
     Query q = new Query(ctx.pathParam("ns"), ctx.pathParam("name"), status, blankToNull(ctx.queryParam("businessKey")),
-        after.map(Cursor::format).orElse(null));
+        after.map(Cursor::format).orElse(null), Query.limit(ctx.queryParam("limit")));
     InstancePage page = InstancePage.of(read(c -> queries.instances(c, q.namespace(), q.workflow(), q.status(),
-        q.businessKey(), after.orElse(null), PAGE_SIZE)), PAGE_SIZE);
+        q.businessKey(), after.orElse(null), q.limit())), q.limit());
     ctx.html(live(ctx) ? InstancesView.live(q, page, clock.instant())
         : InstancesView.page(q, page, clock.instant(), viewer(ctx)));
   }

@@ -101,6 +101,24 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.id("instances")).getText()).contains("hold-counts-1")
           .doesNotContain("counts-ok-0");
       b.screenshot("instances");
+
+      // keyset pages of 3: every instance once, newest first, as the database orders them
+      List<String> shown = new java.util.ArrayList<>();
+      b.driver.get(ui + "workflows/default/ui-shop?limit=3");
+      while (true) {
+        b.driver.findElements(By.cssSelector("#instances tbody tr td:first-child a"))
+            .forEach(a -> shown.add(a.getText()));
+        List<WebElement> older = b.driver.findElements(By.id("older"));
+        if (older.isEmpty()) {
+          break;
+        }
+        assertThat(older.get(0).getAttribute("href")).contains("after=").contains("limit=3");
+        WebElement link = older.get(0);
+        link.click();
+        await().atMost(WITHIN).until(() -> gone(link)); // the next page has replaced this one
+      }
+      assertThat(String.join(",", shown)).isEqualTo(h.scalar("SELECT string_agg(business_key, ',' ORDER BY"
+          + " created_at DESC, id DESC) FROM workflow_instance WHERE workflow = 'ui-shop'"));
     }
   }
 
@@ -327,6 +345,15 @@ class WebUiBrowserIT {
         .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
         "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
     ch.waitForConfirmsOrDie(10_000);
+  }
+
+  private static boolean gone(WebElement e) {
+    try {
+      e.isDisplayed();
+      return false;
+    } catch (org.openqa.selenium.StaleElementReferenceException stale) {
+      return true;
+    }
   }
 
   /** After a click: the next page may still be loading (its elements not yet there, or the old ones gone). */

@@ -29,12 +29,13 @@ public final class LedgerWorker {
   private LedgerWorker() {}
 
   /** A worker for {@code model}; the caller supplies the broker (uri or factory) and starts it. */
-  /** Something a scenario makes a handler do before its effect, such as hang. */
+  /** Something a scenario makes a handler do before its effect, such as hang; it may add to the handler's output. */
   @FunctionalInterface
   public interface HandlerFault {
-    HandlerFault NONE = cmd -> { };
+    HandlerFault NONE = cmd -> Map.of();
 
-    void before(dev.baton.worker.Command cmd) throws Exception;
+    /** @return more output fields (none: an empty map) */
+    Map<String, Object> before(dev.baton.worker.Command cmd) throws Exception;
   }
 
   public static BatonWorker.Builder build(BatonWorker.Builder builder, ServiceModel model, Ledger ledger,
@@ -50,13 +51,16 @@ public final class LedgerWorker {
     for (ServiceModel.Command command : model.commands()) {
       builder.command(command.name(), store.transactional((cmd, c) -> {
         CALLS.incrementAndGet();
-        fault.before(cmd);
+        Map<String, Object> more = fault.before(cmd);
         Ledger.recordEffect(c, cmd.instanceId(), cmd.step(), cmd.action(), cmd.attempt(), cmd.messageId(),
             model.service(), workerName);
         if (workMillis > 0) {
           Thread.sleep(workMillis); // the effect is written but not committed: a kill now must leave no trace
         }
-        return CommandResult.success(Map.of("by", workerName, "step", cmd.step()));
+        Map<String, Object> output = new java.util.HashMap<>(more);
+        output.put("by", workerName);
+        output.put("step", cmd.step());
+        return CommandResult.success(output);
       }));
     }
     return builder;

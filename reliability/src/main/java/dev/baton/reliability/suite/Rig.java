@@ -101,6 +101,10 @@ public final class Rig implements AutoCloseable {
    * scenarios time (restarts). The soak turns it off: its runtime runs as long as a real one, with both compilers.
    */
   public volatile boolean quickStart = true;
+  /** Appended to the runtimes' JDBC URL (e.g. a pgjdbc {@code ?socketFactory=} of a scenario's). */
+  public volatile String databaseUrlQuery = "";
+  /** More JVM arguments for the runtime processes. */
+  public final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Applied to every in-process worker's builder (a scenario's handler timeout, say). */
   public volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
   /** Called in every in-process handler before its effect (a scenario's hang); none by default. */
@@ -233,7 +237,7 @@ public final class Rig implements AutoCloseable {
 
   public Map<String, String> runtimeEnv(int port) {
     Map<String, String> env = new HashMap<>();
-    env.put("BATON_DATABASE_URL", infra.postgres.jdbcUrl(runtimeDb));
+    env.put("BATON_DATABASE_URL", infra.postgres.jdbcUrl(runtimeDb) + databaseUrlQuery);
     env.put("BATON_DATABASE_USERNAME", "postgres");
     env.put("BATON_DATABASE_CREATE", "false");
     env.put("BATON_RABBITMQ_URI", rabbit.amqpUri(vhost));
@@ -288,8 +292,10 @@ public final class Rig implements AutoCloseable {
   }
 
   private List<String> runtimeJvmArgs() {
-    return jvmArgs("-Dkubernetes.master=" + client.getMasterUrl(), "-Dkubernetes.auth.tryKubeConfig=false",
-        "-Dkubernetes.auth.tryServiceAccount=false");
+    List<String> args = new ArrayList<>(jvmArgs("-Dkubernetes.master=" + client.getMasterUrl(),
+        "-Dkubernetes.auth.tryKubeConfig=false", "-Dkubernetes.auth.tryServiceAccount=false"));
+    args.addAll(runtimeJvmExtra);
+    return args;
   }
 
   /** The runtime in this JVM instead, e.g. with other settings ({@link #runtimeEnv} read as {@code Main} would). */
@@ -501,6 +507,17 @@ public final class Rig implements AutoCloseable {
     }
   }
 
+  /**
+   * Business keys of instances a scenario breaks on purpose (their definition no longer loads, their output is too
+   * large): they must end — FAILED, COMPENSATED — not stay RUNNING; the others must succeed.
+   */
+  public final Set<String> mayFail = ConcurrentHashMap.newKeySet();
+
+  /** Instances that ended, in any way. */
+  public long finished() {
+    return runtimeCount("SELECT count(*) FROM workflow_instance WHERE finished_at IS NOT NULL");
+  }
+
   public long succeeded() {
     return runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'SUCCEEDED'");
   }
@@ -551,6 +568,20 @@ public final class Rig implements AutoCloseable {
   }
 
   /** Commands or events still waiting: outbox rows and messages in command and orchestrator queues. */
+  /** Where the {@link #leftovers()} are, for the notes. */
+  public String leftoversDetail() {
+    StringBuilder sb = new StringBuilder("outbox " + Math.max(0, runtimeCount("SELECT count(*) FROM outbox")));
+    sb.append(", ").append(Names.orchestratorQueue(WORKFLOW)).append(' ')
+        .append(messagesIn(Names.orchestratorQueue(WORKFLOW)));
+    services.forEach((service, commands) -> commands.forEach(c -> {
+      long m = messagesIn(Names.consumerQueue(service, c));
+      if (m != 0) {
+        sb.append(", ").append(Names.consumerQueue(service, c)).append(' ').append(m);
+      }
+    }));
+    return sb.toString();
+  }
+
   public long leftovers() {
     long n = Math.max(0, runtimeCount("SELECT count(*) FROM outbox"));
     n += messagesIn(Names.orchestratorQueue(WORKFLOW));
@@ -587,6 +618,8 @@ public final class Rig implements AutoCloseable {
       String status = statusByKey.get(key);
       if (status == null) {
         lost++;
+      } else if (mayFail.contains(key)) {
+        stuck += "RUNNING".equals(status) || "COMPENSATING".equals(status) ? 1 : 0; // must end, in any way
       } else if (!"SUCCEEDED".equals(status)) {
         stuck++;
       } else if (effects.getOrDefault(idByKey.get(key), 0) < 3) {

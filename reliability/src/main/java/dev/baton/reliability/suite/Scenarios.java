@@ -7,6 +7,7 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.reliability.infra.Infra;
+import dev.baton.reliability.infra.LaneErrorSocketFactory;
 import dev.baton.reliability.infra.RabbitCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -138,10 +139,11 @@ public final class Scenarios {
   private Verdict finish(Rig rig, String scenario, String faults, Flow flow, Clock clock, long expectedParked,
       String notes) throws Exception {
     flow.awaitStarts();
-    boolean drained = Rig.await(DRAIN, () -> rig.succeeded() >= rig.accepted.size() && rig.leftovers() == 0);
+    boolean drained = Rig.await(DRAIN, () -> rig.finished() >= rig.accepted.size() && rig.leftovers() == 0);
     double drain = drained ? clock.sinceLastFault() : Double.NaN;
     Rig.Counts c = rig.counts();
-    String more = (notes.isEmpty() ? "" : notes + "; ") + "in flight when faults began " + clock.inFlight
+    String more = (notes.isEmpty() ? "" : notes + "; ") + (c.leftovers() == 0 ? "" : "leftovers: "
+        + rig.leftoversDetail() + "; ") + "in flight when faults began " + clock.inFlight
         + "; accepted " + c.accepted() + " of " + n + ", effects "
         + rig.ledger.effects() + ", re-dispatched executions " + c.redispatched();
     return new Verdict(scenario, c.accepted(), faults, c.lost() + (n - c.accepted()), c.appliedTwice(), c.stuck(),
@@ -317,7 +319,7 @@ public final class Scenarios {
       rig.handlerFault = cmd -> {
         int h = Math.floorMod(cmd.instanceId().hashCode(), 20);
         if (!armed.get() || cmd.retries() > 0 || !"charge".equals(cmd.step()) || h > 1) {
-          return;
+          return Map.of();
         }
         hung.incrementAndGet();
         if (h == 0) {
@@ -329,6 +331,7 @@ public final class Scenarios {
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
           }
         }
+        return Map.of();
       };
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
@@ -417,6 +420,114 @@ public final class Scenarios {
           operator[0].close();
         }
       }
+    }
+  }
+
+  /**
+   * {@code big} instances among the others whose first step's output is too large for the workers' limit (256 KiB
+   * here; {@code maxResultBytes}): the SDK parks the command with {@code PayloadTooLarge} and answers a small error
+   * event, the step fails, its unknown outcome is compensated and the instance ends COMPENSATED; every other instance
+   * succeeds. The parked commands are the expected parked messages.
+   */
+  public Verdict oversizedOutputs(int big) throws Exception {
+    try (Rig rig = Rig.create(infra, "oversized")) {
+      rig.workerBuilder = b -> b.maxResultBytes(256 * 1024);
+      String blob = "x".repeat(300 * 1024);
+      // the reserve command only, not its compensation (release, of the same step)
+      rig.handlerFault = cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
+          ? Map.of("blob", blob) : Map.of();
+      int every = Math.max(2, n / Math.max(1, big));
+      rig.startBody = key -> {
+        boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
+        if (isBig) {
+          rig.mayFail.add(key);
+        }
+        return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig + "}}";
+      };
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, 1, () -> System.nanoTime());
+      flow.awaitStarts();
+      Verdict v = finish(rig, "oversized outputs", rig.mayFail.size() + " outputs over maxResultBytes", flow, clock,
+          rig.mayFail.size(), "");
+      long compensated = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'COMPENSATED'");
+      v = v.withNotes("those instances COMPENSATED: " + compensated);
+      return compensated == rig.mayFail.size() ? v : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
+    }
+  }
+
+  /**
+   * A definition that no longer loads: instances run on revision 1, the Workflow is edited (revision 2), the runtime
+   * is SIGKILLed, revision 1's stored spec is made unreadable (as a spec of an older version might be), and the
+   * runtime restarts. The instances of revision 1 that had not finished must end FAILED rather than hang; those of
+   * revision 2 succeed, and so does everything else.
+   */
+  public Verdict definitionNoLongerLoads() throws Exception {
+    try (Rig rig = Rig.create(infra, "baddef")) {
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, 1, () -> {
+        rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
+            .edit(w -> {
+              w.getSpec().getSteps().get(2).setTimeout("9m");
+              return w;
+            });
+        Rig.await(Duration.ofSeconds(20), () -> rig.runtimeCount("SELECT count(*) FROM workflow_definition") >= 2);
+        rig.killRuntime();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(
+            infra.postgres.jdbcUrl(rig.runtimeDb), "postgres", ""); java.sql.Statement st = c.createStatement()) {
+          try (java.sql.ResultSet rs = st.executeQuery("SELECT business_key FROM workflow_instance WHERE revision = 1"
+              + " AND finished_at IS NULL")) {
+            while (rs.next()) {
+              rig.mayFail.add(rs.getString(1));
+            }
+          }
+          st.executeUpdate("UPDATE workflow_definition SET spec = '{\"steps\": \"no longer a list\"}'::jsonb"
+              + " WHERE revision = 1");
+        }
+        long restart = System.nanoTime();
+        rig.startRuntime();
+        return restart;
+      });
+      long failed = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE revision = 1 AND status = 'FAILED'");
+      Verdict v = finish(rig, "a definition that no longer loads", rig.mayFail.size()
+          + " unfinished instances on the broken revision", flow, clock, 0, "");
+      return v.withNotes("of them FAILED: " + rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE "
+          + "revision = 1 AND status = 'FAILED'") + " (before the drain " + failed + ")");
+    }
+  }
+
+  /**
+   * A lane {@code Error}: the runtime's consumer lanes hit an {@link Error} inside their database call
+   * ({@link LaneErrorSocketFactory}: the socket closed under the driver and an Error thrown), {@code errors} times
+   * while instances are in flight. Each lane must report itself down on {@code /healthz}, drop its channel (the broker
+   * redelivers its events) and start again; nothing is lost or applied twice.
+   */
+  public Verdict laneError(int errors) throws Exception {
+    try (Rig rig = Rig.create(infra, "laneerror")) {
+      Path arm = infra.dir.resolve("lane-error-" + UUID.randomUUID().toString().substring(0, 6));
+      rig.databaseUrlQuery = "?socketFactory=" + LaneErrorSocketFactory.class.getName();
+      rig.runtimeJvmExtra.add("-D" + LaneErrorSocketFactory.ARM + "=" + arm);
+      Flow flow = new Flow(rig, errors, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      int[] struck = {0};
+      int[] reportedDown = {0};
+      // one Error per wave, while the wave's events flow through the lanes
+      repeat(flow, clock, errors, () -> {
+        java.nio.file.Files.writeString(arm, "armed");
+        if (Rig.await(Duration.ofSeconds(20), () -> !java.nio.file.Files.exists(arm))) {
+          struck[0]++;
+          if (Rig.await(Duration.ofSeconds(3), () -> rig.get("/healthz").body().contains("lanesNotRunning"))) {
+            reportedDown[0]++;
+          }
+        }
+        java.nio.file.Files.deleteIfExists(arm);
+        return System.nanoTime();
+      });
+      Verdict v = finish(rig, "a lane Error", errors + " Errors in lanes' database calls", flow, clock, 0,
+          "Errors thrown " + struck[0] + ", lanes reported down on /healthz " + reportedDown[0]);
+      return struck[0] == errors && reportedDown[0] == errors ? v : v.withNotes("EXPECTED EVERY ERROR THROWN AND "
+          + "REPORTED").failed();
     }
   }
 
