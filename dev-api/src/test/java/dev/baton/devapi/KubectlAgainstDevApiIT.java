@@ -59,7 +59,7 @@ class KubectlAgainstDevApiIT {
         "workflow.baton.dev/order-fulfilment created");
 
     assertThat(header(kubectl.ok("get", "workflows")))
-        .containsExactly("NAME", "STEPS", "READY", "RUNNING", "SUCCEEDED", "FAILED", "AGE");
+        .containsExactly("NAME", "STEPS", "READY", "RUNNING", "SUCCEEDED", "FAILED", "COMPENSATED", "AGE");
     assertThat(header(kubectl.ok("get", "workflows", "-o", "wide")))
         .containsExactly("NAME", "ENTITY", "STEPS", "READY", "REASON", "RUNNING", "SUCCEEDED", "FAILED",
             "COMPENSATED", "AGE");

@@ -30,6 +30,8 @@ import java.util.Set;
  * @param leaseNamespace namespace of that Lease; null: the operator's own namespace
  * @param leaseName name of that Lease
  * @param namespaces namespaces whose resources are reconciled; empty: all
+ * @param statusInterval the shortest time between two status writes of a resource that change only live figures
+ *     (queue depths and consumers, instance counts): under steady traffic a status is written at most this often
  */
 public record OperatorSettings(
     String managementUrl,
@@ -50,8 +52,10 @@ public record OperatorSettings(
     boolean leaderElection,
     String leaseNamespace,
     String leaseName,
-    Set<String> namespaces) {
+    Set<String> namespaces,
+    Duration statusInterval) {
 
+  public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(60);
   public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final String DEFAULT_LEASE_NAME = "baton-operator";
@@ -67,7 +71,7 @@ public record OperatorSettings(
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
         Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of());
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL);
   }
 
   /**
@@ -108,6 +112,7 @@ public record OperatorSettings(
         .leaderElection(r.bool("BATON_LEADER_ELECTION", false), r.string("BATON_LEADER_ELECTION_NAMESPACE", null),
             r.string("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME))
         .namespaces(Set.copyOf(r.list("BATON_NAMESPACES", List.of())))
+        .statusInterval(r.duration("BATON_STATUS_INTERVAL", d.statusInterval))
         .build();
   }
 
@@ -172,7 +177,8 @@ public record OperatorSettings(
         + ", runtimeToken=" + (runtimeToken == null ? "none" : "(set)") + ", runtimeCredentialsSecret="
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
-        + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces)) + "]";
+        + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
+        + ", statusInterval=" + statusInterval + "]";
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -196,6 +202,7 @@ public record OperatorSettings(
     private String leaseNamespace;
     private String leaseName;
     private Set<String> namespaces;
+    private Duration statusInterval;
 
     private Builder(OperatorSettings s) {
       managementUrl = s.managementUrl;
@@ -217,6 +224,7 @@ public record OperatorSettings(
       leaseNamespace = s.leaseNamespace;
       leaseName = s.leaseName;
       namespaces = s.namespaces;
+      statusInterval = s.statusInterval;
     }
 
     public Builder managementUrl(String v) {
@@ -296,10 +304,15 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder statusInterval(Duration v) {
+      statusInterval = v;
+      return this;
+    }
+
     public OperatorSettings build() {
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
           resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
-          httpPort, leaderElection, leaseNamespace, leaseName, namespaces);
+          httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval);
     }
   }
 }

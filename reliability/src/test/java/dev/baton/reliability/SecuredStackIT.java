@@ -126,7 +126,7 @@ class SecuredStackIT {
         .managementUrl(infra.rabbit.managementUrl()).admin(ADMIN, ADMIN_PASSWORD)
         .amqp("127.0.0.1", infra.rabbit.amqpPort()).vhost(vhost).userPrefix("baton-sec-")
         .resync(Duration.ofSeconds(3)).serverSideApply(false).runtimeUrl("http://127.0.0.1:" + runtimePort)
-        .countsInterval(Duration.ofSeconds(1)).runtimeToken(TOKEN)
+        .countsInterval(Duration.ofSeconds(1)).statusInterval(Duration.ofSeconds(1)).runtimeToken(TOKEN)
         .runtimeCredentialsSecret(NS + "/baton-runtime-broker").build();
     operator = BatonOperator.start(client, settings);
 

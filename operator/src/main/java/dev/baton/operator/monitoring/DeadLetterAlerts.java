@@ -49,11 +49,19 @@ public final class DeadLetterAlerts {
     }
     metrics.retainDeadLetterQueues(plan.service(),
         plan.consumers().stream().map(ConsumerTopology::deadLetterQueue).collect(Collectors.toSet()));
+    // The live figures the status shows at most once per status interval, for dashboards and alerts.
+    for (ConsumerTopology consumer : plan.consumers()) {
+      metrics.consumerQueue(plan.service(), consumer.queue(), report.messages(consumer.queue()),
+          report.consumers(consumer.queue()));
+    }
+    metrics.retainConsumerQueues(plan.service(),
+        plan.consumers().stream().map(ConsumerTopology::queue).collect(Collectors.toSet()));
   }
 
   /** The service is gone (deleted or renamed): so are its gauges. */
   public void forget(String service) {
     metrics.retainDeadLetterQueues(service, Set.of());
+    metrics.retainConsumerQueues(service, Set.of());
   }
 
   private static Map<String, Long> previousCounts(WorkerService ws) {

@@ -18,19 +18,26 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The operator's meters, in Prometheus text at {@code /metrics}: JOSDK's reconciliation metrics (without per-resource
- * tags, to keep cardinality bounded), JVM basics, and {@code baton_dead_letters{service,queue}}.
+ * tags, to keep cardinality bounded), JVM basics, {@code baton_dead_letters{service,queue}}, and the live figures
+ * of the command and subscription queues that statuses show at most once a minute,
+ * {@code baton_queue_messages{service,queue}} and {@code baton_queue_consumers{service,queue}}.
  */
 public final class OperatorMetrics {
 
   public static final String DEAD_LETTERS = "baton.dead.letters";
-
-  private record DeadLetterGauge(AtomicLong value, Gauge gauge) {}
+  public static final String QUEUE_MESSAGES = "baton.queue.messages";
+  public static final String QUEUE_CONSUMERS = "baton.queue.consumers";
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Metrics josdk = MicrometerMetrics.newMicrometerMetricsBuilder(registry)
       .notCollectingMetricsPerResource()
       .build();
-  private final Map<List<String>, DeadLetterGauge> deadLetters = new ConcurrentHashMap<>();
+  private final QueueGauges deadLetters = new QueueGauges(DEAD_LETTERS,
+      "Messages parked in a dead-letter queue q.dlx.S.C, each waiting for a person (baton dlq)");
+  private final QueueGauges queueMessages = new QueueGauges(QUEUE_MESSAGES,
+      "Messages in a command or subscription queue q.S.C, ready and unacknowledged, as of the operator's last listing");
+  private final QueueGauges queueConsumers = new QueueGauges(QUEUE_CONSUMERS,
+      "Consumers of a command or subscription queue q.S.C, as of the operator's last listing");
 
   public OperatorMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -56,24 +63,55 @@ public final class OperatorMetrics {
 
   /** Messages now parked in a service's dead-letter queue. */
   public void deadLetters(String service, String queue, long count) {
-    deadLetters.computeIfAbsent(List.of(service, queue), key -> {
-      AtomicLong value = new AtomicLong();
-      Gauge gauge = Gauge.builder(DEAD_LETTERS, value, AtomicLong::get)
-          .description("Messages parked in a dead-letter queue q.dlx.S.C, each waiting for a person (baton dlq)")
-          .tags("service", service, "queue", queue)
-          .register(registry);
-      return new DeadLetterGauge(value, gauge);
-    }).value().set(count);
+    deadLetters.set(service, queue, count);
   }
 
   /** Drops the gauges of a service's dead-letter queues other than {@code keep} (all of them for an empty set). */
   public void retainDeadLetterQueues(String service, Set<String> keep) {
-    deadLetters.entrySet().removeIf(e -> {
-      boolean drop = e.getKey().get(0).equals(service) && !keep.contains(e.getKey().get(1));
-      if (drop) {
-        registry.remove(e.getValue().gauge());
-      }
-      return drop;
-    });
+    deadLetters.retain(service, keep);
+  }
+
+  /** Messages and consumers of a service's command or subscription queue. */
+  public void consumerQueue(String service, String queue, long messages, long consumers) {
+    queueMessages.set(service, queue, messages);
+    queueConsumers.set(service, queue, consumers);
+  }
+
+  /** Drops the gauges of a service's command and subscription queues other than {@code keep}. */
+  public void retainConsumerQueues(String service, Set<String> keep) {
+    queueMessages.retain(service, keep);
+    queueConsumers.retain(service, keep);
+  }
+
+  /** One gauge per (service, queue) of one metric. */
+  private final class QueueGauges {
+    private record Entry(AtomicLong value, Gauge gauge) {}
+
+    private final String name;
+    private final String description;
+    private final Map<List<String>, Entry> gauges = new ConcurrentHashMap<>();
+
+    QueueGauges(String name, String description) {
+      this.name = name;
+      this.description = description;
+    }
+
+    void set(String service, String queue, long value) {
+      gauges.computeIfAbsent(List.of(service, queue), key -> {
+        AtomicLong v = new AtomicLong();
+        return new Entry(v, Gauge.builder(name, v, AtomicLong::get).description(description)
+            .tags("service", service, "queue", queue).register(registry));
+      }).value().set(value);
+    }
+
+    void retain(String service, Set<String> keep) {
+      gauges.entrySet().removeIf(e -> {
+        boolean drop = e.getKey().get(0).equals(service) && !keep.contains(e.getKey().get(1));
+        if (drop) {
+          registry.remove(e.getValue().gauge());
+        }
+        return drop;
+      });
+    }
   }
 }

@@ -100,7 +100,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     this.users = new WorkerUserSync(broker);
     this.autoscaling = new KedaAutoscaling(new KedaDetector(settings.resync(), clock), users, settings);
     this.deadLetters = new DeadLetterAlerts(events, metrics);
-    this.status = new WorkerServiceStatusWriter(clock, events);
+    this.status = new WorkerServiceStatusWriter(clock, events, settings.statusInterval());
     this.backoff = new Backoff(settings.resync());
     this.passes = new FreshPasses<>(settings.resync(), clock);
   }
@@ -211,6 +211,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow();
     ResourceID id = ResourceID.fromResource(ws);
     passes.forget(id);
+    status.forget(ws);
     boolean retain = ws.getSpec() == null || ws.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
       for (String service : heldServiceNames(ws, claims(context))) {

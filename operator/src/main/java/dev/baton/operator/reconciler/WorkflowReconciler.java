@@ -79,7 +79,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   public WorkflowReconciler(BrokerSnapshot broker, OperatorSettings settings, Clock clock, KubeEvents events) {
     this.settings = settings;
     this.topology = new WorkflowBrokerObjects(new TopologySync(broker));
-    this.status = new WorkflowStatusWriter(clock, events);
+    this.status = new WorkflowStatusWriter(clock, events, settings.statusInterval());
     this.backoff = new Backoff(settings.resync());
     this.passes = new FreshPasses<>(settings.resync(), clock);
   }
@@ -172,6 +172,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     String name = workflow.getMetadata().getName();
     ResourceID id = ResourceID.fromResource(workflow);
     passes.forget(id);
+    status.forget(workflow);
     if (!claims(context).isFreeFor(workflow, name)) {
       return DeleteControl.defaultDelete();
     }

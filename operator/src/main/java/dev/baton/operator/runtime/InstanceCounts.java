@@ -22,6 +22,15 @@ public record InstanceCounts(long running, long succeeded, long failed, long com
         status.getCompensated(), status.getCancelled()));
   }
 
+  /** A status that shows no counts (none known yet). */
+  public static void clear(WorkflowStatus status) {
+    status.setRunning(null);
+    status.setSucceeded(null);
+    status.setFailed(null);
+    status.setCompensated(null);
+    status.setCancelled(null);
+  }
+
   public void applyTo(WorkflowStatus status) {
     status.setRunning(running);
     status.setSucceeded(succeeded);

@@ -12,6 +12,10 @@ import dev.baton.operator.monitoring.KubeEvents;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,21 +25,50 @@ public final class WorkerServiceStatusWriter {
 
   private final Clock clock;
   private final KubeEvents events;
+  private final QuietStatus<WorkerServiceStatus> quiet;
 
+  /** Writes queue depths as soon as they change (for tests of the status itself). */
   public WorkerServiceStatusWriter(Clock clock) {
-    this(clock, KubeEvents.none());
+    this(clock, KubeEvents.none(), Duration.ZERO);
   }
 
-  /** @param events where a Warning goes when Ready turns False */
-  public WorkerServiceStatusWriter(Clock clock, KubeEvents events) {
+  /**
+   * @param events where a Warning goes when Ready turns False
+   * @param statusInterval how often a change of queue depths or consumers alone is written
+   */
+  public WorkerServiceStatusWriter(Clock clock, KubeEvents events, Duration statusInterval) {
     this.clock = clock;
     this.events = events;
+    this.quiet = new QuietStatus<>(statusInterval, clock, WorkerServiceStatus.class, WorkerServiceStatus::new,
+        WorkerServiceStatusWriter::copyLiveFigures);
   }
 
   public UpdateControl<WorkerService> write(WorkerService ws, WorkerServiceFindings findings) {
-    WorkerServiceStatus status = build(ws, findings);
+    WorkerServiceStatus status = quiet.settle(ws, ws.getStatus(), build(ws, findings));
     ReadyEvents.onTransition(events, ws, readyVerdict(findings));
     return StatusPatch.ifChanged(ws, status, WorkerService::new);
+  }
+
+  /** The resource is deleted. */
+  public void forget(WorkerService ws) {
+    quiet.forget(ws);
+  }
+
+  /**
+   * The figures that change with traffic: messages waiting and retrying, and consumers, per queue and in total.
+   * Dead letters are not among them: each new one is reported at once.
+   */
+  static void copyLiveFigures(WorkerServiceStatus from, WorkerServiceStatus to) {
+    to.setMessages(from.getMessages());
+    to.setRetrying(from.getRetrying());
+    Map<String, ConsumerStatus> before = new HashMap<>();
+    Stream.concat(from.getCommands().stream(), from.getSubscriptions().stream()).forEach(c -> before.put(c.getName(), c));
+    Stream.concat(to.getCommands().stream(), to.getSubscriptions().stream()).forEach(c -> {
+      ConsumerStatus b = before.get(c.getName());
+      c.setMessages(b == null ? null : b.getMessages());
+      c.setConsumers(b == null ? null : b.getConsumers());
+      c.setRetrying(b == null ? null : b.getRetrying());
+    });
   }
 
   /** After an unexpected exception: the status as it was, with Ready=False naming the error. */
@@ -139,8 +172,8 @@ public final class WorkerServiceStatusWriter {
   private static String readyMessage(WorkerServiceFindings f) {
     String message = "service '" + f.service() + "' is ready";
     if (f.report() != null && !f.report().draining().isEmpty()) {
-      message += "; queues no longer in the spec are kept until empty: "
-          + String.join(", ", f.report().draining().stream().map(q -> q.name() + " (" + q.depth() + " messages)").toList());
+      message += "; queues no longer in the spec are kept until empty (status.drainingQueues): "
+          + String.join(", ", f.report().draining().stream().map(BrokerQueue::name).toList());
     }
     return message;
   }

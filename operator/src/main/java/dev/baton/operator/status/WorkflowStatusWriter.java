@@ -6,7 +6,9 @@ import dev.baton.api.v1alpha1.WorkflowStatus;
 import dev.baton.operator.monitoring.KubeEvents;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import dev.baton.operator.runtime.InstanceCounts;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 
 /**
@@ -17,15 +19,27 @@ public final class WorkflowStatusWriter {
 
   private final Clock clock;
   private final KubeEvents events;
+  private final QuietStatus<WorkflowStatus> quiet;
 
+  /** Writes new counts as soon as they come (for tests of the status itself). */
   public WorkflowStatusWriter(Clock clock) {
-    this(clock, KubeEvents.none());
+    this(clock, KubeEvents.none(), Duration.ZERO);
   }
 
-  /** @param events where a Warning goes when Ready turns False */
-  public WorkflowStatusWriter(Clock clock, KubeEvents events) {
+  /**
+   * @param events where a Warning goes when Ready turns False
+   * @param statusInterval how often a change of the instance counts alone is written
+   */
+  public WorkflowStatusWriter(Clock clock, KubeEvents events, Duration statusInterval) {
     this.clock = clock;
     this.events = events;
+    this.quiet = new QuietStatus<>(statusInterval, clock, WorkflowStatus.class, WorkflowStatus::new,
+        (from, to) -> InstanceCounts.of(from).ifPresentOrElse(c -> c.applyTo(to), () -> InstanceCounts.clear(to)));
+  }
+
+  /** The resource is deleted. */
+  public void forget(Workflow workflow) {
+    quiet.forget(workflow);
   }
 
   public UpdateControl<Workflow> write(Workflow workflow, WorkflowFindings f) {
@@ -44,7 +58,7 @@ public final class WorkflowStatusWriter {
         .set(ConditionTypes.READY, f.ready())
         .toList()));
     ReadyEvents.onTransition(events, workflow, f.ready());
-    return StatusPatch.ifChanged(workflow, status, Workflow::new);
+    return StatusPatch.ifChanged(workflow, quiet.settle(workflow, workflow.getStatus(), status), Workflow::new);
   }
 
   public ErrorStatusUpdateControl<Workflow> failed(Workflow workflow, Exception e) {

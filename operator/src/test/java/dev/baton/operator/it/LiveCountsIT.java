@@ -42,7 +42,7 @@ class LiveCountsIT {
     logs = new LogCapture();
     // A long resync: every reconciliation in this test is one the counts (or the test) asked for.
     f = OperatorFixture.start("counts", s -> s.toBuilder().resync(Duration.ofSeconds(60)).runtimeUrl(runtime.url())
-        .countsInterval(INTERVAL).runtimeToken("t0ken").build(), null, b -> broker = new CountingBroker(b));
+        .countsInterval(INTERVAL).statusInterval(Duration.ZERO).runtimeToken("t0ken").build(), null, b -> broker = new CountingBroker(b));
     f.create(workerService(NS, "payment", "pay", "refund"));
     f.create(workflow(NS, "checkout", "order", step("charge", "payment", "pay", "refund")));
     f.create(workflow(NS, "quiet", "order", step("charge", "payment", "pay", null)));

@@ -13,6 +13,8 @@ import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Scope;
@@ -209,7 +211,7 @@ public final class Engine {
       return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
     }
     // Only Workflows with waits store signals: the others skip the read.
-    List<StoredSignal> stored = definition.waitsForSignals()
+    List<StoredSignal> stored = waitsForSignals(definition)
         ? steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of())
         : List.of();
     Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
@@ -220,6 +222,10 @@ public final class Engine {
       commands.add(composer.compose(subject, d));
     }
     return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t)));
+  }
+
+  private static boolean waitsForSignals(WorkflowDefinition d) {
+    return d.allSteps().stream().anyMatch(Step.Wait.class::isInstance);
   }
 
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {

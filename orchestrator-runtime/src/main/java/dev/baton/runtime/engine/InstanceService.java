@@ -9,6 +9,7 @@ import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -11,14 +11,27 @@ import java.time.Instant;
 final class InstancesView {
 
   /** The filters and position of one listing. */
-  record Query(String namespace, String workflow, String status, String businessKey, String after) {
+  record Query(String namespace, String workflow, String status, String businessKey, String after, int limit) {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 200;
+
     String path() {
       return "/ui/workflows/" + url(namespace) + "/" + url(workflow);
     }
 
+    /** The filters (and a page size other than the default) as they carry over to the next page's link. */
     String filters() {
       return (status == null ? "" : "&status=" + url(status)) + (businessKey == null ? "" : "&businessKey="
-          + url(businessKey));
+          + url(businessKey)) + (limit == DEFAULT_LIMIT ? "" : "&limit=" + limit);
+    }
+
+    /** A page size from a link: 1 to {@link #MAX_LIMIT}, the default when absent or not a number. */
+    static int limit(String text) {
+      try {
+        return text == null ? DEFAULT_LIMIT : Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(text.trim())));
+      } catch (NumberFormatException e) {
+        return DEFAULT_LIMIT;
+      }
     }
   }
 

@@ -43,7 +43,6 @@ public final class WebUi {
   private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
   private static final String LIVE_HEADER = "X-Baton-Live";
   private static final String ASSETS = "/dev/baton/runtime/ui/assets/";
-  private static final int PAGE_SIZE = 50;
   /** Pages are for people: no framing by other sites, nothing inline, nothing from elsewhere. */
   private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
       + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -172,6 +171,7 @@ public final class WebUi {
   private void workflows(Context ctx) {
     WorkflowBoard board = read(c -> {
       List<Definition> definitions = new ArrayList<>();
+      java.util.Set<String> groups = new java.util.HashSet<>();
       for (Workflow w : parts.workflows().all()) {
         String ns = w.getMetadata().getNamespace();
         String name = w.getMetadata().getName();
@@ -179,18 +179,20 @@ public final class WebUi {
         List<String> steps = new ArrayList<>();
         if (w.getSpec() != null) {
           revision = queries.revision(c, ns, name, SpecCodec.hash(SpecCodec.canonicalJson(w.getSpec()))).orElse(null);
-          steps.addAll(StepTree.of(w.getSpec()).places());
+          StepTree tree = StepTree.of(w.getSpec());
+          steps.addAll(tree.places());
+          tree.groups().forEach(g -> groups.add(ns + "/" + name + "/" + g));
         }
         definitions.add(new Definition(ns, name, steps, revision));
       }
       List<Count> counts = parts.metrics().lastInstanceCounts().stream()
           .map(s -> new Count(s.namespace(), s.workflow(), s.status(), s.count())).toList();
-      return WorkflowBoard.of(definitions, counts, queries.occupancy(c));
+      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));
     });
     if (live(ctx)) {
-      ctx.html(WorkflowsView.live(board, clock.instant()));
+      ctx.html(WorkflowsView.live(board));
     } else {
-      ctx.html(WorkflowsView.page(board, clock.instant(), viewer(ctx)));
+      ctx.html(WorkflowsView.page(board, viewer(ctx)));
     }
   }
 
@@ -201,9 +203,9 @@ public final class WebUi {
     }
     Optional<Cursor> after = Cursor.parse(ctx.queryParam("after"));
     Query q = new Query(ctx.pathParam("ns"), ctx.pathParam("name"), status, blankToNull(ctx.queryParam("businessKey")),
-        after.map(Cursor::format).orElse(null));
+        after.map(Cursor::format).orElse(null), Query.limit(ctx.queryParam("limit")));
     InstancePage page = InstancePage.of(read(c -> queries.instances(c, q.namespace(), q.workflow(), q.status(),
-        q.businessKey(), after.orElse(null), PAGE_SIZE)), PAGE_SIZE);
+        q.businessKey(), after.orElse(null), q.limit())), q.limit());
     ctx.html(live(ctx) ? InstancesView.live(q, page, clock.instant())
         : InstancesView.page(q, page, clock.instant(), viewer(ctx)));
   }
@@ -226,7 +228,7 @@ public final class WebUi {
     InstanceView view = InstanceViewAdapter.from(doc);
     StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
         .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
-    StepPicture picture = StepPicture.layout(tree, view.steps());
+    StepPicture picture = StepPicture.layout(tree, view.steps(), !view.active());
     InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
         .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);
