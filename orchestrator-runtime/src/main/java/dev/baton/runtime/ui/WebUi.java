@@ -228,7 +228,7 @@ public final class WebUi {
     InstanceView view = InstanceViewAdapter.from(doc);
     StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
         .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
-    StepPicture picture = StepPicture.layout(tree, view.steps());
+    StepPicture picture = StepPicture.layout(tree, view.steps(), !view.active());
     InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
         .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);
