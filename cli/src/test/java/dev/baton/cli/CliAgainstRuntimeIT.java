@@ -8,6 +8,8 @@ import dev.baton.examples.ShippingWorker;
 import dev.baton.testing.LocalServices;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +104,33 @@ class CliAgainstRuntimeIT {
         .doesNotContain("Last error");
     CliRun describeJson = runtime("describe", id, "-o", "json");
     assertThat(describeJson.json().path("steps")).hasSize(3);
+  }
+
+  @Test
+  void startFromAFileOfJsonLinesStartsEachKeyOnceInBatches() throws Exception {
+    String prefix = key("file");
+    Path file = Files.createTempFile("starts", ".jsonl");
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 1_005; i++) {
+      lines.append("{\"businessKey\": \"").append(prefix).append('-').append(i)
+          .append("\", \"input\": {\"sku\": \"book\", \"amount\": 1}}\n");
+    }
+    Files.writeString(file, lines.toString());
+
+    CliRun first = runtime("start", "order-fulfilment", "--from-file", file.toString());
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(first.out()).contains("sent 1000 of 1005 (1000 started, 0 already existed)",
+        "sent 1005 of 1005 (1005 started, 0 already existed)");
+    CliRun again = runtime("start", "order-fulfilment", "--from-file", file.toString(), "-o", "json");
+    assertThat(again.json().path("results")).hasSize(1005)
+        .allSatisfy(r -> assertThat(r.path("created").asBoolean()).isFalse());
+
+    Files.writeString(file, "{\"businessKey\": \"" + prefix + "-x\"}\nnot json\n");
+    CliRun bad = runtime("start", "order-fulfilment", "--from-file", file.toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("line 2: not JSON");
+    assertThat(runtime("get", "order-fulfilment", "--business-key", prefix + "-x").out())
+        .doesNotContain(prefix + "-x");
   }
 
   @Test

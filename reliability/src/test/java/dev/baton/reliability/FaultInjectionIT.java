@@ -25,9 +25,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 class FaultInjectionIT {
 
   static final boolean LONG = "long".equals(System.getProperty("baton.faults", "short"));
-  static final int N = LONG ? 4_000 : 400;
+  /** {@code -Dbaton.faults.instances=N} runs every scenario with N instances (the long faults at small scale). */
+  static final String SCALE = System.getProperty("baton.faults.instances", "");
+  static final int N = SCALE.isBlank() ? (LONG ? 4_000 : 400) : Integer.parseInt(SCALE.trim());
   /** The rows added with issue 11 run fewer instances in CI (the module's CI time is bounded; 2 cores). */
-  static final int N_MORE = LONG ? 4_000 : 150;
+  static final int N_MORE = SCALE.isBlank() ? (LONG ? 4_000 : 150) : N;
   static Scenarios scenarios;
   static Scenarios more;
   static Infra infra;

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 /** {@code baton describe <id>}: where an instance is, since when, why it failed, and every dispatch so far. */
 @Command(name = "describe", mixinStandardHelpOptions = true, showDefaultValues = true,
     description = {"Shows one instance: which step it waits on, which attempt, since when, its last error, and the"
-        + " timeline of every dispatch (compensations included, marked)."},
+        + " timeline of every step attempt with its kind and enclosing step (compensations included, marked)."},
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
 public final class DescribeCommand implements Callable<Integer> {

@@ -160,7 +160,7 @@ final class Instances {
     }
     String code = Json.text(e, "code");
     String reason = Json.text(e, "reason");
-    return reason.isEmpty() ? code : code + ": " + reason;
+    return reason.isEmpty() ? code : code.isEmpty() ? reason : code + ": " + reason;
   }
 
   private static void field(PrintWriter out, String name, String value) {

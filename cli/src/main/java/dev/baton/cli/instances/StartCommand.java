@@ -10,16 +10,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code baton start <workflow> --business-key K [--input JSON|@file]}. */
+/** {@code baton start <workflow> --business-key K [--input JSON|@file]}, or {@code --from-file F} for many. */
 @Command(name = "start", mixinStandardHelpOptions = true, showDefaultValues = true,
     description = {"Starts an instance of a workflow. Idempotent: a business key already started returns that"
         + " instance instead of starting another."},
     footer = {"%nExamples:",
         "  baton start order-fulfilment -k order-1 -i '{\"sku\": \"book\", \"amount\": 42}'",
-        "  baton start order-fulfilment -k order-2 --input @order.json -o json"},
+        "  baton start order-fulfilment -k order-2 --input @order.json -o json",
+        "  baton start order-fulfilment --from-file orders.jsonl   # one {\"businessKey\": ..., \"input\": {...}} per line"},
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
 public final class StartCommand implements Callable<Integer> {
@@ -27,13 +29,19 @@ public final class StartCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "<workflow>", description = "The Workflow, e.g. order-fulfilment.")
   String workflow;
 
-  @Option(names = {"-k", "--business-key"}, required = true, paramLabel = "KEY",
+  @Option(names = {"-k", "--business-key"}, paramLabel = "KEY",
       description = "Names the run (e.g. the order id); starting the same key again returns the first instance.")
   String businessKey;
 
   @Option(names = {"-i", "--input"}, paramLabel = "JSON|@file",
       description = "The instance input: a JSON object, @file to read it from a file, @- from stdin. Default {}.")
   String input;
+
+  @Option(names = "--from-file", paramLabel = "FILE",
+      description = "Start many: JSON lines, one {\"businessKey\": \"...\", \"input\": {...}} per line (- for stdin),"
+          + " sent in batches of " + StartBatches.BATCH + " (one transaction each). Every line is checked before any"
+          + " is sent.")
+  String fromFile;
 
   @Mixin NamespaceOption namespace;
   @Mixin RuntimeOptions runtime;
@@ -42,6 +50,18 @@ public final class StartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (fromFile != null) {
+      if (businessKey != null || input != null) {
+        throw new ParameterException(spec.commandLine(), "--from-file takes the business keys and inputs from the file:"
+            + " leave out --business-key and --input");
+      }
+      return new StartBatches(spec, runtime.client(), output, Instances.listPath(namespace.namespace(), workflow))
+          .run(StartBatches.read(spec, fromFile));
+    }
+    if (businessKey == null) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--business-key=KEY'"
+          + " (or --from-file FILE to start many)");
+    }
     ObjectNode body = Json.object();
     body.put("businessKey", businessKey);
     body.set("input", input());

@@ -60,6 +60,7 @@ public final class HttpApi implements AutoCloseable {
       }
 
       config.routes.post(INSTANCES, routes::start);
+      config.routes.post(INSTANCES + "/batch", routes::startBatch);
       config.routes.get(INSTANCES, routes::list);
       config.routes.get("/api/v1/instances/{id}", routes::get);
       config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);

@@ -1,5 +1,6 @@
 package dev.baton.runtime.api;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
@@ -76,6 +77,38 @@ final class InstanceRoutes {
       metrics.instanceStarted(name);
     }
     respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.steps()));
+  }
+
+  /**
+   * {@code POST /api/v1/namespaces/{ns}/workflows/{name}/instances/batch}: up to 1,000 starts in one transaction,
+   * {@code 200 {"results": [{"id", "status", "created"}]}} in the order given, idempotent per business key. Each
+   * instance begins a trace of its own.
+   */
+  void startBatch(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    BatchStartRequest request = BatchStartRequest.parse(body(ctx));
+    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
+        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
+    refuseUnlessReady(workflow);
+    List<InstanceService.StartItem> items = request.instances().stream()
+        .map(s -> new InstanceService.StartItem(s.businessKey(), Json.write(s.input()))).toList();
+    List<InstanceService.BatchStarted> started;
+    try {
+      started = service.startAll(ns, name, workflow.getSpec(), items);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
+    }
+    ArrayNode results = Json.MAPPER.createArrayNode();
+    for (InstanceService.BatchStarted s : started) {
+      if (s.created()) {
+        metrics.instanceStarted(name);
+      }
+      results.addObject().put("id", s.id().toString()).put("status", s.status().name()).put("created", s.created());
+    }
+    ObjectNode body = Json.object();
+    body.set("results", results);
+    respond(ctx, 200, body);
   }
 
   private static Map<String, Object> requestTraceHeaders(Context ctx) {

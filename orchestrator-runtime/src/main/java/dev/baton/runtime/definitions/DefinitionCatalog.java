@@ -2,8 +2,8 @@ package dev.baton.runtime.definitions;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.api.validation.Validated;
-import dev.baton.runtime.engine.WorkflowDefinition;
 import dev.baton.runtime.store.DefinitionStore;
+import dev.baton.workflow.WorkflowDefinition;
 import dev.baton.workflow.WorkflowTranslator;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -72,18 +72,17 @@ public final class DefinitionCatalog {
   }
 
   /**
-   * A spec through the one translator the operator uses too (so the runtime never runs what the operator refuses),
-   * then as the step loop runs it.
+   * A spec through the one translator the operator uses too, so the runtime never runs what the operator refuses
+   * (and runs every kind of step it accepts).
    *
    * @throws IllegalArgumentException naming every problem, when the spec cannot be run
    */
   public static WorkflowDefinition runnable(String namespace, String name, int revision, WorkflowSpec spec) {
-    Validated<dev.baton.workflow.WorkflowDefinition> translated =
-        WorkflowTranslator.translate(namespace, name, revision, spec);
+    Validated<WorkflowDefinition> translated = WorkflowTranslator.translate(namespace, name, revision, spec);
     if (!translated.isValid()) {
       throw new IllegalArgumentException(translated.message());
     }
-    return WorkflowDefinition.from(translated.value());
+    return translated.value();
   }
 
   private record RevisionKey(String namespace, String name, int revision) {}

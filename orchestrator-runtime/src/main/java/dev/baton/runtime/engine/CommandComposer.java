@@ -6,6 +6,8 @@ import dev.baton.contract.Names;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.OpenTelemetry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,7 +47,7 @@ public final class CommandComposer {
    */
   public OutboxMessage compose(Subject s, Transition.Dispatch dispatch) {
     WorkflowDefinition d = s.definition();
-    StepDefinition task = dispatch.task();
+    Step.Task task = dispatch.task();
     StepState row = dispatch.row();
     Map<String, Object> headers = new LinkedHashMap<>();
     headers.put(Headers.WORKFLOW, d.name());

@@ -13,6 +13,8 @@ import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Scope;
@@ -70,7 +72,7 @@ public final class Engine {
   public Applied apply(Connection c, InstanceRecord instance, Stimulus stimulus) throws SQLException {
     List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
-    Planned p = plan(c, instance, rows, stimulus);
+    Planned p = plan(c, instance, rows, stimulus, null);
     long withdrawn = writer.write(c, List.of(p.write()));
     return new Applied(p.transition(), !p.write().commands().isEmpty(), withdrawn);
   }
@@ -119,12 +121,13 @@ public final class Engine {
       return;
     }
     Map<UUID, List<StepState>> loaded = steps.load(c, found);
+    Map<UUID, List<StoredSignal>> signals = steps.storedSignals(c, waitingOnes(c, locked, found));
     List<TransitionWriter.Write> writes = new ArrayList<>(candidates.size());
     for (int i : candidates) {
       InboundEvent e = events.get(i);
       InstanceRecord instance = locked.get(e.instanceId());
       List<StepState> rows = loaded.getOrDefault(instance.id(), List.of());
-      Planned p = plan(c, instance, rows, new Stimulus.Result(e));
+      Planned p = plan(c, instance, rows, new Stimulus.Result(e), signals);
       writes.add(p.write());
       Transition t = p.transition();
       receipts[i] = switch (t.kind()) {
@@ -146,13 +149,14 @@ public final class Engine {
   /**
    * Decides inside the stimulus's span (the commands it dispatches are its children) and the instance's log fields.
    */
-  private Planned plan(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
-      throws SQLException {
+  /** @param signals the signals stored for the batch's instances, or null to read them if the definition waits */
+  private Planned plan(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
+      Map<UUID, List<StoredSignal>> signals) throws SQLException {
     Span span = spanOf(instance, stimulus);
     try (Scope current = span.makeCurrent();
         LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus),
             span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null)) {
-      Planned p = decide(c, instance, rows, stimulus);
+      Planned p = decide(c, instance, rows, stimulus, signals);
       if (p.transition().finishes()) {
         span.addEvent("finished " + p.transition().status());
       }
@@ -189,8 +193,8 @@ public final class Engine {
     return stimulus instanceof Stimulus.Result r ? r.event().step() : null;
   }
 
-  private Planned decide(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
-      throws SQLException {
+  private Planned decide(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
+      Map<UUID, List<StoredSignal>> signals) throws SQLException {
     WorkflowDefinition definition;
     try {
       definition = definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
@@ -209,9 +213,9 @@ public final class Engine {
       return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
     }
     // Only Workflows with waits store signals: the others skip the read.
-    List<StoredSignal> stored = definition.waitsForSignals()
-        ? steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of())
-        : List.of();
+    List<StoredSignal> stored = !waitsForSignals(definition) ? List.of()
+        : signals != null ? signals.getOrDefault(instance.id(), List.of())
+        : steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
     List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
     CommandComposer.Subject subject = new CommandComposer.Subject(instance.id(), instance.namespace(),
@@ -220,6 +224,29 @@ public final class Engine {
       commands.add(composer.compose(subject, d));
     }
     return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t)));
+  }
+
+  /**
+   * The instances of the batch whose definition has waits: only their stored signals are read, in one query for
+   * the batch (none at all for Workflows without waits).
+   */
+  private List<UUID> waitingOnes(Connection c, Map<UUID, InstanceRecord> locked, List<UUID> ids) throws SQLException {
+    List<UUID> waiting = new ArrayList<>();
+    for (UUID id : ids) {
+      InstanceRecord r = locked.get(id);
+      try {
+        if (waitsForSignals(definitions.pinned(c, r.namespace(), r.workflow(), r.revision()))) {
+          waiting.add(id);
+        }
+      } catch (RuntimeException e) {
+        // a definition that no longer loads: the instance fails when it is decided
+      }
+    }
+    return waiting;
+  }
+
+  private static boolean waitsForSignals(WorkflowDefinition d) {
+    return d.allSteps().stream().anyMatch(Step.Wait.class::isInstance);
   }
 
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {

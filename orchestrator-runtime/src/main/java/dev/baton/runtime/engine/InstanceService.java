@@ -9,8 +9,11 @@ import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -71,6 +74,47 @@ public final class InstanceService {
       outboxSignal.commandsWritten();
     }
     return started;
+  }
+
+  /**
+   * Starts many instances of the workflow's current spec in one transaction: each item as {@link #start} would (a
+   * business key already started, earlier or in the same batch, returns that instance), all committed together, so
+   * a batch is durable as a whole or not at all. Items are inserted in business-key order, so two batches with
+   * keys in common wait for each other instead of deadlocking.
+   *
+   * @return one result per item, in the order given
+   * @throws IllegalArgumentException when the spec cannot be run
+   */
+  public List<BatchStarted> startAll(String namespace, String workflow, WorkflowSpec spec, List<StartItem> items)
+      throws SQLException {
+    Integer[] order = new Integer[items.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparing(i -> items.get(i).businessKey()));
+    BatchStarted[] results = database.inTransaction(c -> {
+      WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
+      BatchStarted[] out = new BatchStarted[items.size()];
+      for (int i : order) {
+        StartItem item = items.get(i);
+        UUID id = RandomIds.next();
+        NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), item.businessKey(),
+            item.inputJson(), engine.tracing().startTraceparent(namespace, workflow));
+        Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
+        if (inserted.isEmpty()) {
+          InstanceRecord first = instances.findByBusinessKey(c, namespace, workflow, item.businessKey()).orElseThrow();
+          out[i] = new BatchStarted(first.id(), first.status(), false);
+        } else {
+          Transition t = engine.apply(c, inserted.get(), new Stimulus.Start()).transition();
+          out[i] = new BatchStarted(id, t.status(), true);
+        }
+      }
+      return out;
+    });
+    if (Arrays.stream(results).anyMatch(BatchStarted::created)) {
+      outboxSignal.commandsWritten();
+    }
+    return List.of(results);
   }
 
   /**
@@ -146,6 +190,12 @@ public final class InstanceService {
    * the end of the start's transaction with its steps (what the API answers).
    */
   public record Started(boolean created, InstanceRecord current, List<StepState> steps) {}
+
+  /** One start of a batch: a business key and the input (JSON). */
+  public record StartItem(String businessKey, String inputJson) {}
+
+  /** What a batch start did for one item: the instance, its status, and whether this start created it. */
+  public record BatchStarted(UUID id, InstanceStatus status, boolean created) {}
 
   /** The outcome of cancel, retry or a signal. */
   public sealed interface Result {

@@ -16,13 +16,20 @@ import dev.baton.runtime.engine.Transition.Kind;
 import dev.baton.runtime.engine.Transition.LastError;
 import dev.baton.runtime.engine.Transition.SignalUse;
 import dev.baton.runtime.json.Json;
-import java.util.ArrayDeque;
+import dev.baton.workflow.Expression;
+import dev.baton.workflow.ExpressionException;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -32,17 +39,23 @@ import java.util.function.Supplier;
  * durations; the database says which are due), so every rule is tested in tables and the step loop, the timer sweep
  * and the API move instances by the same rules.
  *
- * <p>The state is the rows: after applying the stimulus to the attempt it concerns, the machine walks the
- * definition from the top and starts what may start now. Walking forward, a step without a row starts; a step in
- * flight holds its sequence; a failure anywhere stops every start ("halted"), steps in flight are awaited, and then
- * {@code onFailure} applies. Compensation undoes, one at a time and newest first by the order in which they ended,
- * the tasks that declare {@code compensate} and succeeded or may have taken effect (timed out, error, cancelled in
- * flight).
+ * <p>The state is the rows. After applying the stimulus to the attempt it concerns, the machine walks the definition
+ * from the top and starts what may start now: in a sequence, a step without a row starts and a step in flight holds
+ * the rest; a parallel step starts all its branches and ends when they all have; a choice evaluates its cases once,
+ * records the one it took and runs its steps; a wait consumes the oldest stored signal of its name, a delay ends at
+ * its deadline. A failure anywhere stops every start ("halted"): waits and delays in flight are cancelled (they have
+ * no effect to await), tasks in flight are awaited (or time out), and then {@code onFailure} applies. Compensation
+ * undoes, one at a time and newest first by the order in which they ended (across branches), the tasks that declare
+ * {@code compensate} and succeeded or may have taken effect (timed out, error, cancelled in flight).
  */
 public final class StateMachine {
 
-  /** The error code and reason of a step that got no answer in time. */
+  /** The error code and reason of a step that got no answer (or no signal) in time. */
   public static final String TIMEOUT = "Timeout";
+  /** The error code of a step whose expression (a choice's case, a task's input mapping) failed. */
+  public static final String EXPRESSION_ERROR = "ExpressionError";
+  /** A choice that took no case but its {@code otherwise}. */
+  public static final String OTHERWISE = "otherwise";
 
   private final Supplier<UUID> messageIds;
 
@@ -106,7 +119,8 @@ public final class StateMachine {
   }
 
   private Transition onResult(WorkflowDefinition definition, InstanceState state, InboundEvent e) {
-    StepDefinition task = definition.stepNamed(e.step()).orElse(null);
+    Step.Task task = definition.step(e.step()).filter(Step.Task.class::isInstance).map(Step.Task.class::cast)
+        .orElse(null);
     if (task == null) {
       return Transition.nothing(Kind.STALE, "step '" + e.step() + "' is not a task of this workflow", state);
     }
@@ -137,7 +151,7 @@ public final class StateMachine {
     if (!row.isRunning() || !state.status().isActive()) {
       if (row.status().acceptsLateResult() && row.late() == null) {
         ObjectNode late = Json.object();
-        late.put("result", e.result().name().toLowerCase(java.util.Locale.ROOT));
+        late.put("result", e.result().name().toLowerCase(Locale.ROOT));
         late.set("output", e.output());
         late.put("errorCode", e.errorCode());
         late.put("reason", e.reason());
@@ -177,11 +191,15 @@ public final class StateMachine {
   private final class Draft {
     final WorkflowDefinition definition;
     final InstanceState state;
+    /** Every step of the definition, nested ones included, in declaration order. */
+    final List<Step> all;
+    final Map<String, Step> byName = new HashMap<>();
+    final Map<String, String> parents = new HashMap<>();
     final Map<String, StepState> latest;
     final Map<String, StepState> written = new LinkedHashMap<>();
     final List<Dispatch> dispatches = new ArrayList<>();
     final List<SignalUse> signalsUsed = new ArrayList<>();
-    final Deque<StoredSignal> signals;
+    final List<StoredSignal> signals;
     InstanceStatus status;
     Phase phase;
     boolean cancelRequested;
@@ -196,12 +214,24 @@ public final class StateMachine {
     Draft(WorkflowDefinition definition, InstanceState state) {
       this.definition = definition;
       this.state = state;
+      this.all = definition.allSteps();
+      index(definition.steps(), null);
       this.latest = latestByName(state.steps());
-      this.signals = new ArrayDeque<>(state.signals());
+      this.signals = new LinkedList<>(state.signals());
       this.status = state.status();
       this.phase = state.phase();
       this.cancelRequested = state.cancelRequested();
       this.nextSeq = nextSeq(state.steps());
+    }
+
+    private void index(List<Step> level, String parent) {
+      for (Step s : level) {
+        byName.put(s.name(), s);
+        if (parent != null) {
+          parents.put(s.name(), parent);
+        }
+        index(s.children(), s.name());
+      }
     }
 
     Transition transition() {
@@ -221,8 +251,7 @@ public final class StateMachine {
     /** @param failure the end is a failure of the step (not a timeout that is sent again) */
     void end(StepState row, StepStatus to, JsonNode output, String code, String reason, String messageId,
         boolean failure) {
-      StepState ended = row.ended(to, output, code, reason, nextSeq++, messageId);
-      put(ended);
+      put(row.ended(to, output, code, reason, nextSeq++, messageId));
       if (failure) {
         lastError = new LastError(row.name(), row.kind(), row.action(), row.attempt(), to, code, reason);
         if (!row.isCompensation()) {
@@ -240,7 +269,7 @@ public final class StateMachine {
       }
       status = InstanceStatus.RUNNING;
       halted |= forwardFailed();
-      Progress p = halted ? Progress.FAILED : advance(definition.steps());
+      Progress p = advance(definition.steps(), null);
       if (p == Progress.DONE && !halted) {
         finish(InstanceStatus.SUCCEEDED);
         return;
@@ -248,36 +277,127 @@ public final class StateMachine {
       if (!halted) {
         return; // waiting for steps in flight
       }
-      if (forwardTaskInFlight()) {
-        return; // a failure elsewhere: in-flight tasks are awaited (or time out) before onFailure applies
+      // A failure: waits and delays have nothing to await; tasks in flight are awaited (or time out).
+      for (StepState row : List.copyOf(latest.values())) {
+        if (row.isRunning() && (row.kind().equals("wait") || row.kind().equals("delay"))) {
+          end(row, StepStatus.CANCELLED, null, null, "a step failed", null, false);
+        }
+      }
+      if (taskInFlight()) {
+        return;
+      }
+      for (StepState row : List.copyOf(latest.values())) {
+        if (row.isRunning()) { // parallel and choice steps around the failure
+          end(row, StepStatus.FAILED, null, null, "a step inside failed", null, false);
+        }
       }
       concludeFailure();
     }
 
     /** Starts what may start in a sequence; says whether it is done, waiting, or failed. */
-    Progress advance(List<StepDefinition> sequence) {
-      for (StepDefinition step : sequence) {
+    Progress advance(List<Step> sequence, String parent) {
+      for (Step step : sequence) {
         StepState row = latest(step.name());
         if (row == null) {
           if (halted) {
             return Progress.FAILED;
           }
-          startTask(step, null, 1, 1, false);
+          start(step, parent, 1);
           row = latest(step.name());
         }
         if (row.status() == StepStatus.SUCCEEDED) {
           continue;
         }
-        if (row.isRunning()) {
-          return Progress.WAITING;
+        if (!row.isRunning()) {
+          return Progress.FAILED;
         }
-        return Progress.FAILED;
+        Progress p = inFlight(step, row);
+        if (p != Progress.DONE) {
+          return p;
+        }
       }
       return Progress.DONE;
     }
 
+    /** A step in flight: a group goes on inside; a wait looks for its signal; a task or delay waits. */
+    Progress inFlight(Step step, StepState row) {
+      if (step instanceof Step.Parallel par) {
+        boolean done = true;
+        boolean failed = false;
+        for (List<Step> branch : par.branches()) {
+          Progress p = advance(branch, par.name());
+          done &= p == Progress.DONE;
+          failed |= p == Progress.FAILED;
+        }
+        return done ? groupDone(row) : failed ? Progress.FAILED : Progress.WAITING;
+      }
+      if (step instanceof Step.Choice choice) {
+        Progress p = advance(chosenSteps(choice, row.chosen()), choice.name());
+        return p == Progress.DONE ? groupDone(row) : p;
+      }
+      if (step instanceof Step.Wait wait && !halted) {
+        for (Iterator<StoredSignal> it = signals.iterator(); it.hasNext(); ) {
+          StoredSignal signal = it.next();
+          if (signal.name().equals(wait.signal())) {
+            it.remove();
+            signalsUsed.add(new SignalUse(signal.id(), wait.name()));
+            end(row, StepStatus.SUCCEEDED, signal.body(), null, null, null, false);
+            return Progress.DONE;
+          }
+        }
+      }
+      return Progress.WAITING;
+    }
+
+    Progress groupDone(StepState row) {
+      end(row, StepStatus.SUCCEEDED, null, null, null, null, false);
+      return Progress.DONE;
+    }
+
+    List<Step> chosenSteps(Step.Choice choice, String chosen) {
+      return OTHERWISE.equals(chosen) ? choice.otherwise() : choice.cases().get(Integer.parseInt(chosen)).steps();
+    }
+
+    /** Starts a step (a new attempt of it); a choice is decided here, once; an expression that fails fails it. */
+    void start(Step step, String parent, int attempt) {
+      if (step instanceof Step.Task task) {
+        startTask(task, parent, attempt, 1, false);
+      } else if (step instanceof Step.Wait wait) {
+        started(StepState.started(wait.name(), "wait", parent, attempt, 1, null, null, wait.timeout()));
+      } else if (step instanceof Step.Delay delay) {
+        started(StepState.started(delay.name(), "delay", parent, attempt, 1, null, null, delay.duration()));
+      } else if (step instanceof Step.Parallel) {
+        started(StepState.started(step.name(), "parallel", parent, attempt, 1, null, null, null));
+      } else if (step instanceof Step.Choice choice) {
+        StepState row = StepState.started(choice.name(), "choice", parent, attempt, 1, null, null, null);
+        started(row);
+        try {
+          put(row.choosing(choose(choice)));
+        } catch (ExpressionException e) {
+          end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
+        }
+      }
+    }
+
+    void started(StepState row) {
+      put(row);
+      currentStep = row.name();
+      currentAttempt = row.attempt();
+    }
+
+    String choose(Step.Choice choice) {
+      Map<String, Object> input = inputForExpressions();
+      Map<String, Object> steps = stepsForExpressions();
+      for (int i = 0; i < choice.cases().size(); i++) {
+        if (choice.cases().get(i).when().test(input, steps)) {
+          return Integer.toString(i);
+        }
+      }
+      return OTHERWISE;
+    }
+
     boolean forwardFailed() {
-      for (StepDefinition step : definition.steps()) {
+      for (Step step : all) {
         StepState row = latest(step.name());
         if (row != null && row.status().isFailure()) {
           return true;
@@ -286,10 +406,9 @@ public final class StateMachine {
       return false;
     }
 
-    boolean forwardTaskInFlight() {
-      for (StepDefinition step : definition.steps()) {
-        StepState row = latest(step.name());
-        if (row != null && row.isRunning()) {
+    boolean taskInFlight() {
+      for (StepState row : latest.values()) {
+        if (row.isRunning() && row.kind().equals("task") && !row.isCompensation()) {
           return true;
         }
       }
@@ -308,27 +427,28 @@ public final class StateMachine {
     // --- compensating ---
 
     /**
-     * The tasks to undo, newest first by the order they ended: those that declare {@code compensate} and succeeded
-     * or may have taken effect (timed out, error, cancelled in flight). A {@code failed} one is not undone.
+     * The tasks to undo, newest first by the order they ended (across branches): those that declare
+     * {@code compensate} and succeeded or may have taken effect (timed out, error, cancelled in flight). A
+     * {@code failed} one is not undone.
      */
-    List<StepDefinition> compensable() {
-      List<StepDefinition> tasks = new ArrayList<>();
-      for (StepDefinition t : definition.steps()) {
+    List<Step.Task> compensable() {
+      List<Step.Task> tasks = new ArrayList<>();
+      for (Step.Task t : definition.tasks()) {
         StepState row = latest(t.name());
         if (t.isCompensable() && row != null && !row.isRunning() && row.status().mayHaveTakenEffect()) {
           tasks.add(t);
         }
       }
-      tasks.sort(Comparator.comparingInt((StepDefinition t) -> seqOf(latest(t.name()))).reversed());
+      tasks.sort(Comparator.comparingInt((Step.Task t) -> seqOf(latest(t.name()))).reversed());
       return tasks;
     }
 
     void compensate() {
       status = InstanceStatus.COMPENSATING;
-      for (StepDefinition t : compensable()) {
+      for (Step.Task t : compensable()) {
         StepState c = latest(StepState.compensationOf(t.name()));
         if (c == null) {
-          startTask(t, null, 1, 1, true);
+          startTask(t, parents.get(t.name()), 1, 1, true);
           return;
         }
         if (c.isRunning()) {
@@ -352,12 +472,18 @@ public final class StateMachine {
           continue;
         }
         any = true;
-        StepDefinition task = definition.stepNamed(row.stepName()).orElseThrow();
-        boolean resend = task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches()
-            && (row.isCompensation() || !forwardFailed());
-        end(row, StepStatus.TIMED_OUT, null, TIMEOUT, TIMEOUT, null, !resend);
-        if (resend) {
-          startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());
+        Step step = byName.get(row.stepName());
+        if (step instanceof Step.Task task) {
+          boolean resend = task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches()
+              && (row.isCompensation() || !forwardFailed());
+          end(row, StepStatus.TIMED_OUT, null, TIMEOUT, TIMEOUT, null, !resend);
+          if (resend) {
+            startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());
+          }
+        } else if (step instanceof Step.Delay) {
+          end(row, StepStatus.SUCCEEDED, null, null, null, null, false);
+        } else {
+          end(row, StepStatus.TIMED_OUT, null, TIMEOUT, TIMEOUT, null, true); // a wait without its signal
         }
       }
       return any;
@@ -378,18 +504,29 @@ public final class StateMachine {
       compensate();
     }
 
+    /**
+     * The failed steps again, as new attempts: a failed or cancelled task, wait or delay, and a choice whose
+     * expression failed, start again; a parallel or choice step that failed because of a step inside it carries on
+     * (its choice stands). Then the walk goes on from there. A failed compensation is sent again.
+     */
     void retry() {
       if (phase == Phase.FORWARD) {
-        for (StepDefinition t : definition.steps()) {
-          StepState row = latest(t.name());
-          if (row != null && (row.status().isFailure() || row.status() == StepStatus.CANCELLED)) {
-            startTask(t, row.parent(), row.attempt() + 1, 1, false);
+        for (Step step : all) {
+          StepState row = latest(step.name());
+          if (row == null || !(row.status().isFailure() || row.status() == StepStatus.CANCELLED)) {
+            continue;
+          }
+          boolean group = step instanceof Step.Parallel || (step instanceof Step.Choice && row.chosen() != null);
+          if (group) {
+            put(row.reopened());
+          } else {
+            start(step, row.parent(), row.attempt() + 1);
           }
         }
         walk();
         return;
       }
-      for (StepDefinition t : definition.steps()) {
+      for (Step.Task t : definition.tasks()) {
         StepState c = latest(StepState.compensationOf(t.name()));
         if (c != null && c.status() != StepStatus.SUCCEEDED && !c.isRunning()) {
           startTask(t, c.parent(), c.attempt() + 1, 1, true);
@@ -398,22 +535,86 @@ public final class StateMachine {
       compensate();
     }
 
-    // --- starting and finishing ---
+    // --- tasks ---
 
-    void startTask(StepDefinition task, String parent, int attempt, int dispatches, boolean compensation) {
+    /** Starts a task's (or its compensation's) attempt with its command, or fails it when its mapping fails. */
+    void startTask(Step.Task task, String parent, int attempt, int sends, boolean compensation) {
       String name = compensation ? StepState.compensationOf(task.name()) : task.name();
-      UUID messageId = messageIds.get();
-      StepState row = StepState.started(name, "task", parent, attempt, dispatches,
-          compensation ? task.compensate() : task.action(), messageId, task.timeout());
-      put(row);
-      MergedInput in = mergedInput();
-      dispatches().add(new Dispatch(row, task, compensation, in.input(), in.outputs()));
-      currentStep = name;
-      currentAttempt = attempt;
+      StepState row = StepState.started(name, "task", parent, attempt, sends,
+          compensation ? task.compensate() : task.action(), messageIds.get(), task.timeout());
+      started(row);
+      JsonNode input;
+      ObjectNode outputs = null;
+      if (task.hasMappedInput()) {
+        try {
+          input = mappedInput(task);
+        } catch (ExpressionException e) {
+          // Nothing was sent: the attempt fails as the expression did (and a compensation's failure fails the
+          // instance, as a failed compensation does).
+          end(row.withoutCommand(), StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
+          return;
+        }
+      } else {
+        MergedInput in = mergedInput();
+        input = in.input();
+        outputs = in.outputs();
+      }
+      dispatches.add(new Dispatch(row, task, compensation, input, outputs));
     }
 
-    List<Dispatch> dispatches() {
-      return dispatches;
+    /** A task's {@code input} mapping: exactly the mapped object, key by key. */
+    ObjectNode mappedInput(Step.Task task) {
+      Map<String, Object> input = inputForExpressions();
+      Map<String, Object> steps = stepsForExpressions();
+      ObjectNode mapped = Json.object();
+      for (Map.Entry<String, Expression> e : new TreeMap<>(task.input()).entrySet()) {
+        mapped.set(e.getKey(), Json.MAPPER.valueToTree(e.getValue().evaluate(input, steps)));
+      }
+      return mapped;
+    }
+
+    /**
+     * Today's command input: the instance input with each earlier step's output object merged in, in definition
+     * order (later wins); outputs that are not objects cannot be merged and travel by step name instead.
+     */
+    MergedInput mergedInput() {
+      ObjectNode merged = state.input().deepCopy();
+      ObjectNode rest = null;
+      for (Step step : all) {
+        StepState row = latest(step.name());
+        if (row == null || row.status() != StepStatus.SUCCEEDED || row.output() == null || row.output().isNull()) {
+          continue;
+        }
+        if (row.output() instanceof ObjectNode o) {
+          merged.setAll(o);
+        } else {
+          if (rest == null) {
+            rest = Json.object();
+          }
+          rest.set(step.name(), row.output());
+        }
+      }
+      return new MergedInput(merged, rest);
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> inputForExpressions() {
+      return Json.MAPPER.convertValue(state.input(), Map.class);
+    }
+
+    /** {@code steps} of an expression: the finished steps, name to {status, output}. */
+    Map<String, Object> stepsForExpressions() {
+      Map<String, Object> steps = new HashMap<>();
+      for (Step step : all) {
+        StepState row = latest(step.name());
+        if (row != null && !row.isRunning()) {
+          Map<String, Object> result = new HashMap<>();
+          result.put("status", row.status().name());
+          result.put("output", row.output());
+          steps.put(step.name(), result);
+        }
+      }
+      return steps;
     }
 
     void cancelInFlight(String reason) {
@@ -430,30 +631,6 @@ public final class StateMachine {
       // An instance that ends otherwise than by succeeding may leave commands in the outbox (a branch's, a timed-out
       // step's while the relay was stalled): withdrawn, a worker never receives them. A succeeded one has none.
       withdraw |= end != InstanceStatus.SUCCEEDED;
-    }
-
-    /**
-     * Today's command input: the instance input with each earlier step's output object merged in, in definition
-     * order (later wins); outputs that are not objects cannot be merged and travel by step name instead.
-     */
-    MergedInput mergedInput() {
-      ObjectNode merged = state.input().deepCopy();
-      ObjectNode rest = null;
-      for (StepDefinition step : definition.steps()) {
-        StepState row = latest(step.name());
-        if (row == null || row.status() != StepStatus.SUCCEEDED || row.output() == null || row.output().isNull()) {
-          continue;
-        }
-        if (row.output() instanceof ObjectNode o) {
-          merged.setAll(o);
-        } else {
-          if (rest == null) {
-            rest = Json.object();
-          }
-          rest.set(step.name(), row.output());
-        }
-      }
-      return new MergedInput(merged, rest);
     }
   }
 

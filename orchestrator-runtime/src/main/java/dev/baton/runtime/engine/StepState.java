@@ -74,6 +74,12 @@ public record StepState(
         null, false, chosen, null, null, late, null, null, null, startedAt, null, 0);
   }
 
+  /** A task attempt whose command was never composed (its input mapping failed). */
+  StepState withoutCommand() {
+    return new StepState(id, name, kind, parent, attempt, status, action, null, dispatches, timeout, due, chosen,
+        finishSeq, resultMessageId, late, output, errorCode, errorReason, startedAt, finishedAt, elapsedMillis);
+  }
+
   StepState withLate(JsonNode result) {
     return new StepState(id, name, kind, parent, attempt, status, action, commandMessageId, dispatches, timeout, due,
         chosen, finishSeq, resultMessageId, result, output, errorCode, errorReason, startedAt, finishedAt,

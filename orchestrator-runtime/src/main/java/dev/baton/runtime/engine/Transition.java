@@ -2,6 +2,7 @@ package dev.baton.runtime.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.workflow.Step;
 import java.util.List;
 
 /**
@@ -37,7 +38,7 @@ public record Transition(Kind kind, String reason, InstanceStatus status, Phase 
   }
 
   /** A task row that starts in flight, and the input its command carries. */
-  public record Dispatch(StepState row, StepDefinition task, boolean compensation, JsonNode input,
+  public record Dispatch(StepState row, Step.Task task, boolean compensation, JsonNode input,
       ObjectNode outputs) {}
 
   /** A wait's use of a stored signal. */

@@ -85,6 +85,9 @@ public final class StepStore {
   public Map<UUID, List<StoredSignal>> storedSignals(Connection c, Collection<UUID> instanceIds)
       throws SQLException {
     Map<UUID, List<StoredSignal>> signals = new HashMap<>();
+    if (instanceIds.isEmpty()) {
+      return signals;
+    }
     try (PreparedStatement ps = c.prepareStatement(SIGNALS)) {
       ps.setArray(1, c.createArrayOf("uuid", instanceIds.toArray()));
       try (ResultSet rs = ps.executeQuery()) {

@@ -1,8 +1,17 @@
 package dev.baton.runtime.tracing;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.ReadWriteSpan;
+import io.opentelemetry.sdk.trace.ReadableSpan;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.SpanProcessor;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -29,8 +38,29 @@ public final class RuntimeTracing implements AutoCloseable {
 
   /** From {@code OTEL_*} environment variables and {@code otel.*} system properties, over the defaults above. */
   public static RuntimeTracing fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  static RuntimeTracing fromEnvironment(Map<String, String> env) {
+    String exporter = System.getProperty("otel.traces.exporter", env.getOrDefault("OTEL_TRACES_EXPORTER", "none"));
+    if (exporter.isBlank() || exporter.trim().equals("none")) {
+      // The SDK makes no-op spans (no ids) when it has no span processor, as it would without an exporter: one
+      // that keeps nothing makes it make real spans, sent nowhere.
+      OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+          .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(new Nowhere()).build())
+          .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+          .build();
+      return new RuntimeTracing(sdk, sdk);
+    }
+    Map<String, String> fromEnv = new HashMap<>();
+    env.forEach((k, v) -> {
+      if (k.startsWith("OTEL_")) {
+        fromEnv.put(k.toLowerCase(Locale.ROOT).replace('_', '.'), v);
+      }
+    });
     OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
         .addPropertiesSupplier(() -> DEFAULTS)
+        .addPropertiesCustomizer(config -> fromEnv) // the variables given (the process's own, unless a test's)
         .disableShutdownHook() // closed with the runtime, after the last span
         .build()
         .getOpenTelemetrySdk();
@@ -49,5 +79,24 @@ public final class RuntimeTracing implements AutoCloseable {
   @Override
   public void close() throws Exception {
     closeable.close();
+  }
+
+  /** A span processor that keeps nothing (see {@link #fromEnvironment(Map)}). */
+  private static final class Nowhere implements SpanProcessor {
+    @Override
+    public void onStart(Context parent, ReadWriteSpan span) {}
+
+    @Override
+    public boolean isStartRequired() {
+      return false;
+    }
+
+    @Override
+    public void onEnd(ReadableSpan span) {}
+
+    @Override
+    public boolean isEndRequired() {
+      return false;
+    }
   }
 }

@@ -31,6 +31,8 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
   /** Status of a step that has not been dispatched (yet). */
   static final String PENDING = "PENDING";
+  /** Status of a step a finished instance never dispatched. */
+  static final String NOT_REACHED = "NOT_REACHED";
   /** Status of a step on a case that was not taken. */
   static final String SKIPPED = "SKIPPED";
 
@@ -52,10 +54,16 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
   record Size(int w, int h) {}
 
+  /** The picture of a running instance: steps not dispatched yet are {@link #PENDING}. */
   static StepPicture layout(StepTree tree, List<StepView> steps) {
+    return layout(tree, steps, false);
+  }
+
+  /** @param finished the instance has ended: the steps it never dispatched are {@link #NOT_REACHED} */
+  static StepPicture layout(StepTree tree, List<StepView> steps, boolean finished) {
     Map<String, StepView> byName = steps.stream()
         .collect(Collectors.toMap(StepView::name, Function.identity(), (a, b) -> b));
-    Layout l = new Layout(byName);
+    Layout l = new Layout(byName, finished ? NOT_REACHED : PENDING);
     Size size = l.measure(tree.steps());
     l.placeSequence(tree.steps(), MARGIN, MARGIN, size.w(), false);
     return new StepPicture(size.w() + 2 * MARGIN, size.h() + 2 * MARGIN, List.copyOf(l.boxes),
@@ -75,9 +83,11 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
     final List<Box> boxes = new ArrayList<>();
     final List<Frame> frames = new ArrayList<>();
     final List<Edge> edges = new ArrayList<>();
+    final String unreached;
 
-    Layout(Map<String, StepView> steps) {
+    Layout(Map<String, StepView> steps, String unreached) {
       this.steps = steps;
+      this.unreached = unreached;
     }
 
     Size measure(List<Node> sequence) {
@@ -128,7 +138,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
     void place(Node n, int x, int y, Size s, boolean skipped) {
       StepView step = steps.get(n.name());
-      String status = step != null ? step.status() : skipped ? SKIPPED : PENDING;
+      String status = step != null ? step.status() : skipped ? SKIPPED : unreached;
       if (!n.kind().isGroup()) {
         boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step, n.signal()));
         return;

@@ -48,6 +48,7 @@ final class StepPictureSvg {
     b.append("<g class=\"").append(cls).append("\"><rect x=\"").append(f.x()).append("\" y=\"").append(f.y())
         .append("\" width=\"").append(f.w()).append("\" height=\"").append(f.h()).append("\" rx=\"8\"/>");
     String label = (f.taken() ? "✓ taken: " : "") + f.label() + (f.branch() ? "" : " · " + f.status());
+    b.append("<title>").append(esc(label)).append("</title>"); // the whole condition, which the frame may cut
     b.append("<text class=\"frame-label\" x=\"").append(f.x() + 8).append("\" y=\"")
         .append(f.y() + (f.branch() ? 14 : 16)).append("\">").append(esc(cut(label, f.w() / 7))).append("</text>");
     b.append("</g>");

@@ -81,12 +81,23 @@ record StepTree(List<Node> steps) {
     return names;
   }
 
+  /** The names of the groups (parallel, choice). */
+  List<String> groups() {
+    List<String> names = new ArrayList<>();
+    collect(steps, names, true);
+    return names;
+  }
+
   private static void collect(List<Node> nodes, List<String> names) {
+    collect(nodes, names, false);
+  }
+
+  private static void collect(List<Node> nodes, List<String> names, boolean groups) {
     for (Node n : nodes) {
-      if (!n.kind().isGroup()) {
+      if (n.kind().isGroup() == groups) {
         names.add(n.name());
       }
-      n.branches().forEach(b -> collect(b.steps(), names));
+      n.branches().forEach(b -> collect(b.steps(), names, groups));
     }
   }
 

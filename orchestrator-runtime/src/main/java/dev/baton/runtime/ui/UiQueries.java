@@ -1,5 +1,6 @@
 package dev.baton.runtime.ui;
 
+import dev.baton.runtime.store.RunningSteps;
 import dev.baton.runtime.ui.InstancePage.Cursor;
 import dev.baton.runtime.ui.InstancePage.Row;
 import dev.baton.runtime.ui.WorkflowBoard.Occupancy;
@@ -16,21 +17,14 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The read-only SQL of the UI's lists, which the API has no endpoint for: who is at which step (grouped, over
- * unfinished instances only, through the partial index on them) and keyset pages of a workflow's instances. The
- * instance page itself reads the API's instance document, not these tables.
+ * What the UI's lists read that the API has no endpoint for: who is at which step (the store's
+ * {@link RunningSteps}) and keyset pages of a workflow's instances (read-only SQL of its own). The instance page
+ * itself reads the API's instance document, not these tables.
  */
 final class UiQueries {
 
-  /**
-   * The step attempts in flight of unfinished instances (several per instance in parallel branches), by step; the
-   * groups themselves (parallel, choice) are not where anyone waits. Through the partial index on unfinished
-   * instances, then each one's steps.
-   */
-  private static final String OCCUPANCY = "SELECT i.namespace, i.workflow, s.name, count(*) AS n,"
-      + " min(s.started_at) AS oldest FROM workflow_instance i JOIN instance_step s ON s.instance_id = i.id"
-      + " WHERE i.finished_at IS NULL AND s.status = 'RUNNING' AND s.kind NOT IN ('parallel', 'choice')"
-      + " GROUP BY i.namespace, i.workflow, s.name";
+  private final RunningSteps runningSteps = new RunningSteps();
+
   private static final String REVISION =
       "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
   private static final String ROW = "SELECT id, business_key, status, current_step_name, attempt, step_started_at,"
@@ -42,16 +36,21 @@ final class UiQueries {
   private static final List<String> ALL_STATUSES = List.of("RUNNING", "SUCCEEDED", "FAILED", "COMPENSATING",
       "COMPENSATED", "CANCELLED");
 
-  List<Occupancy> occupancy(Connection c) throws SQLException {
+  /**
+   * Who is at which step now: the runtime's own grouping of the attempts in flight (the one behind the
+   * {@code baton_steps_running} gauges), without the groups (parallel, choice) themselves, which nobody waits at.
+   */
+  List<Occupancy> occupancy(Connection c, java.util.Set<String> groupSteps) throws SQLException {
     List<Occupancy> rows = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(OCCUPANCY); ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        String step = rs.getString("name");
-        boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
-        rows.add(new Occupancy(rs.getString("namespace"), rs.getString("workflow"), compensating
-            ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step, compensating,
-            rs.getLong("n"), instant(rs, "oldest")));
+    for (RunningSteps.Group g : runningSteps.groups(c)) {
+      String step = g.step();
+      if (groupSteps.contains(g.namespace() + "/" + g.workflow() + "/" + step)) {
+        continue;
       }
+      boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
+      rows.add(new Occupancy(g.namespace(), g.workflow(), compensating
+          ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step, compensating,
+          g.running(), java.time.Duration.ofMillis(Math.round(g.oldestSeconds() * 1000))));
     }
     return rows;
   }

@@ -171,6 +171,7 @@ public final class WebUi {
   private void workflows(Context ctx) {
     WorkflowBoard board = read(c -> {
       List<Definition> definitions = new ArrayList<>();
+      java.util.Set<String> groups = new java.util.HashSet<>();
       for (Workflow w : parts.workflows().all()) {
         String ns = w.getMetadata().getNamespace();
         String name = w.getMetadata().getName();
@@ -178,18 +179,20 @@ public final class WebUi {
         List<String> steps = new ArrayList<>();
         if (w.getSpec() != null) {
           revision = queries.revision(c, ns, name, SpecCodec.hash(SpecCodec.canonicalJson(w.getSpec()))).orElse(null);
-          steps.addAll(StepTree.of(w.getSpec()).places());
+          StepTree tree = StepTree.of(w.getSpec());
+          steps.addAll(tree.places());
+          tree.groups().forEach(g -> groups.add(ns + "/" + name + "/" + g));
         }
         definitions.add(new Definition(ns, name, steps, revision));
       }
       List<Count> counts = parts.metrics().lastInstanceCounts().stream()
           .map(s -> new Count(s.namespace(), s.workflow(), s.status(), s.count())).toList();
-      return WorkflowBoard.of(definitions, counts, queries.occupancy(c));
+      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));
     });
     if (live(ctx)) {
-      ctx.html(WorkflowsView.live(board, clock.instant()));
+      ctx.html(WorkflowsView.live(board));
     } else {
-      ctx.html(WorkflowsView.page(board, clock.instant(), viewer(ctx)));
+      ctx.html(WorkflowsView.page(board, viewer(ctx)));
     }
   }
 
@@ -225,7 +228,7 @@ public final class WebUi {
     InstanceView view = InstanceViewAdapter.from(doc);
     StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
         .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
-    StepPicture picture = StepPicture.layout(tree, view.steps());
+    StepPicture picture = StepPicture.layout(tree, view.steps(), !view.active());
     InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
         .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);

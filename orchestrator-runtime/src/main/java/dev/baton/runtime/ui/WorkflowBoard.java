@@ -1,6 +1,6 @@
 package dev.baton.runtime.ui;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +24,15 @@ record WorkflowBoard(List<Row> rows) {
   /** Instances of one workflow with one status. */
   record Count(String namespace, String workflow, String status, long count) {}
 
-  /** Unfinished instances at one step of one workflow; {@code compensating}: undoing that step. */
+  /**
+   * Instances at one step of one workflow now (attempts in flight); {@code compensating}: undoing that step;
+   * {@code oldestWait}: how long the oldest of them has been there.
+   */
   record Occupancy(String namespace, String workflow, String step, boolean compensating, long count,
-      Instant oldestSince) {}
+      Duration oldestWait) {}
 
-  /** One step's line: how many are there and the oldest's arrival (null when none are). */
-  record StepLine(String step, boolean compensating, long count, Instant oldestSince) {}
+  /** One step's line: how many are there and the oldest's wait (null when none are). */
+  record StepLine(String step, boolean compensating, long count, Duration oldestWait) {}
 
   record Row(String namespace, String name, Integer revision, boolean deleted, Map<String, Long> counts,
       List<StepLine> steps) {
@@ -88,16 +91,16 @@ record WorkflowBoard(List<Row> rows) {
       }
       for (Occupancy o : occupancy) {
         lines.merge(o.step() + "\u0000" + o.compensating(),
-            new StepLine(o.step(), o.compensating(), o.count(), o.oldestSince()),
-            (a, b) -> new StepLine(a.step(), a.compensating(), a.count() + b.count(), older(a.oldestSince(),
-                b.oldestSince())));
+            new StepLine(o.step(), o.compensating(), o.count(), o.oldestWait()),
+            (a, b) -> new StepLine(a.step(), a.compensating(), a.count() + b.count(), longer(a.oldestWait(),
+                b.oldestWait())));
       }
       return new Row(namespace, name, definition == null ? null : definition.revision(), definition == null,
           ordered, List.copyOf(lines.values()));
     }
 
-    private static Instant older(Instant a, Instant b) {
-      return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
+    private static Duration longer(Duration a, Duration b) {
+      return a == null ? b : b == null ? a : a.compareTo(b) >= 0 ? a : b;
     }
   }
 }

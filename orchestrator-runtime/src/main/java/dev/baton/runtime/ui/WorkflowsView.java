@@ -5,8 +5,6 @@ import static dev.baton.runtime.ui.Html.url;
 
 import dev.baton.runtime.ui.WorkflowBoard.Row;
 import dev.baton.runtime.ui.WorkflowBoard.StepLine;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 
 /** {@code /ui/}: every Workflow with its live counts and where its unfinished instances are. */
@@ -14,7 +12,7 @@ final class WorkflowsView {
 
   private WorkflowsView() {}
 
-  static String live(WorkflowBoard board, Instant now) {
+  static String live(WorkflowBoard board) {
     StringBuilder b = new StringBuilder("<div id=\"live\" data-live=\"2000\">");
     if (board.rows().isEmpty()) {
       b.append("<p class=\"card\">No Workflows yet. Apply one (<code>kubectl apply -f examples/order-saga/</code>)"
@@ -46,9 +44,8 @@ final class WorkflowsView {
         b.append("<li data-step=\"").append(esc(s.step())).append("\"><span class=\"n")
             .append(s.count() == 0 ? " zero" : "").append("\">").append(s.count()).append("</span><span>")
             .append(esc(s.step())).append(s.compensating() ? " <span class=\"muted\">(compensating)</span>" : "");
-        if (s.oldestSince() != null) {
-          b.append(" <span class=\"muted\">oldest ").append(Html.duration(Duration.between(s.oldestSince(), now)))
-              .append("</span>");
+        if (s.oldestWait() != null) {
+          b.append(" <span class=\"muted\">oldest ").append(Html.duration(s.oldestWait())).append("</span>");
         }
         b.append("</span></li>");
       }
@@ -57,8 +54,8 @@ final class WorkflowsView {
     return b.append("</tbody></table></div>").toString();
   }
 
-  static String page(WorkflowBoard board, Instant now, Viewer viewer) {
+  static String page(WorkflowBoard board, Viewer viewer) {
     return Layout.page("Workflows", Layout.Section.WORKFLOWS, viewer,
-        "<h1>Workflows</h1><p class=\"muted\">Counts and steps refresh by themselves.</p>" + live(board, now));
+        "<h1>Workflows</h1><p class=\"muted\">Counts and steps refresh by themselves.</p>" + live(board));
   }
 }

@@ -12,7 +12,7 @@ class CommandComposerTest {
 
   @Test
   void aCompensationCommandGoesToTheCompensatingCommandWithTheFullContext() throws Exception {
-    WorkflowDefinition d = StateMachineTest.SAGA;
+    dev.baton.workflow.WorkflowDefinition d = StateMachineTest.SAGA;
     UUID instance = UUID.randomUUID();
     UUID messageId = UUID.randomUUID();
     // What the state machine hands over: the input with earlier object outputs merged in (later wins), and the
@@ -21,7 +21,8 @@ class CommandComposerTest {
     var outputs = Json.readObject("{\"check\": \"ok\"}");
     StepState row = StepState.started("charge/compensate", "task", null, 3, 1, "refund", messageId, null);
     OutboxMessage m = new CommandComposer().compose(new CommandComposer.Subject(instance, "shop", "order-42", d),
-        new Transition.Dispatch(row, d.step(2), true, input, outputs));
+        new Transition.Dispatch(row, (dev.baton.workflow.Step.Task) d.step("charge").orElseThrow(), true, input,
+            outputs));
 
     assertThat(m.messageId()).isEqualTo(messageId);
     assertThat(m.exchange()).isEqualTo("svc.command.topic.ex");

@@ -10,15 +10,22 @@ import static dev.baton.runtime.engine.Phase.COMPENSATION;
 import static dev.baton.runtime.engine.Phase.FORWARD;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.engine.InstanceState.StoredSignal;
 import dev.baton.runtime.json.Json;
+import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowDefinition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -27,20 +34,63 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every transition of the state machine, in tables. The workflow: reserve (compensate: release), check (no
- * compensation), charge (compensate: refund, onTimeout: Redispatch up to 2), ship (no compensation).
+ * Every transition of the state machine, in tables, for every kind of step and their combinations.
+ *
+ * <p>SAGA: reserve (compensate: release), check (no compensation), charge (compensate: refund, onTimeout: Redispatch
+ * up to 2), ship (no compensation). TREE, one step of each kind: reserve; checks = parallel of fraud | authorize
+ * (compensate: void); route = choice (fraud score over 80 or amount over 1000: the wait approval) otherwise note;
+ * cool-off = delay; ship with an input mapping. NEST, combinations: gate = choice (input.fast: both = parallel of a
+ * (compensate: undo-a) | b (compensate: undo-b)) otherwise nothing; fan = parallel of pick = choice (input.n > 1:
+ * big) otherwise small | hold = wait for go, then after.
  *
  * <p>A transition is shown as lines: {@code end <step>#<attempt> <status>} for an attempt that ends, {@code send
- * <step>#<attempt> <action>} for a command sent, {@code late <step>#<attempt>} for a result recorded on an attempt
- * that had ended, then {@code -> <instance status>}, and {@code withdraw} when unpublished commands are withdrawn.
- * Compensations are steps named {@code <step>/compensate}.
+ * <step>#<attempt> <action>} for a command sent, {@code add <step>#<attempt> <status>} for a step of another kind that
+ * starts (or that starts and ends at once), {@code reopen <step>#<attempt>} for a group that goes on after a retry,
+ * {@code late <step>#<attempt>} for a result recorded on an attempt that had ended, then {@code -> <instance status>},
+ * and {@code withdraw} when unpublished commands are withdrawn. A choice shows the case it took ({@code case 0},
+ * {@code case otherwise}). Compensations are steps named {@code <step>/compensate}.
  */
 class StateMachineTest {
 
-  static final WorkflowDefinition SAGA = definition(OnFailure.Compensate);
-  static final WorkflowDefinition STOP = definition(OnFailure.Stop);
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-  static WorkflowDefinition definition(OnFailure onFailure) {
+  static final WorkflowDefinition SAGA = saga(OnFailure.Compensate);
+  static final WorkflowDefinition STOP = saga(OnFailure.Stop);
+  static final WorkflowDefinition TREE = yaml("tree", """
+      {entity: order, steps: [
+        {name: reserve, service: inv, command: reserve, compensate: release, timeout: 30s},
+        {name: checks, parallel: [
+          {steps: [{name: fraud, service: risk, command: score, timeout: 10s}]},
+          {steps: [{name: authorize, service: pay, command: authorize, compensate: void, timeout: 30s}]}]},
+        {name: route, choice: [
+          {when: "steps.fraud.output.score > 80 || input.amount > 1000",
+           steps: [{name: approval, wait: {signal: approve, timeout: 24h}}]}],
+         otherwise: [{name: note, service: pay, command: note}]},
+        {name: cool-off, delay: 2s},
+        {name: ship, service: ship, command: ship,
+         input: {address: "input.address", approvedBy: "has(steps.approval) ? steps.approval.output.by : 'auto'"}}]}
+      """);
+  static final WorkflowDefinition NEST = yaml("nest", """
+      {entity: order, steps: [
+        {name: gate, choice: [
+          {when: "input.fast", steps: [{name: both, parallel: [
+            {steps: [{name: a, service: s, command: a, compensate: undo-a}]},
+            {steps: [{name: b, service: s, command: b, compensate: undo-b}]}]}]}],
+         otherwise: []},
+        {name: fan, parallel: [
+          {steps: [{name: pick, choice: [{when: "input.n > 1", steps: [{name: big, service: s, command: big}]}],
+                    otherwise: [{name: small, service: s, command: small}]}]},
+          {steps: [{name: hold, wait: {signal: go}}, {name: after, service: s, command: after}]}]}]}
+      """);
+  static final WorkflowDefinition BROKEN = yaml("broken", """
+      {entity: order, onFailure: Stop, steps: [
+        {name: first, service: s, command: first, compensate: unfirst},
+        {name: decide, choice: [{when: "input.customer.tier == 'gold'", steps: []}], otherwise: []},
+        {name: mapped, service: s, command: mapped, input: {city: "input.customer.address.city"}}]}
+      """);
+  static final List<WorkflowDefinition> KNOWN = List.of(SAGA, TREE, NEST, BROKEN);
+
+  static WorkflowDefinition saga(OnFailure onFailure) {
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity("order");
     spec.setOnFailure(onFailure);
@@ -61,63 +111,124 @@ class StateMachineTest {
     return s;
   }
 
+  static WorkflowDefinition yaml(String name, String spec) {
+    try {
+      return DefinitionCatalog.runnable("default", name, 1, YAML.readValue(spec, WorkflowSpec.class));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   // --- building states ---
 
   /** An attempt as stored; rows listed earlier started (and ended) earlier. */
-  record Row(String name, int attempt, StepStatus status, int dispatches, boolean due, String resultMessageId) {}
+  record Row(String name, int attempt, StepStatus status, int dispatches, boolean due, String resultMessageId,
+      String chosen, JsonNode output) {
+
+    Row withOutput(String json) {
+      return new Row(name, attempt, status, dispatches, due, resultMessageId, chosen, Json.read(json));
+    }
+  }
 
   static Row ok(String name) {
-    return new Row(name, 1, StepStatus.SUCCEEDED, 1, false, null);
+    return new Row(name, 1, StepStatus.SUCCEEDED, 1, false, null, null, Json.read("{\"" + name + "\": true}"));
   }
 
   static Row ended(String name, int attempt, StepStatus status) {
-    return new Row(name, attempt, status, 1, false, null);
+    return new Row(name, attempt, status, 1, false, null, null, null);
   }
 
   static Row running(String name, int attempt) {
-    return new Row(name, attempt, StepStatus.RUNNING, attempt, false, null);
+    return new Row(name, attempt, StepStatus.RUNNING, attempt, false, null, null, null);
   }
 
   static Row due(String name, int attempt, int dispatches) {
-    return new Row(name, attempt, StepStatus.RUNNING, dispatches, true, null);
+    return new Row(name, attempt, StepStatus.RUNNING, dispatches, true, null, null, null);
+  }
+
+  /** A choice that took {@code chosen}, in flight or ended. */
+  static Row chose(String name, String chosen, StepStatus status) {
+    return new Row(name, 1, status, 1, false, null, chosen, null);
+  }
+
+  /** A parallel step, in flight or ended. */
+  static Row group(String name, StepStatus status) {
+    return new Row(name, 1, status, 1, false, null, null, null);
+  }
+
+  static Step stepNamed(String name) {
+    for (WorkflowDefinition d : KNOWN) {
+      Optional<Step> s = d.step(name);
+      if (s.isPresent()) {
+        return s.get();
+      }
+    }
+    throw new IllegalArgumentException("no test definition has a step " + name);
+  }
+
+  static String parentOf(String name) {
+    for (WorkflowDefinition d : KNOWN) {
+      if (d.step(name).isPresent()) {
+        return d.parentOf(name).orElse(null);
+      }
+    }
+    return null;
   }
 
   static InstanceState state(InstanceStatus status, Phase phase, Row... rows) {
-    return state(status, phase, false, rows);
+    return state(status, phase, false, "{\"n\": 1}", List.of(), rows);
   }
 
   static InstanceState state(InstanceStatus status, Phase phase, boolean cancelRequested, Row... rows) {
+    return state(status, phase, cancelRequested, "{\"n\": 1}", List.of(), rows);
+  }
+
+  static InstanceState state(InstanceStatus status, Phase phase, boolean cancelRequested, String input,
+      List<StoredSignal> signals, Row... rows) {
     List<StepState> steps = new ArrayList<>();
     int seq = 0;
     for (Row r : rows) {
-      String step = r.name().replace(StepState.COMPENSATION_SUFFIX, "");
-      StepDefinition d = SAGA.stepNamed(step).orElseThrow();
-      String action = r.name().endsWith(StepState.COMPENSATION_SUFFIX) ? d.compensate() : d.action();
+      boolean compensation = r.name().endsWith(StepState.COMPENSATION_SUFFIX);
+      String stepName = r.name().replace(StepState.COMPENSATION_SUFFIX, "");
+      Step step = stepNamed(stepName);
+      String action = step instanceof Step.Task t ? (compensation ? t.compensate() : t.action()) : null;
       boolean done = r.status() != StepStatus.RUNNING;
-      steps.add(new StepState((long) steps.size() + 1, r.name(), "task", null, r.attempt(), r.status(), action,
-          UUID.randomUUID(), r.dispatches(), null, r.due(), null, done ? ++seq : null, r.resultMessageId(), null,
-          r.status() == StepStatus.SUCCEEDED ? Json.read("{\"" + step + "\": true}") : null, null, null, null, null,
-          0));
+      steps.add(new StepState((long) steps.size() + 1, r.name(), step.kind().wireName(), parentOf(stepName),
+          r.attempt(), r.status(), action, step instanceof Step.Task ? UUID.randomUUID() : null, r.dispatches(), null,
+          r.due(), r.chosen(), done ? ++seq : null, r.resultMessageId(), null, r.output(), null, null, null, null, 0));
     }
-    return new InstanceState(UUID.randomUUID(), status, phase, cancelRequested, Json.readObject("{\"n\": 1}"), steps,
-        List.of());
+    return new InstanceState(UUID.randomUUID(), status, phase, cancelRequested, Json.readObject(input), steps,
+        signals);
   }
 
   static Stimulus result(String step, String action, int attempt, EventResult r) {
-    return result(step, action, attempt, r, "ev-" + UUID.randomUUID());
+    return result(step, action, attempt, r, "ev-" + UUID.randomUUID(), "{\"" + step + "\": true}");
   }
 
   static Stimulus result(String step, String action, int attempt, EventResult r, String messageId) {
-    boolean ok = r == EventResult.SUCCESS;
-    return new Stimulus.Result(new InboundEvent(messageId, "orders", "default", UUID.randomUUID(), step, attempt,
-        action, r, ok ? Json.read("{\"" + step + "\": true}") : null, ok ? null : "E1", ok ? null : "nope"));
+    return result(step, action, attempt, r, messageId, "{\"" + step + "\": true}");
   }
 
+  static Stimulus success(String step, String action, String output) {
+    return result(step, action, 1, EventResult.SUCCESS, "ev-" + UUID.randomUUID(), output);
+  }
+
+  static Stimulus result(String step, String action, int attempt, EventResult r, String messageId, String output) {
+    boolean ok = r == EventResult.SUCCESS;
+    return new Stimulus.Result(new InboundEvent(messageId, "orders", "default", UUID.randomUUID(), step, attempt,
+        action, r, ok ? Json.read(output) : null, ok ? null : "E1", ok ? null : "nope"));
+  }
+
+  static final Stimulus START = new Stimulus.Start();
   static final Stimulus DUE = new Stimulus.TimersDue();
   static final Stimulus RETRY = new Stimulus.Retry();
 
   static Stimulus cancel(boolean compensate) {
     return new Stimulus.Cancel(compensate);
+  }
+
+  static Stimulus signal(String name) {
+    return new Stimulus.SignalStored(name);
   }
 
   /** The transition as lines (see the class comment). */
@@ -128,15 +239,18 @@ class StateMachineTest {
       return out;
     }
     for (StepState s : t.rows()) {
+      String id = s.name() + "#" + s.attempt();
+      String line;
       if (t.kind() == Transition.Kind.LATE) {
-        out.add("late " + s.name() + "#" + s.attempt());
+        line = "late " + id;
       } else if (s.id() != null) {
-        out.add("end " + s.name() + "#" + s.attempt() + " " + s.status());
-      } else if (s.status() == StepStatus.RUNNING && s.kind().equals("task")) {
-        out.add("send " + s.name() + "#" + s.attempt() + " " + s.action());
+        line = s.isRunning() ? "reopen " + id : "end " + id + " " + s.status();
+      } else if (s.isRunning() && s.kind().equals("task")) {
+        line = "send " + id + " " + s.action();
       } else {
-        out.add("add " + s.name() + "#" + s.attempt() + " " + s.status());
+        line = "add " + id + " " + s.status();
       }
+      out.add(s.chosen() != null && s.id() == null ? line + " case " + s.chosen() : line);
     }
     if (t.moved()) {
       out.add("-> " + t.status());
@@ -215,7 +329,8 @@ class StateMachineTest {
             state(CANCELLED, FORWARD, ok("reserve"), ended("check", 1, StepStatus.CANCELLED)),
             result("check", "check", 1, EventResult.SUCCESS), "late check#1"),
         row("duplicate: the event that ended the attempt, again", SAGA,
-            state(RUNNING, FORWARD, new Row("reserve", 1, StepStatus.SUCCEEDED, 1, false, "ev-1"), running("check", 1)),
+            state(RUNNING, FORWARD, new Row("reserve", 1, StepStatus.SUCCEEDED, 1, false, "ev-1", null, null),
+                running("check", 1)),
             result("reserve", "reserve", 1, EventResult.SUCCESS, "ev-1"), "DUPLICATE"));
   }
 
@@ -250,7 +365,7 @@ class StateMachineTest {
 
   static Stream<Arguments> commands() {
     return Stream.of(
-        row("start", SAGA, state(RUNNING, FORWARD), new Stimulus.Start(), "send reserve#1 reserve", "-> RUNNING"),
+        row("start", SAGA, state(RUNNING, FORWARD), START, "send reserve#1 reserve", "-> RUNNING"),
         row("cancel RUNNING: the step in flight is cancelled, its command withdrawn", SAGA,
             state(RUNNING, FORWARD, ok("reserve"), running("check", 1)), cancel(false),
             "end check#1 CANCELLED", "-> CANCELLED", "withdraw"),
@@ -288,8 +403,149 @@ class StateMachineTest {
         row("retry RUNNING", SAGA, state(RUNNING, FORWARD, running("reserve", 1)), RETRY, "REFUSED"));
   }
 
+  static final String RISKY = "{\"amount\": 50, \"address\": \"1 Main St\"}";
+
+  static InstanceState tree(InstanceStatus status, Phase phase, String input, List<StoredSignal> signals,
+      Row... rows) {
+    return state(status, phase, false, input, signals, rows);
+  }
+
+  static Stream<Arguments> kinds() {
+    Row scored = ok("fraud").withOutput("{\"score\": 90}");
+    Row clean = ok("fraud").withOutput("{\"score\": 10}");
+    return Stream.of(
+        // parallel: branches start together, join when all have ended
+        row("parallel: both branches start together", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), running("reserve", 1)),
+            result("reserve", "reserve", 1, EventResult.SUCCESS),
+            "end reserve#1 SUCCEEDED", "add checks#1 RUNNING", "send fraud#1 score", "send authorize#1 authorize",
+            "-> RUNNING"),
+        row("parallel: one branch ends, the other is awaited", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                running("fraud", 1), running("authorize", 1)),
+            success("fraud", "score", "{\"score\": 90}"), "end fraud#1 SUCCEEDED", "-> RUNNING"),
+        // choice: evaluated once when it starts, over the outputs of the steps before it
+        row("parallel joins; choice takes the case that holds (score over 80): the wait starts", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING), scored,
+                running("authorize", 1)),
+            success("authorize", "authorize", "{\"auth\": \"A1\"}"),
+            "end authorize#1 SUCCEEDED", "end checks#1 SUCCEEDED", "add route#1 RUNNING case 0",
+            "add approval#1 RUNNING", "-> RUNNING"),
+        row("choice takes otherwise when no case holds", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING), clean,
+                running("authorize", 1)),
+            success("authorize", "authorize", "{\"auth\": \"A1\"}"),
+            "end authorize#1 SUCCEEDED", "end checks#1 SUCCEEDED", "add route#1 RUNNING case otherwise",
+            "send note#1 note", "-> RUNNING"),
+        row("choice: a case over the input alone (amount over 1000)", TREE,
+            tree(RUNNING, FORWARD, "{\"amount\": 5000}", List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                clean, running("authorize", 1)),
+            success("authorize", "authorize", "{}"),
+            "end authorize#1 SUCCEEDED", "end checks#1 SUCCEEDED", "add route#1 RUNNING case 0",
+            "add approval#1 RUNNING", "-> RUNNING"),
+        // wait: a signal before it starts is consumed when it starts; one after, when it arrives
+        row("wait: a signal stored before the wait starts is consumed at once", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(7, "approve", Json.read("{\"by\": \"ana\"}"))),
+                ok("reserve"), group("checks", StepStatus.RUNNING), scored, running("authorize", 1)),
+            success("authorize", "authorize", "{}"),
+            "end authorize#1 SUCCEEDED", "end checks#1 SUCCEEDED", "add route#1 SUCCEEDED case 0",
+            "add approval#1 SUCCEEDED", "add cool-off#1 RUNNING", "-> RUNNING"),
+        row("wait: a signal that arrives while it waits ends it", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(8, "approve", Json.read("{\"by\": \"ana\"}"))),
+                ok("reserve"), scored, ok("authorize"), group("checks", StepStatus.SUCCEEDED),
+                chose("route", "0", StepStatus.RUNNING), running("approval", 1)),
+            signal("approve"),
+            "end approval#1 SUCCEEDED", "end route#1 SUCCEEDED", "add cool-off#1 RUNNING", "-> RUNNING"),
+        row("wait: another signal is kept for later and changes nothing", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(9, "reject", Json.read("{}"))),
+                ok("reserve"), scored, ok("authorize"), group("checks", StepStatus.SUCCEEDED),
+                chose("route", "0", StepStatus.RUNNING), running("approval", 1)),
+            signal("reject"), "-> RUNNING"),
+        row("wait: no signal before its timeout fails it (Timeout) and compensates across the branches", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), scored, ok("authorize"),
+                group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.RUNNING), due("approval", 1, 1)),
+            DUE, "end approval#1 TIMED_OUT", "end route#1 FAILED", "send authorize/compensate#1 void",
+            "-> COMPENSATING"),
+        // delay: a timer in the database
+        row("delay: ends at its deadline; the next task gets exactly its mapped input", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), scored, ok("authorize"),
+                group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.SUCCEEDED),
+                ok("approval").withOutput("{\"by\": \"ana\"}"), due("cool-off", 1, 1)),
+            DUE, "end cool-off#1 SUCCEEDED", "send ship#1 ship", "-> RUNNING"),
+        row("delay: not due yet, nothing moves", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), scored, ok("authorize"),
+                group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.SUCCEEDED), ok("approval"),
+                running("cool-off", 1)),
+            DUE, "STALE"),
+        // failure inside a parallel group
+        row("a branch fails while the other is in flight: no new step, the other is awaited", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                running("fraud", 1), running("authorize", 1)),
+            result("fraud", "score", 1, EventResult.FAILED), "end fraud#1 FAILED", "-> RUNNING"),
+        row("... then the awaited one ends and everything completed is compensated, newest first", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                ended("fraud", 1, StepStatus.FAILED), running("authorize", 1)),
+            success("authorize", "authorize", "{}"),
+            "end authorize#1 SUCCEEDED", "end checks#1 FAILED", "send authorize/compensate#1 void", "-> COMPENSATING"),
+        row("... and the older ones after it", TREE,
+            tree(COMPENSATING, COMPENSATION, RISKY, List.of(), ok("reserve"), ended("fraud", 1, StepStatus.FAILED),
+                ok("authorize"), group("checks", StepStatus.FAILED), running("authorize/compensate", 1)),
+            result("authorize", "void", 1, EventResult.SUCCESS),
+            "end authorize/compensate#1 SUCCEEDED", "send reserve/compensate#1 release", "-> COMPENSATING"),
+        row("duplicate events in a parallel group change nothing", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                new Row("fraud", 1, StepStatus.SUCCEEDED, 1, false, "ev-f", null, Json.read("{\"score\": 1}")),
+                running("authorize", 1)),
+            result("fraud", "score", 1, EventResult.SUCCESS, "ev-f"), "DUPLICATE"),
+        // combinations
+        row("parallel inside a choice: the chosen case's branches start together", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": true, \"n\": 2}", List.of()), START,
+            "add gate#1 RUNNING case 0", "add both#1 RUNNING", "send a#1 a", "send b#1 b", "-> RUNNING"),
+        row("an empty otherwise ends the choice at once; a choice inside a branch and a wait inside the other", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": false, \"n\": 2}", List.of()), START,
+            "add gate#1 SUCCEEDED case otherwise", "add fan#1 RUNNING", "add pick#1 RUNNING case 0",
+            "send big#1 big", "add hold#1 RUNNING", "-> RUNNING"),
+        row("a wait inside a branch, its signal stored before: the branch goes on", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": false, \"n\": 0}", List.of(new StoredSignal(3, "go", Json.read("1")))),
+            START, "add gate#1 SUCCEEDED case otherwise", "add fan#1 RUNNING", "add pick#1 RUNNING case otherwise",
+            "send small#1 small", "add hold#1 SUCCEEDED", "send after#1 after", "-> RUNNING"),
+        row("across branches, the newest completion is undone first (an errored one included)", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": true}", List.of(), chose("gate", "0", StepStatus.RUNNING),
+                group("both", StepStatus.RUNNING), ok("b"), running("a", 1)),
+            result("a", "a", 1, EventResult.ERROR),
+            "end a#1 ERROR", "end gate#1 FAILED", "end both#1 FAILED", "send a/compensate#1 undo-a",
+            "-> COMPENSATING"),
+        row("... then the older branch's", NEST,
+            tree(COMPENSATING, COMPENSATION, "{\"fast\": true}", List.of(), ok("b"), ended("a", 1, StepStatus.ERROR),
+                chose("gate", "0", StepStatus.FAILED), group("both", StepStatus.FAILED), running("a/compensate", 1)),
+            result("a", "undo-a", 1, EventResult.SUCCESS),
+            "end a/compensate#1 SUCCEEDED", "send b/compensate#1 undo-b", "-> COMPENSATING"),
+        row("a failure in one branch cancels a wait in flight in the other (it has no effect to await)", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": false, \"n\": 2}", List.of(),
+                chose("gate", "otherwise", StepStatus.SUCCEEDED), group("fan", StepStatus.RUNNING),
+                chose("pick", "0", StepStatus.RUNNING), running("big", 1), running("hold", 1)),
+            result("big", "big", 1, EventResult.FAILED),
+            "end big#1 FAILED", "end hold#1 CANCELLED", "end fan#1 FAILED", "end pick#1 FAILED", "-> FAILED",
+            "withdraw"),
+        row("retry inside groups: the failed and cancelled steps again, their groups go on, the choice stands", NEST,
+            tree(FAILED, FORWARD, "{\"fast\": false, \"n\": 2}", List.of(),
+                chose("gate", "otherwise", StepStatus.SUCCEEDED), ended("big", 1, StepStatus.FAILED),
+                ended("hold", 1, StepStatus.CANCELLED), group("fan", StepStatus.FAILED),
+                chose("pick", "0", StepStatus.FAILED)),
+            RETRY, "reopen fan#1", "reopen pick#1", "send big#2 big", "add hold#2 RUNNING", "-> RUNNING"),
+        // expressions that fail at run time
+        row("a choice whose expression fails at run time fails with the error", BROKEN,
+            tree(RUNNING, FORWARD, "{}", List.of(), running("first", 1)),
+            result("first", "first", 1, EventResult.SUCCESS),
+            "end first#1 SUCCEEDED", "add decide#1 FAILED", "-> FAILED", "withdraw"),
+        row("retry re-evaluates a choice whose expression failed; a mapping that fails sends nothing", BROKEN,
+            tree(FAILED, FORWARD, "{\"customer\": {\"tier\": \"gold\"}}", List.of(), ok("first"),
+                ended("decide", 1, StepStatus.FAILED)),
+            RETRY, "add decide#2 SUCCEEDED case 0", "add mapped#1 FAILED", "-> FAILED", "withdraw"));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"results", "timeouts", "commands"})
+  @MethodSource({"results", "timeouts", "commands", "kinds"})
   void transitions(String name, WorkflowDefinition d, InstanceState s, Stimulus stimulus, List<String> expected) {
     Transition t = MACHINE.decide(d, s, stimulus);
     assertThat(lines(t)).isEqualTo(expected);
@@ -333,13 +589,62 @@ class StateMachineTest {
   }
 
   @Test
-  void aTaskWithoutMappingGetsTheInputWithEarlierOutputsMergedIn() {
-    Transition t = MACHINE.decide(SAGA, state(RUNNING, FORWARD, ok("reserve"), running("check", 1)),
-        result("check", "check", 1, EventResult.SUCCESS));
-    Transition.Dispatch charge = t.dispatches().get(0);
-    assertThat(charge.input()).isEqualTo(Json.read("{\"n\": 1, \"reserve\": true, \"check\": true}"));
-    assertThat(charge.outputs()).as("every output was an object, merged: nothing sent twice").isNull();
-    assertThat(charge.row().commandMessageId()).isNotNull();
+  void aTaskWithoutMappingGetsTheInputWithEarlierOutputsMergedInEachOnce() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve").withOutput("{\"qty\": 2, \"lot\": 7}"),
+        ok("check").withOutput("\"ok\""), running("charge", 1));
+    Transition t = MACHINE.decide(SAGA, s, success("charge", "pay", "{\"qty\": 3, \"paid\": 5}"));
+    Transition.Dispatch ship = t.dispatches().get(0);
+    // later outputs win; a non-object output is not merged into input but travels by step name
+    assertThat(ship.input()).isEqualTo(Json.read("{\"n\": 1, \"qty\": 3, \"lot\": 7, \"paid\": 5}"));
+    assertThat(ship.outputs()).isEqualTo(Json.read("{\"check\": \"ok\"}"));
+    assertThat(s.input()).as("the instance input itself is not changed").isEqualTo(Json.read("{\"n\": 1}"));
+    assertThat(ship.row().commandMessageId()).isNotNull();
+  }
+
+  @Test
+  void aMappedInputIsExactlyTheMappedObject() {
+    Transition t = MACHINE.decide(TREE,
+        tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), ok("fraud").withOutput("{\"score\": 90}"),
+            ok("authorize"), group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.SUCCEEDED),
+            ok("approval").withOutput("{\"by\": \"ana\"}"), due("cool-off", 1, 1)),
+        DUE);
+    Transition.Dispatch ship = t.dispatches().get(0);
+    assertThat(ship.input()).isEqualTo(Json.read("{\"address\": \"1 Main St\", \"approvedBy\": \"ana\"}"));
+    assertThat(ship.outputs()).isNull();
+
+    Transition auto = MACHINE.decide(TREE,
+        tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), ok("fraud").withOutput("{\"score\": 10}"),
+            ok("authorize"), group("checks", StepStatus.SUCCEEDED), chose("route", "otherwise", StepStatus.RUNNING),
+            running("note", 1)),
+        success("note", "note", "{}"));
+    assertThat(lines(auto)).containsExactly("end note#1 SUCCEEDED", "end route#1 SUCCEEDED", "add cool-off#1 RUNNING",
+        "-> RUNNING");
+  }
+
+  @Test
+  void aWaitConsumesTheOldestStoredSignalOfItsNameAndOutputsItsBody() {
+    List<StoredSignal> stored = List.of(new StoredSignal(4, "other", Json.read("{}")),
+        new StoredSignal(5, "approve", Json.read("{\"by\": \"first\"}")),
+        new StoredSignal(6, "approve", Json.read("{\"by\": \"second\"}")));
+    Transition t = MACHINE.decide(TREE, tree(RUNNING, FORWARD, RISKY, stored, ok("reserve"),
+        ok("fraud").withOutput("{\"score\": 90}"), ok("authorize"), group("checks", StepStatus.SUCCEEDED),
+        chose("route", "0", StepStatus.RUNNING), running("approval", 1)), signal("approve"));
+    assertThat(t.signalsUsed()).containsExactly(new Transition.SignalUse(5, "approval"));
+    StepState approval = t.rows().stream().filter(r -> r.name().equals("approval")).findFirst().orElseThrow();
+    assertThat(approval.output()).isEqualTo(Json.read("{\"by\": \"first\"}"));
+  }
+
+  @Test
+  void stepsCarryTheirKindAndParentAndAChoiceErrorItsMessage() {
+    Transition t = MACHINE.decide(NEST, tree(RUNNING, FORWARD, "{\"fast\": true}", List.of()), START);
+    assertThat(t.rows()).extracting(r -> r.name() + ":" + r.kind() + ":" + r.parent())
+        .containsExactly("gate:choice:null", "both:parallel:gate", "a:task:both", "b:task:both");
+    Transition broken = MACHINE.decide(BROKEN, tree(RUNNING, FORWARD, "{}", List.of(), running("first", 1)),
+        result("first", "first", 1, EventResult.SUCCESS));
+    StepState decide = broken.rows().stream().filter(r -> r.name().equals("decide")).findFirst().orElseThrow();
+    assertThat(decide.errorCode()).isEqualTo("ExpressionError");
+    assertThat(decide.errorReason()).contains("input.customer.tier");
+    assertThat(broken.lastError().step()).isEqualTo("decide");
   }
 
   @Test

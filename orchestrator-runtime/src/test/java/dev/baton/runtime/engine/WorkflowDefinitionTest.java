@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.api.v1alpha1.OnTimeout;
-import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.workflow.Step;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,13 +16,14 @@ class WorkflowDefinitionTest {
 
   @Test
   void definitionsResolveDefaults() {
-    StepDefinition charge = SAGA.step(2);
-    assertThat(charge.actionFor(Phase.FORWARD)).isEqualTo("pay");
-    assertThat(charge.actionFor(Phase.COMPENSATION)).isEqualTo("refund");
+    Step.Task charge = (Step.Task) SAGA.step("charge").orElseThrow();
+    assertThat(charge.action()).isEqualTo("pay");
+    assertThat(charge.compensate()).isEqualTo("refund");
     assertThat(charge.timeout()).hasMinutes(1);
-    assertThat(SAGA.step(3).timeout()).isNull();
-    assertThat(SAGA.step(0).onTimeout()).isEqualTo(OnTimeout.Fail);
-    assertThat(SAGA.step(0).maxDispatches()).isEqualTo(1);
+    Step.Task reserve = (Step.Task) SAGA.step("reserve").orElseThrow();
+    assertThat(((Step.Task) SAGA.step("ship").orElseThrow()).timeout()).isNull();
+    assertThat(reserve.onTimeout()).isEqualTo(OnTimeout.Fail);
+    assertThat(reserve.maxDispatches()).isEqualTo(1);
   }
 
   @Test
@@ -45,23 +46,9 @@ class WorkflowDefinitionTest {
   }
 
   @Test
-  void definitionsWithStepsThisRuntimeCannotRunYetAreRefusedNamingTheStep() {
-    WorkflowSpec delayed = new WorkflowSpec();
-    delayed.setEntity("order");
-    StepSpec pause = new StepSpec();
-    pause.setName("pause");
-    pause.setDelay("2s");
-    delayed.setSteps(List.of(step("a", "a", null, null), pause));
-    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, delayed))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("step 'pause' is a delay step, which this runtime cannot run yet: it runs task steps only");
-
-    WorkflowSpec mapped = new WorkflowSpec();
-    mapped.setEntity("order");
-    StepSpec ship = step("ship", "ship", null, null);
-    ship.setInput(java.util.Map.of("address", "input.address"));
-    mapped.setSteps(List.of(ship));
-    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, mapped))
-        .hasMessageContaining("step 'ship' maps its input");
+  void everyKindOfStepLoads() {
+    assertThat(StateMachineTest.TREE.allSteps()).extracting(s -> s.kind().wireName())
+        .contains("task", "parallel", "choice", "wait", "delay");
+    assertThat(StateMachineTest.NEST.parentOf("big")).contains("pick");
   }
 }

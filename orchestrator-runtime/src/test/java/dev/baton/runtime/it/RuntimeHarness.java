@@ -23,6 +23,7 @@ import dev.baton.testing.AmqpTopology;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.workflow.WorkflowSpecs;
 import com.rabbitmq.http.client.domain.UserPermissions;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -170,6 +171,17 @@ final class RuntimeHarness implements AutoCloseable {
     return spec;
   }
 
+  private static final ObjectMapper YAML = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+
+  /** A spec written as in a resource (YAML flow style). */
+  static WorkflowSpec yaml(String spec) {
+    try {
+      return YAML.readValue(spec, WorkflowSpec.class);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("not a Workflow spec: " + spec, e);
+    }
+  }
+
   static StepSpec step(String name, String service, String command, String compensate) {
     StepSpec s = new StepSpec(name, service, command);
     s.setCompensate(compensate);
@@ -188,7 +200,10 @@ final class RuntimeHarness implements AutoCloseable {
   void declareTopology(String name, WorkflowSpec spec) {
     Map<String, List<ServiceModel.Command>> commands = new LinkedHashMap<>();
     List<WorkflowModel.Step> steps = new ArrayList<>();
-    for (StepSpec s : spec.getSteps()) {
+    for (StepSpec s : WorkflowSpecs.allSteps(spec)) {
+      if (s.getService() == null) {
+        continue; // parallel, choice, wait, delay: nothing on the broker
+      }
       List<ServiceModel.Command> cs = commands.computeIfAbsent(s.getService(), k -> new ArrayList<>());
       addCommand(cs, s.getCommand());
       if (s.getCompensate() != null) {

@@ -189,12 +189,17 @@ final class TestWorker implements AutoCloseable {
    * @param attempt the baton-attempt header to send (the command's own to answer it, another to be stale)
    */
   void publishEvent(Command c, String result, String eventId, int attempt) {
+    publishEvent(c, result, eventId, attempt, JSON.createObjectNode().put("manual", true));
+  }
+
+  /** As {@link #publishEvent(Command, String, String, int)}, with this output on success. */
+  void publishEvent(Command c, String result, String eventId, int attempt, JsonNode output) {
     try (Channel publish = connection.createChannel()) {
       publish.confirmSelect();
       Map<String, Object> headers = new HashMap<>(c.headers());
       headers.put("baton-attempt", attempt);
       Command altered = new Command(c.service(), c.command(), c.messageId(), headers, c.body(), c.correlationId());
-      Reply reply = "success".equals(result) ? Reply.success(JSON.createObjectNode().put("manual", true))
+      Reply reply = "success".equals(result) ? Reply.success(output)
           : new Reply(result, null, "MANUAL", "published by the test");
       answer(publish, altered, new Sent(eventId, reply));
     } catch (Exception e) {

@@ -202,8 +202,60 @@ class WebUiBrowserIT {
   }
 
   @Test
-  void aSignalSentFromThePageIsStoredForTheInstance() throws Exception {
-    // The runtime runs task steps only so far: the signal is stored for a wait to come (what the API's 202 means)
+  void aSignalSentFromThePageMovesAWaitingInstanceOnAndThePictureShowsBranchesAndTheCaseTaken() throws Exception {
+    h.apply("ui-approval", RuntimeHarness.yaml(StepKindsIT.order("ua", "1s"))); // one step of each kind
+    h.worker()
+        .serve("q.ua-inv.reserve", "ua-inv", "reserve", c -> Reply.success(out("reserved", 1)))
+        .serve("q.ua-inv.release", "ua-inv", "release", c -> Reply.success(out("released", 1)))
+        .serve("q.ua-risk.score", "ua-risk", "score", c -> Reply.success(out("score", 95)))
+        .serve("q.ua-pay.authorize", "ua-pay", "authorize", c -> Reply.success(out("auth", "A1")))
+        .serve("q.ua-pay.void", "ua-pay", "void", c -> Reply.success(out("voided", 1)))
+        .serve("q.ua-pay.note", "ua-pay", "note", c -> Reply.success(out("noted", true)))
+        .serve("q.ua-ship.ship", "ua-ship", "ship", c -> Reply.success(out("tracking", "T1")));
+    RuntimeHarness.Response started = h.start("ui-approval", "approve-1", "{\"amount\": 50, \"address\": \"1 Main\"}");
+    assertThat(started.status()).as(started.text()).isEqualTo(201);
+    UUID id = UUID.fromString(started.json().get("id").asText());
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(stepStatus(b, "approval"))
+          .isEqualTo("RUNNING")); // the live refresh brings the wait in
+      // the picture: the parallel group's branches side by side, the choice's first case taken, otherwise dimmed
+      WebElement fraud = b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='fraud'] rect"));
+      WebElement authorize = b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='authorize'] rect"));
+      assertThat(fraud.getAttribute("y")).isEqualTo(authorize.getAttribute("y"));
+      assertThat(fraud.getAttribute("x")).isNotEqualTo(authorize.getAttribute("x"));
+      assertThat(b.driver.findElements(By.cssSelector("svg.picture g.branch.taken"))).hasSize(1);
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.branch.taken")).getText())
+          .contains("taken: when");
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='note']")).getAttribute("class"))
+          .contains("status-skipped");
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='approval']")).getText())
+          .contains("waits for signal approve");
+      assertThat(b.driver.findElement(By.id("signal-name")).getAttribute("value")).isEqualTo("approve");
+      b.fullPage("instance-waiting");
+
+      WebElement body = b.driver.findElement(By.id("signal-body"));
+      body.clear();
+      body.sendKeys("{\"by\": \"ann\"}");
+      b.driver.findElement(By.id("signal")).click();
+      awaitText(b, "Signal sent.");
+      h.awaitStatus(id, "SUCCEEDED", WITHIN);
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+        assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("SUCCEEDED");
+        assertThat(stepStatus(b, "approval")).isEqualTo("SUCCEEDED");
+        assertThat(stepStatus(b, "cool-off")).isEqualTo("SUCCEEDED");
+        assertThat(stepStatus(b, "ship")).isEqualTo("SUCCEEDED");
+      });
+      b.driver.findElement(By.cssSelector("#out-step-approval summary")).click();
+      assertThat(b.driver.findElement(By.cssSelector("#out-step-approval pre")).getText()).contains("\"ann\"");
+      assertThat(b.driver.findElements(By.id("signal"))).isEmpty();
+      b.fullPage("instance-signalled-succeeded");
+    }
+  }
+
+  @Test
+  void aSignalSentBeforeAnyWaitIsStoredForTheInstance() throws Exception {
+    // a signal may come before its wait starts: it is stored (what the API's 202 means)
     UUID id = h.startOk("ui-shop", "hold-signal-1");
     try (Browser b = Browser.laptop()) {
       b.driver.get(ui + "instances/" + id);

@@ -44,6 +44,14 @@ class StepPictureTest {
   }
 
   @Test
+  void aFinishedInstancesStepsThatNeverRanAreNotReachedRatherThanPending() {
+    StepTree tree = new StepTree(List.of(Node.box("reserve", StepKind.TASK), Node.box("ship", StepKind.TASK)));
+    List<StepView> ran = List.of(ran("reserve", "FAILED"));
+    assertThat(StepPicture.layout(tree, ran, true).box("ship").orElseThrow().status()).isEqualTo("NOT_REACHED");
+    assertThat(StepPicture.layout(tree, ran, false).box("ship").orElseThrow().status()).isEqualTo("PENDING");
+  }
+
+  @Test
   void parallelBranchesSitSideBySideInsideTheirGroupWithoutOverlapping() {
     Node checks = new Node("checks", StepKind.PARALLEL, List.of(
         new Branch("", List.of(Node.box("fraud", StepKind.TASK))),

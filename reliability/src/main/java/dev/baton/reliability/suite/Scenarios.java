@@ -146,7 +146,8 @@ public final class Scenarios {
         + rig.leftoversDetail() + "; ") + "in flight when faults began " + clock.inFlight
         + "; accepted " + c.accepted() + " of " + n + ", effects "
         + rig.ledger.effects() + ", re-dispatched executions " + c.redispatched();
-    return new Verdict(scenario, c.accepted(), faults, c.lost() + (n - c.accepted()), c.appliedTwice(), c.stuck(),
+    return new Verdict(scenario, c.accepted(), faults, c.lost() + Math.max(0, n - c.accepted()), c.appliedTwice(),
+        c.stuck(),
         c.parked(), expectedParked, c.leftovers(), clock.recover, drain, more);
   }
 
@@ -513,9 +514,20 @@ public final class Scenarios {
       int[] struck = {0};
       int[] reportedDown = {0};
       // one Error per wave, while the wave's events flow through the lanes
+      int[] extra = {0};
       repeat(flow, clock, errors, () -> {
         java.nio.file.Files.writeString(arm, "armed");
-        if (Rig.await(Duration.ofSeconds(20), () -> !java.nio.file.Files.exists(arm))) {
+        // a small wave may be over already: start a few more instances until a lane takes the Error
+        boolean taken = false;
+        for (int t = 0; t < 20 && !taken; t++) {
+          taken = Rig.await(Duration.ofSeconds(1), () -> !java.nio.file.Files.exists(arm));
+          if (!taken) {
+            for (int i = 0; i < 3; i++) {
+              rig.startOne("key-extra-" + extra[0]++, java.time.Instant.now().plusSeconds(20));
+            }
+          }
+        }
+        if (taken) {
           struck[0]++;
           if (Rig.await(Duration.ofSeconds(3), () -> rig.get("/healthz").body().contains("lanesNotRunning"))) {
             reportedDown[0]++;

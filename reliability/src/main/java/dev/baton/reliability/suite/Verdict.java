@@ -36,7 +36,7 @@ public record Verdict(String scenario, int instances, String faults, long lost, 
 
   String row() {
     return "| " + scenario + " | " + instances + " | " + faults + " | " + lost + " | " + appliedTwice + " | " + stuck
-        + " | " + parked + (expectedParked > 0 ? " (of " + expectedParked + " poison)" : "") + " | " + leftovers
+        + " | " + parked + (expectedParked > 0 ? " (of " + expectedParked + " expected)" : "") + " | " + leftovers
         + " | " + seconds(recoverSeconds) + " | " + seconds(drainSeconds) + " | " + (ok() ? "PASS" : "FAIL") + " |";
   }
 }
