@@ -139,6 +139,11 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
           + "set another spec.service, or delete one of the two")));
     }
 
+    Optional<String> foreign = ForeignObjects.blocking(ws, context);
+    if (foreign.isPresent()) {
+      passes.forget(ResourceID.fromResource(ws));
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.CONFLICT, foreign.get())));
+    }
     ServiceTopology plan = TopologyPlanner.plan(model.value());
     String username = Names.workerUser(settings.userPrefix(), service);
     ResourceID id = ResourceID.fromResource(ws);
