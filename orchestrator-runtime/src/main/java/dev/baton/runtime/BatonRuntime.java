@@ -32,6 +32,7 @@ import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.runtime.ui.DeadLetterDesk;
 import dev.baton.runtime.ui.InstanceButtons;
+import dev.baton.runtime.ui.TraceLink;
 import dev.baton.runtime.ui.WebUi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -184,7 +185,7 @@ public final class BatonRuntime implements AutoCloseable {
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
             settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
             settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
-            settings.amqpCaFile(), settings.amqpAddresses()));
+            settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes, ui),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));

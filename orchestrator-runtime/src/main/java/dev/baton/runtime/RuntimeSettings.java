@@ -46,6 +46,8 @@ import java.util.Map;
  *     dead-letter page reads; null: the page says it is not configured
  * @param managementUsername user for the management API and for replaying dead letters; null: the broker user
  * @param managementPassword its password (never logged); null: the broker user's
+ * @param traceUrl where the web UI links an instance's trace: a URL with {@code {traceId}} in it (e.g. a Grafana
+ *     Tempo or Jaeger address); null: the UI shows the trace id as text
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -78,7 +80,8 @@ public record RuntimeSettings(
     List<String> amqpAddresses,
     String managementUrl,
     String managementUsername,
-    String managementPassword) {
+    String managementPassword,
+    String traceUrl) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -90,6 +93,9 @@ public record RuntimeSettings(
     atLeast("timeoutBatchSize", timeoutBatchSize, 1);
     atLeast("databasePoolSize", databasePoolSize, 0);
     atLeast("maxRequestBytes", maxRequestBytes, 1);
+    if (traceUrl != null && !traceUrl.contains("{traceId}")) {
+      throw new IllegalArgumentException("BATON_TRACE_URL: expected a URL with {traceId} in it, got '" + traceUrl + "'");
+    }
     if (httpPort < 0 || httpPort > 65_535) {
       throw new IllegalArgumentException("httpPort must be 0..65535, got " + httpPort);
     }
@@ -100,7 +106,7 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null);
   }
 
   /**
@@ -147,6 +153,7 @@ public record RuntimeSettings(
         .amqpAddresses(addresses(r))
         .management(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", null, "http", "https"),
             r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
+        .traceUrl(r.string("BATON_TRACE_URL", null))
         .build();
   }
 
@@ -225,6 +232,7 @@ public record RuntimeSettings(
     private String managementUrl;
     private String managementUsername;
     private String managementPassword;
+    private String traceUrl;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -258,6 +266,7 @@ public record RuntimeSettings(
       managementUrl = s.managementUrl;
       managementUsername = s.managementUsername;
       managementPassword = s.managementPassword;
+      traceUrl = s.traceUrl;
     }
 
     public Builder databaseUrl(String v) {
@@ -408,12 +417,17 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder traceUrl(String v) {
+      traceUrl = v;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword);
+          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword, traceUrl);
     }
   }
 }

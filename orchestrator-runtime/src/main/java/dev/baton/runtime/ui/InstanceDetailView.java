@@ -36,21 +36,22 @@ final class InstanceDetailView {
   private InstanceDetailView() {}
 
   static String page(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, String notice,
-      boolean error, Instant now) {
+      boolean error, Instant now, TraceLink traces) {
     StringBuilder b = new StringBuilder();
     b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / <a href=\"/ui/workflows/")
         .append(url(i.namespace())).append('/').append(url(i.workflow())).append("\">").append(esc(i.workflow()))
         .append("</a></p><h1>").append(esc(i.businessKey())).append(" <span class=\"muted mono\">")
         .append(esc(i.id())).append("</span></h1>");
     b.append(Layout.notice(notice, error));
-    b.append(live(i, picture, can, viewer, now));
+    b.append(live(i, picture, can, viewer, now, traces));
     return Layout.page(i.workflow() + " " + i.businessKey(), Layout.Section.WORKFLOWS, viewer, b.toString());
   }
 
-  static String live(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, Instant now) {
+  static String live(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, Instant now,
+      TraceLink traces) {
     StringBuilder b = new StringBuilder("<div id=\"live\"").append(i.active() ? " data-live=\"1500\"" : "")
         .append(" data-status=\"").append(esc(i.status())).append("\">");
-    facts(b, i, now);
+    facts(b, i, now, traces);
     actions(b, i, can, viewer);
     b.append("<h2>Steps</h2><div class=\"picture-wrap\">")
         .append(StepPictureSvg.render(picture, i.workflow() + " steps: " + i.status(), now)).append("</div>");
@@ -61,7 +62,7 @@ final class InstanceDetailView {
     return b.append("</div>").toString();
   }
 
-  private static void facts(StringBuilder b, InstanceView i, Instant now) {
+  private static void facts(StringBuilder b, InstanceView i, Instant now, TraceLink traces) {
     b.append("<div class=\"card\"><dl class=\"facts\">")
         .append("<dt>Status</dt><dd id=\"instance-status\">").append(Html.badge(i.status()))
         .append(i.active() ? " <span class=\"muted\">refreshing live</span>" : "").append("</dd>")
@@ -81,7 +82,11 @@ final class InstanceDetailView {
     }
     b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))
         .append(", revision ").append(i.revision()).append("</dd>")
-        .append("<dt>Started</dt><dd>").append(Html.time(i.createdAt())).append("</dd>")
+        .append("<dt>Started</dt><dd>").append(Html.time(i.createdAt())).append("</dd>");
+    if (i.traceId() != null && !i.traceId().isEmpty()) {
+      b.append("<dt>Trace</dt><dd id=\"trace\" class=\"mono\">").append(traces.html(i.traceId())).append("</dd>");
+    }
+    b
         .append("<dt>Finished</dt><dd>").append(Html.time(i.finishedAt()));
     if (i.finishedAt() != null && i.createdAt() != null) {
       b.append(" (took ").append(Html.duration(Duration.between(i.createdAt(), i.finishedAt()))).append(')');

@@ -12,7 +12,8 @@ import java.util.Optional;
  */
 record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
     String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
-    Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps) {
+    Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps,
+    String traceId) {
 
   /** An error as the document has it: which step (and dispatch) failed how. */
   record Failure(String step, String kind, String status, String code, String reason, Instant at) {

@@ -56,7 +56,7 @@ final class InstanceViewAdapter {
         doc.path("revision").asInt(), text(doc, "businessKey"), text(doc, "status"), text(doc, "phase"),
         text(doc, "currentStep"), doc.path("attempt").asInt(), time(doc, "since"), time(doc, "deadline"),
         lastError(doc.path("lastError")), time(doc, "createdAt"), time(doc, "updatedAt"), time(doc, "finishedAt"),
-        doc.path("input"), doc.path("outputs"), List.copyOf(views));
+        doc.path("input"), doc.path("outputs"), List.copyOf(views), text(doc, "traceId"));
   }
 
   private static Dispatch dispatch(JsonNode s, String step) {

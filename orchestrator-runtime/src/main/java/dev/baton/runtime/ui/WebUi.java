@@ -49,7 +49,8 @@ public final class WebUi {
 
   /** What the pages read and what the buttons call. */
   public record Parts(Database database, WorkflowWatcher workflows, RuntimeMetrics metrics,
-      InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters) {}
+      InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters,
+      TraceLink traces) {}
 
   private final Parts parts;
   private final UiAuth auth;
@@ -233,9 +234,10 @@ public final class WebUi {
         .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);
     if (live(ctx)) {
-      ctx.html(InstanceDetailView.live(view, picture, can, viewer(ctx), clock.instant()));
+      ctx.html(InstanceDetailView.live(view, picture, can, viewer(ctx), clock.instant(), parts.traces()));
     } else {
-      ctx.html(InstanceDetailView.page(view, picture, can, viewer(ctx), notice, error, clock.instant()));
+      ctx.html(InstanceDetailView.page(view, picture, can, viewer(ctx), notice, error, clock.instant(),
+          parts.traces()));
     }
   }
 

@@ -43,6 +43,7 @@ class WebUiBrowserIT {
     BatonRuntime runtime = h.startRuntime(h.settings().toBuilder()
         .management(LocalServices.RABBITMQ_MANAGEMENT_URL, LocalServices.RABBITMQ_USERNAME,
             LocalServices.RABBITMQ_PASSWORD)
+        .traceUrl("http://traces.example/trace/{traceId}")
         .build());
     ui = "http://127.0.0.1:" + runtime.httpPort() + "/ui/";
     // a shop whose shipping refuses orders keyed "refuse-*" and keeps "hold-*" waiting
@@ -145,6 +146,9 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.cssSelector("svg.picture g.step[data-step='ship']")).getAttribute("class"))
           .contains("status-failed");
       assertThat(b.driver.findElements(By.id("cancel"))).isEmpty(); // finished: nothing to cancel or retry
+      String traceId = h.instance(id).get("traceId").asText();
+      assertThat(b.driver.findElement(By.cssSelector("#trace a")).getAttribute("href"))
+          .isEqualTo("http://traces.example/trace/" + traceId);
       b.driver.findElement(By.cssSelector("#out-step-charge summary")).click();
       assertThat(b.driver.findElement(By.cssSelector("#out-step-charge pre")).getText()).contains("\"paid\" : 42");
       b.screenshot("instance-compensated");
