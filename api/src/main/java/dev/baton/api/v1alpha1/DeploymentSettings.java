@@ -76,11 +76,13 @@ public class DeploymentSettings {
   private List<Toleration> tolerations;
 
   @JsonPropertyDescription("Security context of the worker pods (runAsNonRoot, runAsUser, fsGroup, seccompProfile, ...): "
-      + "see 'kubectl explain pod.spec.securityContext'.")
+      + "see 'kubectl explain pod.spec.securityContext'. Unset: runAsNonRoot true and seccompProfile RuntimeDefault, "
+      + "as the restricted Pod Security Standard requires (the image must run as a non-root user).")
   private PodSecurityContext podSecurityContext;
 
   @JsonPropertyDescription("Security context of the worker container (allowPrivilegeEscalation, capabilities, "
-      + "readOnlyRootFilesystem, ...): see 'kubectl explain pod.spec.containers.securityContext'.")
+      + "readOnlyRootFilesystem, ...): see 'kubectl explain pod.spec.containers.securityContext'. Unset: "
+      + "allowPrivilegeEscalation false and every capability dropped, as the restricted Pod Security Standard requires.")
   private SecurityContext securityContext;
 
   public String getImage() {

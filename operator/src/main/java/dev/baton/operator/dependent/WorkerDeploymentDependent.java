@@ -5,7 +5,9 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.WorkerEnvironment;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -81,12 +83,21 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
     return deployment;
   }
 
-  /** The pod template fields of spec.deployment that Kubernetes takes as they are. */
+  /**
+   * The pod template fields of spec.deployment that Kubernetes takes as they are. Without security contexts of the
+   * spec's own, the worker pods get those of the {@code restricted} Pod Security Standard, so that they start in a
+   * namespace that enforces it: non-root, the runtime's default seccomp profile, no privilege escalation, no
+   * capabilities. (The image must then run as a non-root user; a spec that sets either context decides for itself.)
+   */
   static void passThrough(DeploymentSettings settings, PodSpec pod) {
     pod.setNodeSelector(settings.getNodeSelector());
     pod.setTolerations(settings.getTolerations());
-    pod.setSecurityContext(settings.getPodSecurityContext());
-    pod.getContainers().get(0).setSecurityContext(settings.getSecurityContext());
+    pod.setSecurityContext(settings.getPodSecurityContext() != null ? settings.getPodSecurityContext()
+        : new PodSecurityContextBuilder().withRunAsNonRoot(true)
+            .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build());
+    pod.getContainers().get(0).setSecurityContext(settings.getSecurityContext() != null ? settings.getSecurityContext()
+        : new SecurityContextBuilder().withAllowPrivilegeEscalation(false)
+            .withNewCapabilities().withDrop("ALL").endCapabilities().build());
   }
 
   /**

@@ -36,10 +36,14 @@ class WorkerPodTemplateTest {
   }
 
   @Test
-  void withoutThemThePodHasNone() {
+  void withoutThemThePodMeetsTheRestrictedPodSecurityStandard() {
     PodSpec pod = new PodSpecBuilder().addNewContainer().withName(WorkerResources.CONTAINER).endContainer().build();
     WorkerDeploymentDependent.passThrough(new DeploymentSettings(), pod);
-    assertThat(pod.getSecurityContext()).isNull();
-    assertThat(pod.getContainers().get(0).getSecurityContext()).isNull();
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    var container = pod.getContainers().get(0).getSecurityContext();
+    assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getPrivileged()).as("never privileged").isNotEqualTo(Boolean.TRUE);
   }
 }
