@@ -32,7 +32,8 @@ final class CountingHttpProxy implements AutoCloseable {
       "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection");
 
   private final HttpServer server;
-  private final ExecutorService threads = Executors.newFixedThreadPool(8);
+  // As many as the operator's reconciler threads (50), so that the proxy never queues what the operator sends at once.
+  private final ExecutorService threads = Executors.newFixedThreadPool(64);
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String target;
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
@@ -40,7 +41,7 @@ final class CountingHttpProxy implements AutoCloseable {
   /** @param target the management API's root, e.g. {@code http://127.0.0.1:15672} (no path) */
   CountingHttpProxy(String target) throws IOException {
     this.target = target.endsWith("/") ? target.substring(0, target.length() - 1) : target;
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
     server.setExecutor(threads);
     server.createContext("/", this::forward);
     server.start();

@@ -11,7 +11,7 @@ import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.DeploymentRequested;
 import dev.baton.operator.dependent.WorkerResources;
 import dev.baton.operator.status.Reason;
-import dev.baton.operator.status.Verdict;
+import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -66,17 +66,17 @@ public final class KedaAutoscaling {
    * @param actions what was changed, for the log
    * @return the AutoscalingReady verdict, or null when autoscaling is not asked for
    */
-  public Verdict apply(WorkerService ws, ServiceTopology plan, KubernetesClient client, List<String> actions) {
+  public ConditionState apply(WorkerService ws, ServiceTopology plan, KubernetesClient client, List<String> actions) {
     AutoscalingSettings a = ws.getSpec().getAutoscaling();
     if (a == null || !DeploymentRequested.isRequested(ws)) {
       if (mayHaveObjects(ws)) {
         remove(ws, plan.service(), client, actions);
       }
-      return a == null ? null : Verdict.failed(Reason.NO_DEPLOYMENT, "spec.autoscaling needs spec.deployment: without "
+      return a == null ? null : ConditionState.failed(Reason.NO_DEPLOYMENT, "spec.autoscaling needs spec.deployment: without "
           + "a Deployment there is nothing to scale (scale workers that run elsewhere with their own tools)");
     }
     if (!detector.installed(client)) {
-      return Verdict.failed(Reason.KEDA_NOT_INSTALLED, "KEDA is not installed in this cluster (" + KedaDetector.GROUP_VERSION
+      return ConditionState.failed(Reason.KEDA_NOT_INSTALLED, "KEDA is not installed in this cluster (" + KedaDetector.GROUP_VERSION
           + " ScaledObject is not served): install KEDA 2.x, e.g. the kedacore/keda Helm chart, to scale on queue "
           + "depth; until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
           + ")");
@@ -95,12 +95,12 @@ public final class KedaAutoscaling {
         throw e;
       }
       forbidden = true;
-      return Verdict.failed(Reason.KEDA_FORBIDDEN, "KEDA is installed but the operator may not write keda.sh "
+      return ConditionState.failed(Reason.KEDA_FORBIDDEN, "KEDA is installed but the operator may not write keda.sh "
           + "ScaledObjects/TriggerAuthentications (HTTP 403): grant them (Helm: --set autoscaling.keda.enabled=true); "
           + "until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
           + ")");
     }
-    return kedaSays(scaledObject).orElse(Verdict.ok(Reason.SCALED_OBJECT_READY, "ScaledObject "
+    return kedaSays(scaledObject).orElse(ConditionState.ok(Reason.SCALED_OBJECT_READY, "ScaledObject "
         + scaledObject.getMetadata().getName() + " scales Deployment " + WorkerResources.deploymentName(ws) + " from "
         + a.getMinReplicas() + " to " + a.getMaxReplicas() + " replicas, aiming at " + a.getTargetQueueDepth()
         + " messages per replica in each of " + plan.consumers().size() + " queue(s)"));
@@ -179,7 +179,7 @@ public final class KedaAutoscaling {
 
   /** KEDA's own Ready condition on the ScaledObject, when it says False. */
   @SuppressWarnings("unchecked")
-  private static Optional<Verdict> kedaSays(GenericKubernetesResource scaledObject) {
+  private static Optional<ConditionState> kedaSays(GenericKubernetesResource scaledObject) {
     Object status = scaledObject.getAdditionalProperties().get("status");
     if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conditions)) {
       return Optional.empty();
@@ -187,7 +187,7 @@ public final class KedaAutoscaling {
     return conditions.stream().filter(Map.class::isInstance).map(c -> (Map<String, Object>) c)
         .filter(c -> "Ready".equals(c.get("type")) && "False".equals(c.get("status")))
         .findFirst()
-        .map(c -> Verdict.failed(Reason.SCALER_NOT_READY, "KEDA reports ScaledObject "
+        .map(c -> ConditionState.failed(Reason.SCALER_NOT_READY, "KEDA reports ScaledObject "
             + scaledObject.getMetadata().getName() + " not ready: " + c.getOrDefault("reason", "") + " "
             + c.getOrDefault("message", "")));
   }

@@ -26,7 +26,7 @@ import dev.baton.operator.monitoring.DeadLetterAlerts;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.monitoring.OperatorMetrics;
 import dev.baton.operator.status.Reason;
-import dev.baton.operator.status.Verdict;
+import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.status.WorkerServiceFindings;
 import dev.baton.operator.status.WorkerServiceStatusWriter;
 import dev.baton.operator.topology.RemovalReport;
@@ -127,18 +127,23 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
         name -> retryPolicies.get(new ResourceID(name, namespace)));
     if (!model.isValid()) {
       passes.forget(ResourceID.fromResource(ws));
-      return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.of(model), model.message())));
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.of(model), model.message())));
     }
     String service = model.value().service();
     NameClaims<WorkerService> claims = claims(context);
     if (!claims.holds(ws, service)) {
       passes.forget(ResourceID.fromResource(ws));
       String holder = claims.holder(service).map(NameClaims::describe).orElse("another WorkerService");
-      return status.write(ws, unapplied(ws, context, Verdict.failed(Reason.CONFLICT, "service '" + service
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.CONFLICT, "service '" + service
           + "' is already provided by WorkerService " + holder + ", which is older; nothing is declared for this one: "
           + "set another spec.service, or delete one of the two")));
     }
 
+    Optional<String> foreign = ForeignObjects.blocking(ws, context);
+    if (foreign.isPresent()) {
+      passes.forget(ResourceID.fromResource(ws));
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.CONFLICT, foreign.get())));
+    }
     ServiceTopology plan = TopologyPlanner.plan(model.value());
     String username = Names.workerUser(settings.userPrefix(), service);
     ResourceID id = ResourceID.fromResource(ws);
@@ -168,7 +173,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       if (fresh.isEmpty() || !fresh.get().passwordDigest().equals(passwordDigest)) {
         actions.addAll(users.ensure(username, password, plan.workerPermissions()));
       }
-      Verdict scaling = autoscaling.apply(ws, plan, context.getClient(), actions);
+      ConditionState scaling = autoscaling.apply(ws, plan, context.getClient(), actions);
       deadLetters.observe(ws, plan, report);
       if (!actions.isEmpty()) {
         LOG.info("WorkerService {} (service '{}'): {}", id, service, String.join("; ", actions));
@@ -184,7 +189,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       return report.draining().isEmpty() ? result : result.rescheduleAfter(min(DRAIN_CHECK, settings.resync()));
     } catch (BrokerException e) {
       Duration delay = backoff.after(e, id, "WorkerService");
-      return status.write(ws, unapplied(ws, context, Verdict.failed(e.failure().reason(), e.getMessage())))
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(e.failure().reason(), e.getMessage())))
           .rescheduleAfter(delay);
     }
   }
@@ -268,8 +273,8 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList());
   }
 
-  private static Verdict topologyVerdict(ServiceTopology plan, SyncReport report) {
-    return Verdict.of(report, ServiceBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.DECLARED, plan.exchanges().size()
+  private static ConditionState topologyVerdict(ServiceTopology plan, SyncReport report) {
+    return ConditionState.of(report, ServiceBrokerObjects.SPEC_FIELDS, ConditionState.ok(Reason.DECLARED, plan.exchanges().size()
         + " exchanges, " + plan.queues().size() + " queues, " + plan.bindings().size()
         + " bindings and user permissions are in place"));
   }
@@ -279,7 +284,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
    * service name stays the one the broker objects carry (status.service): after a rename, it is what tells a later
    * pass — or the deletion — which user and queues of the old name to retire, so a failed pass must not overwrite it.
    */
-  private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, Verdict verdict) {
+  private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, ConditionState verdict) {
     Optional<Secret> secret = context.getSecondaryResource(Secret.class);
     String username = ws.getStatus() == null ? null : ws.getStatus().getUsername();
     String inUse = ws.getStatus() == null ? null : ws.getStatus().getService();

@@ -21,7 +21,7 @@ import dev.baton.operator.runtime.InstanceCountsEventSource;
 import dev.baton.operator.runtime.RuntimeCounts;
 import dev.baton.operator.runtime.RuntimeRoutes;
 import dev.baton.operator.status.Reason;
-import dev.baton.operator.status.Verdict;
+import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.status.WorkflowFindings;
 import dev.baton.operator.status.WorkflowStatusWriter;
 import dev.baton.operator.topology.RemovalReport;
@@ -118,14 +118,14 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     if (!model.isValid()) {
       passes.forget(id);
       return status.write(workflow,
-          new WorkflowFindings(Verdict.failed(Reason.of(model), model.message()), null, null, instances));
+          new WorkflowFindings(ConditionState.failed(Reason.of(model), model.message()), null, null, instances));
     }
     String name = workflow.getMetadata().getName();
     NameClaims<Workflow> claims = claims(context);
     if (!claims.holds(workflow, name)) {
       passes.forget(id);
       String holder = claims.holder(name).map(NameClaims::describe).orElse("another Workflow");
-      return status.write(workflow, new WorkflowFindings(Verdict.failed(Reason.CONFLICT, "queue "
+      return status.write(workflow, new WorkflowFindings(ConditionState.failed(Reason.CONFLICT, "queue "
           + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
           + "declared for this one: rename it, or delete one of the two"), null, null, instances));
     }
@@ -155,7 +155,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     } catch (BrokerException e) {
       Duration delay = backoff.after(e, id, "Workflow");
       return status.write(workflow,
-              new WorkflowFindings(Verdict.failed(e.failure().reason(), e.getMessage()), plan, null, instances))
+              new WorkflowFindings(ConditionState.failed(e.failure().reason(), e.getMessage()), plan, null, instances))
           .rescheduleAfter(delay);
     }
   }
@@ -199,8 +199,8 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     return new OrchestratorTopology(plan.workflow(), plan.queue(), plan.deadLetterQueue(), List.copyOf(bindings));
   }
 
-  private static Verdict verdict(OrchestratorTopology plan, SyncReport report) {
-    return Verdict.of(report, WorkflowBrokerObjects.SPEC_FIELDS, Verdict.ok(Reason.READY, "queue "
+  private static ConditionState verdict(OrchestratorTopology plan, SyncReport report) {
+    return ConditionState.of(report, WorkflowBrokerObjects.SPEC_FIELDS, ConditionState.ok(Reason.READY, "queue "
         + plan.queue().name() + " receives the results of every step (" + plan.bindings().size() + " bindings)"));
   }
 

@@ -27,7 +27,7 @@ public final class Conditions {
     this.now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
   }
 
-  public Conditions set(String type, Verdict verdict) {
+  public Conditions set(String type, ConditionState verdict) {
     String status = verdict.ok() ? "True" : "False";
     String since = previous.stream()
         .filter(c -> type.equals(c.getType()) && status.equals(c.getStatus()))

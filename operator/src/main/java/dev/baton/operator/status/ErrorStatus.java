@@ -20,7 +20,7 @@ final class ErrorStatus {
   static <S extends BatonStatus, P extends CustomResource<?, S>> ErrorStatusUpdateControl<P> of(
       P primary, Exception e, Class<S> type, Supplier<S> empty, Supplier<P> bare, Clock clock, KubeEvents events) {
     S status = StatusPatch.copy(primary.getStatus(), type, empty);
-    Verdict error = Verdict.failed(Reason.RECONCILE_ERROR, "reconciling failed, retrying: " + e.getMessage());
+    ConditionState error = ConditionState.failed(Reason.RECONCILE_ERROR, "reconciling failed, retrying: " + e.getMessage());
     ReadyEvents.onTransition(events, primary, error);
     status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), primary.getMetadata().getGeneration(), clock)
         .keepAllBut(ConditionTypes.READY)

@@ -16,7 +16,7 @@ final class ReadyEvents {
 
   private ReadyEvents() {}
 
-  static void onTransition(KubeEvents events, CustomResource<?, ? extends BatonStatus> resource, Verdict ready) {
+  static void onTransition(KubeEvents events, CustomResource<?, ? extends BatonStatus> resource, ConditionState ready) {
     if (ready.ok() || !ready.reason().isFailure()) {
       return;
     }

@@ -31,7 +31,10 @@ public enum Reason {
   MISSING_SERVICE("MissingService"),
   /** A Workflow step names a command (or compensate command) its service does not accept. */
   MISSING_COMMAND("MissingCommand"),
-  /** Another, older resource already holds the vhost-wide name (service name, orchestrator queue). */
+  /**
+   * Another, older resource already holds the vhost-wide name (service name, orchestrator queue), or a Secret or
+   * Deployment with the name the operator would use belongs to someone else (it is never adopted or overwritten).
+   */
   CONFLICT("Conflict"),
 
   // --- the broker ---------------------------------------------------------------------------------------------

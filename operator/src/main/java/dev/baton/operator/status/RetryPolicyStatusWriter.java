@@ -31,17 +31,17 @@ public final class RetryPolicyStatusWriter {
   public UpdateControl<RetryPolicy> write(RetryPolicy policy, Validated<RetryStaircase> staircase) {
     RetryPolicyStatus status = new RetryPolicyStatus();
     status.setObservedGeneration(policy.getMetadata().getGeneration());
-    Verdict ready;
+    ConditionState ready;
     if (staircase.isValid()) {
       RetryStaircase s = staircase.value();
       status.setRetries(s.retries());
       status.setDelays(new ArrayList<>(s.normalisedDelays()));
       status.setTiers(new ArrayList<>(s.tiers().stream().map(BatonDuration::toString).toList()));
-      ready = Verdict.ok(Reason.VALID, s.hasRetries()
+      ready = ConditionState.ok(Reason.VALID, s.hasRetries()
           ? s.retries() + " retries over " + s.tiers().size() + " retry queue(s) per command: " + String.join(", ", status.getTiers())
           : "no retries: the first technical failure dead-letters");
     } else {
-      ready = Verdict.failed(Reason.of(staircase), staircase.message());
+      ready = ConditionState.failed(Reason.of(staircase), staircase.message());
     }
     status.setConditions(new ArrayList<>(new Conditions(
         policy.getStatus() == null ? null : policy.getStatus().getConditions(), policy.getMetadata().getGeneration(), clock)

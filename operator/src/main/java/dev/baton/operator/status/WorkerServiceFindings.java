@@ -19,11 +19,11 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
  */
 public record WorkerServiceFindings(
     String service,
-    Verdict topology,
+    ConditionState topology,
     ServiceTopology plan,
     SyncReport report,
     String username,
     String credentialsSecret,
     boolean deploymentRequested,
     Deployment deployment,
-    Verdict autoscaling) {}
+    ConditionState autoscaling) {}

@@ -106,15 +106,15 @@ public final class WorkerServiceStatusWriter {
   }
 
   /** Ready sums up the topology and the Deployment (autoscaling is optional and reported on its own). */
-  private static Verdict readyVerdict(WorkerServiceFindings f) {
-    Verdict deployment = deploymentVerdict(f);
+  private static ConditionState readyVerdict(WorkerServiceFindings f) {
+    ConditionState deployment = deploymentVerdict(f);
     if (!f.topology().ok()) {
       return f.topology();
     }
     if (!deployment.ok()) {
       return deployment;
     }
-    return Verdict.ok(Reason.READY, readyMessage(f));
+    return ConditionState.ok(Reason.READY, readyMessage(f));
   }
 
   private static void fillTopology(WorkerServiceStatus status, WorkerServiceFindings f) {
@@ -150,22 +150,22 @@ public final class WorkerServiceStatusWriter {
     status.setDrainingQueues(new ArrayList<>(report.draining().stream().map(BrokerQueue::name).toList()));
   }
 
-  private static Verdict deploymentVerdict(WorkerServiceFindings f) {
+  private static ConditionState deploymentVerdict(WorkerServiceFindings f) {
     if (!f.deploymentRequested()) {
-      return Verdict.ok(Reason.NOT_REQUESTED, "no spec.deployment: run the workers elsewhere with the credentials in "
+      return ConditionState.ok(Reason.NOT_REQUESTED, "no spec.deployment: run the workers elsewhere with the credentials in "
           + "Secret " + Optional.ofNullable(f.credentialsSecret()).orElse("(not created yet)"));
     }
     Deployment d = f.deployment();
     if (d == null) {
-      return Verdict.failed(Reason.DEPLOYMENT_PENDING, f.topology().ok()
+      return ConditionState.failed(Reason.DEPLOYMENT_PENDING, f.topology().ok()
           ? "the Deployment is being created" : "the Deployment is created once the topology is in place (see TopologyReady)");
     }
     int wanted = d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
     int available = d.getStatus() == null || d.getStatus().getAvailableReplicas() == null
         ? 0 : d.getStatus().getAvailableReplicas();
     String counts = available + "/" + wanted + " replicas of Deployment " + d.getMetadata().getName() + " available";
-    return available >= wanted ? Verdict.ok(Reason.AVAILABLE, counts)
-        : Verdict.failed(Reason.REPLICAS_UNAVAILABLE, counts + ": see 'kubectl describe deployment "
+    return available >= wanted ? ConditionState.ok(Reason.AVAILABLE, counts)
+        : ConditionState.failed(Reason.REPLICAS_UNAVAILABLE, counts + ": see 'kubectl describe deployment "
             + d.getMetadata().getName() + "' and its pods");
   }
 

@@ -12,9 +12,9 @@ import dev.baton.operator.topology.SyncReport;
  * @param report what the broker holds, null when the broker was not reached or not touched
  * @param counts its instances as the runtime last counted them, null when not known (the status keeps its own)
  */
-public record WorkflowFindings(Verdict ready, OrchestratorTopology plan, SyncReport report, InstanceCounts counts) {
+public record WorkflowFindings(ConditionState ready, OrchestratorTopology plan, SyncReport report, InstanceCounts counts) {
 
-  public WorkflowFindings(Verdict ready, OrchestratorTopology plan, SyncReport report) {
+  public WorkflowFindings(ConditionState ready, OrchestratorTopology plan, SyncReport report) {
     this(ready, plan, report, null);
   }
 

@@ -113,6 +113,30 @@ class BadInputIT {
   }
 
   @Test
+  void anUnownedSecretOrDeploymentOfTheSameNameIsAConflictAndIsLeftAlone() {
+    f.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withNamespace(NS)
+        .withName("taken-broker-credentials").endMetadata().addToStringData("password", "someone-elses").build());
+    f.create(workerService(NS, "taken", "charge"));
+
+    assertThat(f.awaitReady(WorkerService.class, NS, "taken", false, "Conflict").getMessage())
+        .contains("Secret taken-broker-credentials already exists").contains("neither adopts nor overwrites it");
+    assertThat(f.get(io.fabric8.kubernetes.api.model.Secret.class, NS, "taken-broker-credentials").getMetadata()
+        .getOwnerReferences()).as("not adopted").isEmpty();
+    assertThat(broker.queues()).as("nothing declared for it").doesNotContainKey("q.taken.charge");
+
+    f.delete(io.fabric8.kubernetes.api.model.Secret.class, NS, "taken-broker-credentials");
+    f.awaitReady(WorkerService.class, NS, "taken", true, "Ready");
+
+    f.create(new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withNamespace(NS)
+        .withName("runner").endMetadata().withNewSpec().withReplicas(3).endSpec().build());
+    f.create(workerService(NS, "runner", spec -> spec.setDeployment(Crs.deployment("example/runner:1", 1)), "go"));
+    assertThat(f.awaitReady(WorkerService.class, NS, "runner", false, "Conflict").getMessage())
+        .contains("Deployment runner already exists");
+    assertThat(f.get(io.fabric8.kubernetes.api.model.apps.Deployment.class, NS, "runner").getSpec().getReplicas())
+        .as("not overwritten").isEqualTo(3);
+  }
+
+  @Test
   void theOlderWorkerServiceKeepsAServiceName() {
     WorkerService older = f.create(workerService("team-a", "billing", "charge"));
     f.awaitReady(WorkerService.class, "team-a", "billing", true, "Ready");

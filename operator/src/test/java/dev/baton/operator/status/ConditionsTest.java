@@ -23,11 +23,11 @@ class ConditionsTest {
   @Test
   void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
     List<Condition> first = new Conditions(null, 1L, at("2026-01-01T10:00:00Z"))
-        .set("Ready", Verdict.failed(Reason.BROKER_UNAVAILABLE, "down")).toList();
+        .set("Ready", ConditionState.failed(Reason.BROKER_UNAVAILABLE, "down")).toList();
     List<Condition> stillDown = new Conditions(first, 1L, at("2026-01-01T10:05:00Z"))
-        .set("Ready", Verdict.failed(Reason.INVALID_SPEC, "other reason")).toList();
+        .set("Ready", ConditionState.failed(Reason.INVALID_SPEC, "other reason")).toList();
     List<Condition> up = new Conditions(stillDown, 2L, at("2026-01-01T10:06:00Z"))
-        .set("Ready", Verdict.ok(Reason.READY, "fine")).toList();
+        .set("Ready", ConditionState.ok(Reason.READY, "fine")).toList();
 
     assertThat(stillDown.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
     assertThat(stillDown.get(0).getReason()).isEqualTo("InvalidSpec");

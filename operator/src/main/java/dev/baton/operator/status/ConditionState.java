@@ -5,14 +5,14 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** The outcome of one concern of a reconciliation, as a condition will state it. */
-public record Verdict(boolean ok, Reason reason, String message) {
+public record ConditionState(boolean ok, Reason reason, String message) {
 
-  public static Verdict ok(Reason reason, String message) {
-    return new Verdict(true, reason, message);
+  public static ConditionState ok(Reason reason, String message) {
+    return new ConditionState(true, reason, message);
   }
 
-  public static Verdict failed(Reason reason, String message) {
-    return new Verdict(false, reason, message);
+  public static ConditionState failed(Reason reason, String message) {
+    return new ConditionState(false, reason, message);
   }
 
   /**
@@ -20,7 +20,7 @@ public record Verdict(boolean ok, Reason reason, String message) {
    *
    * @param specFields the spec field behind each queue argument of this kind
    */
-  public static Verdict of(SyncReport report, Map<String, String> specFields, Verdict applied) {
+  public static ConditionState of(SyncReport report, Map<String, String> specFields, ConditionState applied) {
     if (report.mismatches().isEmpty()) {
       return applied;
     }

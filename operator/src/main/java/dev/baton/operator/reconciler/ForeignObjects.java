@@ -1,0 +1,51 @@
+package dev.baton.operator.reconciler;
+
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.operator.dependent.DeploymentRequested;
+import dev.baton.operator.dependent.WorkerResources;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.util.Optional;
+
+/**
+ * A Secret or Deployment with the name the operator would give a WorkerService's, which that WorkerService does not
+ * own: someone else's. The operator never adopts or overwrites it (it could hold another application's credentials or
+ * run another application): the WorkerService is in Conflict until it goes or is renamed. The informers see only what
+ * the operator manages, so an object missing from them is looked up by name: one request, on creation or while in
+ * conflict.
+ */
+final class ForeignObjects {
+
+  private ForeignObjects() {}
+
+  /** What stands in the way, as the condition's message; empty when nothing does. */
+  static Optional<String> blocking(WorkerService ws, Context<WorkerService> context) {
+    String ns = ws.getMetadata().getNamespace();
+    Optional<String> secret = foreign(ws, "Secret", context.getSecondaryResource(Secret.class).map(HasMetadata.class::cast)
+        .orElseGet(() -> context.getClient().secrets().inNamespace(ns).withName(WorkerResources.secretName(ws)).get()));
+    if (secret.isPresent() || !DeploymentRequested.isRequested(ws)) {
+      return secret;
+    }
+    return foreign(ws, "Deployment", context.getSecondaryResource(Deployment.class).map(HasMetadata.class::cast)
+        .orElseGet(() -> context.getClient().apps().deployments().inNamespace(ns)
+            .withName(WorkerResources.deploymentName(ws)).get()));
+  }
+
+  private static Optional<String> foreign(WorkerService ws, String kind, HasMetadata found) {
+    if (found == null || ownedBy(found, ws)) {
+      return Optional.empty();
+    }
+    return Optional.of(kind + " " + found.getMetadata().getName() + " already exists in namespace "
+        + ws.getMetadata().getNamespace() + " and is not this WorkerService's (no owner reference to it): Baton "
+        + "neither adopts nor overwrites it; nothing is declared until it is deleted or renamed, or this WorkerService "
+        + "is renamed");
+  }
+
+  /** Owned by this WorkerService (by kind and name: a WorkerService deleted and created again has a new uid). */
+  private static boolean ownedBy(HasMetadata found, WorkerService ws) {
+    return found.getMetadata().getOwnerReferences() != null && found.getMetadata().getOwnerReferences().stream()
+        .anyMatch(o -> "WorkerService".equals(o.getKind()) && ws.getMetadata().getName().equals(o.getName()));
+  }
+}
