@@ -22,6 +22,7 @@ import dev.baton.contract.topology.QueueType;
  * @param httpClients concurrent HTTP clients starting instances
  * @param inFlight instances kept running in the sustained (closed-loop) measurement
  * @param stepTimeout every step's timeout (e.g. 5m), or null for none
+ * @param shape how the steps are arranged: {@link Shape}
  */
 record BenchConfig(
     int steps,
@@ -40,45 +41,55 @@ record BenchConfig(
     int workerChannels,
     int httpClients,
     int inFlight,
-    String stepTimeout) {
+    String stepTimeout,
+    Shape shape) {
+
+  /** The workflow's shape: {@code steps} tasks in a line, as branches of one parallel group, or inside a choice. */
+  enum Shape { LINEAR, PARALLEL, CHOICE }
 
   static BenchConfig defaults() {
-    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 8, 400, "5m");
+    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 8, 400, "5m", Shape.LINEAR);
   }
 
   BenchConfig withSteps(int v) {
     return new BenchConfig(v, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withThreads(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, v, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withPrefetch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, v, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withOutboxBatch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, v,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withQueueType(QueueType v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withPayloadBytes(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
   }
 
   BenchConfig withInstances(int v) {
     return new BenchConfig(steps, v, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+  }
+
+  BenchConfig withShape(Shape v) {
+    return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
+        v);
   }
 
   /** The instance input: a JSON object of about {@link #payloadBytes} bytes. */

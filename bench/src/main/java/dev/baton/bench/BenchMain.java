@@ -37,6 +37,11 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--steps", description = "Steps per workflow (default ${DEFAULT-VALUE}).", defaultValue = "3")
   int steps;
 
+  @Option(names = "--shape", description = "How the --steps tasks are arranged: linear (one after the other),"
+      + " parallel (one parallel group, a task per branch; at least 2) or choice (a choice whose first case runs"
+      + " them; its otherwise holds as many more) (default ${DEFAULT-VALUE}).", defaultValue = "linear")
+  String shape;
+
   @Option(names = "--instances", description = "Instances preloaded for the saturation drain and the ceiling "
       + "(default ${DEFAULT-VALUE}).", defaultValue = "5000")
   int instances;
@@ -231,9 +236,20 @@ public final class BenchMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--steps, --instances, --http-clients and --in-flight must be at least 1");
     }
+    BenchConfig.Shape arrangement = switch (shape.toLowerCase(Locale.ROOT)) {
+      case "linear" -> BenchConfig.Shape.LINEAR;
+      case "parallel" -> BenchConfig.Shape.PARALLEL;
+      case "choice" -> BenchConfig.Shape.CHOICE;
+      default -> throw new CommandLine.ParameterException(new CommandLine(this),
+          "--shape must be linear, parallel or choice, not " + shape);
+    };
+    if (arrangement == BenchConfig.Shape.PARALLEL && steps < 2) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--shape parallel needs --steps 2 or more (a parallel group has at least two branches)");
+    }
     return new BenchConfig(steps, instances, seconds(duration, "--duration"), seconds(warmup, "--warmup"), rate,
         threads, prefetch, outboxBatch, eventBatch, poolSize, type, payloadBytes, workerPrefetch, workerChannels,
-        httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout);
+        httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout, arrangement);
   }
 
   private Set<String> phases() {

@@ -13,11 +13,11 @@ record Percentiles(long count, double p50, double p95, double p99) {
 
   static final Percentiles NONE = new Percentiles(0, Double.NaN, Double.NaN, Double.NaN);
 
-  /** Dispatch → result applied, of every execution dispatched in [from, to). */
+  /** Dispatch → result applied, of every task attempt dispatched in [from, to) (not the groups around them). */
   static Percentiles steps(Connection c, Instant from, Instant to) throws SQLException {
     return query(c, "SELECT count(*), percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY"
         + " extract(epoch FROM finished_at - started_at) * 1000) FROM instance_step"
-        + " WHERE started_at >= ? AND started_at < ? AND finished_at IS NOT NULL", from, to);
+        + " WHERE kind = 'task' AND started_at >= ? AND started_at < ? AND finished_at IS NOT NULL", from, to);
   }
 
   /** Created → finished, of every instance created in [from, to) and finished. */

@@ -2,6 +2,8 @@ package dev.baton.bench;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import dev.baton.api.v1alpha1.BranchSpec;
+import dev.baton.api.v1alpha1.CaseSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
@@ -19,6 +21,7 @@ import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
+import dev.baton.workflow.WorkflowSpecs;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -98,7 +101,7 @@ final class Stack implements AutoCloseable {
       throw new IllegalStateException("cannot install the Workflow CRD in the mock API server", e);
     }
     this.amqp = vhost.newConnection("bench-" + prefix);
-    this.spec = spec(config.steps(), config.stepTimeout());
+    this.spec = spec(config.steps(), config.stepTimeout(), config.shape());
   }
 
   /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
@@ -123,16 +126,53 @@ final class Stack implements AutoCloseable {
   }
 
   static WorkflowSpec spec(int steps, String timeout) {
+    return spec(steps, timeout, BenchConfig.Shape.LINEAR);
+  }
+
+  /**
+   * The benchmark's Workflow: {@code steps} tasks (each on {@link #service} with {@link #command}), arranged as the
+   * shape says; steps/s counts these tasks in every shape, so shapes compare directly.
+   */
+  static WorkflowSpec spec(int steps, String timeout, BenchConfig.Shape shape) {
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity(ENTITY);
+    List<StepSpec> tasks = tasks("s", steps, timeout);
+    switch (shape) {
+      case LINEAR -> spec.setSteps(tasks);
+      case PARALLEL -> {
+        StepSpec fan = new StepSpec();
+        fan.setName("fan");
+        List<BranchSpec> branches = new ArrayList<>();
+        for (StepSpec task : tasks) {
+          BranchSpec branch = new BranchSpec();
+          branch.setSteps(List.of(task));
+          branches.add(branch);
+        }
+        fan.setParallel(branches);
+        spec.setSteps(List.of(fan));
+      }
+      case CHOICE -> {
+        StepSpec route = new StepSpec();
+        route.setName("route");
+        CaseSpec always = new CaseSpec();
+        always.setWhen("has(input.n)"); // every instance input has n: the case runs, the choice is evaluated
+        always.setSteps(tasks);
+        route.setChoice(List.of(always));
+        route.setOtherwise(tasks("o", steps, timeout));
+        spec.setSteps(List.of(route));
+      }
+    }
+    return spec;
+  }
+
+  private static List<StepSpec> tasks(String prefix, int steps, String timeout) {
     List<StepSpec> list = new ArrayList<>();
     for (int i = 0; i < steps; i++) {
-      StepSpec s = new StepSpec("s" + i, service(i), command(i));
+      StepSpec s = new StepSpec(prefix + i, service(i), command(i));
       s.setTimeout(timeout); // real steps have one: every dispatch then also maintains the deadline index
       list.add(s);
     }
-    spec.setSteps(list);
-    return spec;
+    return list;
   }
 
   /** Service → its commands, in step order. */
@@ -151,10 +191,7 @@ final class Stack implements AutoCloseable {
   }
 
   private void declareTopology() {
-    List<WorkflowModel.Step> steps = new ArrayList<>();
-    for (StepSpec s : spec.getSteps()) {
-      steps.add(new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(), s.getCompensate()));
-    }
+    List<WorkflowModel.Step> steps = WorkflowSpecs.resultSources(spec);
     try (Channel ch = amqp.createChannel()) {
       for (String service : commandsByService().keySet()) {
         AmqpTopology.declare(ch, TopologyPlanner.plan(serviceModel(service)));

@@ -2,6 +2,7 @@ package dev.baton.bench;
 
 import dev.baton.contract.topology.QueueType;
 import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,7 @@ final class Sweeps {
   private static final Logger LOG = LoggerFactory.getLogger(Sweeps.class);
 
   static final List<String> ALL =
-      List.of("threads", "prefetch", "outbox-batch", "queue-type", "payload", "steps", "growth", "operator");
+      List.of("threads", "prefetch", "outbox-batch", "queue-type", "payload", "steps", "shape", "growth", "operator");
 
   private Sweeps() {}
 
@@ -51,6 +52,15 @@ final class Sweeps {
           // About the same number of steps per point, so each takes about as long.
           int n = Math.max(1, base.instances() * base.steps() / v);
           point(report, sweep, v + " (" + n + " instances)", base.withSteps(v).withInstances(n), true);
+        }
+      }
+      case "shape" -> {
+        // The same --steps tasks (at least 2), in a line, as the branches of one parallel group, inside a choice:
+        // what branching costs the step loop. No ceiling: it is linear only.
+        BenchConfig wide = base.withSteps(Math.max(2, base.steps()));
+        for (BenchConfig.Shape v : BenchConfig.Shape.values()) {
+          point(report, sweep, v.name().toLowerCase(Locale.ROOT) + " of " + wide.steps(), wide.withShape(v),
+              false);
         }
       }
       case "growth" -> report.growth = Growth.run(base, options.growthRows);
