@@ -37,6 +37,7 @@ final class CountingHttpProxy implements AutoCloseable {
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String target;
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+  private final AtomicLong failures = new AtomicLong();
 
   /** @param target the management API's root, e.g. {@code http://127.0.0.1:15672} (no path) */
   CountingHttpProxy(String target) throws IOException {
@@ -87,9 +88,9 @@ final class CountingHttpProxy implements AutoCloseable {
         }
       });
       HttpResponse<byte[]> r = null;
-      // The management API closes kept-alive connections after a number of requests; a request that meets such a
-      // closing connection never reached the broker and is sent again, as a reverse proxy does (the count is the
-      // operator's request, once).
+      // The management API closes kept-alive connections after a number of requests, and refuses some connections
+      // while a burst of them opens: such a request never reached the broker and is sent again, as a reverse proxy
+      // does (counted once, as the operator's request). A timeout is the broker's answer and is passed on as 502.
       for (int attempt = 1; r == null; attempt++) {
         try {
           r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -97,11 +98,14 @@ final class CountingHttpProxy implements AutoCloseable {
           Thread.currentThread().interrupt();
           ex.sendResponseHeaders(502, -1);
           return;
-        } catch (java.net.ConnectException | java.net.http.HttpTimeoutException e) {
+        } catch (java.net.http.HttpTimeoutException e) {
           ex.sendResponseHeaders(502, -1);
           return;
         } catch (IOException e) {
-          if (attempt == 3) {
+          if (attempt == 5) {
+            if (failures.getAndIncrement() == 0) {
+              System.err.println("counting proxy: " + e + " (answered 502; further failures are counted only)");
+            }
             ex.sendResponseHeaders(502, -1);
             return;
           }

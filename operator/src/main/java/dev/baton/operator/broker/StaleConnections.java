@@ -15,7 +15,7 @@ import java.net.http.HttpTimeoutException;
  */
 final class StaleConnections {
 
-  static final int RETRIES = 2;
+  static final int RETRIES = 4;
 
   private StaleConnections() {}
 
