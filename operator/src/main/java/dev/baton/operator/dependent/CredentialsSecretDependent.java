@@ -6,11 +6,14 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Secret {@code <name>-broker-credentials} with the worker's broker username, password and URI. The password is
  * drawn once and kept: a Secret that exists keeps its password (the broker user follows it); a Secret deleted
- * behind the operator's back is recreated with a new one.
+ * behind the operator's back is recreated with a new one; a new value of the WorkerService's annotation
+ * {@value WorkerResources#ROTATE_ANNOTATION} draws a new one (rotation).
  */
 @KubernetesDependent(informer = @Informer(labelSelector = WorkerResources.MANAGED_SELECTOR))
 public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
@@ -24,16 +27,26 @@ public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
     return WorkerResources.secretName(ws);
   }
 
+  /** Mutable: JOSDK adds the annotations that map the Secret back to its WorkerService. */
+  private static Map<String, String> annotations(Optional<String> rotation) {
+    Map<String, String> annotations = new java.util.LinkedHashMap<>();
+    rotation.ifPresent(r -> annotations.put(WorkerResources.ROTATE_ANNOTATION, r));
+    return annotations;
+  }
+
   @Override
   protected Secret desired(WorkerService ws, Context<WorkerService> context) {
     WorkerPlan plan = WorkerPlan.from(context);
-    String password = getSecondaryResource(ws, context).flatMap(Credentials::password)
-        .orElseGet(Credentials::newPassword);
+    Optional<Secret> current = getSecondaryResource(ws, context);
+    Optional<String> rotation = WorkerResources.rotation(ws);
+    boolean rotate = rotation.isPresent() && !rotation.equals(current.flatMap(WorkerResources::rotation));
+    String password = current.filter(c -> !rotate).flatMap(Credentials::password).orElseGet(Credentials::newPassword);
     return new SecretBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))
         .withNamespace(ws.getMetadata().getNamespace())
         .withLabels(WorkerResources.labels(ws))
+        .withAnnotations(annotations(rotation))
         .endMetadata()
         .withType("Opaque")
         .withData(Credentials.data(plan, password))

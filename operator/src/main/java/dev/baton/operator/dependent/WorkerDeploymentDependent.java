@@ -55,6 +55,8 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
     context.getSecondaryResource(Secret.class)
         .map(s -> s.getMetadata().getUid())
         .ifPresent(uid -> podAnnotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
+    // A rotated password rolls the pods: they read it from the Secret only when they start.
+    WorkerResources.rotation(ws).ifPresent(r -> podAnnotations.put(WorkerResources.ROTATE_ANNOTATION, r));
     Deployment deployment = new DeploymentBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))

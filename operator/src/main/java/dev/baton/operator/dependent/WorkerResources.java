@@ -17,6 +17,16 @@ public final class WorkerResources {
   public static final String CONTAINER = "worker";
   /** Changes when the credentials Secret is recreated, so pods restart with the new password. */
   public static final String CREDENTIALS_UID_ANNOTATION = "baton.dev/credentials-secret-uid";
+  /**
+   * Set on a WorkerService, a new value draws a new broker password: the Secret records the value it was drawn for
+   * (under the same annotation), the broker user follows, and the pods, whose template carries the value, roll.
+   */
+  public static final String ROTATE_ANNOTATION = "baton.dev/rotate-credentials";
+
+  /** The WorkerService's rotation request, if it has one. */
+  public static java.util.Optional<String> rotation(io.fabric8.kubernetes.api.model.HasMetadata resource) {
+    return java.util.Optional.ofNullable(resource.getMetadata().getAnnotations()).map(a -> a.get(ROTATE_ANNOTATION));
+  }
 
   private WorkerResources() {}
 

@@ -1,0 +1,59 @@
+package dev.baton.operator.it;
+
+import static dev.baton.operator.it.Crs.deployment;
+import static dev.baton.operator.it.Crs.workerService;
+import static dev.baton.operator.it.OperatorFixture.WITHIN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.operator.broker.BrokerUser;
+import dev.baton.operator.broker.PasswordHash;
+import dev.baton.operator.dependent.Credentials;
+import dev.baton.operator.dependent.WorkerResources;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A new value of the annotation baton.dev/rotate-credentials on a WorkerService draws a new broker password: the
+ * Secret holds it, the broker user follows, and the worker pods roll (their template carries the value).
+ */
+class CredentialRotationIT {
+
+  static final String NS = "vault";
+
+  @Test
+  void anAnnotationRotatesThePasswordAndRollsThePods() {
+    try (OperatorFixture f = OperatorFixture.start("rotate")) {
+      f.create(workerService(NS, "keys", spec -> spec.setDeployment(deployment("example/keys:1", 1)), "sign"));
+      f.awaitCondition(WorkerService.class, NS, "keys", ConditionTypes.TOPOLOGY_READY, true, "Declared");
+      await().atMost(WITHIN).until(() -> f.get(Deployment.class, NS, "keys") != null);
+      String before = Credentials.password(f.get(Secret.class, NS, "keys-broker-credentials")).orElseThrow();
+
+      f.edit(WorkerService.class, NS, "keys", ws -> {
+        ws.getMetadata().getAnnotations().put(WorkerResources.ROTATE_ANNOTATION, "2026-12-01");
+        return ws;
+      });
+
+      await().atMost(WITHIN).untilAsserted(() -> {
+        Secret secret = f.get(Secret.class, NS, "keys-broker-credentials");
+        String after = Credentials.password(secret).orElseThrow();
+        assertThat(after).isNotEqualTo(before);
+        assertThat(Credentials.value(secret, Credentials.URI).orElseThrow()).contains(Credentials.encode(after));
+        var user = f.management.getUser(f.username("keys"));
+        assertThat(PasswordHash.matches(new BrokerUser(user.getName(), user.getPasswordHash(),
+            user.getHashingAlgorithm()), after)).as("the broker user follows").isTrue();
+        assertThat(f.get(Deployment.class, NS, "keys").getSpec().getTemplate().getMetadata().getAnnotations())
+            .as("the pods roll").containsEntry(WorkerResources.ROTATE_ANNOTATION, "2026-12-01");
+      });
+      String rotated = Credentials.password(f.get(Secret.class, NS, "keys-broker-credentials")).orElseThrow();
+
+      // Later passes keep the rotated password: one rotation per new value.
+      f.awaitReady(WorkerService.class, NS, "keys", false, "ReplicasUnavailable");
+      await().during(java.time.Duration.ofSeconds(5)).atMost(java.time.Duration.ofSeconds(8)).until(() ->
+          Credentials.password(f.get(Secret.class, NS, "keys-broker-credentials")).orElseThrow().equals(rotated));
+    }
+  }
+}
