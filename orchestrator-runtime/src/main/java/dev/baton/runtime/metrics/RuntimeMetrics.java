@@ -80,13 +80,15 @@ public final class RuntimeMetrics {
    * an unreachable dependency, per replica.
    */
   public void dependencies(BooleanSupplier databaseUp, BooleanSupplier brokerUp) {
-    Gauge.builder("baton.runtime.dependency.up", databaseUp, up -> up.getAsBoolean() ? 1 : 0)
+    dependency("database", databaseUp);
+    dependency("broker", brokerUp);
+  }
+
+  private void dependency(String name, BooleanSupplier up) {
+    Gauge.builder("baton.runtime.dependency.up", up, u -> u.getAsBoolean() ? 1 : 0)
         .description("1 while the dependency answers this runtime, 0 while it does not")
-        .tag("dependency", "database")
-        .register(registry);
-    Gauge.builder("baton.runtime.dependency.up", brokerUp, up -> up.getAsBoolean() ? 1 : 0)
-        .description("1 while the dependency answers this runtime, 0 while it does not")
-        .tag("dependency", "broker")
+        .tag("dependency", name)
+        .strongReference(true) // Micrometer holds a gauge's object weakly: a method reference alone is collected
         .register(registry);
   }
 
