@@ -13,7 +13,8 @@ import java.util.Optional;
  * The Secret {@code <name>-broker-credentials} with the worker's broker username, password and URI. The password is
  * drawn once and kept: a Secret that exists keeps its password (the broker user follows it); a Secret deleted
  * behind the operator's back is recreated with a new one; a new value of the WorkerService's annotation
- * {@value WorkerResources#ROTATE_ANNOTATION} draws a new one (rotation).
+ * {@value WorkerResources#ROTATE_ANNOTATION} draws a new one (rotation). With the annotation
+ * {@value ImportedPasswordAnnotation#NAME}, the password is the one of that Secret instead (imported, e.g. from a vault).
  */
 @KubernetesDependent(informer = @Informer(labelSelector = WorkerResources.MANAGED_SELECTOR))
 public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
@@ -40,7 +41,8 @@ public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
     Optional<Secret> current = getSecondaryResource(ws, context);
     Optional<String> rotation = WorkerResources.rotation(ws);
     boolean rotate = rotation.isPresent() && !rotation.equals(current.flatMap(WorkerResources::rotation));
-    String password = current.filter(c -> !rotate).flatMap(Credentials::password).orElseGet(Credentials::newPassword);
+    String password = plan.importedPassword() != null ? plan.importedPassword()
+        : current.filter(c -> !rotate).flatMap(Credentials::password).orElseGet(Credentials::newPassword);
     return new SecretBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))

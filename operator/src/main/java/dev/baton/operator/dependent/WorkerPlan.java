@@ -14,12 +14,22 @@ import java.util.Map;
  * @param vhost vhost for the credentials URI
  * @param environment the BATON_* variables of the workers, credentials excluded
  * @param replicasFromSpec false while an autoscaler (KEDA) owns the Deployment's replica count
+ * @param importedPassword the password of the Secret named by the annotation baton.dev/password-secret, null when the
+ *     operator draws its own (never logged)
  */
 public record WorkerPlan(String username, String amqpHost, int amqpPort, String vhost, Map<String, String> environment,
-    boolean replicasFromSpec) {
+    boolean replicasFromSpec, String importedPassword) {
 
   public WorkerPlan {
     environment = Map.copyOf(environment);
+  }
+
+  /** Never print the imported password. */
+  @Override
+  public String toString() {
+    return "WorkerPlan[username=" + username + ", amqp=" + amqpHost + ":" + amqpPort + ", vhost=" + vhost
+        + ", replicasFromSpec=" + replicasFromSpec + ", importedPassword=" + (importedPassword == null ? "none" : "(set)")
+        + "]";
   }
 
   public void handTo(Context<WorkerService> context) {

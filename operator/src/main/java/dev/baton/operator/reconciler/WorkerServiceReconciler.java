@@ -144,6 +144,11 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       passes.forget(ResourceID.fromResource(ws));
       return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.CONFLICT, foreign.get())));
     }
+    Validated<Optional<String>> imported = ImportedPassword.of(ws, context.getClient());
+    if (!imported.isValid()) {
+      passes.forget(ResourceID.fromResource(ws));
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.of(imported), imported.message())));
+    }
     ServiceTopology plan = TopologyPlanner.plan(model.value());
     String username = Names.workerUser(settings.userPrefix(), service);
     ResourceID id = ResourceID.fromResource(ws);
@@ -163,7 +168,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       }
       new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
           new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables(),
-          !autoscaling.ownsReplicas(ws, context.getClient())).handTo(context);
+          !autoscaling.ownsReplicas(ws, context.getClient()), imported.value().orElse(null)).handTo(context);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       Secret secret = context.getSecondaryResource(Secret.class)
           .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));

@@ -56,4 +56,28 @@ class CredentialRotationIT {
           Credentials.password(f.get(Secret.class, NS, "keys-broker-credentials")).orElseThrow().equals(rotated));
     }
   }
+
+  @Test
+  void aPasswordIsImportedFromTheSecretTheAnnotationNames() {
+    try (OperatorFixture f = OperatorFixture.start("import")) {
+      WorkerService ws = workerService(NS, "vaulted", "sign");
+      ws.getMetadata().setAnnotations(new java.util.HashMap<>(java.util.Map.of(
+          dev.baton.operator.dependent.ImportedPasswordAnnotation.NAME, "from-vault")));
+      f.create(ws);
+      assertThat(f.awaitReady(WorkerService.class, NS, "vaulted", false, "InvalidSpec").getMessage())
+          .contains("Secret 'from-vault' in namespace 'vault' does not exist");
+
+      f.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withNamespace(NS)
+          .withName("from-vault").endMetadata().addToStringData("password", "kept-in-the-vault-0123456789").build());
+      await().atMost(WITHIN).untilAsserted(() -> {
+        Secret credentials = f.get(Secret.class, NS, "vaulted-broker-credentials");
+        assertThat(credentials).isNotNull();
+        assertThat(Credentials.password(credentials)).contains("kept-in-the-vault-0123456789");
+        var user = f.management.getUser(f.username("vaulted"));
+        assertThat(PasswordHash.matches(new BrokerUser(user.getName(), user.getPasswordHash(),
+            user.getHashingAlgorithm()), "kept-in-the-vault-0123456789")).isTrue();
+      });
+      f.awaitReady(WorkerService.class, NS, "vaulted", true, "Ready");
+    }
+  }
 }
