@@ -57,10 +57,14 @@ final class Sweeps {
       case "shape" -> {
         // The same --steps tasks (at least 2), in a line, as the branches of one parallel group, inside a choice:
         // what branching costs the step loop. No ceiling: it is linear only.
+        // Linear again last: the first point of a run also warms the JVM up (JIT), which would flatter the others.
         BenchConfig wide = base.withSteps(Math.max(2, base.steps()));
-        for (BenchConfig.Shape v : BenchConfig.Shape.values()) {
-          point(report, sweep, v.name().toLowerCase(Locale.ROOT) + " of " + wide.steps(), wide.withShape(v),
-              false);
+        List<BenchConfig.Shape> order = List.of(BenchConfig.Shape.LINEAR, BenchConfig.Shape.PARALLEL,
+            BenchConfig.Shape.CHOICE, BenchConfig.Shape.LINEAR);
+        for (int i = 0; i < order.size(); i++) {
+          BenchConfig.Shape v = order.get(i);
+          point(report, sweep, v.name().toLowerCase(Locale.ROOT) + " of " + wide.steps()
+              + (i == order.size() - 1 ? " (again, JVM warm)" : ""), wide.withShape(v), false);
         }
       }
       case "growth" -> report.growth = Growth.run(base, options.growthRows);
