@@ -113,7 +113,7 @@ public final class BatonRuntime implements AutoCloseable {
     DefinitionStore definitions = new DefinitionStore();
     DefinitionCatalog catalog = new DefinitionCatalog(definitions);
     InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
-    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next),
+    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next, settings.maxCommandBytes()),
         new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing);
 
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),

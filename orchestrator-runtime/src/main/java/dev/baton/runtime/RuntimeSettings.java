@@ -1,8 +1,9 @@
 package dev.baton.runtime;
 
 import dev.baton.contract.TlsTrust;
-import dev.baton.messaging.BrokerAddresses;
 import dev.baton.contract.settings.SettingsReader;
+import dev.baton.messaging.BrokerAddresses;
+import dev.baton.runtime.engine.StateMachine;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +49,8 @@ import java.util.Map;
  * @param managementPassword its password (never logged); null: the broker user's
  * @param traceUrl where the web UI links an instance's trace: a URL with {@code {traceId}} in it (e.g. a Grafana
  *     Tempo or Jaeger address); null: the UI shows the trace id as text
+ * @param maxCommandBytes the largest input (with the earlier outputs it carries) a command may have; a step whose
+ *     command would be larger fails with reason PayloadTooLarge instead of being sent
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -81,7 +84,8 @@ public record RuntimeSettings(
     String managementUrl,
     String managementUsername,
     String managementPassword,
-    String traceUrl) {
+    String traceUrl,
+    long maxCommandBytes) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -93,6 +97,7 @@ public record RuntimeSettings(
     atLeast("timeoutBatchSize", timeoutBatchSize, 1);
     atLeast("databasePoolSize", databasePoolSize, 0);
     atLeast("maxRequestBytes", maxRequestBytes, 1);
+    atLeast("maxCommandBytes", maxCommandBytes, 1);
     if (traceUrl != null && !traceUrl.contains("{traceId}")) {
       throw new IllegalArgumentException("BATON_TRACE_URL: expected a URL with {traceId} in it, got '" + traceUrl + "'");
     }
@@ -106,7 +111,8 @@ public record RuntimeSettings(
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null,
+        StateMachine.DEFAULT_MAX_COMMAND_BYTES);
   }
 
   /**
@@ -154,6 +160,7 @@ public record RuntimeSettings(
         .management(r.uri("BATON_RABBITMQ_MANAGEMENT_URL", null, "http", "https"),
             r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
         .traceUrl(r.string("BATON_TRACE_URL", null))
+        .maxCommandBytes(r.integer("BATON_MAX_COMMAND_BYTES", (int) d.maxCommandBytes, 1, Integer.MAX_VALUE))
         .build();
   }
 
@@ -233,6 +240,7 @@ public record RuntimeSettings(
     private String managementUsername;
     private String managementPassword;
     private String traceUrl;
+    private long maxCommandBytes;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -267,6 +275,7 @@ public record RuntimeSettings(
       managementUsername = s.managementUsername;
       managementPassword = s.managementPassword;
       traceUrl = s.traceUrl;
+      maxCommandBytes = s.maxCommandBytes;
     }
 
     public Builder databaseUrl(String v) {
@@ -417,6 +426,11 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder maxCommandBytes(long v) {
+      maxCommandBytes = v;
+      return this;
+    }
+
     public Builder traceUrl(String v) {
       traceUrl = v;
       return this;
@@ -427,7 +441,8 @@ public record RuntimeSettings(
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
-          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword, traceUrl);
+          apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword, traceUrl,
+          maxCommandBytes);
     }
   }
 }

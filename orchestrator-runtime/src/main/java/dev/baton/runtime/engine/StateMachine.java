@@ -57,11 +57,27 @@ public final class StateMachine {
   /** A choice that took no case but its {@code otherwise}. */
   public static final String OTHERWISE = "otherwise";
 
+  /** The error code of a task whose command would be larger than the limit: never sent, the step fails. */
+  public static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+  /** The default limit of a command's input (BATON_MAX_COMMAND_BYTES): well under any broker's max_message_size. */
+  public static final long DEFAULT_MAX_COMMAND_BYTES = 4L * 1024 * 1024;
+
   private final Supplier<UUID> messageIds;
+  private final long maxCommandBytes;
 
   /** @param messageIds the message id of each command sent (random in the runtime, counted in tests) */
   public StateMachine(Supplier<UUID> messageIds) {
+    this(messageIds, DEFAULT_MAX_COMMAND_BYTES);
+  }
+
+  /**
+   * @param maxCommandBytes the largest input (with the earlier outputs it carries) a command may have; a larger one
+   *     is not sent and its step fails with {@link #PAYLOAD_TOO_LARGE}, so it never reaches the broker, which would
+   *     close the channel on it (the input grows with every step's output)
+   */
+  public StateMachine(Supplier<UUID> messageIds, long maxCommandBytes) {
     this.messageIds = messageIds;
+    this.maxCommandBytes = maxCommandBytes;
   }
 
   public Transition decide(WorkflowDefinition definition, InstanceState state, Stimulus stimulus) {
@@ -449,6 +465,9 @@ public final class StateMachine {
         StepState c = latest(StepState.compensationOf(t.name()));
         if (c == null) {
           startTask(t, parents.get(t.name()), 1, 1, true);
+          if (!latest(StepState.compensationOf(t.name())).isRunning()) {
+            compensate(); // it could not be sent (its mapping failed, or it is too large): a failed compensation
+          }
           return;
         }
         if (c.isRunning()) {
@@ -558,6 +577,15 @@ public final class StateMachine {
         MergedInput in = mergedInput();
         input = in.input();
         outputs = in.outputs();
+      }
+      long bytes = Json.writeBytes(input).length + (outputs == null ? 0 : Json.writeBytes(outputs).length);
+      if (bytes > maxCommandBytes) {
+        // Nothing is sent: the step fails (a compensation's failure fails the instance), as it would at the broker,
+        // but at once and with the reason, instead of a command the broker refuses again and again.
+        end(row.withoutCommand(), StepStatus.FAILED, null, PAYLOAD_TOO_LARGE, "its command would carry " + bytes
+            + " bytes of input and earlier outputs, over the limit of " + maxCommandBytes
+            + " (BATON_MAX_COMMAND_BYTES)", null, true);
+        return;
       }
       dispatches.add(new Dispatch(row, task, compensation, input, outputs));
     }

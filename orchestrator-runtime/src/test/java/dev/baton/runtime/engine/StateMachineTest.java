@@ -648,6 +648,28 @@ class StateMachineTest {
   }
 
   @Test
+  void aCommandOverTheLimitIsNotSentAndItsStepFailsWithPayloadTooLarge() {
+    StateMachine small = new StateMachine(UUID::randomUUID, 200);
+    InstanceState reserving = state(RUNNING, FORWARD, running("reserve", 1));
+    String big = "{\"note\": \"" + "x".repeat(300) + "\"}";
+
+    Transition t = small.decide(SAGA, reserving,
+        result("reserve", "reserve", 1, EventResult.SUCCESS, "m-big", big));
+
+    assertThat(t.dispatches()).noneMatch(d -> d.row().name().equals("check"));
+    StepState check = t.rows().stream().filter(r -> r.name().equals("check")).findFirst().orElseThrow();
+    assertThat(check.status()).isEqualTo(StepStatus.FAILED);
+    assertThat(check.errorCode()).isEqualTo(StateMachine.PAYLOAD_TOO_LARGE);
+    assertThat(check.errorReason()).contains("over the limit of 200");
+    // reserve's compensation carries the same input: it is not sent either, and the instance ends FAILED with why.
+    assertThat(t.status()).isEqualTo(FAILED);
+    assertThat(t.lastError().step()).isEqualTo("reserve/compensate");
+    assertThat(t.lastError().errorCode()).isEqualTo(StateMachine.PAYLOAD_TOO_LARGE);
+    assertThat(MACHINE.decide(SAGA, reserving, result("reserve", "reserve", 1, EventResult.SUCCESS, "m-big", big))
+        .dispatches()).extracting(d -> d.row().name()).containsExactly("check");
+  }
+
+  @Test
   void anInstanceWhoseDefinitionNoLongerLoadsFailsWithTheReason() {
     Transition t = StateMachine.abandon(state(RUNNING, FORWARD, ok("reserve"), running("check", 1)),
         Engine.DEFINITION_UNAVAILABLE, "revision 1 cannot be loaded");
