@@ -59,9 +59,7 @@ final class InstanceRoutes {
     String ns = ctx.pathParam("ns");
     String name = ctx.pathParam("name");
     StartRequest request = StartRequest.parse(body(ctx));
-    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
-        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
-    refuseUnlessReady(workflow);
+    Workflow workflow = startable(ns, name);
     InstanceService.Started started;
     // The request's span begins (or continues, with the caller's traceparent) the instance's trace.
     Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
@@ -88,9 +86,7 @@ final class InstanceRoutes {
     String ns = ctx.pathParam("ns");
     String name = ctx.pathParam("name");
     BatchStartRequest request = BatchStartRequest.parse(body(ctx));
-    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
-        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
-    refuseUnlessReady(workflow);
+    Workflow workflow = startable(ns, name);
     List<InstanceService.StartItem> items = request.instances().stream()
         .map(s -> new InstanceService.StartItem(s.businessKey(), Json.write(s.input()))).toList();
     List<InstanceService.BatchStarted> started;
@@ -109,6 +105,14 @@ final class InstanceRoutes {
     ObjectNode body = Json.object();
     body.set("results", results);
     respond(ctx, 200, body);
+  }
+
+  /** The Workflow instances may start from: known (else 404) and not refused by the operator (else 409). */
+  private Workflow startable(String ns, String name) {
+    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
+        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
+    refuseUnlessReady(workflow);
+    return workflow;
   }
 
   private static Map<String, Object> requestTraceHeaders(Context ctx) {
