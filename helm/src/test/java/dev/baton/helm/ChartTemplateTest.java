@@ -291,6 +291,13 @@ class ChartTemplateTest {
   }
 
   @Test
+  void tenancyRulesReachTheOperatorOnlyWhenSet() {
+    assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKey("BATON_TENANCY");
+    assertThat(value(Chart.template(ValueSet.DEFAULTS, Map.of("operator.tenancy", "shop=cart")).operator(),
+        "BATON_TENANCY")).isEqualTo("shop=cart");
+  }
+
+  @Test
   void serviceMonitorsOnlyWhenEnabled() {
     for (ValueSet values : ValueSet.values()) {
       if (values != ValueSet.SERVICE_MONITOR) {

@@ -60,6 +60,7 @@ class ValuesSchemaTest {
     "rabbitmq.port                      | 70000",
     "metrics.prometheusRule.enabled     | on",
     "operator.replica                   | 2",
+    "operator.tenancy                   | shop: cart",
   })
   void aWrongValueFailsLintAndTemplate(String key, String value, @TempDir Path scratch) {
     Object typed = value.matches("\\d+") ? (Object) Integer.parseInt(value) : value;
@@ -74,7 +75,8 @@ class ValuesSchemaTest {
   @Test
   void rightValuesPass(@TempDir Path scratch) {
     LintResult lint = Chart.lint(Map.of("operator.replicas", 2, "runtime.logFormat", "json",
-        "metrics.prometheusRule.enabled", true, "networkPolicy.enabled", true), scratch);
+        "metrics.prometheusRule.enabled", true, "networkPolicy.enabled", true,
+        "operator.tenancy", "shop=order-*,cart; payments=payment"), scratch);
     assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
   }
 

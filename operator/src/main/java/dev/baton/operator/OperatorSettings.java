@@ -1,6 +1,7 @@
 package dev.baton.operator;
 
 import dev.baton.contract.settings.SettingsReader;
+import dev.baton.operator.model.Tenancy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import java.util.Set;
  * @param namespaces namespaces whose resources are reconciled; empty: all
  * @param statusInterval the shortest time between two status writes of a resource that change only live figures
  *     (queue depths and consumers, instance counts): under steady traffic a status is written at most this often
+ * @param tenancy which namespaces may claim which service names and subscribe to which services ({@code
+ *     BATON_TENANCY}; {@link Tenancy#OPEN} when unset)
  */
 public record OperatorSettings(
     String managementUrl,
@@ -53,7 +56,8 @@ public record OperatorSettings(
     String leaseNamespace,
     String leaseName,
     Set<String> namespaces,
-    Duration statusInterval) {
+    Duration statusInterval,
+    Tenancy tenancy) {
 
   public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(60);
   public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
@@ -71,7 +75,7 @@ public record OperatorSettings(
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
         Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL);
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN);
   }
 
   /**
@@ -113,6 +117,7 @@ public record OperatorSettings(
             r.string("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME))
         .namespaces(Set.copyOf(r.list("BATON_NAMESPACES", List.of())))
         .statusInterval(r.duration("BATON_STATUS_INTERVAL", d.statusInterval))
+        .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null)))
         .build();
   }
 
@@ -178,7 +183,7 @@ public record OperatorSettings(
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
-        + ", statusInterval=" + statusInterval + "]";
+        + ", statusInterval=" + statusInterval + ", tenancy=" + (tenancy.isOpen() ? "open" : "rules") + "]";
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -203,6 +208,7 @@ public record OperatorSettings(
     private String leaseName;
     private Set<String> namespaces;
     private Duration statusInterval;
+    private Tenancy tenancy;
 
     private Builder(OperatorSettings s) {
       managementUrl = s.managementUrl;
@@ -225,6 +231,7 @@ public record OperatorSettings(
       leaseName = s.leaseName;
       namespaces = s.namespaces;
       statusInterval = s.statusInterval;
+      tenancy = s.tenancy;
     }
 
     public Builder managementUrl(String v) {
@@ -309,10 +316,16 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder tenancy(Tenancy v) {
+      tenancy = v;
+      return this;
+    }
+
     public OperatorSettings build() {
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
           resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
-          httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval);
+          httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
+          tenancy == null ? Tenancy.OPEN : tenancy);
     }
   }
 }

@@ -19,7 +19,12 @@ public final class ServiceDirectory {
   }
 
   public static ServiceDirectory of(Collection<WorkerService> workerServices) {
-    return new ServiceDirectory(WorkerServiceTranslator.claims(workerServices));
+    return of(workerServices, Tenancy.OPEN);
+  }
+
+  /** Only names claimed as the tenancy rules allow are provided. */
+  public static ServiceDirectory of(Collection<WorkerService> workerServices, Tenancy tenancy) {
+    return new ServiceDirectory(WorkerServiceTranslator.claims(workerServices, tenancy));
   }
 
   public Optional<Provider> lookup(String service) {

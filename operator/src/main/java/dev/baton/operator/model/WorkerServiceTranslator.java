@@ -52,7 +52,13 @@ public final class WorkerServiceTranslator {
 
   /** Who holds which service name among these WorkerServices (all namespaces). */
   public static NameClaims<WorkerService> claims(Collection<WorkerService> all) {
-    return NameClaims.of(all, WorkerServiceTranslator::claimedServiceName, ws -> ws.getStatus() != null
+    return claims(all, Tenancy.OPEN);
+  }
+
+  /** As {@link #claims(Collection)}, where a WorkerService claims only a name its namespace may claim. */
+  public static NameClaims<WorkerService> claims(Collection<WorkerService> all, Tenancy tenancy) {
+    return NameClaims.of(all, ws -> claimedServiceName(ws)
+        .filter(name -> tenancy.mayClaim(ws.getMetadata().getNamespace(), name)), ws -> ws.getStatus() != null
         && ws.serviceName().equals(ws.getStatus().getService()) && !NameClaims.inConflict(ws.getStatus()));
   }
 

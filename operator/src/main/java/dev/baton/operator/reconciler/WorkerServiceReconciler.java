@@ -21,6 +21,7 @@ import dev.baton.operator.dependent.DeploymentRequested;
 import dev.baton.operator.dependent.WorkerDeploymentDependent;
 import dev.baton.operator.dependent.WorkerPlan;
 import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.Tenancy;
 import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.monitoring.DeadLetterAlerts;
 import dev.baton.operator.monitoring.KubeEvents;
@@ -130,6 +131,11 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.of(model), model.message())));
     }
     String service = model.value().service();
+    Optional<String> forbidden = forbidden(ws, model.value(), context);
+    if (forbidden.isPresent()) {
+      passes.forget(ResourceID.fromResource(ws));
+      return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.FORBIDDEN, forbidden.get())));
+    }
     NameClaims<WorkerService> claims = claims(context);
     if (!claims.holds(ws, service)) {
       passes.forget(ResourceID.fromResource(ws));
@@ -274,8 +280,25 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     return a.compareTo(b) <= 0 ? a : b;
   }
 
-  private static NameClaims<WorkerService> claims(Context<WorkerService> context) {
-    return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList());
+  /** What the tenancy rules refuse this WorkerService: its service name, or a service it subscribes to. */
+  private Optional<String> forbidden(WorkerService ws, ServiceModel model, Context<WorkerService> context) {
+    Tenancy tenancy = settings.tenancy();
+    Optional<String> claim = tenancy.claimRefusal(ws.getMetadata().getNamespace(), model.service());
+    if (claim.isPresent()) {
+      return claim;
+    }
+    NameClaims<WorkerService> claims = claims(context);
+    for (ServiceModel.Subscription s : model.subscriptions()) {
+      Optional<String> refused = tenancy.subscriptionRefusal(ws, s.sourceService(), claims.holder(s.sourceService()));
+      if (refused.isPresent()) {
+        return Optional.of("subscription '" + s.name() + "': " + refused.get());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private NameClaims<WorkerService> claims(Context<WorkerService> context) {
+    return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList(), settings.tenancy());
   }
 
   private static ConditionState topologyVerdict(ServiceTopology plan, SyncReport report) {

@@ -114,7 +114,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     ResourceID id = ResourceID.fromResource(workflow);
     InstanceCounts instances = counts == null ? null : counts.countsOf(workflow).orElse(null);
     Validated<WorkflowModel> model =
-        WorkflowTranslator.fromCrd(workflow, ServiceDirectory.of(workerServices.list().toList()));
+        WorkflowTranslator.fromCrd(workflow, ServiceDirectory.of(workerServices.list().toList(), settings.tenancy()));
     if (!model.isValid()) {
       passes.forget(id);
       return status.write(workflow,

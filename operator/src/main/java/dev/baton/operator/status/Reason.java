@@ -36,6 +36,11 @@ public enum Reason {
    * Deployment with the name the operator would use belongs to someone else (it is never adopted or overwritten).
    */
   CONFLICT("Conflict"),
+  /**
+   * The operator's tenancy rules do not let this namespace claim the service name, or subscribe to that service
+   * (docs/design.md#tenancy): nothing is declared for it.
+   */
+  FORBIDDEN("Forbidden"),
 
   // --- the broker ---------------------------------------------------------------------------------------------
   /** The management API cannot be reached or answered with a server error; retried with backoff. */
