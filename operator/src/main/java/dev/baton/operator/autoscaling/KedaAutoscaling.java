@@ -9,9 +9,10 @@ import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.DeploymentRequested;
+import dev.baton.operator.dependent.ForeignObjects;
 import dev.baton.operator.dependent.WorkerResources;
-import dev.baton.operator.status.Reason;
 import dev.baton.operator.status.ConditionState;
+import dev.baton.operator.status.Reason;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -80,6 +81,13 @@ public final class KedaAutoscaling {
           + " ScaledObject is not served): install KEDA 2.x, e.g. the kedacore/keda Helm chart, to scale on queue "
           + "depth; until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
           + ")");
+    }
+    // A ScaledObject of that name that is not this WorkerService's belongs to someone else: never adopted or overwritten.
+    Optional<String> foreign = ForeignObjects.foreign(ws, "ScaledObject", client
+        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
+        .withName(WorkerResources.scaledObjectName(ws)).get());
+    if (foreign.isPresent()) {
+      return ConditionState.failed(Reason.CONFLICT, foreign.get());
     }
     String username = Names.autoscalerUser(settings.userPrefix(), plan.service());
     String password = ensureSecret(ws, username, client, actions);

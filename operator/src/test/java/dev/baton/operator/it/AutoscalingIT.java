@@ -20,6 +20,7 @@ import dev.baton.operator.autoscaling.KedaObjects;
 import dev.baton.testing.LocalServices;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -190,6 +191,30 @@ class AutoscalingIT {
         && get(KedaObjects.TRIGGER_AUTHENTICATIONS, "shipping") == null
         && f.get(Secret.class, NS, "shipping-autoscaler-credentials") == null);
     assertThat(f.management.getUser(f.username("shipping") + ".keda")).isNull();
+  }
+
+  @Test
+  @Order(7)
+  void aScaledObjectOfTheSameNameThatIsSomeoneElsesIsNeitherAdoptedNorOverwritten() {
+    GenericKubernetesResource theirs = new GenericKubernetesResource();
+    theirs.setApiVersion(KedaObjects.API_VERSION);
+    theirs.setKind("ScaledObject");
+    theirs.setMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("billing").build());
+    theirs.setAdditionalProperties(Map.of("spec", Map.of("scaleTargetRef", Map.of("name", "their-app"))));
+    f.client.genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(NS).resource(theirs).create();
+
+    f.create(workerService(NS, "billing", spec -> {
+      spec.setDeployment(deployment("example/billing:1.0", 1));
+      spec.setAutoscaling(autoscaling(1, 3, 10));
+    }, "bill"));
+
+    Condition c = f.awaitCondition(WorkerService.class, NS, "billing", ConditionTypes.AUTOSCALING_READY, false,
+        "Conflict");
+    assertThat(c.getMessage()).contains("ScaledObject billing already exists", "neither adopts nor overwrites");
+    await().during(OperatorFixture.RESYNC.multipliedBy(2)).atMost(OperatorFixture.RESYNC.multipliedBy(4))
+        .until(() -> map(get(KedaObjects.SCALED_OBJECTS, "billing").getAdditionalProperties().get("spec"))
+            .get("scaleTargetRef").equals(Map.of("name", "their-app")));
+    assertThat(get(KedaObjects.SCALED_OBJECTS, "billing").getMetadata().getOwnerReferences()).isNullOrEmpty();
   }
 
   /** KEDA's two CRDs, as its Helm chart would install them (the mock API validates no schema). */

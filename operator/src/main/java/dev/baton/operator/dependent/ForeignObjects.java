@@ -1,8 +1,6 @@
-package dev.baton.operator.reconciler;
+package dev.baton.operator.dependent;
 
 import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.operator.dependent.DeploymentRequested;
-import dev.baton.operator.dependent.WorkerResources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -16,12 +14,12 @@ import java.util.Optional;
  * the operator manages, so an object missing from them is looked up by name: one request, on creation or while in
  * conflict.
  */
-final class ForeignObjects {
+public final class ForeignObjects {
 
   private ForeignObjects() {}
 
   /** What stands in the way, as the condition's message; empty when nothing does. */
-  static Optional<String> blocking(WorkerService ws, Context<WorkerService> context) {
+  public static Optional<String> blocking(WorkerService ws, Context<WorkerService> context) {
     String ns = ws.getMetadata().getNamespace();
     Optional<String> secret = foreign(ws, "Secret", context.getSecondaryResource(Secret.class).map(HasMetadata.class::cast)
         .orElseGet(() -> context.getClient().secrets().inNamespace(ns).withName(WorkerResources.secretName(ws)).get()));
@@ -33,7 +31,8 @@ final class ForeignObjects {
             .withName(WorkerResources.deploymentName(ws)).get()));
   }
 
-  private static Optional<String> foreign(WorkerService ws, String kind, HasMetadata found) {
+  /** Why {@code found} (of {@code kind}) stands in the way of {@code ws}; empty when it is absent or ws's own. */
+  public static Optional<String> foreign(WorkerService ws, String kind, HasMetadata found) {
     if (found == null || ownedBy(found, ws)) {
       return Optional.empty();
     }
