@@ -291,6 +291,20 @@ class ChartTemplateTest {
   }
 
   @Test
+  void brokerTlsAndItsCaReachTheOperator() {
+    assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKeys("BATON_RABBITMQ_TLS",
+        "BATON_RABBITMQ_CA_FILE");
+    Deployment operator = Chart.template(ValueSet.DEFAULTS, Map.of("rabbitmq.tls.enabled", true,
+        "rabbitmq.tls.caSecret", "broker-ca", "rabbitmq.port", 5671)).operator();
+    assertThat(value(operator, "BATON_RABBITMQ_TLS")).isEqualTo("true");
+    assertThat(value(operator, "BATON_RABBITMQ_PORT")).isEqualTo("5671");
+    assertThat(value(operator, "BATON_RABBITMQ_CA_FILE")).isEqualTo("/etc/baton/broker-ca/ca.crt");
+    assertThat(operator.getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(v -> assertThat(v.getSecret()).isNotNull()
+            .satisfies(secret -> assertThat(secret.getSecretName()).isEqualTo("broker-ca")));
+  }
+
+  @Test
   void tenancyRulesReachTheOperatorOnlyWhenSet() {
     assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKey("BATON_TENANCY");
     assertThat(value(Chart.template(ValueSet.DEFAULTS, Map.of("operator.tenancy", "shop=cart")).operator(),

@@ -79,7 +79,7 @@ public final class BatonOperator implements AutoCloseable {
    */
   public static BatonOperator start(KubernetesClient client, OperatorSettings settings) {
     BrokerClient broker = HopBrokerClient.create(settings.managementUrl(), settings.adminUsername(),
-        settings.adminPassword(), settings.vhost());
+        settings.adminPassword(), settings.vhost(), settings.caFile());
     return start(client, settings, broker);
   }
 

@@ -1,5 +1,6 @@
 package dev.baton.operator;
 
+import dev.baton.contract.TlsTrust;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.operator.model.Tenancy;
 import java.time.Duration;
@@ -33,6 +34,11 @@ import java.util.Set;
  * @param namespaces namespaces whose resources are reconciled; empty: all
  * @param statusInterval the shortest time between two status writes of a resource that change only live figures
  *     (queue depths and consumers, instance counts): under steady traffic a status is written at most this often
+ * @param amqpTls whether workers and the runtime reach the broker over TLS: their credentials URIs are {@code
+ *     amqps://} ({@code BATON_RABBITMQ_TLS}; set {@code BATON_RABBITMQ_PORT} to the TLS port, usually 5671)
+ * @param caFile PEM file of the CA that signed the broker's certificates ({@code BATON_RABBITMQ_CA_FILE}): the
+ *     operator trusts it for the management API, and gives it to workers as {@code ca.crt} in their Secrets; null:
+ *     the JVM's trust store
  * @param tenancy which namespaces may claim which service names and subscribe to which services ({@code
  *     BATON_TENANCY}; {@link Tenancy#OPEN} when unset)
  */
@@ -57,7 +63,9 @@ public record OperatorSettings(
     String leaseName,
     Set<String> namespaces,
     Duration statusInterval,
-    Tenancy tenancy) {
+    Tenancy tenancy,
+    boolean amqpTls,
+    String caFile) {
 
   public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(60);
   public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
@@ -75,7 +83,7 @@ public record OperatorSettings(
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
         Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN);
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN, false, null);
   }
 
   /**
@@ -118,6 +126,7 @@ public record OperatorSettings(
         .namespaces(Set.copyOf(r.list("BATON_NAMESPACES", List.of())))
         .statusInterval(r.duration("BATON_STATUS_INTERVAL", d.statusInterval))
         .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null)))
+        .tls(r.bool("BATON_RABBITMQ_TLS", false), r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .build();
   }
 
@@ -183,7 +192,8 @@ public record OperatorSettings(
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
-        + ", statusInterval=" + statusInterval + ", tenancy=" + (tenancy.isOpen() ? "open" : "rules") + "]";
+        + ", statusInterval=" + statusInterval + ", tenancy=" + (tenancy.isOpen() ? "open" : "rules") + ", amqpTls=" + amqpTls
+        + ", caFile=" + (caFile == null ? "default" : caFile) + "]";
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -209,6 +219,8 @@ public record OperatorSettings(
     private Set<String> namespaces;
     private Duration statusInterval;
     private Tenancy tenancy;
+    private boolean amqpTls;
+    private String caFile;
 
     private Builder(OperatorSettings s) {
       managementUrl = s.managementUrl;
@@ -232,6 +244,8 @@ public record OperatorSettings(
       namespaces = s.namespaces;
       statusInterval = s.statusInterval;
       tenancy = s.tenancy;
+      amqpTls = s.amqpTls;
+      caFile = s.caFile;
     }
 
     public Builder managementUrl(String v) {
@@ -316,6 +330,13 @@ public record OperatorSettings(
       return this;
     }
 
+    /** TLS to the broker: amqps:// credentials, and the CA (a PEM file, or null) to trust and to hand on. */
+    public Builder tls(boolean amqps, String caPemFile) {
+      amqpTls = amqps;
+      caFile = caPemFile;
+      return this;
+    }
+
     public Builder tenancy(Tenancy v) {
       tenancy = v;
       return this;
@@ -325,7 +346,7 @@ public record OperatorSettings(
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
           resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
           httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
-          tenancy == null ? Tenancy.OPEN : tenancy);
+          tenancy == null ? Tenancy.OPEN : tenancy, amqpTls, caFile);
     }
   }
 }

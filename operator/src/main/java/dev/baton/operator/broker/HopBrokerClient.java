@@ -11,6 +11,7 @@ import com.rabbitmq.http.client.domain.ExchangeInfo;
 import com.rabbitmq.http.client.domain.QueueInfo;
 import com.rabbitmq.http.client.domain.UserInfo;
 import com.rabbitmq.http.client.domain.UserPermissions;
+import dev.baton.contract.TlsTrust;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.ExchangeSpec;
 import dev.baton.contract.topology.PermissionSpec;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@link BrokerClient} over the RabbitMQ management HTTP API: writes with Hop, listings with {@code columns=}
@@ -47,15 +49,28 @@ public final class HopBrokerClient implements BrokerClient {
 
   /** A client for {@code managementUrl} as the given administrator; no request is made yet. */
   public static HopBrokerClient create(String managementUrl, String username, String password, String vhost) {
+    return create(managementUrl, username, password, vhost, null);
+  }
+
+  /** @param caFile PEM file of the CA that signed the management API's certificate (https), or null: the JVM's */
+  public static HopBrokerClient create(String managementUrl, String username, String password, String vhost,
+      String caFile) {
+    SSLContext tls = caFile == null ? null : TlsTrust.context(caFile); // says itself what is wrong with the file
     try {
       String authorization = basic(username, password);
-      HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+      HttpClient http = tls == null ? HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build()
+          : HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).sslContext(tls).build();
       ClientParameters parameters = new ClientParameters()
           .url(managementUrl)
           .username(username)
           .password(password)
           .httpLayerFactory(JdkHttpClientHttpLayer.configure()
-              .clientBuilderConsumer(b -> b.connectTimeout(CONNECT_TIMEOUT))
+              .clientBuilderConsumer(b -> {
+                b.connectTimeout(CONNECT_TIMEOUT);
+                if (tls != null) {
+                  b.sslContext(tls);
+                }
+              })
               // Replacing Hop's request consumer replaces its credentials too: set both.
               .requestBuilderConsumer(r -> r.timeout(REQUEST_TIMEOUT).setHeader("Authorization", authorization))
               .create());

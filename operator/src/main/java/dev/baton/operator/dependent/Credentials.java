@@ -15,6 +15,8 @@ public final class Credentials {
   public static final String USERNAME = "username";
   public static final String PASSWORD = "password";
   public static final String URI = "uri";
+  /** The broker's CA certificate (PEM), when the operator is given one: workers mount it for TLS. */
+  public static final String CA = "ca.crt";
 
   private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   private static final int PASSWORD_LENGTH = 32;
@@ -33,7 +35,13 @@ public final class Credentials {
 
   /** {@code amqp://user:password@host:port/<url-encoded vhost>}. */
   public static String uri(String username, String password, String host, int port, String vhost) {
-    return "amqp://" + encode(username) + ":" + encode(password) + "@" + host + ":" + port + "/" + encode(vhost);
+    return uri(username, password, host, port, vhost, false);
+  }
+
+  /** As {@link #uri(String, String, String, int, String)}; with {@code tls} the scheme is {@code amqps}. */
+  public static String uri(String username, String password, String host, int port, String vhost, boolean tls) {
+    return (tls ? "amqps://" : "amqp://") + encode(username) + ":" + encode(password) + "@" + host + ":" + port + "/"
+        + encode(vhost);
   }
 
   /** The password a Secret holds, if it holds a usable one. */
@@ -42,7 +50,12 @@ public final class Credentials {
   }
 
   static Map<String, String> data(WorkerPlan plan, String password) {
-    return data(plan.username(), password, uri(plan.username(), password, plan.amqpHost(), plan.amqpPort(), plan.vhost()));
+    Map<String, String> data = data(plan.username(), password,
+        uri(plan.username(), password, plan.amqpHost(), plan.amqpPort(), plan.vhost(), plan.tls()));
+    if (plan.caPem() != null) {
+      data.put(CA, base64(plan.caPem()));
+    }
+    return data;
   }
 
   /** A credentials Secret's {@code data}: username, password and URI, base64-encoded. */

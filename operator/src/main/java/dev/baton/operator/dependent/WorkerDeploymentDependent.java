@@ -2,13 +2,16 @@ package dev.baton.operator.dependent;
 
 import dev.baton.api.v1alpha1.DeploymentSettings;
 import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -82,6 +85,9 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .endSpec()
         .build();
     passThrough(settings, deployment.getSpec().getTemplate().getSpec());
+    if (plan.caPem() != null) {
+      trustBrokerCa(ws, deployment.getSpec().getTemplate().getSpec());
+    }
     return deployment;
   }
 
@@ -117,11 +123,28 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(settings.getReplicas());
   }
 
+  /** Where a worker finds the broker's CA certificate: the Secret's {@code ca.crt}, mounted read-only. */
+  static final String CA_DIRECTORY = "/etc/baton/broker";
+
+  /** Mounts the credentials Secret's CA certificate and points BATON_RABBITMQ_CA_FILE at it. */
+  static void trustBrokerCa(WorkerService ws, PodSpec pod) {
+    pod.getVolumes().add(new VolumeBuilder().withName("baton-broker-ca").withNewSecret()
+        .withSecretName(WorkerResources.secretName(ws)).addNewItem().withKey(Credentials.CA).withPath(Credentials.CA)
+        .endItem().endSecret().build());
+    pod.getContainers().get(0).getVolumeMounts().add(new VolumeMountBuilder().withName("baton-broker-ca")
+        .withMountPath(CA_DIRECTORY).withReadOnly(true).build());
+    pod.getContainers().get(0).getEnv().add(new EnvVar(TlsTrust.CA_FILE_VARIABLE, CA_DIRECTORY + "/" + Credentials.CA,
+        null));
+  }
+
   /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */
   private static List<EnvVar> environment(WorkerService ws, WorkerPlan plan, DeploymentSettings settings) {
     Set<String> ours = new HashSet<>(plan.environment().keySet());
     ours.addAll(List.of(WorkerEnvironment.RABBITMQ_URI, WorkerEnvironment.RABBITMQ_USERNAME,
         WorkerEnvironment.RABBITMQ_PASSWORD));
+    if (plan.caPem() != null) {
+      ours.add(TlsTrust.CA_FILE_VARIABLE);
+    }
     List<EnvVar> env = new ArrayList<>();
     settings.getEnv().stream().filter(e -> !ours.contains(e.getName())).forEach(env::add);
     plan.environment().forEach((name, value) -> env.add(new EnvVar(name, value, null)));

@@ -16,9 +16,11 @@ import java.util.Map;
  * @param replicasFromSpec false while an autoscaler (KEDA) owns the Deployment's replica count
  * @param importedPassword the password of the Secret named by the annotation baton.dev/password-secret, null when the
  *     operator draws its own (never logged)
+ * @param tls whether the credentials URI is {@code amqps://}
+ * @param caPem the broker's CA certificate (PEM) for the workers to trust, or null (the image's trust store)
  */
 public record WorkerPlan(String username, String amqpHost, int amqpPort, String vhost, Map<String, String> environment,
-    boolean replicasFromSpec, String importedPassword) {
+    boolean replicasFromSpec, String importedPassword, boolean tls, String caPem) {
 
   public WorkerPlan {
     environment = Map.copyOf(environment);
@@ -28,7 +30,8 @@ public record WorkerPlan(String username, String amqpHost, int amqpPort, String 
   @Override
   public String toString() {
     return "WorkerPlan[username=" + username + ", amqp=" + amqpHost + ":" + amqpPort + ", vhost=" + vhost
-        + ", replicasFromSpec=" + replicasFromSpec + ", importedPassword=" + (importedPassword == null ? "none" : "(set)")
+        + ", replicasFromSpec=" + replicasFromSpec + ", tls=" + tls + ", ca=" + (caPem == null ? "none" : "(set)")
+        + ", importedPassword=" + (importedPassword == null ? "none" : "(set)")
         + "]";
   }
 

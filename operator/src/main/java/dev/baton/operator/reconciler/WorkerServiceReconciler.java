@@ -15,6 +15,7 @@ import dev.baton.operator.autoscaling.KedaDetector;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.PasswordHash;
+import dev.baton.operator.dependent.BrokerCa;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.CredentialsSecretDependent;
 import dev.baton.operator.dependent.DeploymentRequested;
@@ -86,6 +87,8 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   private static final Duration DRAIN_CHECK = Duration.ofSeconds(5);
 
   private final OperatorSettings settings;
+  /** The broker's CA certificate (PEM) that workers get in their Secrets, or null. */
+  private final String brokerCa;
   private final ServiceBrokerObjects topology;
   private final WorkerUserSync users;
   private final KedaAutoscaling autoscaling;
@@ -98,6 +101,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   public WorkerServiceReconciler(BrokerSnapshot broker, OperatorSettings settings, Clock clock, KubeEvents events,
       OperatorMetrics metrics) {
     this.settings = settings;
+    this.brokerCa = BrokerCa.read(settings);
     this.topology = new ServiceBrokerObjects(new TopologySync(broker));
     this.users = new WorkerUserSync(broker);
     this.autoscaling = new KedaAutoscaling(new KedaDetector(settings.resync(), clock), users, settings);
@@ -175,7 +179,8 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       }
       new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
           new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables(),
-          !autoscaling.ownsReplicas(ws, context.getClient()), imported.value().orElse(null)).handTo(context);
+          !autoscaling.ownsReplicas(ws, context.getClient()), imported.value().orElse(null), settings.amqpTls(),
+          brokerCa).handTo(context);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       Secret secret = context.getSecondaryResource(Secret.class)
           .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));

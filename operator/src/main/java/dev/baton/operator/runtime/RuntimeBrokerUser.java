@@ -112,7 +112,7 @@ public final class RuntimeBrokerUser implements AutoCloseable {
     Secret existing = client.secrets().inNamespace(namespace).withName(name).get();
     String password = Optional.ofNullable(existing).flatMap(Credentials::password).orElseGet(Credentials::newPassword);
     Map<String, String> data = Credentials.data(username(), password, Credentials.uri(username(), password,
-        settings.amqpHost(), settings.amqpPort(), settings.vhost()));
+        settings.amqpHost(), settings.amqpPort(), settings.vhost(), settings.amqpTls()));
     if (existing == null) {
       client.resource(new SecretBuilder()
           .withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels()).endMetadata()
