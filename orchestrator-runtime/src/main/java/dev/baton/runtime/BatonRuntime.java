@@ -158,6 +158,7 @@ public final class BatonRuntime implements AutoCloseable {
         new RetentionJob(database, instances, settings.retention()));
 
     InstanceService service = new InstanceService(database, instances, steps, catalog, engine, relay);
+    started.add(service); // answers the starts still waiting before the database closes
     HealthCheck health = new HealthCheck() {
       @Override
       public boolean databaseUp() {

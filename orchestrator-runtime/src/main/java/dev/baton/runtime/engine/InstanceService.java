@@ -17,11 +17,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Start, cancel, retry and signals: each one transaction on a locked instance row, moved by the {@link Engine}. */
-public final class InstanceService {
+public final class InstanceService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(InstanceService.class);
 
@@ -31,6 +33,7 @@ public final class InstanceService {
   private final DefinitionCatalog definitions;
   private final Engine engine;
   private final OutboxSignal outboxSignal;
+  private final StartGroups groups;
 
   public InstanceService(Database database, InstanceStore instances, StepStore steps, DefinitionCatalog definitions,
       Engine engine, OutboxSignal outboxSignal) {
@@ -40,6 +43,17 @@ public final class InstanceService {
     this.definitions = definitions;
     this.engine = engine;
     this.outboxSignal = outboxSignal;
+    this.groups = new StartGroups(new StartGroups.Writer() {
+      @Override
+      public List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
+        return InstanceService.this.startTogether(group);
+      }
+
+      @Override
+      public Started startAlone(StartGroups.Request request) throws SQLException {
+        return InstanceService.this.startAlone(request);
+      }
+    });
   }
 
   /** The instances' trace (docs/design.md#observability). */
@@ -49,31 +63,72 @@ public final class InstanceService {
 
   /**
    * Starts an instance of the workflow's current spec, or returns the instance that already has this business key
-   * (docs/design.md#runtime-semantics: starting twice returns the first instance).
+   * (docs/design.md#runtime-semantics: starting twice returns the first instance). Returns once the start is
+   * committed; concurrent starts share a transaction ({@link StartGroups}).
    *
    * @throws IllegalArgumentException when the spec cannot be run
    */
   public Started start(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson)
       throws SQLException {
-    Started started = database.inTransaction(c -> {
-      WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
-      UUID id = RandomIds.next();
-      NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), businessKey, inputJson,
-          engine.tracing().startTraceparent(namespace, workflow));
-      Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
-      if (inserted.isEmpty()) {
-        // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
-        InstanceRecord first = instances.findByBusinessKey(c, namespace, workflow, businessKey).orElseThrow();
-        return new Started(false, first, steps.listFor(c, first.id()));
+    // The trace is the caller's (the start request's span is current here, not on the writer's thread).
+    return groups.submit(new StartGroups.Request(namespace, workflow, spec, businessKey, inputJson,
+        engine.tracing().startTraceparent(namespace, workflow), new CompletableFuture<>()));
+  }
+
+  /** The starts of a group, in one transaction, inserted in business-key order (see {@link #startAll}). */
+  private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
+    Integer[] order = byBusinessKey(group.size(), i -> group.get(i).businessKey());
+    Started[] out = database.inTransaction(c -> {
+      Started[] started = new Started[group.size()];
+      for (int i : order) {
+        started[i] = startIn(c, group.get(i));
       }
-      engine.apply(c, inserted.get(), new Stimulus.Start());
-      // What the caller answers with, read in the same transaction (no second one, no second connection).
-      return new Started(true, instances.find(c, id).orElseThrow(), steps.listFor(c, id));
+      return started;
     });
+    if (Arrays.stream(out).anyMatch(Started::created)) {
+      outboxSignal.commandsWritten();
+    }
+    return List.of(out);
+  }
+
+  private Started startAlone(StartGroups.Request request) throws SQLException {
+    Started started = database.inTransaction(c -> startIn(c, request));
     if (started.created()) {
       outboxSignal.commandsWritten();
     }
     return started;
+  }
+
+  /** One start inside the caller's transaction: the new instance, or the one that already has the business key. */
+  private Started startIn(Connection c, StartGroups.Request r) throws SQLException {
+    WorkflowDefinition definition = definitions.current(c, r.namespace(), r.workflow(), r.spec());
+    UUID id = RandomIds.next();
+    NewInstance n = new NewInstance(id, r.namespace(), r.workflow(), definition.revision(), r.businessKey(),
+        r.inputJson(), r.traceparent());
+    Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
+    if (inserted.isEmpty()) {
+      // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
+      InstanceRecord first = instances.findByBusinessKey(c, r.namespace(), r.workflow(), r.businessKey()).orElseThrow();
+      return new Started(false, first, steps.listFor(c, first.id()));
+    }
+    engine.apply(c, inserted.get(), new Stimulus.Start());
+    // What the caller answers with, read in the same transaction (no second one, no second connection).
+    return new Started(true, instances.find(c, id).orElseThrow(), steps.listFor(c, id));
+  }
+
+  private static Integer[] byBusinessKey(int size, IntFunction<String> key) {
+    Integer[] order = new Integer[size];
+    for (int i = 0; i < size; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparing(key::apply));
+    return order;
+  }
+
+  /** Stops taking starts; those waiting are answered first. */
+  @Override
+  public void close() throws InterruptedException {
+    groups.close();
   }
 
   /**
@@ -87,11 +142,7 @@ public final class InstanceService {
    */
   public List<BatchStarted> startAll(String namespace, String workflow, WorkflowSpec spec, List<StartItem> items)
       throws SQLException {
-    Integer[] order = new Integer[items.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparing(i -> items.get(i).businessKey()));
+    Integer[] order = byBusinessKey(items.size(), i -> items.get(i).businessKey());
     BatchStarted[] results = database.inTransaction(c -> {
       WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
       BatchStarted[] out = new BatchStarted[items.size()];
