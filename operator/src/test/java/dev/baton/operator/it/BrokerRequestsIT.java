@@ -48,12 +48,14 @@ class BrokerRequestsIT {
       for (int i = 0; i < WORKFLOWS; i++) {
         f.awaitReady(Workflow.class, NS, "wf-" + i, true, "Ready");
       }
-      Thread.sleep(OperatorFixture.RESYNC.toMillis()); // the passes of the last changes are over
+      // The passes of the last changes are over once the shared listing has been taken again after them.
+      long readyAt = f.operator.brokerListings();
+      await().atMost(OperatorFixture.RESYNC.multipliedBy(3)).until(() -> f.operator.brokerListings() > readyAt);
 
       broker.get().requests.set(0);
       long listingsBefore = f.operator.brokerListings();
       Duration window = OperatorFixture.RESYNC.multipliedBy(3);
-      Thread.sleep(window.toMillis());
+      Thread.sleep(window.toMillis()); // the measurement window itself: requests are counted over it
       int requests = broker.get().requests.get();
       long listings = f.operator.brokerListings() - listingsBefore;
 
