@@ -74,6 +74,7 @@ class CredentialRotationIT {
         assertThat(credentials).isNotNull();
         assertThat(Credentials.password(credentials)).contains("kept-in-the-vault-0123456789");
         var user = f.management.getUser(f.username("vaulted"));
+        assertThat(user).as("the broker user, once created").isNotNull(); // an assertion, so that the await retries
         assertThat(PasswordHash.matches(new BrokerUser(user.getName(), user.getPasswordHash(),
             user.getHashingAlgorithm()), "kept-in-the-vault-0123456789")).isTrue();
       });
