@@ -24,7 +24,7 @@ final class ExportedMetrics {
 
   private static RuntimeMetrics runtime() {
     RuntimeMetrics m = new RuntimeMetrics();
-    m.eventApplied("w", EventResult.SUCCESS, 12);
+    m.eventApplied("w", "s", EventResult.SUCCESS, 12);
     m.duplicateIgnored("w");
     m.staleIgnored("w");
     m.foreignIgnored("w");

@@ -127,7 +127,7 @@ final class StepLoop {
           // In the event's trace, so the latency's exemplar leads to it.
           try (Scope trace = MessageTracing.fromTraceparent(p.event().traceparent()).orElse(Context.root())
               .makeCurrent()) {
-            metrics.eventApplied(workflow, p.event().result(), v.latencyMillis());
+            metrics.eventApplied(workflow, p.event().step(), p.event().result(), v.latencyMillis());
           }
           acks.add(p.delivery());
         }

@@ -107,12 +107,16 @@ public final class RuntimeMetrics {
     return registry.scrape(contentType);
   }
 
-  /** An event moved its instance; latency is from the dispatch of the execution it answers. */
-  public void eventApplied(String workflow, EventResult result, long latencyMillis) {
+  /**
+   * An event moved its instance; latency is from the dispatch of the attempt it answers, per workflow, step (a
+   * compensation counts under its step) and result.
+   */
+  public void eventApplied(String workflow, String step, EventResult result, long latencyMillis) {
     counter("baton.events.processed", "Events applied to their instance", workflow, "result", result.key()).increment();
-    latencies.computeIfAbsent(workflow + '\u0000' + result.key(), k -> Timer.builder("baton.step.latency")
+    String key = workflow + '\u0000' + step + '\u0000' + result.key();
+    latencies.computeIfAbsent(key, k -> Timer.builder("baton.step.latency")
             .description("From dispatching a step to applying its result")
-            .tags("workflow", workflow, "result", result.key())
+            .tags("workflow", workflow, "step", step, "result", result.key())
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofHours(1))

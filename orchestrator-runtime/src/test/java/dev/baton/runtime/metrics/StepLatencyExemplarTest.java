@@ -20,12 +20,13 @@ class StepLatencyExemplarTest {
     RuntimeMetrics metrics = new RuntimeMetrics();
     Span apply = otel.getOpenTelemetry().getTracer("test").spanBuilder("apply charge success").startSpan();
     try (Scope s = apply.makeCurrent()) {
-      metrics.eventApplied("order", EventResult.SUCCESS, 42);
+      metrics.eventApplied("order", "charge", EventResult.SUCCESS, 42);
     }
     apply.end();
 
     String scrape = metrics.scrape(RuntimeMetrics.OPENMETRICS);
-    assertThat(scrape).contains("baton_step_latency_seconds_bucket")
+    assertThat(scrape)
+        .contains("baton_step_latency_seconds_bucket{result=\"success\",step=\"charge\",workflow=\"order\"")
         .contains("trace_id=\"" + apply.getSpanContext().getTraceId() + "\"");
     assertThat(metrics.scrape()).doesNotContain("trace_id");
   }
