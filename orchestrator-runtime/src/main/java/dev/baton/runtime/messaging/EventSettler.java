@@ -1,9 +1,12 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.contract.Names;
-import dev.baton.runtime.metrics.RuntimeMetrics;
-import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
 import com.rabbitmq.client.Channel;
+import dev.baton.contract.Headers;
+import dev.baton.contract.Names;
+import dev.baton.messaging.tracing.LogFields;
+import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.tracing.InstanceTracing;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -93,8 +96,12 @@ final class EventSettler {
    */
   void park(PendingDelivery d, String reason, String type, ParkReason metricReason) {
     String parkingQueue = Names.orchestratorDeadLetterQueue(d.workflow());
-    LOG.warn("Parking an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
-        d.envelope().getRoutingKey(), d.props().getMessageId(), reason);
+    Map<String, Object> headers = d.props().getHeaders() == null ? Map.of() : d.props().getHeaders();
+    try (LogFields.Scope fields = LogFields.open(text(headers.get(Headers.INSTANCE)), d.workflow(),
+        text(headers.get(Headers.STEP)), InstanceTracing.traceIdOf(text(headers.get(Headers.TRACEPARENT))))) {
+      LOG.warn("Parking an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
+          d.envelope().getRoutingKey(), d.props().getMessageId(), reason);
+    }
     metrics.parked(d.workflow(), metricReason);
     AtomicInteger underWay = parking.computeIfAbsent(d.channel(), c -> new AtomicInteger());
     underWay.incrementAndGet();
@@ -109,5 +116,10 @@ final class EventSettler {
   private boolean parksUnderWay(Channel channel) {
     AtomicInteger n = parking.get(channel);
     return n != null && n.get() > 0;
+  }
+
+  /** A header as text (AMQP strings arrive as LongString), or null. */
+  private static String text(Object value) {
+    return value == null ? null : value.toString();
   }
 }
