@@ -43,19 +43,7 @@ final class DevCommand implements Callable<Integer> {
       defaultValue = "60s", converter = BatonDurationConverter.class)
   Duration resync;
 
-  @EnvVariable("BATON_DATABASE_URL")
-  @Option(names = "--database-url", description = "JDBC URL of the runtime's database (created when missing).",
-      defaultValue = "jdbc:postgresql://127.0.0.1:5432/baton")
-  String databaseUrl;
-
-  @EnvVariable("BATON_DATABASE_USERNAME")
-  @Option(names = "--database-username", description = "Database user.", defaultValue = "postgres")
-  String databaseUsername;
-
-  @EnvVariable(value = "BATON_DATABASE_PASSWORD", secret = true)
-  @Option(names = "--database-password", description = "Its password (better: from the environment).",
-      defaultValue = "", showDefaultValue = Visibility.NEVER)
-  String databasePassword;
+  @Mixin DatabaseOptions database;
 
   @Option(names = "--kubeconfig", description = "Where to write the kubeconfig for kubectl (default:"
       + " .baton/kubeconfig in BATON_HOME, which bin/baton sets to the repository, else in the current directory).",
@@ -114,7 +102,7 @@ final class DevCommand implements Callable<Integer> {
   DevSettings settings() {
     return new DevSettings("127.0.0.1", kubePort, httpPort, broker.managementUrl, broker.host, broker.port,
         broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resync,
-        databaseUrl, databaseUsername, databasePassword,
+        database.url, database.username, database.password,
         kubeconfig != null ? kubeconfig : BatonHome.of(System.getenv(), Path.of(".")).resolve(".baton/kubeconfig"),
         exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim());
   }

@@ -46,19 +46,7 @@ final class RuntimeCommand implements Callable<Integer> {
 
   @Mixin BrokerOptions broker;
 
-  @EnvVariable("BATON_DATABASE_URL")
-  @Option(names = "--database-url", description = "JDBC URL of the runtime's database (created when missing).",
-      defaultValue = "jdbc:postgresql://127.0.0.1:5432/baton")
-  String databaseUrl;
-
-  @EnvVariable("BATON_DATABASE_USERNAME")
-  @Option(names = "--database-username", description = "Database user.", defaultValue = "postgres")
-  String databaseUsername;
-
-  @EnvVariable(value = "BATON_DATABASE_PASSWORD", secret = true)
-  @Option(names = "--database-password", description = "Its password (better: from the environment).",
-      defaultValue = "", showDefaultValue = Visibility.NEVER)
-  String databasePassword;
+  @Mixin DatabaseOptions database;
 
   @Option(names = "--kubeconfig", showDefaultValue = Visibility.NEVER, description = "Where to read Workflows from"
       + " (default: the .baton/kubeconfig `baton dev` wrote in BATON_HOME when there is one, else the usual"
@@ -116,7 +104,7 @@ final class RuntimeCommand implements Callable<Integer> {
   /** The runtime's settings from {@code env}, with the database, broker and port of the options. */
   RuntimeSettings settings(Map<String, String> env) {
     RuntimeSettings.Builder b = RuntimeSettings.fromEnvironment(env).toBuilder()
-        .databaseUrl(databaseUrl).databaseUsername(databaseUsername).databasePassword(databasePassword)
+        .databaseUrl(database.url).databaseUsername(database.username).databasePassword(database.password)
         .httpPort(httpPort);
     boolean brokerFlags = BROKER_FLAGS.stream().anyMatch(f -> spec != null && spec.commandLine().getParseResult()
         .hasMatchedOption(f));
