@@ -30,10 +30,13 @@ import java.util.Map;
  *       read any resource: it sees queue statistics, nothing else).
  * </ul>
  *
- * Dependency-free: KEDA's types are written as generic resources, so Baton needs no KEDA library.
+ * Dependency-free: KEDA's types are written as generic resources, so Baton needs no KEDA library. Owner references
+ * and JOSDK's annotations are added by the dependents that write them.
  */
 public final class KedaObjects {
 
+  public static final String GROUP = "keda.sh";
+  public static final String VERSION = "v1alpha1";
   public static final String API_VERSION = KedaDetector.GROUP_VERSION;
   public static final ResourceDefinitionContext SCALED_OBJECTS = context("ScaledObject", "scaledobjects");
   public static final ResourceDefinitionContext TRIGGER_AUTHENTICATIONS =
@@ -41,6 +44,12 @@ public final class KedaObjects {
   /** The Secret key the TriggerAuthentication hands to the trigger as its {@code host} parameter. */
   public static final String HOST_KEY = "host";
   public static final String COMPONENT = "autoscaler";
+  private static final String COMPONENT_LABEL = "app.kubernetes.io/component";
+  /**
+   * What the informers of the KEDA dependents watch: the autoscaling objects of WorkerServices. Someone else's
+   * ScaledObject of the same name is not among them and is looked up by name ({@link KedaAutoscaling}).
+   */
+  public static final String SELECTOR = COMPONENT_LABEL + "=" + COMPONENT + "," + WorkerResources.WORKER_SERVICE_LABEL;
 
   private KedaObjects() {}
 
@@ -70,7 +79,7 @@ public final class KedaObjects {
     data.put(Credentials.USERNAME, Credentials.base64(username));
     data.put(Credentials.PASSWORD, Credentials.base64(password));
     data.put(HOST_KEY, Credentials.base64(managementHost(managementUrl, username, password)));
-    Secret secret = new SecretBuilder()
+    return new SecretBuilder()
         .withNewMetadata()
         .withName(WorkerResources.autoscalerSecretName(ws))
         .withNamespace(ws.getMetadata().getNamespace())
@@ -79,8 +88,6 @@ public final class KedaObjects {
         .withType("Opaque")
         .withData(data)
         .build();
-    secret.addOwnerReference(ws);
-    return secret;
   }
 
   /**
@@ -124,7 +131,6 @@ public final class KedaObjects {
         .endMetadata()
         .build();
     r.setAdditionalProperty("spec", spec);
-    r.addOwnerReference(ws);
     return r;
   }
 
@@ -132,13 +138,13 @@ public final class KedaObjects {
   static Map<String, String> labels(WorkerService ws) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(WorkerResources.NAME_LABEL, ws.serviceName());
-    labels.put("app.kubernetes.io/component", COMPONENT);
+    labels.put(COMPONENT_LABEL, COMPONENT);
     labels.put(WorkerResources.WORKER_SERVICE_LABEL, ws.getMetadata().getName());
     return labels;
   }
 
   private static ResourceDefinitionContext context(String kind, String plural) {
-    return new ResourceDefinitionContext.Builder().withGroup("keda.sh").withVersion("v1alpha1").withKind(kind)
+    return new ResourceDefinitionContext.Builder().withGroup(GROUP).withVersion(VERSION).withKind(kind)
         .withPlural(plural).withNamespaced(true).build();
   }
 }

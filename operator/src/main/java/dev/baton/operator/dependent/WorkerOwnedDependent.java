@@ -11,7 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * collector) and also owned by the WorkerService, so a real cluster's garbage collector catches what an operator
  * that is gone would leave behind.
  */
-abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNoGCKubernetesDependentResource<R, WorkerService> {
+public abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNoGCKubernetesDependentResource<R, WorkerService> {
 
   protected WorkerOwnedDependent(Class<R> type) {
     super(type);
