@@ -121,7 +121,7 @@ public final class KedaAutoscaling {
           + "until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
           + ")");
     }
-    GenericKubernetesResource scaledObject = ScaledObjectDependent.current(ws, context).orElseThrow(() ->
+    ScaledObject scaledObject = ScaledObjectDependent.current(ws, context).orElseThrow(() ->
         new IllegalStateException("the ScaledObject is not in the cache after reconciling it"));
     return kedaSays(scaledObject).orElse(ConditionState.ok(Reason.SCALED_OBJECT_READY, "ScaledObject "
         + scaledObject.getMetadata().getName() + " scales Deployment " + WorkerResources.deploymentName(ws) + " from "
@@ -168,7 +168,7 @@ public final class KedaAutoscaling {
     if (ScaledObjectDependent.current(ws, context).isPresent()) {
       return Optional.empty();
     }
-    return ForeignObjects.foreign(ws, ScaledObjectDependent.KIND, context.getClient()
+    return ForeignObjects.foreign(ws, ScaledObject.KIND, context.getClient()
         .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
         .withName(WorkerResources.scaledObjectName(ws)).get());
   }

@@ -7,7 +7,7 @@ import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.WorkerResources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -30,7 +30,8 @@ import java.util.Map;
  *       read any resource: it sees queue statistics, nothing else).
  * </ul>
  *
- * Dependency-free: KEDA's types are written as generic resources, so Baton needs no KEDA library. Owner references
+ * Dependency-free: KEDA's types are untyped below their metadata ({@link ScaledObject}, {@link TriggerAuthentication}),
+ * so Baton needs no KEDA library. Owner references
  * and JOSDK's annotations are added by the dependents that write them.
  */
 public final class KedaObjects {
@@ -53,7 +54,7 @@ public final class KedaObjects {
 
   private KedaObjects() {}
 
-  public static GenericKubernetesResource scaledObject(WorkerService ws, ServiceTopology plan, String vhost) {
+  public static ScaledObject scaledObject(WorkerService ws, ServiceTopology plan, String vhost) {
     AutoscalingSettings a = ws.getSpec().getAutoscaling();
     List<Map<String, Object>> triggers = plan.consumers().stream().map(ConsumerTopology::queue)
         .map(queue -> trigger(ws, queue, vhost, a.getTargetQueueDepth())).toList();
@@ -64,13 +65,14 @@ public final class KedaObjects {
     spec.put("maxReplicaCount", a.getMaxReplicas());
     spec.put("cooldownPeriod", a.getCooldownSeconds());
     spec.put("triggers", triggers);
-    return resource(ws, "ScaledObject", WorkerResources.scaledObjectName(ws), spec);
+    return resource(new ScaledObject(), ws, ScaledObject.KIND, WorkerResources.scaledObjectName(ws), spec);
   }
 
-  public static GenericKubernetesResource triggerAuthentication(WorkerService ws) {
+  public static TriggerAuthentication triggerAuthentication(WorkerService ws) {
     Map<String, Object> spec = Map.of("secretTargetRef", List.of(Map.of(
         "parameter", HOST_KEY, "name", WorkerResources.autoscalerSecretName(ws), "key", HOST_KEY)));
-    return resource(ws, "TriggerAuthentication", WorkerResources.triggerAuthenticationName(ws), spec);
+    return resource(new TriggerAuthentication(), ws, TriggerAuthentication.KIND,
+        WorkerResources.triggerAuthenticationName(ws), spec);
   }
 
   /** The Secret with the read-only user's credentials and the management URL KEDA connects to. Never logged. */
@@ -120,16 +122,12 @@ public final class KedaObjects {
     return trigger;
   }
 
-  private static GenericKubernetesResource resource(WorkerService ws, String kind, String name, Map<String, Object> spec) {
-    GenericKubernetesResource r = new GenericKubernetesResourceBuilder()
-        .withApiVersion(API_VERSION)
-        .withKind(kind)
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(ws.getMetadata().getNamespace())
-        .withLabels(labels(ws))
-        .endMetadata()
-        .build();
+  private static <R extends GenericKubernetesResource> R resource(R r, WorkerService ws, String kind, String name,
+      Map<String, Object> spec) {
+    r.setApiVersion(API_VERSION);
+    r.setKind(kind);
+    r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ws.getMetadata().getNamespace())
+        .withLabels(labels(ws)).build());
     r.setAdditionalProperty("spec", spec);
     return r;
   }

@@ -2,7 +2,6 @@ package dev.baton.operator.autoscaling;
 
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.operator.dependent.WorkerResources;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.BooleanWithUndefined;
@@ -15,12 +14,10 @@ import java.util.Optional;
  * stays create/update whatever the setting.
  */
 @KubernetesDependent(useSSA = BooleanWithUndefined.FALSE, informer = @Informer(labelSelector = KedaObjects.SELECTOR))
-public class ScaledObjectDependent extends KedaDependent {
-
-  public static final String KIND = "ScaledObject";
+public class ScaledObjectDependent extends KedaDependent<ScaledObject> {
 
   public ScaledObjectDependent() {
-    super(KIND);
+    super(ScaledObject.class);
   }
 
   @Override
@@ -29,13 +26,15 @@ public class ScaledObjectDependent extends KedaDependent {
   }
 
   @Override
-  protected GenericKubernetesResource desired(WorkerService ws, Context<WorkerService> context) {
+  protected ScaledObject desired(WorkerService ws, Context<WorkerService> context) {
     AutoscalerPlan plan = AutoscalerPlan.from(context);
     return KedaObjects.scaledObject(ws, plan.topology(), plan.vhost());
   }
 
   /** The WorkerService's ScaledObject as the informer holds it (with KEDA's status), if any. */
-  public static Optional<GenericKubernetesResource> current(WorkerService ws, Context<WorkerService> context) {
-    return current(ws, context, KIND, WorkerResources.scaledObjectName(ws));
+  public static Optional<ScaledObject> current(WorkerService ws, Context<WorkerService> context) {
+    return context.getSecondaryResourcesAsStream(ScaledObject.class)
+        .filter(r -> WorkerResources.scaledObjectName(ws).equals(r.getMetadata().getName()))
+        .findFirst();
   }
 }

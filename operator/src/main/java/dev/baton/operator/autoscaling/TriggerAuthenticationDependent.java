@@ -2,7 +2,6 @@ package dev.baton.operator.autoscaling;
 
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.operator.dependent.WorkerResources;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.BooleanWithUndefined;
@@ -10,10 +9,10 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 
 /** The TriggerAuthentication {@code <name>} handing the autoscaler Secret's {@code host} to the ScaledObject's triggers. */
 @KubernetesDependent(useSSA = BooleanWithUndefined.FALSE, informer = @Informer(labelSelector = KedaObjects.SELECTOR))
-public class TriggerAuthenticationDependent extends KedaDependent {
+public class TriggerAuthenticationDependent extends KedaDependent<TriggerAuthentication> {
 
   public TriggerAuthenticationDependent() {
-    super("TriggerAuthentication");
+    super(TriggerAuthentication.class);
   }
 
   @Override
@@ -22,7 +21,7 @@ public class TriggerAuthenticationDependent extends KedaDependent {
   }
 
   @Override
-  protected GenericKubernetesResource desired(WorkerService ws, Context<WorkerService> context) {
+  protected TriggerAuthentication desired(WorkerService ws, Context<WorkerService> context) {
     return KedaObjects.triggerAuthentication(ws);
   }
 }

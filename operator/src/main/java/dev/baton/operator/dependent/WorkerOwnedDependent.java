@@ -27,7 +27,11 @@ public abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNo
 
   @Override
   protected void addReferenceHandlingMetadata(R desired, WorkerService primary) {
-    desired.addOwnerReference(primary);
+    // Called again on a desired object a match already prepared.
+    if (desired.getMetadata().getOwnerReferences().stream()
+        .noneMatch(o -> java.util.Objects.equals(o.getUid(), primary.getMetadata().getUid()))) {
+      desired.addOwnerReference(primary);
+    }
     // JOSDK maps non-garbage-collected dependents back to their primary by these annotations.
     addSecondaryToPrimaryMapperAnnotations(desired, primary);
   }

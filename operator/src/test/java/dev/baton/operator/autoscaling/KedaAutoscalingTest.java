@@ -17,7 +17,6 @@ import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.topology.WorkerUserSync;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
@@ -48,7 +47,7 @@ class KedaAutoscalingTest {
   }, "pay", "refund");
   final ServiceTopology topology = TopologyPlanner.plan(WorkerServiceTranslator.fromCrd(ws, n -> Optional.empty())
       .value());
-  final List<GenericKubernetesResource> cached = new ArrayList<>();
+  final List<ScaledObject> cached = new ArrayList<>();
 
   @Test
   void theDependentsAreActiveWhereKedaIsServedAndReconciledWhileWanted() {
@@ -93,8 +92,7 @@ class KedaAutoscalingTest {
 
   @Test
   void aWrittenScaledObjectIsReadyUnlessKedaSaysOtherwise() {
-    GenericKubernetesResource so = KedaObjects.scaledObject(ws, topology, "/");
-    cached.add(KedaObjects.triggerAuthentication(ws));
+    ScaledObject so = KedaObjects.scaledObject(ws, topology, "/");
     cached.add(so);
     ConditionState c = verdict(plan(true, true, null), false);
     assertThat(c.ok()).isTrue();
@@ -173,8 +171,7 @@ class KedaAutoscalingTest {
     return (Context<WorkerService>) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Context.class},
         (proxy, method, args) -> switch (method.getName()) {
           case "managedWorkflowAndDependentResourceContext" -> managed;
-          case "getSecondaryResourcesAsStream" -> args[0] == GenericKubernetesResource.class ? cached.stream()
-              : Stream.empty();
+          case "getSecondaryResourcesAsStream" -> args[0] == ScaledObject.class ? cached.stream() : Stream.empty();
           default -> throw new UnsupportedOperationException(method.getName());
         });
   }

@@ -9,11 +9,9 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.operator.model.WorkerServiceTranslator;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class KedaDependentTest {
@@ -32,7 +30,7 @@ class KedaDependentTest {
 
   @Test
   void whatTheClusterAddedIsNoDifferenceButAChangedValueIs() {
-    GenericKubernetesResource actual = written();
+    ScaledObject actual = written();
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) actual.getAdditionalProperties().get("spec"));
     spec.put("pollingInterval", 30);
@@ -46,28 +44,21 @@ class KedaDependentTest {
 
   @Test
   void anObjectWithoutJosdksAnnotationsIsUpdatedToCarryThem() {
-    GenericKubernetesResource actual = written();
+    ScaledObject actual = written();
     actual.getMetadata().getAnnotations().clear();
     assertThat(matches(actual)).isFalse();
   }
 
-  @Test
-  void theScaledObjectAndItsTriggerAuthenticationShareANameButNotAKind() {
-    GenericKubernetesResource so = KedaObjects.scaledObject(ws, topology, "/");
-    GenericKubernetesResource auth = KedaObjects.triggerAuthentication(ws);
-    assertThat(scaledObjects.selectTargetSecondaryResource(Set.of(auth, so), ws, null)).containsSame(so);
-    assertThat(new TriggerAuthenticationDependent().selectTargetSecondaryResource(Set.of(so, auth), ws, null))
-        .containsSame(auth);
-  }
-
-  /** As the operator writes it: with the WorkerService as owner and JOSDK's annotations. */
-  private GenericKubernetesResource written() {
-    GenericKubernetesResource r = KedaObjects.scaledObject(ws, topology, "/");
-    scaledObjects.addReferenceHandlingMetadata(r, ws);
+  /** As the operator writes it: with the WorkerService as owner and JOSDK's annotations, which a match adds. */
+  private ScaledObject written() {
+    ScaledObject r = KedaObjects.scaledObject(ws, topology, "/");
+    scaledObjects.match(r, r, ws, null);
+    assertThat(r.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(ws.getMetadata().getUid()));
     return r;
   }
 
-  private boolean matches(GenericKubernetesResource actual) {
+  private boolean matches(ScaledObject actual) {
     return scaledObjects.match(actual, KedaObjects.scaledObject(ws, topology, "/"), ws, null).matched();
   }
 }
