@@ -160,14 +160,18 @@ class SoakIT {
   private static String inject(Rig rig, Infra infra, int n) {
     switch (n % 5) {
       case 0 -> {
+        String which;
         if (n / 5 % 2 == 0) {
           rig.replicas().get(rig.replicas().size() - 1).process().kill();
-          rig.startReplica();
-          return "runtime 2 (`baton runtime`) SIGKILL, restarted";
+          which = "runtime 2 (`baton runtime`)";
+          awaitConnected(rig, infra, rig.startReplica().process().pid());
+        } else {
+          rig.killRuntime();
+          which = "runtime 1 (`Main`)";
+          rig.startRuntime();
+          awaitConnected(rig, infra, rig.runtimeProcess().pid());
         }
-        rig.killRuntime();
-        rig.startRuntime();
-        return "runtime 1 (`Main`) SIGKILL, restarted";
+        return which + " SIGKILL, restarted";
       }
       case 1 -> {
         return "closed " + infra.rabbit.closeConnections(rig.vhost, name -> name.startsWith("baton-"))
@@ -191,6 +195,22 @@ class SoakIT {
         return "pay worker SIGKILL, restarted";
       }
     }
+  }
+
+  /**
+   * Waits until a restarted runtime's broker connections are all listed by the management API with their channels
+   * (it shows a new connection's channels a few seconds late): its first sample, its baseline, must see them.
+   */
+  private static void awaitConnected(Rig rig, Infra infra, long pid) {
+    Rig.await(Duration.ofSeconds(60), () -> {
+      List<Integer> amqp = ProcessProbe.localPortsTo(pid, infra.rabbit.amqpPort());
+      try {
+        return amqp.size() >= 2 && infra.rabbit.connections(rig.vhost).stream()
+            .filter(c -> amqp.contains(c.getPeerPort()) && c.getChannels() > 0).count() == amqp.size();
+      } catch (RuntimeException notYet) {
+        return false;
+      }
+    });
   }
 
   private static Sample sample(Rig rig, Infra infra, long start) {
