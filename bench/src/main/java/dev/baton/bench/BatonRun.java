@@ -37,6 +37,10 @@ final class BatonRun {
   record Drain(int instances, double startsPerSecond, double relaySeconds, double drainSeconds,
       double stepsPerSecond, Percentiles stepLatency, Resources.Usage usage, Resources.Usage startUsage) {}
 
+  /** Instances started through the batch endpoint with the workers stopped, then drained (not measured). */
+  record BatchStarts(int instances, int batchSize, int clients, double seconds, double startsPerSecond,
+      Resources.Usage usage) {}
+
   /** A closed loop: a fixed number of instances kept running, each finished one replaced by a new HTTP start. */
   record Sustained(int inFlight, double seconds, double stepsPerSecond, double workflowsPerSecond,
       double startsPerSecond, Percentiles stepLatency, Percentiles endToEnd, Resources.Usage usage) {}
@@ -54,6 +58,7 @@ final class BatonRun {
   private final AtomicLong keys = new AtomicLong();
   private final String keyPrefix = "b-" + Long.toHexString(System.nanoTime()) + "-";
   private URI startUri;
+  private URI batchUri;
   /** When set, the preload and the drain are each recorded with JFR (two files) and summarised. */
   java.nio.file.Path jfr;
   final List<String> profiles = new ArrayList<>();
@@ -72,6 +77,7 @@ final class BatonRun {
     stack.startRuntime(settings);
     startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + "/api/v1/namespaces/" + Stack.NS
         + "/workflows/" + Stack.WORKFLOW + "/instances");
+    batchUri = URI.create(startUri + "/batch");
     stack.awaitConsuming(Duration.ofSeconds(30));
   }
 
@@ -125,6 +131,73 @@ final class BatonRun {
       }
     }
     return false;
+  }
+
+  /** One request to the batch endpoint with {@code size} new business keys; how many it created. */
+  int startBatch(int size) {
+    StringBuilder body = new StringBuilder("{\"instances\":[");
+    for (int i = 0; i < size; i++) {
+      long n = keys.incrementAndGet();
+      body.append(i == 0 ? "" : ",").append("{\"businessKey\":\"").append(keyPrefix).append(n)
+          .append("\",\"input\":").append(config.input(n)).append('}');
+    }
+    body.append("]}");
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(batchUri).timeout(Duration.ofSeconds(60))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        int created = 0;
+        for (com.fasterxml.jackson.databind.JsonNode item : Report.JSON.readTree(r.body()).path("results")) {
+          created += item.path("created").asBoolean() ? 1 : 0;
+        }
+        return created;
+      }
+      failures.addAndGet(size);
+      LOG.warn("batch start answered {}: {}", r.statusCode(), r.body().substring(0, Math.min(300, r.body().length())));
+    } catch (Exception e) {
+      failures.addAndGet(size);
+      LOG.warn("batch start failed: {}", e.toString());
+    }
+    return 0;
+  }
+
+  /**
+   * Starts {@code n} instances through the batch endpoint ({@link BenchConfig#batchClients} clients, each posting
+   * {@link BenchConfig#batchSize} starts per request) with the workers stopped: the start rate alone. Then the workers
+   * drain them (not measured) and are left running.
+   */
+  BatchStarts batchStarts(int n) throws Exception {
+    stack.stopWorkers();
+    double applied0 = stack.eventsApplied();
+    // The API takes bodies up to 1 MiB: bigger inputs go in smaller batches.
+    int size = Math.max(1, Math.min(config.batchSize(), 900_000 / (config.payloadBytes() + 80)));
+    int clients = Math.max(1, config.batchClients());
+    AtomicLong remaining = new AtomicLong(n);
+    AtomicLong created = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    Resources resources = Resources.start();
+    long t0 = System.nanoTime();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < clients; i++) {
+      futures.add(pool.submit(() -> {
+        long left;
+        while ((left = remaining.getAndAdd(-size)) > 0) {
+          created.addAndGet(startBatch((int) Math.min(size, left)));
+        }
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    Resources.Usage usage = resources.stop();
+    LOG.info("batch starts: {} instances in {} s ({} starts/s, {} per request, {} clients)", created.get(),
+        fmt(seconds), fmt(created.get() / seconds), size, clients);
+    stack.startWorkers();
+    awaitApplied(applied0 + (double) created.get() * config.steps(), Duration.ofMinutes(15));
+    return new BatchStarts((int) created.get(), size, clients, seconds, created.get() / seconds, usage);
   }
 
   long failures() {
@@ -211,23 +284,15 @@ final class BatonRun {
         }
       });
     }
-    Thread.sleep(warmupSeconds * 1000L);
-    Instant from = Instant.now();
-    long started0 = started.get();
-    double applied0 = stack.eventsApplied();
-    Resources resources = Resources.start();
-    long t0 = System.nanoTime();
-    Thread.sleep(seconds * 1000L);
-    double window = (System.nanoTime() - t0) / 1e9;
-    double applied1 = stack.eventsApplied();
-    long started1 = started.get();
-    Instant to = Instant.now();
-    Resources.Usage usage = resources.stop();
+    Window w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, started::get);
+    Instant from = w.from();
+    Instant to = w.to();
     stop.set(true);
     pool.shutdown();
     pool.awaitTermination(1, TimeUnit.MINUTES);
     awaitApplied(baseline + (double) started.get() * steps, Duration.ofMinutes(5));
-    double stepsPerSecond = (applied1 - applied0) / window;
+    double stepsPerSecond = w.stepsPerSecond();
+    double window = w.seconds();
     long finishedInWindow;
     Percentiles stepLatency;
     Percentiles e2e;
@@ -239,7 +304,7 @@ final class BatonRun {
     LOG.info("sustained ({} in flight): {} steps/s, {} workflows/s", inFlight, fmt(stepsPerSecond),
         fmt(finishedInWindow / window));
     return new Sustained(inFlight, window, stepsPerSecond, finishedInWindow / window,
-        (started1 - started0) / window, stepLatency, e2e, usage);
+        w.startsPerSecond(), stepLatency, e2e, w.usage());
   }
 
   /** Starts instances at {@code rate} per second for {@code seconds}, then waits for them to finish. */
