@@ -3,6 +3,7 @@ package dev.baton.runtime.engine;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
@@ -36,7 +37,7 @@ public final class InstanceService implements AutoCloseable {
   private final StartGroups groups;
 
   public InstanceService(Database database, InstanceStore instances, StepStore steps, DefinitionCatalog definitions,
-      Engine engine, OutboxSignal outboxSignal) {
+      Engine engine, OutboxSignal outboxSignal, RuntimeMetrics metrics) {
     this.database = database;
     this.instances = instances;
     this.steps = steps;
@@ -53,7 +54,7 @@ public final class InstanceService implements AutoCloseable {
       public Started startAlone(StartGroups.Request request) throws SQLException {
         return InstanceService.this.startAlone(request);
       }
-    });
+    }, metrics);
   }
 
   /** The instances' trace (docs/design.md#observability). */
