@@ -32,8 +32,8 @@ final class Hops {
   /** Per step, by one clock: dispatch → the worker has the command, and → its result applied. */
   record Step(double toWorkerMs, double toAppliedMs) {}
 
-  static final List<String> TIMED = List.of("start.wait", "start.commit", "event.wait", "event.commit", "outbox.wait",
-      "outbox.confirm");
+  static final List<String> TIMED = List.of("start.wait", "start.apply", "start.commit", "event.wait", "event.apply",
+      "event.commit", "outbox.wait", "outbox.confirm");
 
   private Hops() {}
 
@@ -62,17 +62,19 @@ final class Hops {
     double[] toWorker = steps.stream().mapToDouble(Step::toWorkerMs).sorted().toArray();
     double[] toApplied = steps.stream().mapToDouble(Step::toAppliedMs).sorted().toArray();
     double[] fromWorker = steps.stream().mapToDouble(s -> s.toAppliedMs() - s.toWorkerMs()).sorted().toArray();
-    Delta eventCommit = timers.get("event.commit");
-    Delta startCommit = timers.get("start.commit");
     // A step is dispatched by a start's transaction (the first) or an event batch's (the others).
-    Delta dispatching = new Delta(eventCommit.count() + startCommit.count(), eventCommit.totalMs() + startCommit.totalMs());
+    Delta work = sum(timers.get("event.apply"), timers.get("start.apply"));
+    Delta commit = sum(timers.get("event.commit"), timers.get("start.commit"));
+    double dispatching = work.meanMs() + commit.meanMs();
     double outboxWait = timers.get("outbox.wait").meanMs();
     double eventWait = timers.get("event.wait").meanMs();
     long n = steps.size();
     List<Hop> hops = new ArrayList<>();
-    hops.add(new Hop("dispatch → its transaction committed (decide, write step and command, commit)",
-        dispatching.meanMs(), Double.NaN, Double.NaN, dispatching.count()));
-    hops.add(new Hop("committed → claimed by the outbox relay", outboxWait - dispatching.meanMs(), Double.NaN,
+    hops.add(new Hop("dispatch → its transaction's statements done (lock, read, decide, write step and command)",
+        work.meanMs(), Double.NaN, Double.NaN, work.count()));
+    hops.add(new Hop("→ committed (the commit: WAL flush)", commit.meanMs(), Double.NaN, Double.NaN,
+        commit.count()));
+    hops.add(new Hop("committed → claimed by the outbox relay", outboxWait - dispatching, Double.NaN,
         Double.NaN, timers.get("outbox.wait").count()));
     hops.add(new Hop("claimed → published, routed, delivered to the worker", mean(toWorker) - outboxWait,
         Double.NaN, Double.NaN, n));
@@ -89,9 +91,15 @@ final class Hops {
     hops.add(new Hop("step: dispatch → result applied", mean(toApplied), at(toApplied, 0.5), at(toApplied, 0.99), n));
     hops.add(new Hop("start: waiting for a writer of the group commit", timers.get("start.wait").meanMs(),
         Double.NaN, Double.NaN, timers.get("start.wait").count()));
-    hops.add(new Hop("start: its group's transaction, to the commit", startCommit.meanMs(), Double.NaN, Double.NaN,
-        startCommit.count()));
+    hops.add(new Hop("start: its group's statements (insert the instances, write their first steps)",
+        timers.get("start.apply").meanMs(), Double.NaN, Double.NaN, timers.get("start.apply").count()));
+    hops.add(new Hop("start: its group's commit", timers.get("start.commit").meanMs(), Double.NaN, Double.NaN,
+        timers.get("start.commit").count()));
     return hops;
+  }
+
+  private static Delta sum(Delta a, Delta b) {
+    return new Delta(a.count() + b.count(), a.totalMs() + b.totalMs());
   }
 
   private static double mean(double[] sorted) {

@@ -66,7 +66,7 @@ final class StartGroups implements AutoCloseable {
     this(writer, null);
   }
 
-  /** @param metrics where the hops of starts are timed (null: nowhere) */
+  /** @param metrics where the starts' wait for a writer is timed (null: nowhere) */
   StartGroups(Writer writer, RuntimeMetrics metrics) {
     this.writer = writer;
     this.metrics = metrics;
@@ -123,22 +123,13 @@ final class StartGroups implements AutoCloseable {
   }
 
   private void write(List<Request> group) {
-    long begin = System.nanoTime();
     if (metrics != null) {
+      long taken = System.nanoTime();
       for (Request r : group) {
-        metrics.hop(RuntimeMetrics.Hop.START_WAIT, begin - r.queuedNanos());
+        metrics.hop(RuntimeMetrics.Hop.START_WAIT, taken - r.queuedNanos());
       }
     }
-    try {
-      writeNow(group);
-    } finally {
-      if (metrics != null) {
-        long took = System.nanoTime() - begin;
-        for (int i = 0; i < group.size(); i++) {
-          metrics.hop(RuntimeMetrics.Hop.START_COMMIT, took);
-        }
-      }
-    }
+    writeNow(group);
   }
 
   private void writeNow(List<Request> group) {

@@ -83,11 +83,12 @@ final class StepLoop {
           metrics.hop(RuntimeMetrics.Hop.EVENT_WAIT, begin - p.delivery().receivedNanos());
         }
       }
-      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound));
-      long committed = System.nanoTime() - begin;
-      for (int i = 0; i < events.size(); i++) {
-        metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, committed);
-      }
+      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
+        for (int i = 0; i < events.size(); i++) {
+          metrics.hop(RuntimeMetrics.Hop.EVENT_APPLY, work);
+          metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, commit);
+        }
+      });
       settleCommitted(events, receipts, wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {

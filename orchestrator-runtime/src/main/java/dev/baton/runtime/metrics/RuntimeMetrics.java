@@ -43,11 +43,15 @@ public final class RuntimeMetrics {
   public enum Hop {
     /** A start request waiting for a writer of the group commit. */
     START_WAIT("start.wait"),
-    /** A group of starts: its transaction, from its first statement to its commit. */
+    /** A group of starts: its transaction's statements (insert the instances, write their first steps). */
+    START_APPLY("start.apply"),
+    /** A group of starts: its commit. */
     START_COMMIT("start.commit"),
     /** An event received by a lane, until its batch's transaction begins. */
     EVENT_WAIT("event.wait"),
-    /** A batch of events: its transaction (lock, read, decide, write the next commands), until its commit. */
+    /** A batch of events: its transaction's statements (lock, read, decide, write the next steps and commands). */
+    EVENT_APPLY("event.apply"),
+    /** A batch of events: its commit (the next commands are durable then). */
     EVENT_COMMIT("event.commit"),
     /**
      * A command, from its transaction's start (its outbox row's created_at, by the database's clock) until the relay
