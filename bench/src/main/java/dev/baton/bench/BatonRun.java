@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,6 +38,10 @@ final class BatonRun {
   record Drain(int instances, double startsPerSecond, double relaySeconds, double drainSeconds,
       double stepsPerSecond, Percentiles stepLatency, Resources.Usage usage, Resources.Usage startUsage) {}
 
+  /** Instances started through the batch endpoint with the workers stopped, then drained (not measured). */
+  record BatchStarts(int instances, int batchSize, int clients, double seconds, double startsPerSecond,
+      Resources.Usage usage) {}
+
   /** A closed loop: a fixed number of instances kept running, each finished one replaced by a new HTTP start. */
   record Sustained(int inFlight, double seconds, double stepsPerSecond, double workflowsPerSecond,
       double startsPerSecond, Percentiles stepLatency, Percentiles endToEnd, Resources.Usage usage) {}
@@ -44,7 +49,7 @@ final class BatonRun {
   /** An open loop: starts at a fixed rate whatever the system does. */
   record FixedRate(double targetWorkflowsPerSecond, double seconds, double startsPerSecond,
       double stepsPerSecond, double maxStartLagMs, Percentiles stepLatency, Percentiles endToEnd,
-      Resources.Usage usage) {}
+      Resources.Usage usage, List<Hops.Hop> hops) {}
 
   private final Stack stack;
   private final BenchConfig config;
@@ -54,6 +59,7 @@ final class BatonRun {
   private final AtomicLong keys = new AtomicLong();
   private final String keyPrefix = "b-" + Long.toHexString(System.nanoTime()) + "-";
   private URI startUri;
+  private URI batchUri;
   /** When set, the preload and the drain are each recorded with JFR (two files) and summarised. */
   java.nio.file.Path jfr;
   final List<String> profiles = new ArrayList<>();
@@ -72,6 +78,7 @@ final class BatonRun {
     stack.startRuntime(settings);
     startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + "/api/v1/namespaces/" + Stack.NS
         + "/workflows/" + Stack.WORKFLOW + "/instances");
+    batchUri = URI.create(startUri + "/batch");
     stack.awaitConsuming(Duration.ofSeconds(30));
   }
 
@@ -125,6 +132,73 @@ final class BatonRun {
       }
     }
     return false;
+  }
+
+  /** One request to the batch endpoint with {@code size} new business keys; how many it created. */
+  int startBatch(int size) {
+    StringBuilder body = new StringBuilder("{\"instances\":[");
+    for (int i = 0; i < size; i++) {
+      long n = keys.incrementAndGet();
+      body.append(i == 0 ? "" : ",").append("{\"businessKey\":\"").append(keyPrefix).append(n)
+          .append("\",\"input\":").append(config.input(n)).append('}');
+    }
+    body.append("]}");
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(batchUri).timeout(Duration.ofSeconds(60))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        int created = 0;
+        for (com.fasterxml.jackson.databind.JsonNode item : Report.JSON.readTree(r.body()).path("results")) {
+          created += item.path("created").asBoolean() ? 1 : 0;
+        }
+        return created;
+      }
+      failures.addAndGet(size);
+      LOG.warn("batch start answered {}: {}", r.statusCode(), r.body().substring(0, Math.min(300, r.body().length())));
+    } catch (Exception e) {
+      failures.addAndGet(size);
+      LOG.warn("batch start failed: {}", e.toString());
+    }
+    return 0;
+  }
+
+  /**
+   * Starts {@code n} instances through the batch endpoint ({@link BenchConfig#batchClients} clients, each posting
+   * {@link BenchConfig#batchSize} starts per request) with the workers stopped: the start rate alone. Then the workers
+   * drain them (not measured) and are left running.
+   */
+  BatchStarts batchStarts(int n) throws Exception {
+    stack.stopWorkers();
+    double applied0 = stack.eventsApplied();
+    // The API takes bodies up to 1 MiB: bigger inputs go in smaller batches.
+    int size = Math.max(1, Math.min(config.batchSize(), 900_000 / (config.payloadBytes() + 80)));
+    int clients = Math.max(1, config.batchClients());
+    AtomicLong remaining = new AtomicLong(n);
+    AtomicLong created = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    Resources resources = Resources.start();
+    long t0 = System.nanoTime();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < clients; i++) {
+      futures.add(pool.submit(() -> {
+        long left;
+        while ((left = remaining.getAndAdd(-size)) > 0) {
+          created.addAndGet(startBatch((int) Math.min(size, left)));
+        }
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    Resources.Usage usage = resources.stop();
+    LOG.info("batch starts: {} instances in {} s ({} starts/s, {} per request, {} clients)", created.get(),
+        fmt(seconds), fmt(created.get() / seconds), size, clients);
+    stack.startWorkers();
+    awaitApplied(applied0 + (double) created.get() * config.steps(), Duration.ofMinutes(15));
+    return new BatchStarts((int) created.get(), size, clients, seconds, created.get() / seconds, usage);
   }
 
   long failures() {
@@ -211,23 +285,15 @@ final class BatonRun {
         }
       });
     }
-    Thread.sleep(warmupSeconds * 1000L);
-    Instant from = Instant.now();
-    long started0 = started.get();
-    double applied0 = stack.eventsApplied();
-    Resources resources = Resources.start();
-    long t0 = System.nanoTime();
-    Thread.sleep(seconds * 1000L);
-    double window = (System.nanoTime() - t0) / 1e9;
-    double applied1 = stack.eventsApplied();
-    long started1 = started.get();
-    Instant to = Instant.now();
-    Resources.Usage usage = resources.stop();
+    Window w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, started::get);
+    Instant from = w.from();
+    Instant to = w.to();
     stop.set(true);
     pool.shutdown();
     pool.awaitTermination(1, TimeUnit.MINUTES);
     awaitApplied(baseline + (double) started.get() * steps, Duration.ofMinutes(5));
-    double stepsPerSecond = (applied1 - applied0) / window;
+    double stepsPerSecond = w.stepsPerSecond();
+    double window = w.seconds();
     long finishedInWindow;
     Percentiles stepLatency;
     Percentiles e2e;
@@ -239,7 +305,7 @@ final class BatonRun {
     LOG.info("sustained ({} in flight): {} steps/s, {} workflows/s", inFlight, fmt(stepsPerSecond),
         fmt(finishedInWindow / window));
     return new Sustained(inFlight, window, stepsPerSecond, finishedInWindow / window,
-        (started1 - started0) / window, stepLatency, e2e, usage);
+        w.startsPerSecond(), stepLatency, e2e, w.usage());
   }
 
   /** Starts instances at {@code rate} per second for {@code seconds}, then waits for them to finish. */
@@ -248,6 +314,8 @@ final class BatonRun {
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(config.httpClients(), 16));
     AtomicLong started = new AtomicLong();
     AtomicLong maxLagNanos = new AtomicLong();
+    stack.commandsSeen = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<String, Hops.Delta> timers0 = Hops.read(stack.runtime.metrics().registry());
     Instant from = Instant.now();
     Resources resources = Resources.start();
     long t0 = System.nanoTime();
@@ -278,15 +346,44 @@ final class BatonRun {
     pool.shutdown();
     pool.awaitTermination(2, TimeUnit.MINUTES);
     awaitApplied(baseline + (double) started.get() * config.steps(), Duration.ofMinutes(5));
+    Map<String, Hops.Delta> timers = Hops.between(timers0, Hops.read(stack.runtime.metrics().registry()));
+    Map<String, Instant> seen = stack.commandsSeen;
+    stack.commandsSeen = null;
     Percentiles stepLatency;
     Percentiles e2e;
+    List<Hops.Step> hopSteps;
     try (Connection c = stack.connect()) {
       stepLatency = Percentiles.steps(c, from, to);
       e2e = Percentiles.endToEnd(c, from, to);
+      hopSteps = hopSteps(c, from, to, seen);
     }
     LOG.info("fixed rate {} workflows/s: e2e p50 {} ms p99 {} ms", fmt(rate), fmt(e2e.p50()), fmt(e2e.p99()));
     return new FixedRate(rate, window, started.get() / window, (applied1 - applied0) / window,
-        maxLagNanos.get() / 1e6, stepLatency, e2e, usage);
+        maxLagNanos.get() / 1e6, stepLatency, e2e, usage, Hops.breakdown(timers, hopSteps));
+  }
+
+  /** Task attempts dispatched in [from, to) that a worker was seen receiving: their times by one clock. */
+  private static List<Hops.Step> hopSteps(Connection c, Instant from, Instant to, Map<String, Instant> seen)
+      throws SQLException {
+    List<Hops.Step> steps = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("SELECT instance_id, name, attempt, started_at, finished_at"
+        + " FROM instance_step WHERE kind = 'task' AND started_at >= ? AND started_at < ? AND finished_at IS NOT NULL")) {
+      ps.setObject(1, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+      ps.setObject(2, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Instant worker = seen.get(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(3));
+          if (worker == null) {
+            continue;
+          }
+          Instant started = rs.getObject(4, OffsetDateTime.class).toInstant();
+          Instant finished = rs.getObject(5, OffsetDateTime.class).toInstant();
+          steps.add(new Hops.Step(Duration.between(started, worker).toNanos() / 1e6,
+              Duration.between(started, finished).toNanos() / 1e6));
+        }
+      }
+    }
+    return steps;
   }
 
   private static long finishedBetween(Connection c, Instant from, Instant to) throws SQLException {

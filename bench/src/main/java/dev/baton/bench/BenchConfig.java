@@ -23,6 +23,8 @@ import dev.baton.contract.topology.QueueType;
  * @param inFlight instances kept running in the sustained (closed-loop) measurement
  * @param stepTimeout every step's timeout (e.g. 5m), or null for none
  * @param shape how the steps are arranged: {@link Shape}
+ * @param batchSize starts per request of the batch start phase (the endpoint takes up to 1,000)
+ * @param batchClients concurrent clients posting batches
  */
 record BenchConfig(
     int steps,
@@ -42,54 +44,56 @@ record BenchConfig(
     int httpClients,
     int inFlight,
     String stepTimeout,
-    Shape shape) {
+    Shape shape,
+    int batchSize,
+    int batchClients) {
 
   /** The workflow's shape: {@code steps} tasks in a line, as branches of one parallel group, or inside a choice. */
   enum Shape { LINEAR, PARALLEL, CHOICE }
 
   static BenchConfig defaults() {
-    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 8, 400, "5m", Shape.LINEAR);
+    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 32, 400, "5m", Shape.LINEAR, 1000, 2);
   }
 
   BenchConfig withSteps(int v) {
     return new BenchConfig(v, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withThreads(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, v, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withPrefetch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, v, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withOutboxBatch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, v,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withQueueType(QueueType v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withPayloadBytes(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withInstances(int v) {
     return new BenchConfig(steps, v, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
   }
 
   BenchConfig withShape(Shape v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
-        v);
+        v, batchSize, batchClients);
   }
 
   /** The instance input: a JSON object of about {@link #payloadBytes} bytes. */

@@ -101,15 +101,24 @@ public final class BenchMain implements Callable<Integer> {
   int workerChannels;
 
   @Option(names = "--http-clients", description = "Concurrent HTTP clients starting instances "
-      + "(default ${DEFAULT-VALUE}).", defaultValue = "8")
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "32")
   int httpClients;
+
+  @Option(names = "--batch-size", description = "Starts per request of the batch start phase, at most 1000 "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "1000")
+  int batchSize;
+
+  @Option(names = "--batch-clients", description = "Concurrent clients of the batch start phase "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "2")
+  int batchClients;
 
   @Option(names = "--in-flight", description = "Instances kept running in the sustained closed loop "
       + "(default ${DEFAULT-VALUE}).", defaultValue = "400")
   int inFlight;
 
-  @Option(names = "--phases", split = ",", description = "What the main run measures: ceiling, drain, sustained, "
-      + "fixed (default: all; 'none' with --sweep runs only the sweeps).")
+  @Option(names = "--phases", split = ",", description = "What the main run measures: ceiling, drain, batch, "
+      + "sustained, fixed (default: all; 'none' with --sweep runs only the sweeps). ceiling with sustained also runs "
+      + "the ceiling with starts.")
   List<String> phases;
 
   @Option(names = "--preload", description = "Only the preload + drain phase (and the ceiling): the step loop at "
@@ -165,17 +174,24 @@ public final class BenchMain implements Callable<Integer> {
           + "ratio to the ceiling still compares", String.format(Locale.ROOT, "%.2f",
           report.machineBefore.loadAverage()), report.machineBefore.otherJavaProcesses());
     }
+    boolean withStarts = run.contains("ceiling") && run.contains("sustained");
     if (run.contains("ceiling")) {
       Ceiling.Result c = ceiling(config, config.instances());
       report.ceilingRuns.add(c.stepsPerSecond());
       report.ceilingUsage = c.usage();
     }
-    if (run.contains("drain") || run.contains("sustained") || run.contains("fixed")) {
+    if (withStarts) {
+      report.ceilingWithStarts.add(ceilingWithStarts(config));
+    }
+    if (run.contains("drain") || run.contains("batch") || run.contains("sustained") || run.contains("fixed")) {
       mainRun(config, run, report);
     }
+    // Once more after Baton's runs: the ratios compare Baton with the mean of a ceiling measured before and after
+    // it, so that a machine getting busier or quieter meanwhile moves both sides alike.
+    if (withStarts) {
+      report.ceilingWithStarts.add(ceilingWithStarts(config));
+    }
     if (run.contains("ceiling") && run.contains("drain")) {
-      // Once more after Baton's runs: the ratio compares Baton with the mean of a ceiling measured before and
-      // after it, so that a machine getting busier or quieter meanwhile moves both sides alike.
       report.ceilingRuns.add(ceiling(config, config.instances()).stepsPerSecond());
     }
     if (!report.ceilingRuns.isEmpty()) {
@@ -205,6 +221,9 @@ public final class BenchMain implements Callable<Integer> {
       } else {
         stack.startWorkers();
       }
+      if (run.contains("batch")) {
+        report.batch = baton.batchStarts(config.instances());
+      }
       if (run.contains("sustained")) {
         report.sustained = baton.sustained(config.inFlight(), config.warmupSeconds(), config.durationSeconds());
       }
@@ -222,6 +241,13 @@ public final class BenchMain implements Callable<Integer> {
   static Ceiling.Result ceiling(BenchConfig config, int instances) throws Exception {
     try (Ceiling c = new Ceiling(config)) {
       return c.run(instances);
+    }
+  }
+
+  /** The ceiling's closed loop with starts, on its own vhost and database, as long as Baton's sustained run. */
+  static Ceiling.WithStarts ceilingWithStarts(BenchConfig config) throws Exception {
+    try (Ceiling c = new Ceiling(config)) {
+      return c.runWithStarts(config.inFlight(), config.warmupSeconds(), config.durationSeconds());
     }
   }
 
@@ -249,7 +275,8 @@ public final class BenchMain implements Callable<Integer> {
     }
     return new BenchConfig(steps, instances, seconds(duration, "--duration"), seconds(warmup, "--warmup"), rate,
         threads, prefetch, outboxBatch, eventBatch, poolSize, type, payloadBytes, workerPrefetch, workerChannels,
-        httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout, arrangement);
+        httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout, arrangement,
+        Math.min(1000, Math.max(1, batchSize)), Math.max(1, batchClients));
   }
 
   private Set<String> phases() {
@@ -257,12 +284,12 @@ public final class BenchMain implements Callable<Integer> {
       return Set.of("ceiling", "drain");
     }
     if (phases == null || phases.isEmpty()) {
-      return sweeps.isEmpty() ? Set.of("ceiling", "drain", "sustained", "fixed") : Set.of();
+      return sweeps.isEmpty() ? Set.of("ceiling", "drain", "batch", "sustained", "fixed") : Set.of();
     }
     Set<String> s = new LinkedHashSet<>();
     for (String p : phases) {
       String v = p.trim().toLowerCase(Locale.ROOT);
-      if (!Set.of("ceiling", "drain", "sustained", "fixed", "none").contains(v)) {
+      if (!Set.of("ceiling", "drain", "batch", "sustained", "fixed", "none").contains(v)) {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown phase " + p);
       }
       s.add(v);

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -61,6 +62,11 @@ final class Ceiling implements AutoCloseable {
   private final List<Channel> workerChannels = new ArrayList<>();
   private final byte[] commandBody;
   private volatile boolean running = true;
+  /** With starts: one permit per instance that may start (the closed loop's free places); null when preloaded. */
+  private volatile Semaphore places;
+  private final AtomicLong nextInstance = new AtomicLong();
+  private final AtomicLong started = new AtomicLong();
+  private final List<Starter> starters = new ArrayList<>();
 
   Ceiling(BenchConfig config) {
     this.config = config;
@@ -113,24 +119,24 @@ final class Ceiling implements AutoCloseable {
     }
   }
 
-  /**
-   * Preloads {@code instances} instances with their first command queued, then starts the workers and measures
-   * until every instance has done all its steps.
-   *
-   * @return steps per second
-   */
   /** Steps per second and what the drain used. */
   record Result(double stepsPerSecond, Resources.Usage usage) {}
 
+  /** The closed loop with starts: steps/s and starts/s in the window after the warm-up. */
+  record WithStarts(int inFlight, double seconds, double stepsPerSecond, double startsPerSecond,
+      Resources.Usage usage) {}
+
+  /** Starts that share one transaction and one confirm wait, as Baton's group commit lets concurrent starts. */
+  static final int START_GROUP = 64;
+  /** Start writers, as Baton's group commit has. */
+  static final int STARTERS = 2;
+
+  /**
+   * Preloads {@code instances} instances with their first command queued, then starts the workers and measures
+   * until every instance has done all its steps.
+   */
   Result run(int instances) throws Exception {
-    int threads = config.threads() > 0 ? config.threads() : 4;
-    int prefetch = config.prefetch() > 0 ? config.prefetch() : 50;
-    int batch = config.eventBatch() > 0 ? config.eventBatch() : 20;
-    for (int i = 0; i < threads; i++) {
-      Lane lane = new Lane(i, prefetch, batch);
-      lanes.add(lane);
-      lane.start();
-    }
+    startLanes();
     // Starts are not measured: the instances and their first commands go in at once.
     try (java.sql.Connection c = database.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO ci (id, step, steps) SELECT g, 0, " + config.steps() + " FROM generate_series(1, "
@@ -163,6 +169,145 @@ final class Ceiling implements AutoCloseable {
     LOG.info("ceiling: {} instances x {} steps in {} s = {} steps/s", instances, config.steps(),
         String.format("%.2f", seconds), String.format("%.0f", stepsPerSecond));
     return new Result(stepsPerSecond, usage);
+  }
+
+  /**
+   * Baton's sustained loop on the raw pipeline: {@code inFlight} instances kept running, each one finished replaced
+   * by a new start. A start is what Baton's is: one transaction inserting the instance and its first command into
+   * the outbox, committed, then the command published with a confirm and its outbox row deleted. Starters take
+   * every free place waiting (up to {@link #START_GROUP}) into one transaction, as Baton's group commit does with
+   * concurrent start requests; nothing waits to fill a group.
+   */
+  WithStarts runWithStarts(int inFlight, int warmupSeconds, int seconds) throws Exception {
+    places = new Semaphore(inFlight);
+    startLanes();
+    startWorkers();
+    for (int i = 0; i < STARTERS; i++) {
+      Starter s = new Starter(i);
+      starters.add(s);
+      s.start();
+    }
+    Window w = Window.measure(warmupSeconds, seconds, stepsApplied::get, started::get);
+    LOG.info("ceiling with starts ({} in flight): {} steps/s, {} starts/s", inFlight,
+        String.format("%.0f", w.stepsPerSecond()), String.format("%.0f", w.startsPerSecond()));
+    return new WithStarts(inFlight, w.seconds(), w.stepsPerSecond(), w.startsPerSecond(), w.usage());
+  }
+
+  private void startLanes() throws IOException, SQLException {
+    int threads = config.threads() > 0 ? config.threads() : 4;
+    int prefetch = config.prefetch() > 0 ? config.prefetch() : 50;
+    int batch = config.eventBatch() > 0 ? config.eventBatch() : 20;
+    for (int i = 0; i < threads; i++) {
+      Lane lane = new Lane(i, prefetch, batch);
+      lanes.add(lane);
+      lane.start();
+    }
+  }
+
+  /** Starts instances into the free places of the closed loop, a group per transaction. */
+  private final class Starter {
+    private final Thread thread;
+    private final Channel publisher;
+    private final java.sql.Connection db;
+
+    Starter(int index) throws IOException, SQLException {
+      this.db = database.connect();
+      db.setAutoCommit(false);
+      this.publisher = publisherConnection.createChannel();
+      publisher.confirmSelect();
+      this.thread = new Thread(this::loop, "ceiling-starter-" + index);
+      thread.setDaemon(true);
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    private void loop() {
+      while (running) {
+        try {
+          places.acquire();
+          int n = 1;
+          while (n < START_GROUP && places.tryAcquire()) {
+            n++;
+          }
+          startGroup(n);
+        } catch (InterruptedException e) {
+          return;
+        } catch (Exception e) {
+          if (running) {
+            LOG.error("ceiling starter failed", e);
+          }
+          return;
+        }
+      }
+    }
+
+    private void startGroup(int n) throws Exception {
+      Long[] ids = new Long[n];
+      byte[][] bodies = new byte[n][];
+      long first = nextInstance.getAndAdd(n) + 1;
+      for (int i = 0; i < n; i++) {
+        ids[i] = first + i;
+        bodies[i] = commandBody;
+      }
+      try (PreparedStatement ps = db.prepareStatement("INSERT INTO ci (id, step, steps)"
+          + " SELECT id, 0, " + config.steps() + " FROM unnest(?::bigint[]) AS i(id)")) {
+        ps.setArray(1, db.createArrayOf("bigint", ids));
+        ps.executeUpdate();
+      }
+      Long[] outboxIds = new Long[n];
+      try (PreparedStatement ps = db.prepareStatement("INSERT INTO co (instance_id, step, body)"
+          + " SELECT id, 0, body FROM unnest(?::bigint[], ?::bytea[]) AS i(id, body) RETURNING id")) {
+        ps.setArray(1, db.createArrayOf("bigint", ids));
+        ps.setArray(2, db.createArrayOf("bytea", bodies));
+        try (ResultSet rs = ps.executeQuery()) {
+          for (int i = 0; rs.next(); i++) {
+            outboxIds[i] = rs.getLong(1);
+          }
+        }
+      }
+      db.commit(); // durable: Baton answers the start here
+      started.addAndGet(n);
+      List<long[]> commands = new ArrayList<>(n);
+      for (Long id : ids) {
+        commands.add(new long[] {id, 0});
+      }
+      publishCommitted(publisher, db, commands, outboxIds);
+    }
+
+    void close() {
+      thread.interrupt();
+      stop(thread, db);
+    }
+  }
+
+  /** Publishes committed commands ({instance, step}) with confirms, then deletes their outbox rows. */
+  private void publishCommitted(Channel publisher, java.sql.Connection db, List<long[]> commands, Long[] outboxIds)
+      throws Exception {
+    for (long[] cmd : commands) {
+      publisher.basicPublish(CMD_EX, "service.ceiling.step", false, commandProps(cmd[0], (int) cmd[1]),
+          commandBody);
+    }
+    publisher.waitForConfirmsOrDie(30_000);
+    try (PreparedStatement ps = db.prepareStatement("DELETE FROM co WHERE id = ANY (?)")) {
+      ps.setArray(1, db.createArrayOf("bigint", outboxIds));
+      ps.executeUpdate();
+    }
+    db.commit();
+  }
+
+  private static void stop(Thread thread, java.sql.Connection db) {
+    try {
+      thread.join(2_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      db.close();
+    } catch (SQLException ignored) {
+      // dropped with the database
+    }
   }
 
   private static AMQP.BasicProperties commandProps(long instance, int step) {
@@ -356,32 +501,18 @@ final class Ceiling implements AutoCloseable {
       consumer.basicAck(deliveries.get(n - 1).tag(), true);
       stepsApplied.addAndGet(n);
       finished.addAndGet(done);
+      Semaphore free = places;
+      if (free != null && done > 0) {
+        free.release(done);
+      }
       if (next.isEmpty()) {
         return;
       }
-      for (long[] cmd : next) {
-        publisher.basicPublish(CMD_EX, "service.ceiling.step", false, commandProps(cmd[0], (int) cmd[1]),
-            commandBody);
-      }
-      publisher.waitForConfirmsOrDie(30_000);
-      try (PreparedStatement ps = db.prepareStatement("DELETE FROM co WHERE id = ANY (?)")) {
-        ps.setArray(1, db.createArrayOf("bigint", outboxIds));
-        ps.executeUpdate();
-      }
-      db.commit();
+      publishCommitted(publisher, db, next, outboxIds);
     }
 
     void close() {
-      try {
-        thread.join(2_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      try {
-        db.close();
-      } catch (SQLException ignored) {
-        // dropped with the database
-      }
+      stop(thread, db);
     }
   }
 
@@ -390,6 +521,7 @@ final class Ceiling implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    starters.forEach(Starter::close);
     lanes.forEach(Lane::close);
     for (Connection c : new Connection[] {workerConnection, consumerConnection, publisherConnection}) {
       try {

@@ -24,6 +24,9 @@ final class Report {
   final List<Double> ceilingRuns = new ArrayList<>();
   Resources.Usage ceilingUsage;
   BatonRun.Drain drain;
+  BatonRun.BatchStarts batch;
+  /** The ceiling's closed loop with starts, before and after Baton's runs. */
+  final List<Ceiling.WithStarts> ceilingWithStarts = new ArrayList<>();
   BatonRun.Sustained sustained;
   BatonRun.FixedRate half;
   long startFailures;
@@ -66,6 +69,18 @@ final class Report {
     return ceiling == null || drain == null ? null : drain.stepsPerSecond() / ceiling;
   }
 
+  /** The mean of the ceiling-with-starts runs; null when none ran. */
+  Double ceilingWithStartsStepsPerSecond() {
+    return ceilingWithStarts.isEmpty() ? null
+        : ceilingWithStarts.stream().mapToDouble(Ceiling.WithStarts::stepsPerSecond).average().orElseThrow();
+  }
+
+  /** Sustained steps/s (starts included) over the ceiling's with starts: like against like. */
+  Double ratioSustainedToCeiling() {
+    Double c = ceilingWithStartsStepsPerSecond();
+    return c == null || sustained == null || c <= 0 ? null : sustained.stepsPerSecond() / c;
+  }
+
   // --- Markdown --------------------------------------------------------------------------------------------------
 
   String markdown() {
@@ -88,14 +103,23 @@ final class Report {
                 ? " (mean of " + String.join(" before and ", ceilingRuns.stream().map(Report::f0).toList())
                     + " after)" : ""),
             ratio() == null ? "" : "**" + f2(ratio()) + "**"));
-        md.append(row("starts through the HTTP API (" + config.httpClients() + " clients, workers idle)",
+        md.append(row("single starts through the HTTP API (" + config.httpClients() + " clients, workers idle)",
             f0(drain.startsPerSecond()) + " starts/s", "", ""));
       }
+      if (batch != null) {
+        md.append(row("batch starts (" + batch.clients() + " clients, " + batch.batchSize()
+                + " per request, workers idle)", f0(batch.startsPerSecond()) + " starts/s", "", ""));
+      }
       if (sustained != null) {
+        Double c = ceilingWithStartsStepsPerSecond();
         md.append(row("sustained, starts included (" + sustained.inFlight() + " instances kept in flight, "
                 + f0(sustained.seconds()) + " s)",
             f0(sustained.stepsPerSecond()) + " steps/s, " + f0(sustained.workflowsPerSecond()) + " workflows/s, "
-                + f0(sustained.startsPerSecond()) + " starts/s", "", ""));
+                + f0(sustained.startsPerSecond()) + " starts/s",
+            c == null ? "not run" : f0(c) + " steps/s with starts" + (ceilingWithStarts.size() > 1
+                ? " (mean of " + String.join(" before and ", ceilingWithStarts.stream()
+                    .map(w -> f0(w.stepsPerSecond())).toList()) + " after)" : ""),
+            ratioSustainedToCeiling() == null ? "" : "**" + f2(ratioSustainedToCeiling()) + "**"));
       }
       if (half != null) {
         md.append(row("fixed rate, half of sustained (" + f0(half.targetWorkflowsPerSecond()) + " workflows/s, "
@@ -122,6 +146,9 @@ final class Report {
         md.append(usage("starting the preload (HTTP API, workers idle)", drain.startUsage()));
         md.append(usage("draining the preload", drain.usage()));
       }
+      if (batch != null) {
+        md.append(usage("batch starts (workers idle)", batch.usage()));
+      }
       if (sustained != null) {
         md.append(usage("sustained saturation", sustained.usage()));
       }
@@ -130,6 +157,19 @@ final class Report {
       }
       if (ceilingUsage != null) {
         md.append(usage("ceiling, draining its preload", ceilingUsage));
+      }
+      if (!ceilingWithStarts.isEmpty()) {
+        md.append(usage("ceiling with starts (first run)", ceilingWithStarts.get(0).usage()));
+      }
+      if (half != null && !half.hops().isEmpty()) {
+        md.append("\n| where a step's time goes at half rate (ms; runtime hop timers and step rows) | mean | p50 | p99 "
+            + "| samples |\n|---|---|---|---|---|\n");
+        for (Hops.Hop hop : half.hops()) {
+          md.append("| ").append(hop.name()).append(" | ").append(f1(hop.meanMs())).append(" | ")
+              .append(Double.isNaN(hop.p50Ms()) ? "" : f1(hop.p50Ms())).append(" | ")
+              .append(Double.isNaN(hop.p99Ms()) ? "" : f1(hop.p99Ms())).append(" | ").append(hop.samples())
+              .append(" |\n");
+        }
       }
       if (startFailures > 0) {
         md.append("\n").append(startFailures).append(" start request(s) failed (see the log).\n");
@@ -221,6 +261,28 @@ final class Report {
     root.put("latencyMeaning", sustained != null ? "step latency (dispatch to result applied) at sustained saturation"
         : "step latency while draining the preload");
     root.put("startFailures", startFailures);
+    ObjectNode starts = root.putObject("starts");
+    num(starts, "singlePerSecond", drain == null ? Double.NaN : drain.startsPerSecond());
+    starts.put("httpClients", config.httpClients());
+    num(starts, "batchPerSecond", batch == null ? Double.NaN : batch.startsPerSecond());
+    if (batch != null) {
+      starts.put("batchSize", batch.batchSize());
+      starts.put("batchClients", batch.clients());
+      num(starts, "batchSeconds", batch.seconds());
+      starts.set("batchResources", usage(batch.usage()));
+    }
+    ObjectNode withStarts = root.putObject("ceilingWithStarts");
+    Double cws = ceilingWithStartsStepsPerSecond();
+    num(withStarts, "stepsPerSecond", cws == null ? Double.NaN : cws);
+    ArrayNode cwsRuns = withStarts.putArray("stepsPerSecondRuns");
+    ceilingWithStarts.forEach(w -> cwsRuns.add(Math.round(w.stepsPerSecond() * 100) / 100.0));
+    num(withStarts, "startsPerSecond", ceilingWithStarts.stream()
+        .mapToDouble(Ceiling.WithStarts::startsPerSecond).average().orElse(Double.NaN));
+    if (!ceilingWithStarts.isEmpty()) {
+      withStarts.put("inFlight", ceilingWithStarts.get(0).inFlight());
+      withStarts.set("resources", usage(ceilingWithStarts.get(0).usage()));
+    }
+    num(root, "ratioSustainedToCeiling", ratioSustainedToCeiling() == null ? Double.NaN : ratioSustainedToCeiling());
     if (drain != null) {
       ObjectNode d = root.putObject("drain");
       d.put("instances", drain.instances());
@@ -253,6 +315,15 @@ final class Report {
       h.set("stepLatencyMs", percentiles(half.stepLatency()));
       h.set("endToEndLatencyMs", percentiles(half.endToEnd()));
       h.set("resources", usage(half.usage()));
+      ArrayNode hops = h.putArray("hops");
+      for (Hops.Hop hop : half.hops()) {
+        ObjectNode o = hops.addObject();
+        o.put("hop", hop.name());
+        num(o, "meanMs", hop.meanMs());
+        num(o, "p50Ms", hop.p50Ms());
+        num(o, "p99Ms", hop.p99Ms());
+        o.put("samples", hop.samples());
+      }
     }
     ArrayNode sw = root.putArray("sweeps");
     for (SweepPoint p : sweeps) {

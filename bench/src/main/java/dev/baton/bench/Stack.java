@@ -1,120 +1,67 @@
 package dev.baton.bench;
 
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
 import dev.baton.api.v1alpha1.StepSpec;
-import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.contract.topology.TopologyPlanner;
-import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.runtime.BatonRuntime;
 import dev.baton.runtime.RuntimeSettings;
-import dev.baton.testing.AmqpTopology;
 import dev.baton.testing.LocalServices;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.MockKubernetes;
+import dev.baton.testing.TestStack;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
-import dev.baton.workflow.WorkflowSpecs;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.io.InputStream;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything one Baton measurement stands on, as the product runs it: a fresh vhost on the real RabbitMQ, a fresh
- * database on the real PostgreSQL, the fabric8 mock API server in CRUD mode holding the Workflow resource (the
- * runtime watches it), the topology the operator would declare (same planner, so no operator is needed), the real
+ * Everything one Baton measurement stands on, as the product runs it: the shared {@link TestStack} (a fresh vhost on
+ * the real RabbitMQ, a fresh database on the real PostgreSQL, the mock API server holding the Workflow resource the
+ * runtime watches, the topology the operator would declare: same planner, so no operator is needed), the real
  * runtime ({@link BatonRuntime#start}) and no-op workers written with the worker SDK. Closing it removes the vhost,
  * the database and everything else.
  */
 final class Stack implements AutoCloseable {
 
-  static final String NS = "default";
+  static final String NS = TestStack.NAMESPACE;
   static final String WORKFLOW = "bench";
   static final String ENTITY = "order";
   /** Steps spread over at most this many services, as a real workflow spreads over a few (one worker each). */
   static final int MAX_SERVICES = 3;
 
-  private static final java.util.logging.Logger MOCK_SERVER_LOG =
-      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
-  static {
-    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-  }
-
   final BenchConfig config;
-  final RabbitVhost vhost;
-  final PostgresDatabase database;
-  final KubernetesMockServer kube;
-  final KubernetesClient client;
-  final Connection amqp;
+  private final TestStack stack;
   final WorkflowSpec spec;
   BatonRuntime runtime;
   private final List<BatonWorker> workers = new ArrayList<>();
+  /** While set: when the workers received each command ("instance/step/attempt"), for the hop breakdown. */
+  volatile Map<String, java.time.Instant> commandsSeen;
 
-  private Stack(BenchConfig config, String prefix) {
+  private Stack(BenchConfig config, WorkflowSpec spec, TestStack stack) {
     this.config = config;
-    this.vhost = RabbitVhost.create(prefix);
-    PostgresDatabase db = null;
-    KubernetesMockServer server = null;
-    try {
-      db = PostgresDatabase.create(prefix.replace('-', '_'));
-      Resources.trackDatabase(db.name());
-      server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-          new KubernetesCrudDispatcher(), false);
-      server.init();
-    } catch (RuntimeException e) {
-      vhost.close();
-      if (db != null) {
-        db.close();
-      }
-      throw e;
-    }
-    this.database = db;
-    this.kube = server;
-    this.client = server.createClient();
-    try (InputStream crd = Stack.class.getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
-      client.apiextensions().v1().customResourceDefinitions()
-          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
-    } catch (Exception e) {
-      close();
-      throw new IllegalStateException("cannot install the Workflow CRD in the mock API server", e);
-    }
-    this.amqp = vhost.newConnection("bench-" + prefix);
-    this.spec = spec(config.steps(), config.stepTimeout(), config.shape());
+    this.spec = spec;
+    this.stack = stack;
   }
 
   /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
   static Stack create(BenchConfig config, String prefix) {
-    Stack s = new Stack(config, prefix);
-    try {
-      s.declareTopology();
-      s.applyWorkflow();
-      return s;
-    } catch (RuntimeException e) {
-      s.close();
-      throw e;
-    }
+    WorkflowSpec spec = spec(config.steps(), config.stepTimeout(), config.shape());
+    return TestStack.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+        .with(s -> Resources.trackDatabase(s.database().name()))
+        .with(s -> s.declareTopology(WORKFLOW, spec, config.queueType(), RetryStaircase.NONE))
+        .with(s -> s.applyWorkflow(WORKFLOW, spec))
+        .start(s -> new Stack(config, spec, s));
   }
 
   static String service(int stepIndex) {
@@ -190,33 +137,14 @@ final class Stack implements AutoCloseable {
     return new ServiceModel(service, config.queueType(), commands, List.of());
   }
 
-  private void declareTopology() {
-    List<WorkflowModel.Step> steps = WorkflowSpecs.resultSources(spec);
-    try (Channel ch = amqp.createChannel()) {
-      for (String service : commandsByService().keySet()) {
-        AmqpTopology.declare(ch, TopologyPlanner.plan(serviceModel(service)));
-      }
-      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, ENTITY, config.queueType(), steps)));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot declare the benchmark topology", e);
-    }
-  }
-
-  private void applyWorkflow() {
-    Workflow w = new Workflow();
-    w.setMetadata(new ObjectMetaBuilder().withName(WORKFLOW).withNamespace(NS).build());
-    w.setSpec(spec);
-    client.resources(Workflow.class).inNamespace(NS).resource(w).create();
-  }
-
   /** The runtime as {@code baton dev} runs it, on this vhost and database, with the benchmark's knobs. */
   RuntimeSettings runtimeSettings() {
     RuntimeSettings.Builder b = RuntimeSettings.localDefaults().toBuilder()
-        .databaseUrl(database.jdbcUrl())
-        .databaseUsername(database.user())
-        .databasePassword(database.password())
+        .databaseUrl(stack.database().jdbcUrl())
+        .databaseUsername(stack.database().user())
+        .databasePassword(stack.database().password())
         .createDatabase(false)
-        .amqpUri(vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
+        .amqpUri(stack.vhost().amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
         .httpHost("127.0.0.1")
         .httpPort(0)
         .consumerRetryInterval(Duration.ofMillis(500));
@@ -240,7 +168,7 @@ final class Stack implements AutoCloseable {
 
   BatonRuntime startRuntime(RuntimeSettings settings) {
     appliedCounters = List.of();
-    runtime = BatonRuntime.start(settings, client);
+    runtime = BatonRuntime.start(settings, stack.client());
     return runtime;
   }
 
@@ -249,7 +177,7 @@ final class Stack implements AutoCloseable {
     long deadline = System.nanoTime() + within.toNanos();
     String queue = dev.baton.contract.Names.orchestratorQueue(WORKFLOW);
     while (System.nanoTime() < deadline) {
-      try (Channel ch = amqp.createChannel()) {
+      try (Channel ch = stack.amqp().createChannel()) {
         if (ch.consumerCount(queue) > 0) {
           return;
         }
@@ -266,11 +194,17 @@ final class Stack implements AutoCloseable {
     for (Map.Entry<String, List<String>> e : commandsByService().entrySet()) {
       BatonWorker.Builder b = BatonWorker.builder()
           .environment(new WorkerEnvironment(serviceModel(e.getKey()), config.workerPrefetch()))
-          .uri(vhost.amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
+          .uri(stack.vhost().amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
           .connectionName("bench-worker-" + e.getKey())
           .concurrency(config.workerChannels());
       for (String command : e.getValue()) {
-        b.command(command, cmd -> CommandResult.success(null));
+        b.command(command, cmd -> {
+          Map<String, java.time.Instant> seen = commandsSeen;
+          if (seen != null) {
+            seen.put(cmd.instanceId() + "/" + cmd.step() + "/" + cmd.attempt(), java.time.Instant.now());
+          }
+          return CommandResult.success(null);
+        });
       }
       BatonWorker w = b.build();
       workers.add(w);
@@ -286,7 +220,7 @@ final class Stack implements AutoCloseable {
   }
 
   java.sql.Connection connect() throws SQLException {
-    return database.connect();
+    return stack.database().connect();
   }
 
   long count(String sql) throws SQLException {
@@ -313,27 +247,14 @@ final class Stack implements AutoCloseable {
 
   @Override
   public void close() {
-    stopWorkers();
-    if (runtime != null) {
-      runtime.close();
-      runtime = null;
-    }
     try {
-      if (amqp != null) {
-        amqp.close();
+      stopWorkers();
+      if (runtime != null) {
+        runtime.close();
+        runtime = null;
       }
-    } catch (Exception ignored) {
-      // the vhost goes next
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (kube != null) {
-      kube.destroy();
-    }
-    vhost.close();
-    if (database != null) {
-      database.close();
+    } finally {
+      stack.close();
     }
   }
 }

@@ -46,6 +46,15 @@ class BenchSmokeIT {
     assertThat(r.path("halfRate").path("endToEndLatencyMs").path("samples").asLong()).isPositive();
     assertThat(r.path("sustained").path("resources").path("jvmCores").asDouble()).isPositive();
     assertThat(r.path("startFailures").asLong()).isZero();
+    for (String field : new String[] {"sustained.stepsPerSecond", "starts.singlePerSecond", "starts.batchPerSecond",
+        "ceilingWithStarts.stepsPerSecond", "halfRate.stepLatencyMs.p50", "halfRate.stepLatencyMs.p99"}) {
+      JsonNode v = r;
+      for (String part : field.split("\\.")) {
+        v = v.path(part);
+      }
+      assertThat(v.isNumber()).as(field).isTrue();
+    }
+    assertThat(r.path("ratioSustainedToCeiling").asDouble()).isPositive();
   }
 
   @Test

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.http.client.domain.UserInfo;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -55,60 +54,45 @@ final class SagaStack implements AutoCloseable {
     }
   }
 
+  private final TestStack infrastructure;
   final RabbitVhost vhost;
-  final PostgresDatabase database;
   final DevStack stack;
   final Kubectl kubectl;
-  final String userPrefix;
-  final ByteArrayOutputStream printed;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private SagaStack(RabbitVhost vhost, PostgresDatabase database, DevStack stack, Kubectl kubectl, String userPrefix,
-      ByteArrayOutputStream printed) {
-    this.vhost = vhost;
-    this.database = database;
-    this.stack = stack;
-    this.kubectl = kubectl;
-    this.userPrefix = userPrefix;
-    this.printed = printed;
+  /** Starts {@code baton dev} on the stack's vhost and database, applies the saga and waits until it runs. */
+  private SagaStack(TestStack infrastructure, ByteArrayOutputStream printed) throws Exception {
+    this.infrastructure = infrastructure;
+    this.vhost = infrastructure.vhost();
+    PostgresDatabase database = infrastructure.database();
+    Path tmp = Files.createTempDirectory("baton-saga");
+    DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
+        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
+        LocalServices.RABBITMQ_PASSWORD, vhost.name(), infrastructure.userPrefix(), Duration.ofSeconds(10),
+        database.jdbcUrl(), database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true, null);
+    DevStack s = infrastructure.own(DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8)));
+    this.stack = s;
+    this.kubectl = new Kubectl(s.kubeconfig(), tmp.resolve("kube-cache"));
+    kubectl.ok("apply", "-f", examples());
+    await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+        .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
+    await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+        .until(() -> {
+          Workflow w = s.api().client().resources(Workflow.class).inNamespace("default").withName(WORKFLOW).get();
+          return w != null && w.getStatus() != null && w.getStatus().isReady();
+        });
+    await("the runtime consuming q.orchestrator.order-fulfilment").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> get("/healthz").path("consuming").toString().contains(WORKFLOW));
   }
 
   static SagaStack start() {
     Kubectl.executable();
-    RabbitVhost vhost = RabbitVhost.create("baton-saga");
-    PostgresDatabase database = PostgresDatabase.create("baton_saga");
-    String prefix = "baton-sagatest-" + UUID.randomUUID().toString().substring(0, 6) + "-";
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    DevStack stack = null;
     try {
-      Path tmp = Files.createTempDirectory("baton-saga");
-      DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
-          LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
-          LocalServices.RABBITMQ_PASSWORD, vhost.name(), prefix, Duration.ofSeconds(10), database.jdbcUrl(),
-          database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true, null);
-      stack = DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
-      Kubectl kubectl = new Kubectl(stack.kubeconfig(), tmp.resolve("kube-cache"));
-      SagaStack saga = new SagaStack(vhost, database, stack, kubectl, prefix, printed);
-      kubectl.ok("apply", "-f", examples());
-      DevStack s = stack;
-      await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-          .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
-      await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-          .until(() -> {
-            Workflow w = s.api().client().resources(Workflow.class).inNamespace("default").withName(WORKFLOW).get();
-            return w != null && w.getStatus() != null && w.getStatus().isReady();
-          });
-      await("the runtime consuming q.orchestrator.order-fulfilment").atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(500))
-          .until(() -> saga.get("/healthz").path("consuming").toString().contains(WORKFLOW));
-      return saga;
-    } catch (Exception | Error e) {
-      if (stack != null) {
-        stack.close();
-      }
-      dropUsers(vhost, prefix);
-      vhost.close();
-      database.close();
+      return TestStack.builder("baton-saga").database().brokerUsers("baton-sagatest-")
+          .start(s -> new SagaStack(s, printed));
+    } catch (RuntimeException | Error e) {
       throw new IllegalStateException("the saga stack did not come up: " + e.getMessage() + "\nbaton dev printed:\n"
           + printed.toString(StandardCharsets.UTF_8), e);
     }
@@ -164,23 +148,7 @@ final class SagaStack implements AutoCloseable {
 
   @Override
   public void close() {
-    stack.close();
-    dropUsers(vhost, userPrefix);
-    vhost.close();
-    database.close();
-  }
-
-  /** The operator's broker users live outside the vhost: remove this run's. */
-  private static void dropUsers(RabbitVhost vhost, String prefix) {
-    try {
-      for (UserInfo u : vhost.management().getUsers()) {
-        if (u.getName().startsWith(prefix)) {
-          vhost.management().deleteUser(u.getName());
-        }
-      }
-    } catch (RuntimeException e) {
-      // best effort
-    }
+    infrastructure.close();
   }
 
   static String examples() {

@@ -4,7 +4,10 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.http.client.Client;
 import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.domain.UserInfo;
 import com.rabbitmq.http.client.domain.UserPermissions;
+import dev.baton.contract.topology.PermissionSpec;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -75,6 +78,25 @@ public final class RabbitVhost implements AutoCloseable {
   public String amqpUri(String username, String password) {
     return "amqp://" + username + ":" + password + "@" + LocalServices.RABBITMQ_HOST + ":"
         + LocalServices.RABBITMQ_PORT + "/" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** A broker user with {@code permissions} in this vhost only (and no tags: it cannot use the management API). */
+  public void createUser(String username, String password, PermissionSpec permissions) {
+    management.createUser(username, password.toCharArray(), List.of());
+    UserPermissions p = new UserPermissions();
+    p.setConfigure(permissions.configure());
+    p.setWrite(permissions.write());
+    p.setRead(permissions.read());
+    management.updatePermissions(name, username, p);
+  }
+
+  /** Deletes the broker users whose names start with {@code prefix}: users live outside the vhost. */
+  public void deleteUsers(String prefix) {
+    for (UserInfo u : management.getUsers()) {
+      if (u.getName().startsWith(prefix)) {
+        management.deleteUser(u.getName());
+      }
+    }
   }
 
   public Connection newConnection(String clientName) {

@@ -1,6 +1,7 @@
 package dev.baton.devapi.cel;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.common.CelAbstractSyntaxTree;
@@ -325,7 +326,7 @@ public final class RuleCost {
   }
 
   /** Map keys are the shared string DeclType upstream, whose MaxElements is never set: size 0. */
-  private static final JsonNode KEY_SCHEMA = Json.object().put("type", "string").put("maxLength", 0);
+  private static final JsonNode KEY_SCHEMA = object().put("type", "string").put("maxLength", 0);
   private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
   /**
@@ -335,11 +336,11 @@ public final class RuleCost {
    */
   private static JsonNode rootField(String name) {
     return switch (name) {
-      case "apiVersion", "kind" -> Json.object().put("type", "string");
+      case "apiVersion", "kind" -> object().put("type", "string");
       case "metadata" -> {
-        ObjectNode metadata = Json.object().put("type", "object");
-        metadata.putObject("properties").set("name", Json.object().put("type", "string"));
-        ((ObjectNode) metadata.get("properties")).set("generateName", Json.object().put("type", "string"));
+        ObjectNode metadata = object().put("type", "object");
+        metadata.putObject("properties").set("name", object().put("type", "string"));
+        ((ObjectNode) metadata.get("properties")).set("generateName", object().put("type", "string"));
         yield metadata;
       }
       default -> MissingNode.getInstance();
@@ -468,5 +469,9 @@ public final class RuleCost {
   private Local peek(String name) {
     Deque<Local> stack = locals.get(name);
     return stack == null || stack.isEmpty() ? null : stack.peek();
+  }
+
+  private static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
   }
 }

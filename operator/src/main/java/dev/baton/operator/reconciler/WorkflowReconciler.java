@@ -18,6 +18,7 @@ import dev.baton.operator.model.WorkflowTranslator;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.runtime.InstanceCounts;
 import dev.baton.operator.runtime.InstanceCountsEventSource;
+import dev.baton.operator.runtime.RuntimeApi;
 import dev.baton.operator.runtime.RuntimeCounts;
 import dev.baton.operator.runtime.RuntimeRoutes;
 import dev.baton.operator.status.Reason;
@@ -103,9 +104,9 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
       return List.of(workerServices, claims);
     }
     // One request for all Workflows per interval; only those whose counts changed are reconciled.
-    counts = new InstanceCountsEventSource(RuntimeCounts.create(settings.runtimeUrl(), settings.runtimeToken()),
-        RuntimeRoutes.create(settings.runtimeUrl(), settings.runtimeToken()), settings.countsInterval(),
-        context.getPrimaryCache());
+    RuntimeApi runtime = new RuntimeApi(settings.runtimeUrl(), settings.runtimeToken());
+    counts = new InstanceCountsEventSource(new RuntimeCounts(runtime), new RuntimeRoutes(runtime),
+        settings.countsInterval(), context.getPrimaryCache());
     return List.of(workerServices, claims, counts);
   }
 

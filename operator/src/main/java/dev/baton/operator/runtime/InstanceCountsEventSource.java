@@ -120,14 +120,14 @@ public final class InstanceCountsEventSource extends AbstractEventSource<Instanc
     try {
       latest = runtime.fetch();
       if (failing != null) {
-        LOG.info("Instance counts from the runtime at {} are available again", runtime.uri());
+        LOG.info("Instance counts from the runtime at {} are available again", runtime.where());
         failing = null;
       }
       workflows.list()
           .filter(wf -> !InstanceCounts.of(wf.getStatus()).equals(countsOf(wf)))
           .map(ResourceID::fromResource)
           .forEach(id -> getEventHandler().handleEvent(new Event(id)));
-    } catch (RuntimeCounts.Unavailable e) {
+    } catch (RuntimeApi.Unavailable e) {
       failed(e.getMessage());
     } catch (RuntimeException e) {
       failed(e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.BindingSpec;
+import dev.baton.operator.runtime.RuntimeApi.Unavailable;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -30,28 +29,20 @@ public final class RuntimeRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeRoutes.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final URI uri;
-  private final String token;
-  private final HttpClient http;
+  private final RuntimeApi runtime;
 
-  private RuntimeRoutes(URI uri, String token, HttpClient http) {
-    this.uri = uri;
-    this.token = token;
-    this.http = http;
-  }
-
-  public static RuntimeRoutes create(String runtimeUrl, String token) {
-    return new RuntimeRoutes(RuntimeCounts.resolve(runtimeUrl, PATH), token, RuntimeCounts.httpClient());
+  public RuntimeRoutes(RuntimeApi runtime) {
+    this.runtime = runtime;
   }
 
   /**
    * The bindings every Workflow with unfinished instances needs; a Workflow not mentioned needs none beyond its spec.
    *
-   * @throws RuntimeCounts.Unavailable when the runtime cannot be reached, has not read them yet (503), or answers
+   * @throws Unavailable when the runtime cannot be reached, has not read them yet (503), or answers
    *     with something unreadable
    */
   public Map<ResourceID, Set<BindingSpec>> fetch() {
-    return parse(RuntimeCounts.read(http, uri, token));
+    return parse(runtime.get(PATH));
   }
 
   static Map<ResourceID, Set<BindingSpec>> parse(String body) {
@@ -59,10 +50,10 @@ public final class RuntimeRoutes {
     try {
       items = JSON.readTree(body).path("items");
     } catch (JsonProcessingException e) {
-      throw new RuntimeCounts.Unavailable("the runtime's routes are not JSON: " + e.getOriginalMessage());
+      throw new Unavailable("the runtime's routes are not JSON: " + e.getOriginalMessage());
     }
     if (!items.isArray()) {
-      throw new RuntimeCounts.Unavailable("the runtime's routes have no 'items' list");
+      throw new Unavailable("the runtime's routes have no 'items' list");
     }
     Map<ResourceID, Set<BindingSpec>> routes = new HashMap<>();
     for (JsonNode item : items) {

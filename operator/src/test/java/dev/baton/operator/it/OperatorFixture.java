@@ -3,7 +3,6 @@ package dev.baton.operator.it;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.http.client.Client;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.operator.BatonOperator;
@@ -11,34 +10,24 @@ import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.testing.LocalServices;
+import dev.baton.testing.MockKubernetes;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * One operator per test class against the fabric8 mock API server (CRUD mode, server-side apply off) and a fresh
- * vhost on the real broker. Broker users get a prefix unique to the fixture and are deleted on close.
+ * One operator per test class over the shared {@link TestStack}: the mock API server (CRUD mode, server-side apply
+ * off) with Baton's CRDs and a fresh vhost on the real broker. Broker users get a prefix unique to the fixture and
+ * are deleted on close.
  */
 public final class OperatorFixture implements AutoCloseable {
 
@@ -46,6 +35,7 @@ public final class OperatorFixture implements AutoCloseable {
   /** Comfortably more than one resync plus the management API's statistics interval. */
   public static final Duration WITHIN = Duration.ofSeconds(20);
 
+  private final TestStack stack;
   public final KubernetesMockServer server;
   public final KubernetesClient client;
   public final RabbitVhost vhost;
@@ -53,14 +43,20 @@ public final class OperatorFixture implements AutoCloseable {
   public final OperatorSettings settings;
   public final BatonOperator operator;
 
-  private OperatorFixture(KubernetesMockServer server, KubernetesClient client, RabbitVhost vhost,
-      OperatorSettings settings, BatonOperator operator) {
-    this.server = server;
-    this.client = client;
-    this.vhost = vhost;
+  private OperatorFixture(TestStack stack, UnaryOperator<OperatorSettings> adjust, UnaryOperator<BrokerClient> broker) {
+    this.stack = stack;
+    this.server = stack.kubernetes().server();
+    this.client = stack.client();
+    this.vhost = stack.vhost();
     this.management = vhost.management();
-    this.settings = settings;
-    this.operator = operator;
+    this.settings = adjust.apply(OperatorSettings.localDefaults().toBuilder()
+        .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)
+        .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
+        .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
+        .vhost(vhost.name()).userPrefix(stack.userPrefix()).resync(RESYNC).serverSideApply(false)
+        .build());
+    this.operator = stack.own(BatonOperator.start(client, settings, broker.apply(HopBrokerClient.create(
+        settings.managementUrl(), settings.adminUsername(), settings.adminPassword(), settings.vhost()))));
   }
 
   public static OperatorFixture start(String name) {
@@ -79,33 +75,8 @@ public final class OperatorFixture implements AutoCloseable {
    */
   public static OperatorFixture start(String name, UnaryOperator<OperatorSettings> adjust,
       Consumer<KubernetesMockServer> expectations, UnaryOperator<BrokerClient> broker) {
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses), false);
-    server.init();
-    if (expectations != null) {
-      expectations.accept(server);
-    }
-    KubernetesClient client = server.createClient();
-    for (String file : CrdSchemaValidator.CRD_FILES) {
-      try (InputStream in = OperatorFixture.class.getClassLoader()
-          .getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
-        client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    RabbitVhost vhost = RabbitVhost.create("op-" + name);
-    String prefix = "baton-t" + UUID.randomUUID().toString().substring(0, 6) + "-";
-    OperatorSettings settings = adjust.apply(OperatorSettings.localDefaults().toBuilder()
-        .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)
-        .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
-        .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
-        .vhost(vhost.name()).userPrefix(prefix).resync(RESYNC).serverSideApply(false)
-        .build());
-    BatonOperator operator = BatonOperator.start(client, settings, broker.apply(HopBrokerClient.create(
-        settings.managementUrl(), settings.adminUsername(), settings.adminPassword(), settings.vhost())));
-    return new OperatorFixture(server, client, vhost, settings, operator);
+    return TestStack.builder("op-" + name).kubernetes(MockKubernetes.ALL_CRDS, expectations).brokerUsers("baton-t")
+        .start(stack -> new OperatorFixture(stack, adjust, broker));
   }
 
   public <T extends HasMetadata> T create(T resource) {
@@ -159,14 +130,6 @@ public final class OperatorFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      operator.close();
-    } finally {
-      management.getUsers().stream().map(u -> u.getName()).filter(n -> n.startsWith(settings.userPrefix()))
-          .forEach(management::deleteUser);
-      vhost.close();
-      client.close();
-      server.destroy();
-    }
+    stack.close();
   }
 }

@@ -18,7 +18,7 @@ class RuntimeCountsTest {
   void readsEveryWorkflowsCountsInOneRequestWithTheToken() {
     try (FakeRuntime runtime = FakeRuntime.start()) {
       runtime.answer(items(item("default", "order-fulfilment", 3, 10, 1, 2, 0), item("b", "x", 0, 1, 0, 0, 4)));
-      Map<ResourceID, InstanceCounts> counts = RuntimeCounts.create(runtime.url() + "/", "s3cret").fetch();
+      Map<ResourceID, InstanceCounts> counts = new RuntimeCounts(new RuntimeApi(runtime.url() + "/", "s3cret")).fetch();
       assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of(
           new ResourceID("order-fulfilment", "default"), new InstanceCounts(3, 10, 1, 2, 0),
           new ResourceID("x", "b"), new InstanceCounts(0, 1, 0, 0, 4)));
@@ -36,14 +36,14 @@ class RuntimeCountsTest {
 
   @Test
   void unreadableAnswersAndErrorsAreUnavailable() {
-    assertThatThrownBy(() -> RuntimeCounts.parse("<html>")).isInstanceOf(RuntimeCounts.Unavailable.class)
+    assertThatThrownBy(() -> RuntimeCounts.parse("<html>")).isInstanceOf(RuntimeApi.Unavailable.class)
         .hasMessageContaining("not JSON");
-    assertThatThrownBy(() -> RuntimeCounts.parse("{\"counts\":[]}")).isInstanceOf(RuntimeCounts.Unavailable.class)
+    assertThatThrownBy(() -> RuntimeCounts.parse("{\"counts\":[]}")).isInstanceOf(RuntimeApi.Unavailable.class)
         .hasMessageContaining("'items'");
     try (FakeRuntime runtime = FakeRuntime.start()) {
       runtime.down(true);
-      assertThatThrownBy(() -> RuntimeCounts.create(runtime.url(), null).fetch())
-          .isInstanceOf(RuntimeCounts.Unavailable.class).hasMessageContaining("HTTP 503");
+      assertThatThrownBy(() -> new RuntimeCounts(new RuntimeApi(runtime.url(), null)).fetch())
+          .isInstanceOf(RuntimeApi.Unavailable.class).hasMessageContaining("HTTP 503");
     }
   }
 
@@ -53,8 +53,8 @@ class RuntimeCountsTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    assertThatThrownBy(() -> RuntimeCounts.create("http://127.0.0.1:" + port, "s3cret").fetch())
-        .isInstanceOf(RuntimeCounts.Unavailable.class)
+    assertThatThrownBy(() -> new RuntimeCounts(new RuntimeApi("http://127.0.0.1:" + port, "s3cret")).fetch())
+        .isInstanceOf(RuntimeApi.Unavailable.class)
         .hasMessageContaining("cannot reach http://127.0.0.1:" + port + "/api/v1/counts")
         .message().doesNotContain("s3cret");
   }

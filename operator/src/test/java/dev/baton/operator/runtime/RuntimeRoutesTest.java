@@ -40,8 +40,8 @@ class RuntimeRoutesTest {
 
   @Test
   void unreadableAnswersAreUnavailable() {
-    assertThatThrownBy(() -> RuntimeRoutes.parse("<html>")).isInstanceOf(RuntimeCounts.Unavailable.class);
-    assertThatThrownBy(() -> RuntimeRoutes.parse("{}")).isInstanceOf(RuntimeCounts.Unavailable.class)
+    assertThatThrownBy(() -> RuntimeRoutes.parse("<html>")).isInstanceOf(RuntimeApi.Unavailable.class);
+    assertThatThrownBy(() -> RuntimeRoutes.parse("{}")).isInstanceOf(RuntimeApi.Unavailable.class)
         .hasMessageContaining("'items'");
   }
 }

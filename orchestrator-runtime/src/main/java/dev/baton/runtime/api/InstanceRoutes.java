@@ -205,6 +205,7 @@ final class InstanceRoutes {
   private byte[] body(Context ctx) {
     long length = ctx.req().getContentLengthLong();
     if (length > maxRequestBytes) {
+      RefusedBody.discard(ctx.req(), length);
       throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + maxRequestBytes);
     }
     return ctx.bodyAsBytes();

@@ -5,34 +5,22 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
-import dev.baton.contract.topology.PermissionSpec;
 import dev.baton.contract.topology.QueueType;
-import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.TopologyPlanner;
-import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.runtime.BatonRuntime;
 import dev.baton.runtime.RuntimeSettings;
 import dev.baton.runtime.tracing.RuntimeTracing;
-import dev.baton.testing.AmqpTopology;
 import dev.baton.testing.LocalServices;
+import dev.baton.testing.MockKubernetes;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
-import dev.baton.workflow.WorkflowSpecs;
-import com.rabbitmq.http.client.domain.UserPermissions;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,57 +30,39 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
- * What an integration test class of the runtime stands on: a fresh vhost on the real RabbitMQ, a fresh database on
- * the real PostgreSQL, the fabric8 mock API server in CRUD mode with the Workflow CRD, the topology the operator
- * would declare (from the same planner), and the runtime itself.
+ * What an integration test class of the runtime stands on: the shared {@link TestStack} (a fresh vhost on the real
+ * RabbitMQ, a fresh database on the real PostgreSQL, the mock API server with the Workflow CRD, the topology the
+ * operator would declare) and the runtime itself, with the HTTP and database reads the tests make.
  */
 final class RuntimeHarness implements AutoCloseable {
 
-  static final String NS = "default";
+  static final String NS = TestStack.NAMESPACE;
   static final ObjectMapper JSON = new ObjectMapper();
 
+  private final TestStack stack;
   final RabbitVhost vhost;
   final PostgresDatabase database;
-  final KubernetesMockServer kube;
   final KubernetesClient client;
   final Connection amqp;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private final List<AutoCloseable> toClose = new ArrayList<>();
   BatonRuntime runtime;
   private int port;
 
-  /** The mock API server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
-  private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
-  static {
-    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-  }
-
-  private RuntimeHarness(String prefix) {
-    vhost = RabbitVhost.create(prefix);
-    database = PostgresDatabase.create(prefix.replace('-', '_'));
-    kube = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
-        false);
-    kube.init();
-    client = kube.createClient();
-    try (InputStream crd = getClass().getResourceAsStream("/META-INF/baton/crds/workflows.baton.dev-v1.yml")) {
-      client.apiextensions().v1().customResourceDefinitions()
-          .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot install the Workflow CRD in the mock API server", e);
-    }
-    amqp = vhost.newConnection("test-" + prefix);
+  private RuntimeHarness(TestStack stack) {
+    this.stack = stack;
+    vhost = stack.vhost();
+    database = stack.database();
+    client = stack.client();
+    amqp = stack.amqp();
   }
 
   static RuntimeHarness create(String prefix) {
-    return new RuntimeHarness(prefix);
+    return TestStack.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+        .start(RuntimeHarness::new);
   }
 
   /** Settings for this vhost and database, with short intervals so tests do not wait on pollers. */
@@ -118,14 +88,8 @@ final class RuntimeHarness implements AutoCloseable {
   RuntimeSettings asRuntimeUser(RuntimeSettings settings) {
     String user = "baton-runtime-" + vhost.name();
     String password = UUID.randomUUID().toString();
-    vhost.management().createUser(user, password.toCharArray(), List.of());
-    PermissionSpec p = TopologyPlanner.orchestratorPermissions();
-    UserPermissions permissions = new UserPermissions();
-    permissions.setConfigure(p.configure());
-    permissions.setWrite(p.write());
-    permissions.setRead(p.read());
-    vhost.management().updatePermissions(vhost.name(), user, permissions);
-    toClose.add(() -> vhost.management().deleteUser(user));
+    vhost.createUser(user, password, TopologyPlanner.orchestratorPermissions());
+    stack.own(() -> vhost.management().deleteUser(user));
     return settings.toBuilder().amqpUri(vhost.amqpUri(user, password)).build();
   }
 
@@ -157,9 +121,7 @@ final class RuntimeHarness implements AutoCloseable {
   }
 
   TestWorker worker() {
-    TestWorker w = new TestWorker(amqp);
-    toClose.add(w);
-    return w;
+    return stack.own(new TestWorker(amqp));
   }
 
   // --- workflows ---------------------------------------------------------------------------------------------
@@ -191,40 +153,11 @@ final class RuntimeHarness implements AutoCloseable {
   /** Declares the topology the operator would (same planner), then creates or replaces the Workflow resource. */
   Workflow apply(String name, WorkflowSpec spec) {
     declareTopology(name, spec);
-    Workflow w = new Workflow();
-    w.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-    w.setSpec(spec);
-    return client.resources(Workflow.class).inNamespace(NS).resource(w).createOr(existing -> existing.update());
+    return stack.applyWorkflow(name, spec);
   }
 
   void declareTopology(String name, WorkflowSpec spec) {
-    Map<String, List<ServiceModel.Command>> commands = new LinkedHashMap<>();
-    List<WorkflowModel.Step> steps = new ArrayList<>();
-    for (StepSpec s : WorkflowSpecs.allSteps(spec)) {
-      if (s.getService() == null) {
-        continue; // parallel, choice, wait, delay: nothing on the broker
-      }
-      List<ServiceModel.Command> cs = commands.computeIfAbsent(s.getService(), k -> new ArrayList<>());
-      addCommand(cs, s.getCommand());
-      if (s.getCompensate() != null) {
-        addCommand(cs, s.getCompensate());
-      }
-      steps.add(new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(), s.getCompensate()));
-    }
-    try (Channel ch = amqp.createChannel()) {
-      commands.forEach((service, cs) ->
-          AmqpTopology.declare(ch, TopologyPlanner.plan(new ServiceModel(service, QueueType.CLASSIC, cs, List.of()))));
-      AmqpTopology.declare(ch,
-          TopologyPlanner.plan(new WorkflowModel(name, spec.getEntity(), QueueType.CLASSIC, steps)));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot declare the topology of " + name, e);
-    }
-  }
-
-  private static void addCommand(List<ServiceModel.Command> cs, String command) {
-    if (cs.stream().noneMatch(c -> c.name().equals(command))) {
-      cs.add(new ServiceModel.Command(command, RetryStaircase.NONE));
-    }
+    stack.declareTopology(name, spec, QueueType.CLASSIC, RetryStaircase.NONE);
   }
 
   // --- HTTP --------------------------------------------------------------------------------------------------
@@ -307,22 +240,10 @@ final class RuntimeHarness implements AutoCloseable {
 
   @Override
   public void close() {
-    stopRuntime();
-    for (AutoCloseable c : toClose) {
-      try {
-        c.close();
-      } catch (Exception ignored) {
-        // best effort
-      }
-    }
     try {
-      amqp.close();
-    } catch (Exception ignored) {
-      // vhost goes next
+      stopRuntime();
+    } finally {
+      stack.close();
     }
-    client.close();
-    kube.destroy();
-    vhost.close();
-    database.close();
   }
 }

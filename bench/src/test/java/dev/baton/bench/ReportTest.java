@@ -1,0 +1,59 @@
+package dev.baton.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/** How the report puts the phases' figures together: the ratios and the fields the issue asks for, nulls when a phase did not run. */
+class ReportTest {
+
+  private static final Resources.Usage IDLE = new Resources.Usage(1, 1.5, 2, 0.5, 30, 64, 0.3, 0.2);
+  private static final Percentiles LATENCY = new Percentiles(100, 2, 5, 9);
+
+  @Test
+  void sustainedIsComparedWithTheMeanOfTheCeilingWithStarts() {
+    Report r = new Report(BenchConfig.defaults());
+    r.drain = new BatonRun.Drain(5000, 1500, 0.5, 4, 2400, LATENCY, IDLE, IDLE);
+    r.batch = new BatonRun.BatchStarts(5000, 1000, 2, 0.8, 6250, IDLE);
+    r.sustained = new BatonRun.Sustained(400, 20, 1800, 600, 600, LATENCY, LATENCY, IDLE);
+    r.half = new BatonRun.FixedRate(300, 20, 300, 900, 1, LATENCY, LATENCY, IDLE,
+        java.util.List.of(new Hops.Hop("event waits", 0.4, Double.NaN, Double.NaN, 10)));
+    r.ceilingWithStarts.add(new Ceiling.WithStarts(400, 20, 2200, 730, IDLE));
+    r.ceilingWithStarts.add(new Ceiling.WithStarts(400, 20, 2600, 860, IDLE));
+    r.ceilingRuns.add(3000.0);
+    r.ceiling = 3000.0;
+
+    JsonNode json = r.json();
+
+    assertThat(json.path("sustained").path("stepsPerSecond").asDouble()).isEqualTo(1800);
+    assertThat(json.path("starts").path("singlePerSecond").asDouble()).isEqualTo(1500);
+    assertThat(json.path("starts").path("httpClients").asInt()).isEqualTo(32);
+    assertThat(json.path("starts").path("batchPerSecond").asDouble()).isEqualTo(6250);
+    assertThat(json.path("ceilingWithStarts").path("stepsPerSecond").asDouble()).isEqualTo(2400);
+    assertThat(json.path("ceilingWithStarts").path("stepsPerSecondRuns").size()).isEqualTo(2);
+    assertThat(json.path("ratioSustainedToCeiling").asDouble()).isEqualTo(0.75);
+    assertThat(json.path("halfRate").path("stepLatencyMs").path("p50").asDouble()).isEqualTo(2);
+    assertThat(json.path("halfRate").path("stepLatencyMs").path("p99").asDouble()).isEqualTo(9);
+    assertThat(json.path("halfRate").path("hops").get(0).path("meanMs").asDouble()).isEqualTo(0.4);
+    assertThat(json.path("halfRate").path("hops").get(0).path("p50Ms").isNull()).isTrue();
+    // The fields that were there before stay.
+    assertThat(json.path("stepsPerSecond").asDouble()).isEqualTo(2400);
+    assertThat(json.path("ratioToCeiling").asDouble()).isEqualTo(0.8);
+    assertThat(r.markdown()).contains("batch starts", "2,400 steps/s with starts", "**0.75**");
+  }
+
+  @Test
+  void figuresOfPhasesThatDidNotRunAreNull() {
+    Report r = new Report(BenchConfig.defaults());
+    r.drain = new BatonRun.Drain(5000, 1500, 0.5, 4, 2400, LATENCY, IDLE, IDLE);
+
+    JsonNode json = r.json();
+
+    assertThat(json.path("starts").path("singlePerSecond").asDouble()).isEqualTo(1500);
+    assertThat(json.path("starts").path("batchPerSecond").isNull()).isTrue();
+    assertThat(json.path("ceilingWithStarts").path("stepsPerSecond").isNull()).isTrue();
+    assertThat(json.path("ratioSustainedToCeiling").isNull()).isTrue();
+    assertThat(json.path("ratioToCeiling").isNull()).isTrue();
+  }
+}

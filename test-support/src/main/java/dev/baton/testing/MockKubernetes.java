@@ -1,0 +1,110 @@
+package dev.baton.testing;
+
+import dev.baton.api.crd.CrdSchemaValidator;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.function.Consumer;
+
+/**
+ * The fabric8 mock API server in CRUD mode with Baton's CRDs installed, and a client of it: the Kubernetes API the
+ * runtime watches and the operator reconciles against, without a cluster. Closing it closes the client and stops the
+ * server.
+ */
+public final class MockKubernetes implements AutoCloseable {
+
+  /** Every Baton kind: RetryPolicy, WorkerService, Workflow. */
+  public static final List<String> ALL_CRDS = CrdSchemaValidator.CRD_FILES;
+  /** The Workflow kind alone: what the runtime watches. */
+  public static final List<String> WORKFLOW_CRD = List.of("workflows.baton.dev-v1.yml");
+
+  /** The mock server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
+  private static final java.util.logging.Logger MOCK_SERVER_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+
+  private MockKubernetes(KubernetesMockServer server, KubernetesClient client) {
+    this.server = server;
+    this.client = client;
+  }
+
+  /** A CRUD mock with the given CRD files (of {@link #ALL_CRDS}) installed. */
+  public static MockKubernetes start(List<String> crdFiles) {
+    return start(crdFiles, null);
+  }
+
+  /**
+   * @param expectations canned answers the CRUD mock cannot give (e.g. a SelfSubjectRulesReview for leader
+   *     election), set before the first request; null for a plain CRUD mock
+   */
+  public static MockKubernetes start(List<String> crdFiles, Consumer<KubernetesMockServer> expectations) {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses),
+        false);
+    server.init();
+    KubernetesClient client = null;
+    try {
+      if (expectations != null) {
+        expectations.accept(server);
+      }
+      client = server.createClient();
+      for (String file : crdFiles) {
+        install(client, file);
+      }
+      return new MockKubernetes(server, client);
+    } catch (RuntimeException e) {
+      if (client != null) {
+        client.close();
+      }
+      server.destroy();
+      throw e;
+    }
+  }
+
+  private static void install(KubernetesClient client, String file) {
+    try (InputStream in = MockKubernetes.class.getClassLoader()
+        .getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
+      if (in == null) {
+        throw new IllegalStateException("no CRD " + file + " on the class path");
+      }
+      client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot install the CRD " + file + " in the mock API server", e);
+    }
+  }
+
+  public KubernetesMockServer server() {
+    return server;
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    try {
+      client.close();
+    } finally {
+      server.destroy();
+    }
+  }
+}
