@@ -247,7 +247,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
    */
   @Override
   public DeleteControl cleanup(WorkerService ws, Context<WorkerService> context) {
-    autoscaling.planCleanup(context);
+    autoscaling.planCleanup(ws, context);
     context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow()
         .throwAggregateExceptionIfErrorsPresent();
     ResourceID id = ResourceID.fromResource(ws);
