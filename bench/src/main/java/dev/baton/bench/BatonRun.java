@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -48,7 +49,7 @@ final class BatonRun {
   /** An open loop: starts at a fixed rate whatever the system does. */
   record FixedRate(double targetWorkflowsPerSecond, double seconds, double startsPerSecond,
       double stepsPerSecond, double maxStartLagMs, Percentiles stepLatency, Percentiles endToEnd,
-      Resources.Usage usage) {}
+      Resources.Usage usage, List<Hops.Hop> hops) {}
 
   private final Stack stack;
   private final BenchConfig config;
@@ -313,6 +314,8 @@ final class BatonRun {
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(config.httpClients(), 16));
     AtomicLong started = new AtomicLong();
     AtomicLong maxLagNanos = new AtomicLong();
+    stack.commandsSeen = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<String, Hops.Delta> timers0 = Hops.read(stack.runtime.metrics().registry());
     Instant from = Instant.now();
     Resources resources = Resources.start();
     long t0 = System.nanoTime();
@@ -343,15 +346,44 @@ final class BatonRun {
     pool.shutdown();
     pool.awaitTermination(2, TimeUnit.MINUTES);
     awaitApplied(baseline + (double) started.get() * config.steps(), Duration.ofMinutes(5));
+    Map<String, Hops.Delta> timers = Hops.between(timers0, Hops.read(stack.runtime.metrics().registry()));
+    Map<String, Instant> seen = stack.commandsSeen;
+    stack.commandsSeen = null;
     Percentiles stepLatency;
     Percentiles e2e;
+    List<Hops.Step> hopSteps;
     try (Connection c = stack.connect()) {
       stepLatency = Percentiles.steps(c, from, to);
       e2e = Percentiles.endToEnd(c, from, to);
+      hopSteps = hopSteps(c, from, to, seen);
     }
     LOG.info("fixed rate {} workflows/s: e2e p50 {} ms p99 {} ms", fmt(rate), fmt(e2e.p50()), fmt(e2e.p99()));
     return new FixedRate(rate, window, started.get() / window, (applied1 - applied0) / window,
-        maxLagNanos.get() / 1e6, stepLatency, e2e, usage);
+        maxLagNanos.get() / 1e6, stepLatency, e2e, usage, Hops.breakdown(timers, hopSteps));
+  }
+
+  /** Task attempts dispatched in [from, to) that a worker was seen receiving: their times by one clock. */
+  private static List<Hops.Step> hopSteps(Connection c, Instant from, Instant to, Map<String, Instant> seen)
+      throws SQLException {
+    List<Hops.Step> steps = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("SELECT instance_id, name, attempt, started_at, finished_at"
+        + " FROM instance_step WHERE kind = 'task' AND started_at >= ? AND started_at < ? AND finished_at IS NOT NULL")) {
+      ps.setObject(1, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+      ps.setObject(2, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Instant worker = seen.get(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(3));
+          if (worker == null) {
+            continue;
+          }
+          Instant started = rs.getObject(4, OffsetDateTime.class).toInstant();
+          Instant finished = rs.getObject(5, OffsetDateTime.class).toInstant();
+          steps.add(new Hops.Step(Duration.between(started, worker).toNanos() / 1e6,
+              Duration.between(started, finished).toNanos() / 1e6));
+        }
+      }
+    }
+    return steps;
   }
 
   private static long finishedBetween(Connection c, Instant from, Instant to) throws SQLException {

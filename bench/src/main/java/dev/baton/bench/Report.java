@@ -161,6 +161,16 @@ final class Report {
       if (!ceilingWithStarts.isEmpty()) {
         md.append(usage("ceiling with starts (first run)", ceilingWithStarts.get(0).usage()));
       }
+      if (half != null && !half.hops().isEmpty()) {
+        md.append("\n| where a step's time goes at half rate (ms; runtime hop timers and step rows) | mean | p50 | p99 "
+            + "| samples |\n|---|---|---|---|---|\n");
+        for (Hops.Hop hop : half.hops()) {
+          md.append("| ").append(hop.name()).append(" | ").append(f1(hop.meanMs())).append(" | ")
+              .append(Double.isNaN(hop.p50Ms()) ? "" : f1(hop.p50Ms())).append(" | ")
+              .append(Double.isNaN(hop.p99Ms()) ? "" : f1(hop.p99Ms())).append(" | ").append(hop.samples())
+              .append(" |\n");
+        }
+      }
       if (startFailures > 0) {
         md.append("\n").append(startFailures).append(" start request(s) failed (see the log).\n");
       }
@@ -305,6 +315,15 @@ final class Report {
       h.set("stepLatencyMs", percentiles(half.stepLatency()));
       h.set("endToEndLatencyMs", percentiles(half.endToEnd()));
       h.set("resources", usage(half.usage()));
+      ArrayNode hops = h.putArray("hops");
+      for (Hops.Hop hop : half.hops()) {
+        ObjectNode o = hops.addObject();
+        o.put("hop", hop.name());
+        num(o, "meanMs", hop.meanMs());
+        num(o, "p50Ms", hop.p50Ms());
+        num(o, "p99Ms", hop.p99Ms());
+        o.put("samples", hop.samples());
+      }
     }
     ArrayNode sw = root.putArray("sweeps");
     for (SweepPoint p : sweeps) {

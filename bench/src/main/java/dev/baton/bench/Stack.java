@@ -45,6 +45,8 @@ final class Stack implements AutoCloseable {
   final WorkflowSpec spec;
   BatonRuntime runtime;
   private final List<BatonWorker> workers = new ArrayList<>();
+  /** While set: when the workers received each command ("instance/step/attempt"), for the hop breakdown. */
+  volatile Map<String, java.time.Instant> commandsSeen;
 
   private Stack(BenchConfig config, WorkflowSpec spec, TestStack stack) {
     this.config = config;
@@ -196,7 +198,13 @@ final class Stack implements AutoCloseable {
           .connectionName("bench-worker-" + e.getKey())
           .concurrency(config.workerChannels());
       for (String command : e.getValue()) {
-        b.command(command, cmd -> CommandResult.success(null));
+        b.command(command, cmd -> {
+          Map<String, java.time.Instant> seen = commandsSeen;
+          if (seen != null) {
+            seen.put(cmd.instanceId() + "/" + cmd.step() + "/" + cmd.attempt(), java.time.Instant.now());
+          }
+          return CommandResult.success(null);
+        });
       }
       BatonWorker w = b.build();
       workers.add(w);

@@ -17,7 +17,8 @@ class ReportTest {
     r.drain = new BatonRun.Drain(5000, 1500, 0.5, 4, 2400, LATENCY, IDLE, IDLE);
     r.batch = new BatonRun.BatchStarts(5000, 1000, 2, 0.8, 6250, IDLE);
     r.sustained = new BatonRun.Sustained(400, 20, 1800, 600, 600, LATENCY, LATENCY, IDLE);
-    r.half = new BatonRun.FixedRate(300, 20, 300, 900, 1, LATENCY, LATENCY, IDLE);
+    r.half = new BatonRun.FixedRate(300, 20, 300, 900, 1, LATENCY, LATENCY, IDLE,
+        java.util.List.of(new Hops.Hop("event waits", 0.4, Double.NaN, Double.NaN, 10)));
     r.ceilingWithStarts.add(new Ceiling.WithStarts(400, 20, 2200, 730, IDLE));
     r.ceilingWithStarts.add(new Ceiling.WithStarts(400, 20, 2600, 860, IDLE));
     r.ceilingRuns.add(3000.0);
@@ -34,6 +35,8 @@ class ReportTest {
     assertThat(json.path("ratioSustainedToCeiling").asDouble()).isEqualTo(0.75);
     assertThat(json.path("halfRate").path("stepLatencyMs").path("p50").asDouble()).isEqualTo(2);
     assertThat(json.path("halfRate").path("stepLatencyMs").path("p99").asDouble()).isEqualTo(9);
+    assertThat(json.path("halfRate").path("hops").get(0).path("meanMs").asDouble()).isEqualTo(0.4);
+    assertThat(json.path("halfRate").path("hops").get(0).path("p50Ms").isNull()).isTrue();
     // The fields that were there before stay.
     assertThat(json.path("stepsPerSecond").asDouble()).isEqualTo(2400);
     assertThat(json.path("ratioToCeiling").asDouble()).isEqualTo(0.8);

@@ -157,7 +157,7 @@ public final class BatonRuntime implements AutoCloseable {
     every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, settings.retention()));
 
-    InstanceService service = new InstanceService(database, instances, steps, catalog, engine, relay);
+    InstanceService service = new InstanceService(database, instances, steps, catalog, engine, relay, metrics);
     started.add(service); // answers the starts still waiting before the database closes
     HealthCheck health = new HealthCheck() {
       @Override

@@ -77,6 +77,21 @@ public final class Engine {
     return new Applied(p.transition(), !p.write().commands().isEmpty(), withdrawn);
   }
 
+  /**
+   * Starts new instances (rows the caller's transaction inserted, not yet dispatched): each one's start decision, all
+   * written in one statement.
+   *
+   * @return what was written for each, in the order given
+   */
+  public List<TransitionWriter.Write> startAll(Connection c, List<InstanceRecord> inserted) throws SQLException {
+    List<TransitionWriter.Write> writes = new ArrayList<>(inserted.size());
+    for (InstanceRecord instance : inserted) {
+      writes.add(plan(c, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
+    }
+    writer.write(c, writes);
+    return writes;
+  }
+
   /** @return a receipt per event, in the order given */
   public List<Receipt> applyEvents(Connection c, List<InboundEvent> events) throws SQLException {
     Receipt[] receipts = new Receipt[events.size()];

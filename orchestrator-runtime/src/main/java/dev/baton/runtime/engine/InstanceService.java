@@ -3,18 +3,25 @@ package dev.baton.runtime.engine;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -34,15 +41,17 @@ public final class InstanceService implements AutoCloseable {
   private final Engine engine;
   private final OutboxSignal outboxSignal;
   private final StartGroups groups;
+  private final RuntimeMetrics metrics;
 
   public InstanceService(Database database, InstanceStore instances, StepStore steps, DefinitionCatalog definitions,
-      Engine engine, OutboxSignal outboxSignal) {
+      Engine engine, OutboxSignal outboxSignal, RuntimeMetrics metrics) {
     this.database = database;
     this.instances = instances;
     this.steps = steps;
     this.definitions = definitions;
     this.engine = engine;
     this.outboxSignal = outboxSignal;
+    this.metrics = metrics;
     this.groups = new StartGroups(new StartGroups.Writer() {
       @Override
       public List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
@@ -53,7 +62,7 @@ public final class InstanceService implements AutoCloseable {
       public Started startAlone(StartGroups.Request request) throws SQLException {
         return InstanceService.this.startAlone(request);
       }
-    });
+    }, metrics);
   }
 
   /** The instances' trace (docs/design.md#observability). */
@@ -75,45 +84,138 @@ public final class InstanceService implements AutoCloseable {
         engine.tracing().startTraceparent(namespace, workflow), new CompletableFuture<>()));
   }
 
-  /** The starts of a group, in one transaction, inserted in business-key order (see {@link #startAll}). */
+  /** The starts of a group, in one transaction (see {@link #startIn}). */
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
-    Integer[] order = byBusinessKey(group.size(), i -> group.get(i).businessKey());
-    Started[] out = database.inTransaction(c -> {
-      Started[] started = new Started[group.size()];
-      for (int i : order) {
-        started[i] = startIn(c, group.get(i));
+    List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),
+        r.inputJson(), r.traceparent())).toList();
+    List<Started> started = database.inTransaction(c -> startIn(c, orders, true), (work, commit) -> {
+      for (int i = 0; i < orders.size(); i++) {
+        metrics.hop(RuntimeMetrics.Hop.START_APPLY, work);
+        metrics.hop(RuntimeMetrics.Hop.START_COMMIT, commit);
       }
-      return started;
     });
-    if (Arrays.stream(out).anyMatch(Started::created)) {
+    signalIfCreated(started);
+    return started;
+  }
+
+  private Started startAlone(StartGroups.Request request) throws SQLException {
+    return startTogether(List.of(request)).get(0);
+  }
+
+  private void signalIfCreated(List<Started> started) {
+    if (started.stream().anyMatch(Started::created)) {
       outboxSignal.commandsWritten();
+    }
+  }
+
+  /** A start to make: a single start's request, or an item of a batch. */
+  private record Order(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
+      String traceparent) {
+
+    Key key() {
+      return new Key(namespace, workflow, businessKey);
+    }
+  }
+
+  private record Key(String namespace, String workflow, String businessKey) {}
+
+  /**
+   * Starts inside the caller's transaction, set-based: one statement inserts every new instance (in business-key
+   * order, so two transactions with keys in common wait for each other instead of deadlocking), one writes all their
+   * first steps and commands. A business key already started (earlier, by a concurrent transaction the insert waited
+   * for, or by an earlier order of the same call) answers with that instance. New instances are answered from what
+   * was written, not read back: the rows' timestamps are the transaction's time, which the insert returns.
+   *
+   * @param withSteps whether the answers carry the instances' steps (single starts answer with them, batches do not)
+   * @return one answer per order, in the order given
+   */
+  private List<Started> startIn(Connection c, List<Order> orders, boolean withSteps) throws SQLException {
+    Integer[] order = byBusinessKey(orders.size(), i -> orders.get(i).businessKey());
+    Map<Key, Integer> firstOf = new HashMap<>();
+    List<NewInstance> news = new ArrayList<>();
+    Map<UUID, Integer> orderOf = new HashMap<>();
+    for (int i : order) {
+      Order o = orders.get(i);
+      if (firstOf.putIfAbsent(o.key(), i) == null) {
+        WorkflowDefinition definition = definitions.current(c, o.namespace(), o.workflow(), o.spec());
+        UUID id = RandomIds.next();
+        news.add(new NewInstance(id, o.namespace(), o.workflow(), definition.revision(), o.businessKey(),
+            o.inputJson(), o.traceparent()));
+        orderOf.put(id, i);
+      }
+    }
+    Map<UUID, InstanceRecord> inserted = instances.insertAllAbsent(c, news);
+    Started[] out = new Started[orders.size()];
+    List<InstanceRecord> created = news.stream().map(n -> inserted.get(n.id())).filter(Objects::nonNull).toList();
+    List<TransitionWriter.Write> writes = engine.startAll(c, created);
+    for (int k = 0; k < created.size(); k++) {
+      InstanceRecord r = created.get(k);
+      out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps);
+    }
+    // Keys that were there before this transaction: the instance that has them, as it is now.
+    Map<String, Map<String, List<String>>> existing = new HashMap<>();
+    for (NewInstance n : news) {
+      if (!inserted.containsKey(n.id())) {
+        existing.computeIfAbsent(n.namespace(), k -> new HashMap<>())
+            .computeIfAbsent(n.workflow(), k -> new ArrayList<>()).add(n.businessKey());
+      }
+    }
+    for (Map.Entry<String, Map<String, List<String>>> ns : existing.entrySet()) {
+      for (Map.Entry<String, List<String>> wf : ns.getValue().entrySet()) {
+        Map<String, InstanceRecord> found = instances.findByBusinessKeys(c, ns.getKey(), wf.getKey(), wf.getValue());
+        for (String key : wf.getValue()) {
+          InstanceRecord first = found.get(key);
+          if (first == null) {
+            throw new IllegalStateException("business key " + key + " neither inserted nor found");
+          }
+          out[firstOf.get(new Key(ns.getKey(), wf.getKey(), key))] =
+              new Started(false, first, withSteps ? steps.listFor(c, first.id()) : List.of());
+        }
+      }
+    }
+    // Later orders of a key this call saw first: that instance, not created by them.
+    for (int i = 0; i < orders.size(); i++) {
+      int first = firstOf.get(orders.get(i).key());
+      if (first != i) {
+        out[i] = new Started(false, out[first].current(), out[first].steps());
+      }
     }
     return List.of(out);
   }
 
-  private Started startAlone(StartGroups.Request request) throws SQLException {
-    Started started = database.inTransaction(c -> startIn(c, request));
-    if (started.created()) {
-      outboxSignal.commandsWritten();
+  /**
+   * A new instance as its start wrote it: what reading it back in the same transaction would return (every
+   * timestamp is the transaction's time), without the read. A start that did not move the instance, which the
+   * state machine does not do today, is read back.
+   */
+  private Started written(Connection c, InstanceRecord inserted, TransitionWriter.Write write, boolean withSteps)
+      throws SQLException {
+    Transition t = write.transition();
+    if (!t.moved()) {
+      return new Started(true, instances.find(c, inserted.id()).orElseThrow(),
+          withSteps ? steps.listFor(c, inserted.id()) : List.of());
     }
-    return started;
-  }
-
-  /** One start inside the caller's transaction: the new instance, or the one that already has the business key. */
-  private Started startIn(Connection c, StartGroups.Request r) throws SQLException {
-    WorkflowDefinition definition = definitions.current(c, r.namespace(), r.workflow(), r.spec());
-    UUID id = RandomIds.next();
-    NewInstance n = new NewInstance(id, r.namespace(), r.workflow(), definition.revision(), r.businessKey(),
-        r.inputJson(), r.traceparent());
-    Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
-    if (inserted.isEmpty()) {
-      // The winner of a concurrent start may not have committed yet; the unique index made us wait for it.
-      InstanceRecord first = instances.findByBusinessKey(c, r.namespace(), r.workflow(), r.businessKey()).orElseThrow();
-      return new Started(false, first, steps.listFor(c, first.id()));
+    Instant now = inserted.createdAt();
+    Instant deadline = null;
+    List<StepState> rows = new ArrayList<>(t.rows().size());
+    for (StepState s : t.rows()) {
+      boolean running = s.isRunning();
+      if (running && s.timeout() != null) {
+        Instant due = now.plus(s.timeout());
+        deadline = deadline == null || due.isBefore(deadline) ? due : deadline;
+      }
+      rows.add(new StepState(s.id(), s.name(), s.kind(), s.parent(), s.attempt(), s.status(), s.action(),
+          s.commandMessageId(), s.dispatches(), null, false, s.chosen(), s.finishSeq(), s.resultMessageId(),
+          s.late(), s.output(), s.errorCode(), s.errorReason(), now, running ? null : now, 0));
     }
-    engine.apply(c, inserted.get(), new Stimulus.Start());
-    // What the caller answers with, read in the same transaction (no second one, no second connection).
-    return new Started(true, instances.find(c, id).orElseThrow(), steps.listFor(c, id));
+    boolean stepStarted = t.currentStep() != null;
+    InstanceRecord current = new InstanceRecord(inserted.id(), inserted.namespace(), inserted.workflow(),
+        inserted.revision(), inserted.businessKey(), t.status(), t.phase(),
+        stepStarted ? t.currentStep() : inserted.stepName(), stepStarted ? t.currentAttempt() : inserted.attempt(),
+        stepStarted ? now : inserted.stepStartedAt(), deadline, inserted.inputJson(),
+        write.lastErrorJson() != null ? write.lastErrorJson() : inserted.lastErrorJson(), t.cancelRequested(), now,
+        now, t.finishes() ? now : null, inserted.traceparent());
+    return new Started(true, current, withSteps ? rows : List.of());
   }
 
   private static Integer[] byBusinessKey(int size, IntFunction<String> key) {
@@ -142,30 +244,11 @@ public final class InstanceService implements AutoCloseable {
    */
   public List<BatchStarted> startAll(String namespace, String workflow, WorkflowSpec spec, List<StartItem> items)
       throws SQLException {
-    Integer[] order = byBusinessKey(items.size(), i -> items.get(i).businessKey());
-    BatchStarted[] results = database.inTransaction(c -> {
-      WorkflowDefinition definition = definitions.current(c, namespace, workflow, spec);
-      BatchStarted[] out = new BatchStarted[items.size()];
-      for (int i : order) {
-        StartItem item = items.get(i);
-        UUID id = RandomIds.next();
-        NewInstance n = new NewInstance(id, namespace, workflow, definition.revision(), item.businessKey(),
-            item.inputJson(), engine.tracing().startTraceparent(namespace, workflow));
-        Optional<InstanceRecord> inserted = instances.insertIfAbsent(c, n);
-        if (inserted.isEmpty()) {
-          InstanceRecord first = instances.findByBusinessKey(c, namespace, workflow, item.businessKey()).orElseThrow();
-          out[i] = new BatchStarted(first.id(), first.status(), false);
-        } else {
-          Transition t = engine.apply(c, inserted.get(), new Stimulus.Start()).transition();
-          out[i] = new BatchStarted(id, t.status(), true);
-        }
-      }
-      return out;
-    });
-    if (Arrays.stream(results).anyMatch(BatchStarted::created)) {
-      outboxSignal.commandsWritten();
-    }
-    return List.of(results);
+    List<Order> orders = items.stream().map(item -> new Order(namespace, workflow, spec, item.businessKey(),
+        item.inputJson(), engine.tracing().startTraceparent(namespace, workflow))).toList();
+    List<Started> started = database.inTransaction(c -> startIn(c, orders, false));
+    signalIfCreated(started);
+    return started.stream().map(s -> new BatchStarted(s.current().id(), s.current().status(), s.created())).toList();
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.engine.InstanceService.Started;
+import dev.baton.runtime.metrics.RuntimeMetrics;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import java.util.ArrayList;
@@ -34,9 +35,19 @@ final class StartGroups implements AutoCloseable {
   static final int CAPACITY = 4096;
   static final int OFFER_TIMEOUT_SECONDS = 10;
 
-  /** One start waiting for its group's commit. */
+  /**
+   * One start waiting for its group's commit.
+   *
+   * @param queuedNanos when it was queued ({@link System#nanoTime}): the start of its wait for a writer
+   */
   record Request(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
-      String traceparent, CompletableFuture<Started> answer) {}
+      String traceparent, CompletableFuture<Started> answer, long queuedNanos) {
+
+    Request(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
+        String traceparent, CompletableFuture<Started> answer) {
+      this(namespace, workflow, spec, businessKey, inputJson, traceparent, answer, System.nanoTime());
+    }
+  }
 
   /** Starts a group in one transaction (answers in the order given), or one request alone in its own. */
   interface Writer {
@@ -47,11 +58,18 @@ final class StartGroups implements AutoCloseable {
 
   private final BlockingQueue<Request> queue = new ArrayBlockingQueue<>(CAPACITY);
   private final Writer writer;
+  private final RuntimeMetrics metrics;
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean closed;
 
   StartGroups(Writer writer) {
+    this(writer, null);
+  }
+
+  /** @param metrics where the starts' wait for a writer is timed (null: nowhere) */
+  StartGroups(Writer writer, RuntimeMetrics metrics) {
     this.writer = writer;
+    this.metrics = metrics;
     for (int i = 0; i < WRITERS; i++) {
       Thread t = new Thread(this::run, "baton-start-writer-" + i);
       t.setDaemon(true);
@@ -105,6 +123,16 @@ final class StartGroups implements AutoCloseable {
   }
 
   private void write(List<Request> group) {
+    if (metrics != null) {
+      long taken = System.nanoTime();
+      for (Request r : group) {
+        metrics.hop(RuntimeMetrics.Hop.START_WAIT, taken - r.queuedNanos());
+      }
+    }
+    writeNow(group);
+  }
+
+  private void writeNow(List<Request> group) {
     if (group.size() > 1) {
       try {
         List<Started> results = writer.startTogether(group);

@@ -202,6 +202,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         return null;
       }
       b.claimed = rows.size();
+      long claimedNanos = System.nanoTime();
+      long claimedMillis = System.currentTimeMillis();
       Map<String, List<Long>> missingExchanges = new LinkedHashMap<>();
       Map<String, Boolean> exists = new HashMap<>();
       List<Long> unreadable = new ArrayList<>();
@@ -225,7 +227,14 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         if (!b.stopped) {
           // Only while the channel is the one the batch started on: after a channel error, the rest waits for its
           // turn instead of overtaking the rows that failed.
+          metrics.hop(RuntimeMetrics.Hop.OUTBOX_WAIT,
+              TimeUnit.MILLISECONDS.toNanos(claimedMillis - row.createdAt().toEpochMilli()));
           entry.result = publisher.publishInGeneration(message, b.generation);
+          entry.result.thenAccept(r -> {
+            if (r.confirmed()) { // on the connection's thread: a timer's record only
+              metrics.hop(RuntimeMetrics.Hop.OUTBOX_CONFIRM, System.nanoTime() - claimedNanos);
+            }
+          });
           b.stopped = entry.failedAlready();
         }
       }

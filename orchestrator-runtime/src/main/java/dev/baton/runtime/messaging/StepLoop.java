@@ -77,7 +77,18 @@ final class StepLoop {
       for (Parsed p : events) {
         inbound.add(p.event());
       }
-      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound));
+      long begin = System.nanoTime();
+      if (wholeBatch) { // not again when a failed batch is retried event by event
+        for (Parsed p : events) {
+          metrics.hop(RuntimeMetrics.Hop.EVENT_WAIT, begin - p.delivery().receivedNanos());
+        }
+      }
+      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
+        for (int i = 0; i < events.size(); i++) {
+          metrics.hop(RuntimeMetrics.Hop.EVENT_APPLY, work);
+          metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, commit);
+        }
+      });
       settleCommitted(events, receipts, wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {

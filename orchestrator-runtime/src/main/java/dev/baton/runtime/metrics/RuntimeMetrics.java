@@ -36,6 +36,42 @@ public final class RuntimeMetrics {
     }
   }
 
+  /**
+   * Where a step's time goes between its dispatch and its result, and a start's, hop by hop (the step latency is
+   * their sum with the worker's part); {@link #hop} times each. The tag values are the metric's {@code hop} label.
+   */
+  public enum Hop {
+    /** A start request waiting for a writer of the group commit. */
+    START_WAIT("start.wait"),
+    /** A group of starts: its transaction's statements (insert the instances, write their first steps). */
+    START_APPLY("start.apply"),
+    /** A group of starts: its commit. */
+    START_COMMIT("start.commit"),
+    /** An event received by a lane, until its batch's transaction begins. */
+    EVENT_WAIT("event.wait"),
+    /** A batch of events: its transaction's statements (lock, read, decide, write the next steps and commands). */
+    EVENT_APPLY("event.apply"),
+    /** A batch of events: its commit (the next commands are durable then). */
+    EVENT_COMMIT("event.commit"),
+    /**
+     * A command, from its transaction's start (its outbox row's created_at, by the database's clock) until the relay
+     * claims it (by this process's clock): the rest of that transaction, its commit, and the relay's wake-up.
+     */
+    OUTBOX_WAIT("outbox.wait"),
+    /** A command claimed by the relay until the broker confirms it. */
+    OUTBOX_CONFIRM("outbox.confirm");
+
+    private final String tag;
+
+    Hop(String tag) {
+      this.tag = tag;
+    }
+
+    public String tag() {
+      return tag;
+    }
+  }
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
       new PrometheusRegistry(), Clock.SYSTEM, new TraceExemplars());
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -47,8 +83,13 @@ public final class RuntimeMetrics {
   private final MultiGauge stepOldest;
   private final MultiGauge stepOldestInTimeouts;
   private volatile boolean exporting = true;
+  private final Map<Hop, Timer> hops = new java.util.EnumMap<>(Hop.class);
 
   public RuntimeMetrics() {
+    for (Hop hop : Hop.values()) {
+      hops.put(hop, Timer.builder("baton.hop").description("Where steps and starts spend their time, by hop")
+          .tag("hop", hop.tag()).register(registry));
+    }
     instances = MultiGauge.builder("baton.instances")
         .description("Instances by status, as last read from the database")
         .register(registry);
@@ -122,6 +163,11 @@ public final class RuntimeMetrics {
             .maximumExpectedValue(Duration.ofHours(1))
             .register(registry))
         .record(latencyMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** One pass through a hop that took {@code nanos} (negative values, from clocks apart, count as 0). */
+  public void hop(Hop hop, long nanos) {
+    hops.get(hop).record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
   }
 
   public void duplicateIgnored(String workflow) {

@@ -77,6 +77,25 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** How long a transaction's work took (connection included), then its commit. */
+  @FunctionalInterface
+  public interface Timing {
+    void took(long workNanos, long commitNanos);
+  }
+
+  /** {@link #inTransaction(TransactionWork)}, telling {@code timing} where its time went once it committed. */
+  public <T> T inTransaction(TransactionWork<T> work, Timing timing) throws SQLException {
+    long begin = System.nanoTime();
+    long[] worked = new long[1];
+    T result = inTransaction(c -> {
+      T r = work.run(c);
+      worked[0] = System.nanoTime();
+      return r;
+    });
+    timing.took(worked[0] - begin, System.nanoTime() - worked[0]);
+    return result;
+  }
+
   /** A cheap round trip, for /healthz. */
   public boolean isReachable() {
     try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {

@@ -42,10 +42,24 @@ public final class InstanceStore {
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
       + " FROM workflow_instance WHERE namespace = ? AND workflow = ? AND business_key = ?";
-  private static final String INSERT = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
+  /**
+   * New instances, many in one statement, inserted in the order given (callers sort them by business key, so two
+   * transactions with keys in common wait for each other instead of deadlocking); a business key that exists is
+   * skipped (its inserter is waited for, as the unique index does). Returns what was written, with the
+   * transaction's time as created_at.
+   */
+  private static final String INSERT_ALL = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
       + " business_key, status, phase, current_step_name, attempt, input, trace_parent)"
-      + " VALUES (?, ?, ?, ?, ?, 'RUNNING', 'FORWARD', '', 0, ?::jsonb, ?)"
-      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING " + HOT_COLUMNS;
+      + " SELECT id, namespace, workflow, revision, business_key, 'RUNNING', 'FORWARD', '', 0, input::jsonb, trace_parent"
+      + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY"
+      + "   AS n(id, namespace, workflow, revision, business_key, input, trace_parent, ord) ORDER BY ord"
+      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING id, namespace, workflow, revision,"
+      + " business_key, status, phase, current_step_name, attempt, NULL::timestamptz AS step_started_at,"
+      + " input::text AS input, last_error::text AS last_error, cancel_requested, created_at,"
+      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
+      + " trace_parent";
+  private static final String FIND_BY_KEYS = "SELECT " + COLUMNS + " FROM workflow_instance"
+      + " WHERE namespace = ? AND workflow = ? AND business_key = ANY (?)";
   /** Folds the change log into the totals (see V2__instance_counts.sql); rows of concurrent transactions stay. */
   private static final String FOLD_COUNTS = "WITH moved AS (DELETE FROM instance_count_change"
       + " RETURNING namespace, workflow, status, delta)"
@@ -84,14 +98,19 @@ public final class InstanceStore {
     return one(c, FIND, id);
   }
 
-  public Optional<InstanceRecord> findByBusinessKey(Connection c, String namespace, String workflow, String businessKey)
-      throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(FIND_BY_KEY)) {
+  /** The instances of a workflow with these business keys (those that exist), by business key. */
+  public Map<String, InstanceRecord> findByBusinessKeys(Connection c, String namespace, String workflow,
+      Collection<String> businessKeys) throws SQLException {
+    Map<String, InstanceRecord> found = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(FIND_BY_KEYS)) {
       ps.setString(1, namespace);
       ps.setString(2, workflow);
-      ps.setString(3, businessKey);
-      return first(ps);
+      ps.setArray(3, c.createArrayOf("text", businessKeys.toArray()));
+      for (InstanceRecord r : all(ps)) {
+        found.put(r.businessKey(), r);
+      }
     }
+    return found;
   }
 
   /** Locks the row unless another transaction holds it (then empty: the timer sweep comes back later). */
@@ -100,22 +119,45 @@ public final class InstanceStore {
   }
 
   /**
-   * Inserts a new instance, not yet dispatched (the caller applies the start decision in the same transaction).
+   * Inserts new instances in one statement, in the order given, not yet dispatched (the caller applies the start
+   * decisions in the same transaction).
    *
-   * @return the new row (without its timestamps, as {@link #lockAll}), or empty when an instance with that business
-   *     key exists already
+   * @return the rows inserted, by id (without their timestamps but created_at, the transaction's time); an instance
+   *     whose business key exists already is not among them
    */
-  public Optional<InstanceRecord> insertIfAbsent(Connection c, NewInstance n) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      ps.setObject(1, n.id());
-      ps.setString(2, n.namespace());
-      ps.setString(3, n.workflow());
-      ps.setInt(4, n.revision());
-      ps.setString(5, n.businessKey());
-      ps.setString(6, n.inputJson());
-      ps.setString(7, n.traceparent());
-      return first(ps);
+  public Map<UUID, InstanceRecord> insertAllAbsent(Connection c, List<NewInstance> news) throws SQLException {
+    Map<UUID, InstanceRecord> inserted = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(INSERT_ALL)) {
+      int n = news.size();
+      UUID[] ids = new UUID[n];
+      String[] namespaces = new String[n];
+      String[] workflows = new String[n];
+      Integer[] revisions = new Integer[n];
+      String[] keys = new String[n];
+      String[] inputs = new String[n];
+      String[] traces = new String[n];
+      for (int i = 0; i < n; i++) {
+        NewInstance x = news.get(i);
+        ids[i] = x.id();
+        namespaces[i] = x.namespace();
+        workflows[i] = x.workflow();
+        revisions[i] = x.revision();
+        keys[i] = x.businessKey();
+        inputs[i] = x.inputJson();
+        traces[i] = x.traceparent();
+      }
+      ps.setArray(1, c.createArrayOf("uuid", ids));
+      ps.setArray(2, c.createArrayOf("text", namespaces));
+      ps.setArray(3, c.createArrayOf("text", workflows));
+      ps.setArray(4, c.createArrayOf("integer", revisions));
+      ps.setArray(5, c.createArrayOf("text", keys));
+      ps.setArray(6, c.createArrayOf("text", inputs));
+      ps.setArray(7, c.createArrayOf("text", traces));
+      for (InstanceRecord r : all(ps)) {
+        inserted.put(r.id(), r);
+      }
     }
+    return inserted;
   }
 
   /** Newest first, with optional filters. */

@@ -87,6 +87,8 @@ public final class Rig implements AutoCloseable {
   public volatile boolean quickStart = true;
   /** Appended to the runtimes' JDBC URL (e.g. a pgjdbc {@code ?socketFactory=} of a scenario's). */
   public volatile String databaseUrlQuery = "";
+  /** More {@code BATON_*} variables for the runtime processes (a scenario's limit, say). */
+  public final Map<String, String> runtimeEnvExtra = new ConcurrentHashMap<>();
   /** More JVM arguments for the runtime processes. */
   public final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Applied to every in-process worker's builder (a scenario's handler timeout, say). */
@@ -211,6 +213,7 @@ public final class Rig implements AutoCloseable {
     env.put("BATON_OUTBOX_POLL_INTERVAL", "500ms");
     env.put("BATON_CONSUMER_RETRY_INTERVAL", "500ms");
     env.put("BATON_METRICS_REFRESH_INTERVAL", "2s");
+    env.putAll(runtimeEnvExtra);
     return env;
   }
 
@@ -467,6 +470,20 @@ public final class Rig implements AutoCloseable {
     } catch (SQLException e) {
       return -1;
     }
+  }
+
+  /** The first column of every row of a query on the runtime's database. */
+  public List<String> runtimeStrings(String sql) {
+    List<String> values = new ArrayList<>();
+    try (java.sql.Connection c = DriverManager.getConnection(infra.postgres.jdbcUrl(runtimeDb), "postgres", "");
+        Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return values;
   }
 
   /**
