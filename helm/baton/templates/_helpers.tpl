@@ -165,7 +165,7 @@ operator asks for nothing else.
 {{- if .Values.autoscaling.keda.enabled }}
 - apiGroups: ["keda.sh"]
   resources: ["scaledobjects", "triggerauthentications"]
-  verbs: ["get", "create", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "update", "delete"]
 {{- end }}
 {{- end }}
 

@@ -277,7 +277,7 @@ class RecordedRequestsIT {
     tamperWith(NAMESPACE, secretName, secret.getData().get("uri"));
     tamperWith(Chart.NAMESPACE, RequiredPermissions.RUNTIME_SECRET, runtimeSecret.getData().get("uri"));
 
-    // KEDA objects edited behind the operator's back are put right at the next pass (the resync: no informers).
+    // KEDA objects edited behind the operator's back are put right at the next pass (their informers' event).
     admin.genericKubernetesResources(TRIGGER_AUTHENTICATIONS).inNamespace(NAMESPACE).withName(name).edit(ta -> {
       ta.setAdditionalProperty("spec", Map.of("secretTargetRef", List.of()));
       return ta;

@@ -89,7 +89,8 @@ final class RequiredPermissions {
           When.ALWAYS, Evidence.RECORDED, "CredentialsSecretDependent: informer (label selector "
               + "app.kubernetes.io/managed-by=baton-operator; RBAC cannot narrow list by label), create and update "
               + "(JOSDK never uses server-side apply for Secrets: ConfigurationService.defaultNonSSAResources), delete "
-              + "on cleanup; KedaAutoscaling and RuntimeBrokerUser get, create, update and delete theirs"),
+              + "on cleanup; AutoscalerSecretDependent likewise (an informer of its own, by another label); "
+              + "RuntimeBrokerUser gets, creates, updates and deletes its own"),
       new Row(Scope.WATCHED, "apps", List.of("deployments"), List.of("list", "watch", "delete"), "", When.ALWAYS,
           Evidence.RECORDED, "WorkerDeploymentDependent: informer; delete when spec.deployment goes and on cleanup"),
       new Row(Scope.WATCHED, "apps", List.of("deployments"), List.of("create", "update"), "",
@@ -103,9 +104,15 @@ final class RequiredPermissions {
       new Row(Scope.WATCHED, "", List.of("events"), List.of("create"), "", When.ALWAYS, Evidence.RECORDED,
           "monitoring.KubeEvents: core/v1 Warning Events when Ready turns False and on dead letters; create only"),
       new Row(Scope.WATCHED, "keda.sh", List.of("scaledobjects", "triggerauthentications"),
-          List.of("get", "create", "update", "delete"), "", When.KEDA, Evidence.RECORDED,
-          "autoscaling.KedaAutoscaling: plain get, create, update (no informers: KEDA may be absent), delete when "
-              + "autoscaling goes and on cleanup; KEDA's presence comes from API discovery, which needs no grant"),
+          List.of("list", "watch", "create", "update", "delete"), "", When.KEDA, Evidence.RECORDED,
+          "autoscaling.ScaledObjectDependent, TriggerAuthenticationDependent: informers (registered only where KEDA's "
+              + "API is served, found by API discovery, which needs no grant), create and update (never server-side "
+              + "apply), delete when autoscaling goes and on cleanup"),
+      new Row(Scope.WATCHED, "keda.sh", List.of("scaledobjects"), List.of("get"), "", When.KEDA, Evidence.RECORDED,
+          "autoscaling.KedaAutoscaling: a ScaledObject its informer does not hold is looked up by name (someone "
+              + "else's is a Conflict)"),
+      new Row(Scope.WATCHED, "keda.sh", List.of("triggerauthentications"), List.of("get"), "", When.KEDA,
+          Evidence.GET_WITH_LIST, "-"),
       new Row(Scope.LEADER_ELECTION, "coordination.k8s.io", List.of("leases"), List.of("create"), "", When.ALWAYS,
           Evidence.RECORDED, "fabric8 LeaseLock creates the Lease (create cannot be limited by name)"),
       new Row(Scope.LEADER_ELECTION, "coordination.k8s.io", List.of("leases"), List.of("get", "patch"), LEASE,

@@ -124,6 +124,12 @@ class FaultInjectionIT {
   }
 
   @Test
+  @Order(12)
+  void oversizedCommandsAmongTheInstances() throws Exception {
+    check(more.oversizedCommands(LONG ? 100 : 15));
+  }
+
+  @Test
   @Order(13)
   void aDefinitionThatNoLongerLoads() throws Exception {
     check(more.definitionNoLongerLoads());

@@ -2,8 +2,10 @@ package dev.baton.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.rabbitmq.http.client.domain.ConnectionInfo;
 import dev.baton.reliability.infra.Cmd;
 import dev.baton.reliability.infra.Infra;
+import dev.baton.reliability.infra.ProcessProbe;
 import dev.baton.reliability.suite.Rig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,25 +21,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The soak ({@code -Psoak}, {@code baton.soak.minutes}, 30 by default): the throughput of the rig is measured for a
- * minute, then instances are started at half of it for the whole run while a fault is injected every few minutes
- * (all broker connections closed; the broker application stopped and started; PostgreSQL restarted; a worker killed
- * with SIGKILL). Every 30 s the runtime process's heap after a full GC, its threads and RSS, the vhost's broker
- * connections and channels and the runtime's database connections are sampled. Verdict: nothing lost, nothing
- * applied twice, nothing stuck, and the figures flat (last sample near the first, no growth trend). Written to
- * {@code .baton/reliability/soak.md}.
+ * The soak ({@code -Psoak}, {@code baton.soak.minutes}, 30 by default): two runtimes on one database and broker (the
+ * first {@code dev.baton.runtime.Main}, the second {@code baton runtime}, as a user would start a replica), the
+ * clients' starts spread over both. The throughput is measured for a minute, then instances are started at half of
+ * it for the whole run while a fault is injected every 3 minutes in rotation (one runtime SIGKILLed — alternately the
+ * replica and the first — and restarted; all broker connections closed; the broker application stopped and started;
+ * PostgreSQL restarted; a worker SIGKILLed). Every 30 s, for each runtime process: its heap after a full GC, threads
+ * and RSS, its broker connections and their channels, and its database connections (told apart by their sockets).
+ * Verdict: nothing lost, applied twice or stuck, and each runtime process's figures flat (its last sample near its
+ * first). Written to {@code .baton/reliability/soak.md}.
  */
 @EnabledIfSystemProperty(named = "baton.soak", matches = "true")
 class SoakIT {
 
-  record Sample(double minute, long heapKb, long rssKb, int threads, int connections, int channels, long dbConnections,
-      long succeeded, double load1) {}
+  /** One runtime process at one moment; zeros for a process that is gone or a broker that is away. */
+  record Figures(long pid, long heapKb, long rssKb, long threads, int connections, int channels, int dbConnections) {}
+
+  /** One sample: each runtime's figures (the first runtime, then the replica), and the run's progress. */
+  record Sample(double minute, List<Figures> runtimes, long succeeded, double load1) {}
+
+  static final List<String> RUNTIME_NAMES = List.of("runtime 1 (`dev.baton.runtime.Main`)",
+      "runtime 2 (`baton runtime` replica)");
 
   @Test
   void halfTheThroughputWithFaultsForThirtyMinutes() throws Exception {
@@ -46,13 +54,14 @@ class SoakIT {
     try (Rig rig = Rig.create(infra, "soak")) {
       rig.quickStart = false;
       rig.startRuntime();
+      rig.startReplica();
       for (String s : List.of("stock", "pay", "ship")) {
         rig.startWorkerProcess(s, 0);
       }
       Rig.sleep(5_000);
       String load = Cmd.run(List.of("uptime"), Map.of(), 10).trim();
 
-      // 1. calibration: as fast as 8 clients can start instances, for 60 s
+      // 1. calibration: as fast as 8 clients can start instances (spread over both runtimes), for 60 s
       AtomicInteger next = new AtomicInteger();
       ExecutorService clients = Executors.newFixedThreadPool(8);
       Instant calibrationEnd = Instant.now().plusSeconds(60);
@@ -123,29 +132,58 @@ class SoakIT {
       assertThat(counts.lost()).isZero();
       assertThat(counts.appliedTwice()).isZero();
       assertThat(counts.stuck()).isZero();
-      Sample first = samples.get(1);
-      Sample last = samples.get(samples.size() - 1);
-      assertThat(last.heapKb()).as("heap after GC stays flat").isLessThan(first.heapKb() * 3 / 2 + 16_384);
-      assertThat(last.connections()).as("broker connections stay flat").isEqualTo(first.connections());
-      assertThat(last.channels()).as("channels stay flat").isLessThanOrEqualTo(first.channels());
-      assertThat(last.threads()).as("threads stay flat").isLessThan(first.threads() + 10);
+      for (int r = 0; r < RUNTIME_NAMES.size(); r++) {
+        // a restarted runtime is a new process: its last sample is compared with that process's first one
+        Figures last = samples.get(samples.size() - 1).runtimes().get(r);
+        Figures first = firstOf(samples, r, last.pid());
+        String who = RUNTIME_NAMES.get(r) + " (pid " + last.pid() + ")";
+        assertThat(last.heapKb()).as(who + ": heap after GC stays flat").isLessThan(first.heapKb() * 3 / 2 + 16_384);
+        assertThat(last.connections()).as(who + ": broker connections stay flat").isEqualTo(first.connections());
+        assertThat(last.channels()).as(who + ": channels stay flat").isLessThanOrEqualTo(first.channels());
+        assertThat(last.threads()).as(who + ": threads stay flat").isLessThan(first.threads() + 10);
+        assertThat(last.dbConnections()).as(who + ": database connections stay flat")
+            .isLessThanOrEqualTo(Math.max(first.dbConnections(), 10));
+      }
     }
   }
 
-  /** One fault of the rotation; returns what it did. */
+  /** The first sample of process {@code pid} in slot {@code r} after the start (sample 0 is the soak's start). */
+  private static Figures firstOf(List<Sample> samples, int r, long pid) {
+    return samples.stream().skip(1).map(s -> s.runtimes().get(r)).filter(f -> f.pid() == pid).findFirst()
+        .orElseThrow();
+  }
+
+  /**
+   * One fault of the rotation; returns what it did. The runtime kill comes first and every fifth time, so a
+   * 30-minute run (9 faults) kills each runtime once.
+   */
   private static String inject(Rig rig, Infra infra, int n) {
-    switch (n % 4) {
+    switch (n % 5) {
       case 0 -> {
+        String which;
+        if (n / 5 % 2 == 0) {
+          rig.replicas().get(rig.replicas().size() - 1).process().kill();
+          which = "runtime 2 (`baton runtime`)";
+          awaitConnected(rig, infra, rig.startReplica().process().pid());
+        } else {
+          rig.killRuntime();
+          which = "runtime 1 (`Main`)";
+          rig.startRuntime();
+          awaitConnected(rig, infra, rig.runtimeProcess().pid());
+        }
+        return which + " SIGKILL, restarted";
+      }
+      case 1 -> {
         return "closed " + infra.rabbit.closeConnections(rig.vhost, name -> name.startsWith("baton-"))
             + " broker connections";
       }
-      case 1 -> {
+      case 2 -> {
         infra.rabbit.stopApp();
         Rig.sleep(5_000);
         infra.rabbit.startApp();
         return "broker stop_app 5 s, start_app";
       }
-      case 2 -> {
+      case 3 -> {
         infra.postgres.stopServer();
         Rig.sleep(5_000);
         infra.postgres.startServer();
@@ -159,89 +197,96 @@ class SoakIT {
     }
   }
 
-  private static final Pattern USED = Pattern.compile("used (\\d+)K");
+  /**
+   * Waits until a restarted runtime's broker connections are all listed by the management API with their channels
+   * (it shows a new connection's channels a few seconds late): its first sample, its baseline, must see them.
+   */
+  private static void awaitConnected(Rig rig, Infra infra, long pid) {
+    Rig.await(Duration.ofSeconds(60), () -> {
+      List<Integer> amqp = ProcessProbe.localPortsTo(pid, infra.rabbit.amqpPort());
+      try {
+        return amqp.size() >= 2 && infra.rabbit.connections(rig.vhost).stream()
+            .filter(c -> amqp.contains(c.getPeerPort()) && c.getChannels() > 0).count() == amqp.size();
+      } catch (RuntimeException notYet) {
+        return false;
+      }
+    });
+  }
 
   private static Sample sample(Rig rig, Infra infra, long start) {
-    long pid = rig.runtimeProcess().pid();
-    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-    Cmd.run(List.of(jcmd, String.valueOf(pid), "GC.run"), Map.of(), 60, false);
-    String heap = Cmd.run(List.of(jcmd, String.valueOf(pid), "GC.heap_info"), Map.of(), 60, false);
-    long heapKb = 0;
-    for (String line : heap.lines().toList()) {
-      if (line.contains("generation")) {
-        Matcher m = USED.matcher(line);
-        if (m.find()) {
-          heapKb += Long.parseLong(m.group(1));
-        }
-      }
-    }
-    long rss = 0;
-    int threads = 0;
+    List<ConnectionInfo> connections;
     try {
-      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          rss = Long.parseLong(line.replaceAll("\\D", ""));
-        } else if (line.startsWith("Threads:")) {
-          threads = Integer.parseInt(line.replaceAll("\\D", ""));
-        }
-      }
-    } catch (Exception e) {
-      // process gone: zeros
-    }
-    int connections = 0;
-    int channels = 0;
-    try {
-      List<com.rabbitmq.http.client.domain.ConnectionInfo> runtime = infra.rabbit.connections(rig.vhost,
-          "baton-runtime");
-      connections = runtime.size();
-      channels = runtime.stream().mapToInt(c -> c.getChannels()).sum();
+      connections = infra.rabbit.connections(rig.vhost);
     } catch (RuntimeException e) {
-      // broker restarting
+      connections = List.of(); // broker restarting
     }
-    long db = rig.runtimeCount("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        + " AND application_name = 'baton-runtime'");
+    List<Long> pids = List.of(rig.runtimeProcess().pid(),
+        rig.replicas().get(rig.replicas().size() - 1).process().pid());
+    List<Figures> runtimes = new ArrayList<>();
+    for (long pid : pids) {
+      long heap = ProcessProbe.heapAfterGcKb(pid);
+      long[] status = ProcessProbe.rssKbAndThreads(pid);
+      List<Integer> amqp = ProcessProbe.localPortsTo(pid, infra.rabbit.amqpPort());
+      int channels = connections.stream().filter(c -> amqp.contains(c.getPeerPort()))
+          .mapToInt(ConnectionInfo::getChannels).sum();
+      int db = ProcessProbe.localPortsTo(pid, infra.postgres.port()).size();
+      runtimes.add(new Figures(pid, heap, status[0], status[1], amqp.size(), channels, db));
+    }
     double load = 0;
     try {
       load = Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
     } catch (Exception e) {
       // not Linux
     }
-    return new Sample((System.nanoTime() - start) / 6e10, heapKb, rss, threads, connections, channels, db,
-        rig.succeeded(), load);
+    return new Sample((System.nanoTime() - start) / 6e10, runtimes, rig.succeeded(), load);
   }
 
   private static String report(int minutes, String load, double measured, double rate, List<Sample> samples,
       List<String> faults, Rig.Counts counts, boolean drained) {
     StringBuilder sb = new StringBuilder();
-    sb.append("Soak, ").append(ZonedDateTime.now()).append(": ").append(minutes).append(" min at ")
+    sb.append("Soak, ").append(ZonedDateTime.now()).append(": two runtimes, ").append(minutes).append(" min at ")
         .append(String.format(Locale.ROOT, "%.1f", rate)).append(" instances/s (half of the measured ")
         .append(String.format(Locale.ROOT, "%.1f", measured)).append("/s), a fault every 3 min. Load before: ")
-        .append(load).append("\n\n");
-    sb.append("| figure (runtime process) | first | last | max |\n|---|---|---|---|\n");
+        .append(load).append("\n");
     List<Sample> s = samples.subList(1, samples.size());
-    row(sb, "heap after full GC (MiB)", s, x -> x.heapKb() / 1024.0);
-    row(sb, "RSS (MiB)", s, x -> x.rssKb() / 1024.0);
-    row(sb, "threads", s, x -> x.threads());
-    row(sb, "broker connections", s, x -> x.connections());
-    row(sb, "broker channels", s, x -> x.channels());
-    row(sb, "database connections", s, x -> x.dbConnections());
-    row(sb, "machine load (1 min average; 2 CPUs)", s, x -> x.load1());
+    for (int r = 0; r < RUNTIME_NAMES.size(); r++) {
+      int i = r;
+      List<Figures> f = s.stream().map(x -> x.runtimes().get(i)).toList();
+      sb.append("\n| ").append(RUNTIME_NAMES.get(r)).append(" | first | last | max |\n|---|---|---|---|\n");
+      row(sb, "heap after full GC (MiB)", f, x -> x.heapKb() / 1024.0);
+      row(sb, "RSS (MiB)", f, x -> x.rssKb() / 1024.0);
+      row(sb, "threads", f, x -> x.threads());
+      row(sb, "broker connections", f, x -> x.connections());
+      row(sb, "broker channels", f, x -> x.channels());
+      row(sb, "database connections", f, x -> x.dbConnections());
+      sb.append("\nProcesses: ").append(String.join(", ", f.stream().map(Figures::pid).distinct()
+          .map(pid -> "pid " + pid + " from minute " + String.format(Locale.ROOT, "%.1f", s.stream()
+              .filter(x -> x.runtimes().get(i).pid() == pid).findFirst().orElseThrow().minute())).toList()))
+          .append("\n");
+    }
+    double maxLoad = s.stream().mapToDouble(Sample::load1).max().orElse(0);
+    sb.append(String.format(Locale.ROOT, "%nMachine load (1 min average, 2 CPUs): first %.2f, last %.2f, max %.2f%n",
+        s.get(0).load1(), s.get(s.size() - 1).load1(), maxLoad));
     sb.append("\nInstances: ").append(counts.accepted()).append(" accepted, lost ").append(counts.lost())
         .append(", applied twice ").append(counts.appliedTwice()).append(", stuck ").append(counts.stuck())
         .append(", parked ").append(counts.parked()).append(", leftovers ").append(counts.leftovers())
         .append(drained ? "" : " (NOT DRAINED)").append("\n\nFaults:\n");
     faults.forEach(f -> sb.append("- ").append(f).append('\n'));
-    sb.append("\nSamples (minute, heap KiB, RSS KiB, threads, connections, channels, db connections, succeeded, load):\n");
-    samples.forEach(x -> sb.append(String.format(Locale.ROOT, "%.1f %d %d %d %d %d %d %d %.2f%n", x.minute(),
-        x.heapKb(), x.rssKb(), x.threads(), x.connections(), x.channels(), x.dbConnections(), x.succeeded(),
-        x.load1())));
+    sb.append("\nSamples (minute; per runtime: pid, heap KiB, RSS KiB, threads, connections, channels, db connections;"
+        + " succeeded, load):\n");
+    samples.forEach(x -> {
+      sb.append(String.format(Locale.ROOT, "%.1f", x.minute()));
+      x.runtimes().forEach(f -> sb.append(String.format(Locale.ROOT, " | %d %d %d %d %d %d %d", f.pid(), f.heapKb(),
+          f.rssKb(), f.threads(), f.connections(), f.channels(), f.dbConnections())));
+      sb.append(String.format(Locale.ROOT, " | %d %.2f%n", x.succeeded(), x.load1()));
+    });
     return sb.toString();
   }
 
-  private static void row(StringBuilder sb, String name, List<Sample> s,
-      java.util.function.ToDoubleFunction<Sample> f) {
-    double max = s.stream().mapToDouble(f).max().orElse(0);
-    sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f |%n", name, f.applyAsDouble(s.get(0)),
-        f.applyAsDouble(s.get(s.size() - 1)), max));
+  private static void row(StringBuilder sb, String name, List<Figures> f,
+      java.util.function.ToDoubleFunction<Figures> value) {
+    double max = f.stream().mapToDouble(value).max().orElse(0);
+    sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f |%n", name, value.applyAsDouble(f.get(0)),
+        value.applyAsDouble(f.get(f.size() - 1)), max));
   }
 }

@@ -15,20 +15,22 @@ import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Autoscaling of a WorkerService's Deployment on queue depth, carried out by KEDA (no home-made autoscaler). The
- * objects are written with plain create/update (KEDA's API may not exist, so there are no informers on it) and
- * compared with what the cluster holds on every pass, so drift is repaired at the latest at the next resync. Their
- * state is the AutoscalingReady condition; autoscaling is optional, so Ready does not depend on it.
+ * ScaledObject, its TriggerAuthentication and the autoscaler's Secret are JOSDK dependents of the WorkerService
+ * ({@link ScaledObjectDependent}, {@link TriggerAuthenticationDependent}, {@link AutoscalerSecretDependent}),
+ * activated only where the cluster serves KEDA's API ({@link KedaServed}) and reconciled only while they are wanted
+ * ({@link AutoscalingWanted}). This class decides what they act on before the workflow runs ({@link #plan}) and reads
+ * the outcome after it ({@link #verdict}): the AutoscalingReady condition, which the reconciler writes with the rest
+ * of the status. Autoscaling is optional, so Ready does not depend on it.
  */
 public final class KedaAutoscaling {
 
@@ -44,7 +46,7 @@ public final class KedaAutoscaling {
   /**
    * Set when the API server refused the keda.sh objects (403): KEDA is installed but the operator's RBAC does not
    * cover it (the Helm chart grants it only with autoscaling.keda.enabled). The Deployment then keeps its spec
-   * replicas, as without KEDA.
+   * replicas, as without KEDA. Cleared by the next pass whose KEDA objects are written.
    */
   private volatile boolean forbidden;
 
@@ -55,66 +57,123 @@ public final class KedaAutoscaling {
   }
 
   /** Whether KEDA, not the spec, sets the replica count of the WorkerService's Deployment. */
-  public boolean ownsReplicas(WorkerService ws, KubernetesClient client) {
-    return ws.getSpec() != null && ws.getSpec().getAutoscaling() != null && DeploymentRequested.isRequested(ws)
-        && detector.installed(client) && !forbidden;
+  public boolean ownsReplicas(WorkerService ws, Context<WorkerService> context) {
+    return asksForAutoscaling(ws) && DeploymentRequested.isRequested(ws) && detector.installed(context.getClient())
+        && !forbidden;
   }
 
   /**
-   * Puts the KEDA objects in place for a WorkerService that asks for autoscaling, removes them from one that no
-   * longer does.
-   *
-   * @param actions what was changed, for the log
-   * @return the AutoscalingReady verdict, or null when autoscaling is not asked for
+   * What the KEDA dependents act on in this pass, handed to them through the context. A ScaledObject of that name
+   * that is not this WorkerService's belongs to someone else: it is never adopted or overwritten, so nothing is
+   * wanted while it is there. The informer holds only the operator's objects; one missing from it is looked up by
+   * name (one request, on creation or while in conflict).
    */
-  public ConditionState apply(WorkerService ws, ServiceTopology plan, KubernetesClient client, List<String> actions) {
-    AutoscalingSettings a = ws.getSpec().getAutoscaling();
+  public AutoscalerPlan plan(WorkerService ws, ServiceTopology topology, Context<WorkerService> context) {
+    boolean served = detector.installed(context.getClient());
+    boolean asked = served && asksForAutoscaling(ws) && DeploymentRequested.isRequested(ws);
+    String conflict = asked ? someoneElsesScaledObject(ws, context).orElse(null) : null;
+    AutoscalerPlan plan = new AutoscalerPlan(served, asked && conflict == null, conflict,
+        Names.autoscalerUser(settings.userPrefix(), topology.service()), settings.managementUrl(), settings.vhost(),
+        topology);
+    plan.handTo(context);
+    return plan;
+  }
+
+  /** The plan of a WorkerService's deletion: JOSDK deletes the KEDA objects wherever KEDA is served. */
+  public void planCleanup(Context<WorkerService> context) {
+    new AutoscalerPlan(detector.installed(context.getClient()), false, null, null, settings.managementUrl(),
+        settings.vhost(), null).handTo(context);
+  }
+
+  /**
+   * The AutoscalingReady verdict after the workflow ran, with the autoscaler's broker user put in place (it follows
+   * the Secret's password) or removed when autoscaling went.
+   *
+   * @param refused whether the API server refused keda.sh requests in this pass ({@link #refusedByRbac})
+   * @param actions what was changed, for the log
+   * @return the verdict, or null when autoscaling is not asked for
+   */
+  public ConditionState verdict(WorkerService ws, AutoscalerPlan plan, boolean refused,
+      Context<WorkerService> context, List<String> actions) {
+    AutoscalingSettings a = asksForAutoscaling(ws) ? ws.getSpec().getAutoscaling() : null;
     if (a == null || !DeploymentRequested.isRequested(ws)) {
       if (mayHaveObjects(ws)) {
-        remove(ws, plan.service(), client, actions);
+        users.remove(plan.username());
       }
-      return a == null ? null : ConditionState.failed(Reason.NO_DEPLOYMENT, "spec.autoscaling needs spec.deployment: without "
-          + "a Deployment there is nothing to scale (scale workers that run elsewhere with their own tools)");
+      return a == null ? null : ConditionState.failed(Reason.NO_DEPLOYMENT, "spec.autoscaling needs spec.deployment: "
+          + "without a Deployment there is nothing to scale (scale workers that run elsewhere with their own tools)");
     }
-    if (!detector.installed(client)) {
-      return ConditionState.failed(Reason.KEDA_NOT_INSTALLED, "KEDA is not installed in this cluster (" + KedaDetector.GROUP_VERSION
-          + " ScaledObject is not served): install KEDA 2.x, e.g. the kedacore/keda Helm chart, to scale on queue "
-          + "depth; until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
-          + ")");
+    if (!plan.kedaServed()) {
+      return ConditionState.failed(Reason.KEDA_NOT_INSTALLED, "KEDA is not installed in this cluster ("
+          + KedaDetector.GROUP_VERSION + " ScaledObject is not served): install KEDA 2.x, e.g. the kedacore/keda Helm "
+          + "chart, to scale on queue depth; until then the Deployment keeps spec.deployment.replicas ("
+          + ws.getSpec().getDeployment().getReplicas() + ")");
     }
-    // A ScaledObject of that name that is not this WorkerService's belongs to someone else: never adopted or overwritten.
-    Optional<String> foreign = ForeignObjects.foreign(ws, "ScaledObject", client
-        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
-        .withName(WorkerResources.scaledObjectName(ws)).get());
-    if (foreign.isPresent()) {
-      return ConditionState.failed(Reason.CONFLICT, foreign.get());
+    if (plan.conflict() != null) {
+      return ConditionState.failed(Reason.CONFLICT, plan.conflict());
     }
-    String username = Names.autoscalerUser(settings.userPrefix(), plan.service());
-    String password = ensureSecret(ws, username, client, actions);
-    actions.addAll(users.ensure(username, password, TAGS, READ_NOTHING));
-    GenericKubernetesResource scaledObject;
-    try {
-      ensure(client, KedaObjects.TRIGGER_AUTHENTICATIONS, KedaObjects.triggerAuthentication(ws), actions);
-      scaledObject =
-          ensure(client, KedaObjects.SCALED_OBJECTS, KedaObjects.scaledObject(ws, plan, settings.vhost()), actions);
-      forbidden = false;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 403) {
-        throw e;
-      }
-      forbidden = true;
+    AutoscalerSecretDependent.current(ws, context).flatMap(Credentials::password)
+        .ifPresent(password -> actions.addAll(users.ensure(plan.username(), password, TAGS, READ_NOTHING)));
+    forbidden = refused;
+    if (refused) {
       return ConditionState.failed(Reason.KEDA_FORBIDDEN, "KEDA is installed but the operator may not write keda.sh "
           + "ScaledObjects/TriggerAuthentications (HTTP 403): grant them (Helm: --set autoscaling.keda.enabled=true); "
           + "until then the Deployment keeps spec.deployment.replicas (" + ws.getSpec().getDeployment().getReplicas()
           + ")");
     }
+    ScaledObject scaledObject = ScaledObjectDependent.current(ws, context).orElseThrow(() ->
+        new IllegalStateException("the ScaledObject is not in the cache after reconciling it"));
     return kedaSays(scaledObject).orElse(ConditionState.ok(Reason.SCALED_OBJECT_READY, "ScaledObject "
         + scaledObject.getMetadata().getName() + " scales Deployment " + WorkerResources.deploymentName(ws) + " from "
         + a.getMinReplicas() + " to " + a.getMaxReplicas() + " replicas, aiming at " + a.getTargetQueueDepth()
-        + " messages per replica in each of " + plan.consumers().size() + " queue(s)"));
+        + " messages per replica in each of " + plan.topology().consumers().size() + " queue(s)"));
   }
 
-  /** Whether the last status said the KEDA objects were written (so there may be something to remove). */
+  /**
+   * Whether the API server refused keda.sh requests (HTTP 403) in this pass. Any other error of the workflow is
+   * thrown, for JOSDK to retry, as it would be without this check.
+   */
+  public static boolean refusedByRbac(WorkflowReconcileResult result) {
+    Map<DependentResource, Exception> errors = result.getErroredDependents();
+    if (errors.isEmpty()) {
+      return false;
+    }
+    if (errors.entrySet().stream().allMatch(e -> isKedaRefusal(e.getKey(), e.getValue()))) {
+      return true;
+    }
+    result.throwAggregateExceptionIfErrorsPresent();
+    return false;
+  }
+
+  /**
+   * A 403 on a KEDA dependent's request, or on starting the informer of one (reported on the dependent that
+   * activated it, its parent in the workflow).
+   */
+  static boolean isKedaRefusal(DependentResource<?, ?> dependent, Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException k && k.getCode() == 403
+          && (dependent instanceof KedaDependent || dependent instanceof AutoscalerSecretDependent
+              || String.valueOf(k.getMessage()).contains(KedaObjects.GROUP))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean asksForAutoscaling(WorkerService ws) {
+    return ws.getSpec() != null && ws.getSpec().getAutoscaling() != null;
+  }
+
+  private static Optional<String> someoneElsesScaledObject(WorkerService ws, Context<WorkerService> context) {
+    if (ScaledObjectDependent.current(ws, context).isPresent()) {
+      return Optional.empty();
+    }
+    return ForeignObjects.foreign(ws, ScaledObject.KIND, context.getClient()
+        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
+        .withName(WorkerResources.scaledObjectName(ws)).get());
+  }
+
+  /** Whether the last status said the KEDA objects were written (so there may be a broker user to remove). */
   private static boolean mayHaveObjects(WorkerService ws) {
     return ws.getStatus() != null && ws.getStatus().condition(ConditionTypes.AUTOSCALING_READY)
         .map(c -> Reason.SCALED_OBJECT_READY.value().equals(c.getReason())
@@ -122,67 +181,15 @@ public final class KedaAutoscaling {
         .orElse(false);
   }
 
-  /** Whether the WorkerService asks or asked for autoscaling, so that its deletion has KEDA objects to look for. */
+  /** Whether the WorkerService asks or asked for autoscaling, so that its deletion has a broker user to remove. */
   public static boolean concerns(WorkerService ws) {
-    return ws.getSpec() != null && ws.getSpec().getAutoscaling() != null
+    return asksForAutoscaling(ws)
         || ws.getStatus() != null && ws.getStatus().condition(ConditionTypes.AUTOSCALING_READY).isPresent();
   }
 
-  /** Deletes the ScaledObject, its TriggerAuthentication and Secret, and the read-only broker user. */
-  public void remove(WorkerService ws, String service, KubernetesClient client, List<String> actions) {
-    if (detector.installed(client)) {
-      if (!client.genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
-          .withName(WorkerResources.scaledObjectName(ws)).delete().isEmpty()) {
-        actions.add("deleted ScaledObject " + WorkerResources.scaledObjectName(ws));
-      }
-      client.genericKubernetesResources(KedaObjects.TRIGGER_AUTHENTICATIONS)
-          .inNamespace(ws.getMetadata().getNamespace()).withName(WorkerResources.triggerAuthenticationName(ws)).delete();
-    }
-    client.secrets().inNamespace(ws.getMetadata().getNamespace()).withName(WorkerResources.autoscalerSecretName(ws))
-        .delete();
+  /** Removes the autoscaler's broker user of a service name (its Kubernetes objects go with the workflow). */
+  public void removeUser(String service) {
     users.remove(Names.autoscalerUser(settings.userPrefix(), service));
-  }
-
-  /** The Secret keeps its password (the broker user follows it); a Secret deleted behind the operator gets a new one. */
-  private String ensureSecret(WorkerService ws, String username, KubernetesClient client, List<String> actions) {
-    Secret existing = client.secrets().inNamespace(ws.getMetadata().getNamespace())
-        .withName(WorkerResources.autoscalerSecretName(ws)).get();
-    String password = Optional.ofNullable(existing).flatMap(Credentials::password).orElseGet(Credentials::newPassword);
-    Secret desired = KedaObjects.secret(ws, username, password, settings.managementUrl());
-    if (existing == null) {
-      client.resource(desired).create();
-      actions.add("created Secret " + desired.getMetadata().getName());
-    } else if (!Objects.equals(existing.getData(), desired.getData())
-        || !existing.getMetadata().getLabels().entrySet().containsAll(desired.getMetadata().getLabels().entrySet())) {
-      existing.setData(desired.getData());
-      existing.setStringData(null);
-      existing.getMetadata().getLabels().putAll(desired.getMetadata().getLabels());
-      client.resource(existing).update();
-      actions.add("updated Secret " + desired.getMetadata().getName());
-    }
-    return password;
-  }
-
-  private static GenericKubernetesResource ensure(KubernetesClient client, ResourceDefinitionContext type,
-      GenericKubernetesResource desired, List<String> actions) {
-    var resources = client.genericKubernetesResources(type).inNamespace(desired.getMetadata().getNamespace());
-    GenericKubernetesResource actual = resources.withName(desired.getMetadata().getName()).get();
-    if (actual == null) {
-      actions.add("created " + desired.getKind() + " " + desired.getMetadata().getName());
-      return resources.resource(desired).create();
-    }
-    Object desiredSpec = desired.getAdditionalProperties().get("spec");
-    boolean labelled = actual.getMetadata().getLabels().entrySet().containsAll(desired.getMetadata().getLabels().entrySet());
-    if (JsonSubset.covers(actual.getAdditionalProperties().get("spec"), desiredSpec) && labelled) {
-      return actual;
-    }
-    actual.setAdditionalProperty("spec", desiredSpec);
-    actual.getMetadata().getLabels().putAll(desired.getMetadata().getLabels());
-    if (actual.getMetadata().getOwnerReferences().isEmpty()) {
-      actual.getMetadata().setOwnerReferences(desired.getMetadata().getOwnerReferences());
-    }
-    actions.add("updated " + desired.getKind() + " " + desired.getMetadata().getName());
-    return resources.resource(actual).update();
   }
 
   /** KEDA's own Ready condition on the ScaledObject, when it says False. */

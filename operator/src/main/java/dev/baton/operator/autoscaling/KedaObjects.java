@@ -7,7 +7,7 @@ import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.operator.dependent.WorkerResources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -30,10 +30,14 @@ import java.util.Map;
  *       read any resource: it sees queue statistics, nothing else).
  * </ul>
  *
- * Dependency-free: KEDA's types are written as generic resources, so Baton needs no KEDA library.
+ * Dependency-free: KEDA's types are untyped below their metadata ({@link ScaledObject}, {@link TriggerAuthentication}),
+ * so Baton needs no KEDA library. Owner references
+ * and JOSDK's annotations are added by the dependents that write them.
  */
 public final class KedaObjects {
 
+  public static final String GROUP = "keda.sh";
+  public static final String VERSION = "v1alpha1";
   public static final String API_VERSION = KedaDetector.GROUP_VERSION;
   public static final ResourceDefinitionContext SCALED_OBJECTS = context("ScaledObject", "scaledobjects");
   public static final ResourceDefinitionContext TRIGGER_AUTHENTICATIONS =
@@ -41,10 +45,16 @@ public final class KedaObjects {
   /** The Secret key the TriggerAuthentication hands to the trigger as its {@code host} parameter. */
   public static final String HOST_KEY = "host";
   public static final String COMPONENT = "autoscaler";
+  private static final String COMPONENT_LABEL = "app.kubernetes.io/component";
+  /**
+   * What the informers of the KEDA dependents watch: the autoscaling objects of WorkerServices. Someone else's
+   * ScaledObject of the same name is not among them and is looked up by name ({@link KedaAutoscaling}).
+   */
+  public static final String SELECTOR = COMPONENT_LABEL + "=" + COMPONENT + "," + WorkerResources.WORKER_SERVICE_LABEL;
 
   private KedaObjects() {}
 
-  public static GenericKubernetesResource scaledObject(WorkerService ws, ServiceTopology plan, String vhost) {
+  public static ScaledObject scaledObject(WorkerService ws, ServiceTopology plan, String vhost) {
     AutoscalingSettings a = ws.getSpec().getAutoscaling();
     List<Map<String, Object>> triggers = plan.consumers().stream().map(ConsumerTopology::queue)
         .map(queue -> trigger(ws, queue, vhost, a.getTargetQueueDepth())).toList();
@@ -55,13 +65,14 @@ public final class KedaObjects {
     spec.put("maxReplicaCount", a.getMaxReplicas());
     spec.put("cooldownPeriod", a.getCooldownSeconds());
     spec.put("triggers", triggers);
-    return resource(ws, "ScaledObject", WorkerResources.scaledObjectName(ws), spec);
+    return resource(new ScaledObject(), ws, ScaledObject.KIND, WorkerResources.scaledObjectName(ws), spec);
   }
 
-  public static GenericKubernetesResource triggerAuthentication(WorkerService ws) {
+  public static TriggerAuthentication triggerAuthentication(WorkerService ws) {
     Map<String, Object> spec = Map.of("secretTargetRef", List.of(Map.of(
         "parameter", HOST_KEY, "name", WorkerResources.autoscalerSecretName(ws), "key", HOST_KEY)));
-    return resource(ws, "TriggerAuthentication", WorkerResources.triggerAuthenticationName(ws), spec);
+    return resource(new TriggerAuthentication(), ws, TriggerAuthentication.KIND,
+        WorkerResources.triggerAuthenticationName(ws), spec);
   }
 
   /** The Secret with the read-only user's credentials and the management URL KEDA connects to. Never logged. */
@@ -70,7 +81,7 @@ public final class KedaObjects {
     data.put(Credentials.USERNAME, Credentials.base64(username));
     data.put(Credentials.PASSWORD, Credentials.base64(password));
     data.put(HOST_KEY, Credentials.base64(managementHost(managementUrl, username, password)));
-    Secret secret = new SecretBuilder()
+    return new SecretBuilder()
         .withNewMetadata()
         .withName(WorkerResources.autoscalerSecretName(ws))
         .withNamespace(ws.getMetadata().getNamespace())
@@ -79,8 +90,6 @@ public final class KedaObjects {
         .withType("Opaque")
         .withData(data)
         .build();
-    secret.addOwnerReference(ws);
-    return secret;
   }
 
   /**
@@ -113,18 +122,13 @@ public final class KedaObjects {
     return trigger;
   }
 
-  private static GenericKubernetesResource resource(WorkerService ws, String kind, String name, Map<String, Object> spec) {
-    GenericKubernetesResource r = new GenericKubernetesResourceBuilder()
-        .withApiVersion(API_VERSION)
-        .withKind(kind)
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(ws.getMetadata().getNamespace())
-        .withLabels(labels(ws))
-        .endMetadata()
-        .build();
+  private static <R extends GenericKubernetesResource> R resource(R r, WorkerService ws, String kind, String name,
+      Map<String, Object> spec) {
+    r.setApiVersion(API_VERSION);
+    r.setKind(kind);
+    r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ws.getMetadata().getNamespace())
+        .withLabels(labels(ws)).build());
     r.setAdditionalProperty("spec", spec);
-    r.addOwnerReference(ws);
     return r;
   }
 
@@ -132,13 +136,13 @@ public final class KedaObjects {
   static Map<String, String> labels(WorkerService ws) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(WorkerResources.NAME_LABEL, ws.serviceName());
-    labels.put("app.kubernetes.io/component", COMPONENT);
+    labels.put(COMPONENT_LABEL, COMPONENT);
     labels.put(WorkerResources.WORKER_SERVICE_LABEL, ws.getMetadata().getName());
     return labels;
   }
 
   private static ResourceDefinitionContext context(String kind, String plural) {
-    return new ResourceDefinitionContext.Builder().withGroup("keda.sh").withVersion("v1alpha1").withKind(kind)
+    return new ResourceDefinitionContext.Builder().withGroup(GROUP).withVersion(VERSION).withKind(kind)
         .withPlural(plural).withNamespaced(true).build();
   }
 }

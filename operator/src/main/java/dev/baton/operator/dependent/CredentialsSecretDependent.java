@@ -35,6 +35,16 @@ public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
     return annotations;
   }
 
+  /**
+   * The worker's credentials Secret as the informer holds it, if any: found by name, since the autoscaler's Secret
+   * (another informer) is a Secret of the WorkerService too.
+   */
+  public static Optional<Secret> current(WorkerService ws, Context<WorkerService> context) {
+    return context.getSecondaryResourcesAsStream(Secret.class)
+        .filter(s -> WorkerResources.secretName(ws).equals(s.getMetadata().getName()))
+        .findFirst();
+  }
+
   @Override
   protected Secret desired(WorkerService ws, Context<WorkerService> context) {
     WorkerPlan plan = WorkerPlan.from(context);

@@ -21,7 +21,7 @@ public final class ForeignObjects {
   /** What stands in the way, as the condition's message; empty when nothing does. */
   public static Optional<String> blocking(WorkerService ws, Context<WorkerService> context) {
     String ns = ws.getMetadata().getNamespace();
-    Optional<String> secret = foreign(ws, "Secret", context.getSecondaryResource(Secret.class).map(HasMetadata.class::cast)
+    Optional<String> secret = foreign(ws, "Secret", CredentialsSecretDependent.current(ws, context).map(HasMetadata.class::cast)
         .orElseGet(() -> context.getClient().secrets().inNamespace(ns).withName(WorkerResources.secretName(ws)).get()));
     if (secret.isPresent() || !DeploymentRequested.isRequested(ws)) {
       return secret;

@@ -55,7 +55,7 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
     if (settings.getPodAnnotations() != null) {
       podAnnotations.putAll(settings.getPodAnnotations());
     }
-    context.getSecondaryResource(Secret.class)
+    CredentialsSecretDependent.current(ws, context)
         .map(s -> s.getMetadata().getUid())
         .ifPresent(uid -> podAnnotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
     // A rotated password rolls the pods: they read it from the Secret only when they start.

@@ -11,7 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * collector) and also owned by the WorkerService, so a real cluster's garbage collector catches what an operator
  * that is gone would leave behind.
  */
-abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNoGCKubernetesDependentResource<R, WorkerService> {
+public abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNoGCKubernetesDependentResource<R, WorkerService> {
 
   protected WorkerOwnedDependent(Class<R> type) {
     super(type);
@@ -27,7 +27,11 @@ abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNoGCKuber
 
   @Override
   protected void addReferenceHandlingMetadata(R desired, WorkerService primary) {
-    desired.addOwnerReference(primary);
+    // Called again on a desired object a match already prepared.
+    if (desired.getMetadata().getOwnerReferences().stream()
+        .noneMatch(o -> java.util.Objects.equals(o.getUid(), primary.getMetadata().getUid()))) {
+      desired.addOwnerReference(primary);
+    }
     // JOSDK maps non-garbage-collected dependents back to their primary by these annotations.
     addSecondaryToPrimaryMapperAnnotations(desired, primary);
   }

@@ -10,8 +10,14 @@ import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.autoscaling.AutoscalerPlan;
+import dev.baton.operator.autoscaling.AutoscalerSecretDependent;
+import dev.baton.operator.autoscaling.AutoscalingWanted;
 import dev.baton.operator.autoscaling.KedaAutoscaling;
 import dev.baton.operator.autoscaling.KedaDetector;
+import dev.baton.operator.autoscaling.KedaServed;
+import dev.baton.operator.autoscaling.ScaledObjectDependent;
+import dev.baton.operator.autoscaling.TriggerAuthenticationDependent;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.PasswordHash;
@@ -70,16 +76,25 @@ import org.slf4j.LoggerFactory;
  * KEDA ScaledObject when autoscaling is asked for (and KEDA is installed). Every pass that reads the broker also
  * raises the dead-letter alerts of docs/design.md#runtime-semantics.
  *
- * <p>Order within one pass: validate, check the service name is ours, declare the topology, then the Secret and
- * Deployment (JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that is invalid, in
- * conflict or not yet on the broker), then the broker user with the Secret's password. Expected failures (bad spec,
- * conflict, broker unreachable) become conditions; only the unexpected is thrown for JOSDK to retry.
+ * <p>Order within one pass: validate, check the service name is ours, declare the topology, then the Secret,
+ * Deployment and KEDA objects (JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that is
+ * invalid, in conflict or not yet on the broker), then the broker users with the Secrets' passwords. Expected failures
+ * (bad spec, conflict, broker unreachable, KEDA's API forbidden) become conditions; only the unexpected is thrown for
+ * JOSDK to retry (the workflow's errors too: {@link KedaAutoscaling#refusedByRbac}).
  */
 @ControllerConfiguration(name = WorkerServiceReconciler.NAME)
-@io.javaoperatorsdk.operator.api.reconciler.Workflow(explicitInvocation = true, dependents = {
-    @Dependent(name = "credentials", type = CredentialsSecretDependent.class),
-    @Dependent(name = "deployment", type = WorkerDeploymentDependent.class, dependsOn = "credentials",
-        reconcilePrecondition = DeploymentRequested.class)})
+@io.javaoperatorsdk.operator.api.reconciler.Workflow(explicitInvocation = true, handleExceptionsInReconciler = true,
+    dependents = {
+        @Dependent(name = "credentials", type = CredentialsSecretDependent.class),
+        @Dependent(name = "deployment", type = WorkerDeploymentDependent.class, dependsOn = "credentials",
+            reconcilePrecondition = DeploymentRequested.class),
+        // KEDA's objects: only where KEDA's API is served, only while wanted, gone with the Deployment.
+        @Dependent(name = "autoscaler-credentials", type = AutoscalerSecretDependent.class, dependsOn = "deployment",
+            activationCondition = KedaServed.class, reconcilePrecondition = AutoscalingWanted.class),
+        @Dependent(name = "trigger-authentication", type = TriggerAuthenticationDependent.class,
+            dependsOn = "autoscaler-credentials", activationCondition = KedaServed.class),
+        @Dependent(name = "scaled-object", type = ScaledObjectDependent.class, dependsOn = "trigger-authentication",
+            activationCondition = KedaServed.class)})
 public class WorkerServiceReconciler implements Reconciler<WorkerService>, Cleaner<WorkerService> {
 
   public static final String NAME = "workerservice";
@@ -179,10 +194,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       }
       new WorkerPlan(username, settings.amqpHost(), settings.amqpPort(), settings.vhost(),
           new WorkerEnvironment(model.value(), WorkerServiceTranslator.prefetch(ws)).variables(),
-          !autoscaling.ownsReplicas(ws, context.getClient()), imported.value().orElse(null), settings.amqpTls(),
+          !autoscaling.ownsReplicas(ws, context), imported.value().orElse(null), settings.amqpTls(),
           brokerCa).handTo(context);
-      context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
-      Secret secret = context.getSecondaryResource(Secret.class)
+      AutoscalerPlan scalingPlan = autoscaling.plan(ws, plan, context);
+      boolean kedaRefused = KedaAutoscaling.refusedByRbac(
+          context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow());
+      Secret secret = CredentialsSecretDependent.current(ws, context)
           .orElseThrow(() -> new IllegalStateException("the credentials Secret is not in the cache after reconciling it"));
       List<String> actions = new ArrayList<>(fresh.isPresent() ? List.of() : report.actions());
       String password = Credentials.password(secret).orElseThrow();
@@ -190,7 +207,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       if (fresh.isEmpty() || !fresh.get().passwordDigest().equals(passwordDigest)) {
         actions.addAll(users.ensure(username, password, plan.workerPermissions()));
       }
-      ConditionState scaling = autoscaling.apply(ws, plan, context.getClient(), actions);
+      ConditionState scaling = autoscaling.verdict(ws, scalingPlan, kedaRefused, context, actions);
       deadLetters.observe(ws, plan, report);
       if (!actions.isEmpty()) {
         LOG.info("WorkerService {} (service '{}'): {}", id, service, String.join("; ", actions));
@@ -224,13 +241,15 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   }
 
   /**
-   * Removes the Deployment and Secret, then the broker user and topology of every service name this resource held.
+   * Removes the dependents (Deployment, Secrets, KEDA objects), then the broker users and topology of every service name this resource held.
    * If the broker cannot be reached the finalizer stays and cleanup is retried with backoff: dropping it would
    * leave a user with live credentials and queues nobody owns. (To give up, remove the finalizer by hand.)
    */
   @Override
   public DeleteControl cleanup(WorkerService ws, Context<WorkerService> context) {
-    context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow();
+    autoscaling.planCleanup(context);
+    context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow()
+        .throwAggregateExceptionIfErrorsPresent();
     ResourceID id = ResourceID.fromResource(ws);
     passes.forget(id);
     status.forget(ws);
@@ -239,7 +258,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       boolean complete = true;
       for (String service : heldServiceNames(ws, claims(context))) {
         if (KedaAutoscaling.concerns(ws)) {
-          autoscaling.remove(ws, service, context.getClient(), new ArrayList<>());
+          autoscaling.removeUser(service);
         }
         deadLetters.forget(service);
         users.remove(Names.workerUser(settings.userPrefix(), service));
@@ -319,7 +338,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
    * pass — or the deletion — which user and queues of the old name to retire, so a failed pass must not overwrite it.
    */
   private static WorkerServiceFindings unapplied(WorkerService ws, Context<WorkerService> context, ConditionState verdict) {
-    Optional<Secret> secret = context.getSecondaryResource(Secret.class);
+    Optional<Secret> secret = CredentialsSecretDependent.current(ws, context);
     String username = ws.getStatus() == null ? null : ws.getStatus().getUsername();
     String inUse = ws.getStatus() == null ? null : ws.getStatus().getService();
     return new WorkerServiceFindings(inUse, verdict, null, null, secret.isPresent() ? username : null,

@@ -437,14 +437,7 @@ public final class Scenarios {
       // the reserve command only, not its compensation (release, of the same step)
       rig.handlerFault = cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
           ? Map.of("blob", blob) : Map.of();
-      int every = Math.max(2, n / Math.max(1, big));
-      rig.startBody = key -> {
-        boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
-        if (isBig) {
-          rig.mayFail.add(key);
-        }
-        return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig + "}}";
-      };
+      markBig(rig, big, "");
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
@@ -454,6 +447,49 @@ public final class Scenarios {
       long compensated = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'COMPENSATED'");
       v = v.withNotes("those instances COMPENSATED: " + compensated);
       return compensated == rig.mayFail.size() ? v : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
+    }
+  }
+
+  /**
+   * Marks one instance in {@code n / big} as big (a {@link Rig#mayFail} key, {@code "big": true} in its input, and
+   * {@code extraInput} — further fields, with a leading comma — in it); the others get the usual input.
+   */
+  private void markBig(Rig rig, int big, String extraInput) {
+    int every = Math.max(2, n / Math.max(1, big));
+    rig.startBody = key -> {
+      boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
+      if (isBig) {
+        rig.mayFail.add(key);
+      }
+      return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig
+          + (isBig ? extraInput : "") + "}}";
+    };
+  }
+
+  /**
+   * {@code big} instances among the others whose start input (80 KiB) makes their first command larger than the
+   * runtime's {@code BATON_MAX_COMMAND_BYTES} (64 KiB here): the runtime does not send it, the step fails with
+   * {@code PayloadTooLarge} and the instance ends FAILED, with no effect in the ledger (nothing was sent, so nothing
+   * is compensated); every other instance succeeds. Nothing is parked: the broker never sees those commands.
+   */
+  public Verdict oversizedCommands(int big) throws Exception {
+    try (Rig rig = Rig.create(infra, "bigcommand")) {
+      rig.runtimeEnvExtra.put("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
+      markBig(rig, big, ",\"blob\":\"" + "x".repeat(80 * 1024) + "\"");
+      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Clock clock = new Clock();
+      repeat(flow, clock, 1, () -> System.nanoTime());
+      flow.awaitStarts();
+      Verdict v = finish(rig, "oversized commands", rig.mayFail.size() + " commands over BATON_MAX_COMMAND_BYTES",
+          flow, clock, 0, "");
+      List<String> refused = rig.runtimeStrings("SELECT id::text FROM workflow_instance WHERE status = 'FAILED'"
+          + " AND last_error->>'errorCode' = 'PayloadTooLarge'");
+      Map<String, Integer> effects = rig.ledger.effectsPerInstance();
+      long applied = refused.stream().filter(id -> effects.getOrDefault(id, 0) > 0).count();
+      v = v.withNotes("those instances FAILED with PayloadTooLarge: " + refused.size() + ", with an effect: "
+          + applied);
+      return refused.size() == rig.mayFail.size() && applied == 0 ? v
+          : v.withNotes("EXPECTED EVERY OVERSIZED ONE FAILED WITH PayloadTooLarge, NOTHING APPLIED").failed();
     }
   }
 
