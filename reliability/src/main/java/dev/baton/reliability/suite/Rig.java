@@ -75,7 +75,7 @@ public final class Rig implements AutoCloseable {
   private final TestStack stack;
   final KubernetesClient client;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-  public final Set<String> accepted = ConcurrentHashMap.newKeySet();
+  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
   private final List<BatonWorker> workers = new ArrayList<>();
   private final Map<String, JavaProcess> workerProcesses = new HashMap<>();
   private final Map<String, Integer> workerRestarts = new HashMap<>();
@@ -84,17 +84,17 @@ public final class Rig implements AutoCloseable {
    * Child JVMs with the C1 compiler only: they start in a second or two on a busy machine, which is what the fault
    * scenarios time (restarts). The soak turns it off: its runtime runs as long as a real one, with both compilers.
    */
-  public volatile boolean quickStart = true;
+  private volatile boolean quickStart = true;
   /** Appended to the runtimes' JDBC URL (e.g. a pgjdbc {@code ?socketFactory=} of a scenario's). */
-  public volatile String databaseUrlQuery = "";
+  private volatile String databaseUrlQuery = "";
   /** More {@code BATON_*} variables for the runtime processes (a scenario's limit, say). */
-  public final Map<String, String> runtimeEnvExtra = new ConcurrentHashMap<>();
+  private final Map<String, String> runtimeEnvExtra = new ConcurrentHashMap<>();
   /** More JVM arguments for the runtime processes. */
-  public final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Applied to every in-process worker's builder (a scenario's handler timeout, say). */
-  public volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
+  private volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
   /** Called in every in-process handler before its effect (a scenario's hang); none by default. */
-  public volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
+  private volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
   private dev.baton.runtime.BatonRuntime inProcess;
   private int runtimePort;
   private int runtimeStarts;
@@ -377,7 +377,7 @@ public final class Rig implements AutoCloseable {
   }
 
   /** The start request's body for {@code key}; scenarios may give some instances other inputs. */
-  public volatile java.util.function.Function<String, String> startBody =
+  private volatile java.util.function.Function<String, String> startBody =
       key -> "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42}}";
 
   private String startBody(String key) {
@@ -490,7 +490,7 @@ public final class Rig implements AutoCloseable {
    * Business keys of instances a scenario breaks on purpose (their definition no longer loads, their output is too
    * large): they must end — FAILED, COMPENSATED — not stay RUNNING; the others must succeed.
    */
-  public final Set<String> mayFail = ConcurrentHashMap.newKeySet();
+  private final Set<String> mayFail = ConcurrentHashMap.newKeySet();
 
   /** Instances that ended, in any way. */
   public long finished() {
@@ -620,6 +620,58 @@ public final class Rig implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  // --- what a scenario changes before it starts the rig's processes ----------------------------------------------
+
+  /** Whether child JVMs run the C1 compiler only (see the field); the soak turns it off. */
+  public void quickStart(boolean on) {
+    quickStart = on;
+  }
+
+  /** Appended to the runtimes' JDBC URL. */
+  public void databaseUrlQuery(String query) {
+    databaseUrlQuery = query;
+  }
+
+  /** One more JVM argument for the runtime processes. */
+  public void addRuntimeJvmArgument(String argument) {
+    runtimeJvmExtra.add(argument);
+  }
+
+  /** One more {@code BATON_*} variable for the runtime processes. */
+  public void runtimeEnv(String name, String value) {
+    runtimeEnvExtra.put(name, value);
+  }
+
+  /** Applied to every in-process worker's builder from now on. */
+  public void workerBuilder(java.util.function.UnaryOperator<BatonWorker.Builder> change) {
+    workerBuilder = change;
+  }
+
+  /** Called in every in-process handler started from now on, before its effect. */
+  public void handlerFault(LedgerWorker.HandlerFault fault) {
+    handlerFault = fault;
+  }
+
+  /** The start request's body for a business key, for the starts from now on. */
+  public void startBody(java.util.function.Function<String, String> body) {
+    startBody = body;
+  }
+
+  /** Marks an instance as broken on purpose: it must end, in any status ({@link #counts()}). */
+  public void mayFail(String businessKey) {
+    mayFail.add(businessKey);
+  }
+
+  /** The instances broken on purpose so far. */
+  public Set<String> mayFail() {
+    return java.util.Collections.unmodifiableSet(mayFail);
+  }
+
+  /** The business keys whose start the API accepted so far. */
+  public Set<String> accepted() {
+    return java.util.Collections.unmodifiableSet(accepted);
   }
 
   public Connection amqp() {
