@@ -1,7 +1,6 @@
 package dev.baton.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicySpec;
@@ -13,27 +12,21 @@ import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.testing.LocalServices;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.MockKubernetes;
+import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,31 +103,21 @@ final class OperatorScale {
   private OperatorScale() {}
 
   static Result run(int services, int workflows, int resyncSeconds) throws Exception {
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(List.of()), false);
-    server.init();
-    KubernetesClient client = server.createClient();
-    KubernetesClient poller = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
-        .withUserAgent(BENCH_AGENT).build()).build();
-    RabbitVhost vhost = RabbitVhost.create("bench-operator");
-    String prefix = "baton-b" + UUID.randomUUID().toString().substring(0, 6) + "-";
-    CountingHttpProxy proxy = new CountingHttpProxy(
-        LocalServices.RABBITMQ_MANAGEMENT_URL.replaceFirst("/api/?$", ""));
-    BatonOperator operator = null;
-    try {
-      for (String file : CrdSchemaValidator.CRD_FILES) {
-        try (InputStream in = OperatorScale.class.getClassLoader()
-            .getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
-          client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-        }
-      }
+    try (TestStack stack = TestStack.builder("bench-operator").kubernetes(MockKubernetes.ALL_CRDS)
+        .brokerUsers("baton-b").start()) {
+      KubernetesMockServer server = stack.kubernetes().server();
+      KubernetesClient client = stack.client();
+      KubernetesClient poller = stack.own(new KubernetesClientBuilder().withConfig(
+          new ConfigBuilder(client.getConfiguration()).withUserAgent(BENCH_AGENT).build()).build());
+      CountingHttpProxy proxy = stack.own(new CountingHttpProxy(
+          LocalServices.RABBITMQ_MANAGEMENT_URL.replaceFirst("/api/?$", "")));
       OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
           .managementUrl(proxy.apiUrl())
           .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
           .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
-          .vhost(vhost.name()).userPrefix(prefix).resync(Duration.ofSeconds(resyncSeconds)).serverSideApply(false)
-          .build();
-      operator = BatonOperator.start(client, settings);
+          .vhost(stack.vhost().name()).userPrefix(stack.userPrefix()).resync(Duration.ofSeconds(resyncSeconds))
+          .serverSideApply(false).build();
+      stack.own(BatonOperator.start(client, settings));
       Thread.sleep(1_000);
       takeKube(server);
       proxy.takeCounts();
@@ -204,21 +187,6 @@ final class OperatorScale {
           CountingHttpProxy.total(brokerToReady), kubeToReady, brokerToReady, resyncSeconds, resyncs,
           CountingHttpProxy.total(kubeIdle), CountingHttpProxy.total(brokerIdle), kubeIdle, brokerIdle, heapAfterGcMb,
           maxHeapMb);
-    } finally {
-      if (operator != null) {
-        operator.close();
-      }
-      try {
-        vhost.management().getUsers().stream().map(u -> u.getName()).filter(n -> n.startsWith(prefix))
-            .forEach(vhost.management()::deleteUser);
-      } catch (RuntimeException e) {
-        LOG.warn("could not delete the operator's broker users {}*: {}", prefix, e.toString());
-      }
-      vhost.close();
-      proxy.close();
-      poller.close();
-      client.close();
-      server.destroy();
     }
   }
 

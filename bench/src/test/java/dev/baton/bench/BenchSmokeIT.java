@@ -55,6 +55,10 @@ class BenchSmokeIT {
       assertThat(v.isNumber()).as(field).isTrue();
     }
     assertThat(r.path("ratioSustainedToCeiling").asDouble()).isPositive();
+    JsonNode hops = r.path("halfRate").path("hops");
+    assertThat(hops.size()).isGreaterThanOrEqualTo(8);
+    assertThat(hops.get(0).path("hop").asText()).isNotBlank();
+    assertThat(hops.get(0).path("samples").asLong()).isPositive();
   }
 
   @Test

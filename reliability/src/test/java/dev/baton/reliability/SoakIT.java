@@ -52,7 +52,7 @@ class SoakIT {
     int minutes = Integer.getInteger("baton.soak.minutes", 30);
     Infra infra = Infra.get();
     try (Rig rig = Rig.create(infra, "soak")) {
-      rig.quickStart = false;
+      rig.quickStart(false);
       rig.startRuntime();
       rig.startReplica();
       for (String s : List.of("stock", "pay", "ship")) {
@@ -80,7 +80,7 @@ class SoakIT {
       double measured = (rig.succeeded() - c0) / ((System.nanoTime() - t0) / 1e9);
       clients.shutdown();
       clients.awaitTermination(2, TimeUnit.MINUTES);
-      Rig.await(Duration.ofMinutes(2), () -> rig.succeeded() >= rig.accepted.size());
+      Rig.await(Duration.ofMinutes(2), () -> rig.succeeded() >= rig.accepted().size());
       double rate = measured / 2;
       System.out.printf(Locale.ROOT, "SOAK measured %.1f instances/s (%d before); soak rate %.1f/s for %d min%n",
           measured, before, rate, minutes);
@@ -117,7 +117,7 @@ class SoakIT {
       pacer.shutdownNow();
       starters.shutdown();
       starters.awaitTermination(3, TimeUnit.MINUTES);
-      boolean drained = Rig.await(Duration.ofMinutes(5), () -> rig.succeeded() >= rig.accepted.size()
+      boolean drained = Rig.await(Duration.ofMinutes(5), () -> rig.succeeded() >= rig.accepted().size()
           && rig.leftovers() == 0);
       samples.add(sample(rig, infra, start));
       Rig.Counts counts = rig.counts();

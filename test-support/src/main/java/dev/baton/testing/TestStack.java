@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
 /**
@@ -65,10 +66,12 @@ public final class TestStack implements AutoCloseable {
   private String userPrefix;
   private PostgresDatabase database;
   private MockKubernetes kubernetes;
+  private final Callable<Connection> connectAmqp;
   private Connection amqp;
 
-  private TestStack(String prefix) {
+  private TestStack(String prefix, Callable<Connection> connectAmqp) {
     this.prefix = prefix;
+    this.connectAmqp = connectAmqp;
   }
 
   /** @param prefix the start of the vhost's and the database's names ({@code -} becomes {@code _} in the latter) */
@@ -84,6 +87,7 @@ public final class TestStack implements AutoCloseable {
     private boolean database;
     private List<String> crds;
     private Consumer<KubernetesMockServer> expectations;
+    private Callable<Connection> amqp;
     private final List<Component> components = new ArrayList<>();
 
     private Builder(String prefix) {
@@ -124,6 +128,15 @@ public final class TestStack implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Where {@link TestStack#amqp()} connects instead of the stack's own vhost: a vhost on another broker (the fault
+     * suite's private node), opened on first use as that one is.
+     */
+    public Builder amqp(Callable<Connection> connect) {
+      this.amqp = connect;
+      return this;
+    }
+
     /** A module's part, started after the shared ones (and after the components given before it). */
     public Builder with(Component component) {
       components.add(component);
@@ -141,7 +154,7 @@ public final class TestStack implements AutoCloseable {
     }
 
     public TestStack start() {
-      TestStack stack = new TestStack(prefix);
+      TestStack stack = new TestStack(prefix, amqp);
       try {
         if (vhost) {
           stack.vhost = stack.own(RabbitVhost.create(prefix));
@@ -208,16 +221,24 @@ public final class TestStack implements AutoCloseable {
   }
 
   /**
-   * The test's own AMQP connection to the vhost, as the administrator, opened on first use (so it closes before
-   * the vhost goes and after whatever used it).
+   * The test's own AMQP connection to the vhost (or to {@link Builder#amqp where the builder said}), as the
+   * administrator, opened on first use (so it closes before the vhost goes and after whatever used it).
    */
   public synchronized Connection amqp() {
     if (amqp == null) {
-      Connection c = vhost().newConnection("test-" + prefix);
+      Connection c = connectAmqp == null ? vhost().newConnection("test-" + prefix) : connect();
       own(() -> c.abort(5_000)); // the test may have closed it; abort never throws
       amqp = c;
     }
     return amqp;
+  }
+
+  private Connection connect() {
+    try {
+      return connectAmqp.call();
+    } catch (Exception e) {
+      throw new IllegalStateException("the test stack " + prefix + " cannot connect to its broker", e);
+    }
   }
 
   /** The stack closes {@code part} before everything it owned earlier. */

@@ -127,7 +127,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     while (running) {
       try {
         boolean more = fill();
-        if (!inFlight.isEmpty()) {
+        Batch oldest = inFlight.peekFirst();
+        if (oldest != null && (oldest.answered() || inFlight.size() >= DEPTH || anyFailure())) {
           if (!finish(inFlight.removeFirst(), true)) {
             throw new IOException("the broker did not answer for every command (see above)");
           }
@@ -138,6 +139,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         if (more) {
           continue;
         }
+        // Until the oldest batch's confirms are in or new commands are written, whichever comes first: commands
+        // committed meanwhile are published at once, not after the batches before them are settled.
         wakeups.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
         wakeups.drainPermits();
       } catch (InterruptedException e) {
@@ -238,6 +241,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           b.stopped = entry.failedAlready();
         }
       }
+      // Its last confirm wakes the relay up, which may be waiting for new commands meanwhile.
+      CompletableFuture.allOf(b.entries.stream().map(e -> e.result).filter(java.util.Objects::nonNull)
+          .toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> commandsWritten());
       for (Map.Entry<String, List<Long>> e : missingExchanges.entrySet()) {
         setAside(c, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist" + readyHint(e.getKey()),
             true);
@@ -290,6 +296,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     outcomes.write(b);
+    store.commitWithoutWaitingForDisk(b.connection);
     b.commit();
     metrics.outboxPublished(outcomes.confirmed.size());
     return !outcomes.unknown;
@@ -431,6 +438,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
     Batch(java.sql.Connection connection) {
       this.connection = connection;
+    }
+
+    /** Whether the broker has answered for every message it was sent (a batch that stopped early never is). */
+    boolean answered() {
+      return !stopped && entries.stream().allMatch(e -> e.result != null && e.result.isDone());
     }
 
     /**

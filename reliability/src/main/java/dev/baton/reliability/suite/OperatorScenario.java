@@ -4,7 +4,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.DeletionPolicy;
@@ -13,18 +12,11 @@ import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.reliability.infra.Infra;
+import dev.baton.testing.MockKubernetes;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,10 +36,6 @@ public final class OperatorScenario {
   static final String NS = "churn";
   static final Duration WITHIN = Duration.ofSeconds(90);
 
-  static {
-    Rig.MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-  }
-
   private final Infra infra;
   private final int churn;
 
@@ -59,15 +47,8 @@ public final class OperatorScenario {
   public Verdict run(Duration appDown) throws Exception {
     String vhost = infra.rabbit.createVhost("fi-operator");
     String prefix = "baton-fi" + UUID.randomUUID().toString().substring(0, 4) + "-";
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(List.of()), false);
-    server.init();
-    KubernetesClient client = server.createClient();
-    for (String file : CrdSchemaValidator.CRD_FILES) {
-      try (InputStream in = getClass().getClassLoader().getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
-        client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
+    MockKubernetes kube = MockKubernetes.start(MockKubernetes.ALL_CRDS);
+    KubernetesClient client = kube.client();
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     ListAppender<ILoggingEvent> logs = new ListAppender<>();
     logs.start();
@@ -154,8 +135,7 @@ public final class OperatorScenario {
       infra.rabbit.management().getUsers().stream().filter(u -> u.getName().startsWith(prefix))
           .forEach(u -> infra.rabbit.management().deleteUser(u.getName()));
       infra.rabbit.management().deleteVhost(vhost);
-      client.close();
-      server.destroy();
+      kube.close();
     }
   }
 

@@ -4,35 +4,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.v1alpha1.QueueKind;
 import dev.baton.api.v1alpha1.StepSpec;
-import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.Names;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.contract.topology.TopologyPlanner;
-import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.reliability.infra.Cmd;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.infra.JavaProcess;
 import dev.baton.reliability.infra.PrivateRabbit;
 import dev.baton.reliability.ledger.Ledger;
 import dev.baton.reliability.ledger.LedgerWorker;
-import dev.baton.testing.AmqpTopology;
+import dev.baton.testing.MockKubernetes;
 import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.TestStack;
 import dev.baton.worker.BatonWorker;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,9 +49,9 @@ import java.util.function.Supplier;
 
 /**
  * One scenario's world: a vhost on the private RabbitMQ node with the topology the operator would declare (same
- * planner) for a three-step saga, the runtime's database on the private PostgreSQL, the ledger on the shared one
- * (the private one is restarted by some scenarios; the ledger must not be), the fabric8 mock API server with the
- * Workflow, the runtime as its own JVM ({@code dev.baton.runtime.Main}, bearer token on), ledger workers in-process
+ * planner) for a three-step saga, the runtime's database on the private PostgreSQL, and over test-support's
+ * {@link TestStack} the ledger on the shared one (the private one is restarted by some scenarios; the ledger must not
+ * be) and the mock API server with the CRDs and the Workflow; the runtime as its own JVM ({@code dev.baton.runtime.Main}, bearer token on), ledger workers in-process
  * or as their own JVMs, and the client side of the ledger: which starts the API accepted.
  */
 public final class Rig implements AutoCloseable {
@@ -74,12 +64,6 @@ public final class Rig implements AutoCloseable {
   static final List<String> STAIRCASE_DELAYS = List.of("200ms", "500ms", "1s", "2s");
   static final RetryStaircase STAIRCASE = RetryStaircase.of(8, STAIRCASE_DELAYS);
   static final ObjectMapper JSON = new ObjectMapper();
-  /** The mock API server logs every request at INFO through java.util.logging (held: JUL keeps loggers weakly). */
-  static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
-  static {
-    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-  }
 
   public final Infra infra;
   public final String name;
@@ -88,10 +72,10 @@ public final class Rig implements AutoCloseable {
   public final PostgresDatabase ledgerDb;
   public final Ledger ledger;
   public final String apiToken = "rt-" + UUID.randomUUID();
-  final KubernetesMockServer kube;
+  private final TestStack stack;
   final KubernetesClient client;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-  public final Set<String> accepted = ConcurrentHashMap.newKeySet();
+  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
   private final List<BatonWorker> workers = new ArrayList<>();
   private final Map<String, JavaProcess> workerProcesses = new HashMap<>();
   private final Map<String, Integer> workerRestarts = new HashMap<>();
@@ -100,17 +84,17 @@ public final class Rig implements AutoCloseable {
    * Child JVMs with the C1 compiler only: they start in a second or two on a busy machine, which is what the fault
    * scenarios time (restarts). The soak turns it off: its runtime runs as long as a real one, with both compilers.
    */
-  public volatile boolean quickStart = true;
+  private volatile boolean quickStart = true;
   /** Appended to the runtimes' JDBC URL (e.g. a pgjdbc {@code ?socketFactory=} of a scenario's). */
-  public volatile String databaseUrlQuery = "";
+  private volatile String databaseUrlQuery = "";
   /** More {@code BATON_*} variables for the runtime processes (a scenario's limit, say). */
-  public final Map<String, String> runtimeEnvExtra = new ConcurrentHashMap<>();
+  private final Map<String, String> runtimeEnvExtra = new ConcurrentHashMap<>();
   /** More JVM arguments for the runtime processes. */
-  public final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<String> runtimeJvmExtra = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Applied to every in-process worker's builder (a scenario's handler timeout, say). */
-  public volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
+  private volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
   /** Called in every in-process handler before its effect (a scenario's hang); none by default. */
-  public volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
+  private volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
   private dev.baton.runtime.BatonRuntime inProcess;
   private int runtimePort;
   private int runtimeStarts;
@@ -155,26 +139,15 @@ public final class Rig implements AutoCloseable {
     this.services = Map.copyOf(options.services());
     this.vhost = rabbit.createVhost("fi-" + name);
     this.runtimeDb = infra.postgres.createDatabase("fi_" + name.replace('-', '_'));
-    this.ledgerDb = PostgresDatabase.create("ledger_" + name.replace('-', '_'));
-    this.ledger = new Ledger(ledgerDb.jdbcUrl(), ledgerDb.user(), ledgerDb.password(), 12);
+    // all three kinds in the mock API: some scenarios run the operator too
+    this.stack = TestStack.builder("ledger-" + name).database().kubernetes(MockKubernetes.ALL_CRDS)
+        .amqp(() -> rabbit.connectionFactory(vhost).newConnection("suite-admin")).start();
+    stack.own(this::dropVhostAndRuntimeDb);
+    this.ledgerDb = stack.database();
+    this.ledger = stack.own(new Ledger(ledgerDb.jdbcUrl(), ledgerDb.user(), ledgerDb.password(), 12));
     ledger.createSchema();
-    kube = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
-    kube.init();
-    client = kube.createClient();
-    for (String file : CrdSchemaValidator.CRD_FILES) { // all three kinds: some scenarios run the operator too
-      try (InputStream crd = getClass().getClassLoader().getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
-        client.apiextensions().v1().customResourceDefinitions()
-            .resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot install the CRD " + file, e);
-      }
-    }
-    try {
-      amqp = rabbit.connectionFactory(vhost).newConnection("suite-admin");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    client = stack.client();
+    amqp = stack.amqp();
     declareTopologyAndWorkflow();
   }
 
@@ -212,20 +185,9 @@ public final class Rig implements AutoCloseable {
     spec.setQueueType(queueType == QueueType.QUORUM ? QueueKind.QUORUM : QueueKind.CLASSIC);
     spec.setSteps(new ArrayList<>(List.of(step("reserve", "stock", "reserve", "release"),
         step("charge", "pay", "charge", null), step("ship", "ship", "ship", null))));
-    try (Channel ch = amqp.createChannel()) {
-      for (String service : services.keySet()) {
-        AmqpTopology.declare(ch, TopologyPlanner.plan(serviceModel(service)));
-      }
-      AmqpTopology.declare(ch, TopologyPlanner.plan(new WorkflowModel(WORKFLOW, "order", queueType,
-          spec.getSteps().stream().map(s -> new WorkflowModel.Step(s.getName(), s.getService(), s.effectiveAction(),
-              s.getCompensate())).toList())));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot declare the topology", e);
-    }
-    Workflow w = new Workflow();
-    w.setMetadata(new ObjectMetaBuilder().withName(WORKFLOW).withNamespace(NS).build());
-    w.setSpec(spec);
-    client.resources(Workflow.class).inNamespace(NS).resource(w).create();
+    services.keySet().forEach(service -> stack.declare(serviceModel(service)));
+    stack.declareWorkflow(WORKFLOW, spec, queueType);
+    stack.applyWorkflow(WORKFLOW, spec);
   }
 
   static StepSpec step(String name, String service, String command, String compensate) {
@@ -415,7 +377,7 @@ public final class Rig implements AutoCloseable {
   }
 
   /** The start request's body for {@code key}; scenarios may give some instances other inputs. */
-  public volatile java.util.function.Function<String, String> startBody =
+  private volatile java.util.function.Function<String, String> startBody =
       key -> "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42}}";
 
   private String startBody(String key) {
@@ -528,7 +490,7 @@ public final class Rig implements AutoCloseable {
    * Business keys of instances a scenario breaks on purpose (their definition no longer loads, their output is too
    * large): they must end — FAILED, COMPENSATED — not stay RUNNING; the others must succeed.
    */
-  public final Set<String> mayFail = ConcurrentHashMap.newKeySet();
+  private final Set<String> mayFail = ConcurrentHashMap.newKeySet();
 
   /** Instances that ended, in any way. */
   public long finished() {
@@ -660,6 +622,58 @@ public final class Rig implements AutoCloseable {
     }
   }
 
+  // --- what a scenario changes before it starts the rig's processes ----------------------------------------------
+
+  /** Whether child JVMs run the C1 compiler only (see the field); the soak turns it off. */
+  public void quickStart(boolean on) {
+    quickStart = on;
+  }
+
+  /** Appended to the runtimes' JDBC URL. */
+  public void databaseUrlQuery(String query) {
+    databaseUrlQuery = query;
+  }
+
+  /** One more JVM argument for the runtime processes. */
+  public void addRuntimeJvmArgument(String argument) {
+    runtimeJvmExtra.add(argument);
+  }
+
+  /** One more {@code BATON_*} variable for the runtime processes. */
+  public void runtimeEnv(String name, String value) {
+    runtimeEnvExtra.put(name, value);
+  }
+
+  /** Applied to every in-process worker's builder from now on. */
+  public void workerBuilder(java.util.function.UnaryOperator<BatonWorker.Builder> change) {
+    workerBuilder = change;
+  }
+
+  /** Called in every in-process handler started from now on, before its effect. */
+  public void handlerFault(LedgerWorker.HandlerFault fault) {
+    handlerFault = fault;
+  }
+
+  /** The start request's body for a business key, for the starts from now on. */
+  public void startBody(java.util.function.Function<String, String> body) {
+    startBody = body;
+  }
+
+  /** Marks an instance as broken on purpose: it must end, in any status ({@link #counts()}). */
+  public void mayFail(String businessKey) {
+    mayFail.add(businessKey);
+  }
+
+  /** The instances broken on purpose so far. */
+  public Set<String> mayFail() {
+    return java.util.Collections.unmodifiableSet(mayFail);
+  }
+
+  /** The business keys whose start the API accepted so far. */
+  public Set<String> accepted() {
+    return java.util.Collections.unmodifiableSet(accepted);
+  }
+
   public Connection amqp() {
     return amqp;
   }
@@ -679,15 +693,11 @@ public final class Rig implements AutoCloseable {
     }
     replicas.forEach(r -> r.process().stop());
     stopInProcess();
-    try {
-      amqp.abort();
-    } catch (RuntimeException ignored) {
-      // closing
-    }
-    client.close();
-    kube.destroy();
-    ledger.close();
-    ledgerDb.close();
+    stack.close();
+  }
+
+  /** Best effort: the private servers may be down after a scenario. */
+  private void dropVhostAndRuntimeDb() {
     try {
       rabbit.management().deleteVhost(vhost);
     } catch (RuntimeException ignored) {

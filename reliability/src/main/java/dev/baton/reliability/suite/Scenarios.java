@@ -47,7 +47,7 @@ public final class Scenarios {
 
     /** Notes how many accepted instances had not completed when a fault began. */
     void faultBegins(Rig rig) {
-      inFlight.add(Math.max(0, rig.accepted.size() - rig.succeeded()));
+      inFlight.add(Math.max(0, rig.accepted().size() - rig.succeeded()));
     }
 
     void recovered(double seconds) {
@@ -95,8 +95,8 @@ public final class Scenarios {
     void next() {
       int from = started;
       int to = start(futures.size() == waves - 1 ? n : from + size);
-      Rig.await(Duration.ofMinutes(2), () -> rig.accepted.size() >= to
-          || rig.accepted.size() - Math.max(0, rig.succeeded()) >= (to - from) / 2);
+      Rig.await(Duration.ofMinutes(2), () -> rig.accepted().size() >= to
+          || rig.accepted().size() - Math.max(0, rig.succeeded()) >= (to - from) / 2);
     }
 
     /** Starts the last wave (the rest of the instances) without waiting. */
@@ -139,7 +139,7 @@ public final class Scenarios {
   private Verdict finish(Rig rig, String scenario, String faults, Flow flow, Clock clock, long expectedParked,
       String notes) throws Exception {
     flow.awaitStarts();
-    boolean drained = Rig.await(DRAIN, () -> rig.finished() >= rig.accepted.size() && rig.leftovers() == 0);
+    boolean drained = Rig.await(DRAIN, () -> rig.finished() >= rig.accepted().size() && rig.leftovers() == 0);
     double drain = drained ? clock.sinceLastFault() : Double.NaN;
     Rig.Counts c = rig.counts();
     String more = (notes.isEmpty() ? "" : notes + "; ") + (c.leftovers() == 0 ? "" : "leftovers: "
@@ -316,8 +316,8 @@ public final class Scenarios {
     try (Rig rig = Rig.create(infra, "hang")) {
       java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
       java.util.concurrent.atomic.AtomicLong hung = new java.util.concurrent.atomic.AtomicLong();
-      rig.workerBuilder = b -> b.handlerTimeout(Duration.ofSeconds(1));
-      rig.handlerFault = cmd -> {
+      rig.workerBuilder(b -> b.handlerTimeout(Duration.ofSeconds(1)));
+      rig.handlerFault(cmd -> {
         int h = Math.floorMod(cmd.instanceId().hashCode(), 20);
         if (!armed.get() || cmd.retries() > 0 || !"charge".equals(cmd.step()) || h > 1) {
           return Map.of();
@@ -333,7 +333,7 @@ public final class Scenarios {
           }
         }
         return Map.of();
-      };
+      });
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
@@ -432,21 +432,21 @@ public final class Scenarios {
    */
   public Verdict oversizedOutputs(int big) throws Exception {
     try (Rig rig = Rig.create(infra, "oversized")) {
-      rig.workerBuilder = b -> b.maxResultBytes(256 * 1024);
+      rig.workerBuilder(b -> b.maxResultBytes(256 * 1024));
       String blob = "x".repeat(300 * 1024);
       // the reserve command only, not its compensation (release, of the same step)
-      rig.handlerFault = cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
-          ? Map.of("blob", blob) : Map.of();
+      rig.handlerFault(cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
+          ? Map.of("blob", blob) : Map.of());
       markBig(rig, big, "");
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
       flow.awaitStarts();
-      Verdict v = finish(rig, "oversized outputs", rig.mayFail.size() + " outputs over maxResultBytes", flow, clock,
-          rig.mayFail.size(), "");
+      Verdict v = finish(rig, "oversized outputs", rig.mayFail().size() + " outputs over maxResultBytes", flow, clock,
+          rig.mayFail().size(), "");
       long compensated = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'COMPENSATED'");
       v = v.withNotes("those instances COMPENSATED: " + compensated);
-      return compensated == rig.mayFail.size() ? v : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
+      return compensated == rig.mayFail().size() ? v : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
     }
   }
 
@@ -456,14 +456,14 @@ public final class Scenarios {
    */
   private void markBig(Rig rig, int big, String extraInput) {
     int every = Math.max(2, n / Math.max(1, big));
-    rig.startBody = key -> {
+    rig.startBody(key -> {
       boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
       if (isBig) {
-        rig.mayFail.add(key);
+        rig.mayFail(key);
       }
       return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig
           + (isBig ? extraInput : "") + "}}";
-    };
+    });
   }
 
   /**
@@ -474,13 +474,13 @@ public final class Scenarios {
    */
   public Verdict oversizedCommands(int big) throws Exception {
     try (Rig rig = Rig.create(infra, "bigcommand")) {
-      rig.runtimeEnvExtra.put("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
+      rig.runtimeEnv("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
       markBig(rig, big, ",\"blob\":\"" + "x".repeat(80 * 1024) + "\"");
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
       flow.awaitStarts();
-      Verdict v = finish(rig, "oversized commands", rig.mayFail.size() + " commands over BATON_MAX_COMMAND_BYTES",
+      Verdict v = finish(rig, "oversized commands", rig.mayFail().size() + " commands over BATON_MAX_COMMAND_BYTES",
           flow, clock, 0, "");
       List<String> refused = rig.runtimeStrings("SELECT id::text FROM workflow_instance WHERE status = 'FAILED'"
           + " AND last_error->>'errorCode' = 'PayloadTooLarge'");
@@ -488,7 +488,7 @@ public final class Scenarios {
       long applied = refused.stream().filter(id -> effects.getOrDefault(id, 0) > 0).count();
       v = v.withNotes("those instances FAILED with PayloadTooLarge: " + refused.size() + ", with an effect: "
           + applied);
-      return refused.size() == rig.mayFail.size() && applied == 0 ? v
+      return refused.size() == rig.mayFail().size() && applied == 0 ? v
           : v.withNotes("EXPECTED EVERY OVERSIZED ONE FAILED WITH PayloadTooLarge, NOTHING APPLIED").failed();
     }
   }
@@ -516,7 +516,7 @@ public final class Scenarios {
           try (java.sql.ResultSet rs = st.executeQuery("SELECT business_key FROM workflow_instance WHERE revision = 1"
               + " AND finished_at IS NULL")) {
             while (rs.next()) {
-              rig.mayFail.add(rs.getString(1));
+              rig.mayFail(rs.getString(1));
             }
           }
           st.executeUpdate("UPDATE workflow_definition SET spec = '{\"steps\": \"no longer a list\"}'::jsonb"
@@ -527,7 +527,7 @@ public final class Scenarios {
         return restart;
       });
       long failed = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE revision = 1 AND status = 'FAILED'");
-      Verdict v = finish(rig, "a definition that no longer loads", rig.mayFail.size()
+      Verdict v = finish(rig, "a definition that no longer loads", rig.mayFail().size()
           + " unfinished instances on the broken revision", flow, clock, 0, "");
       return v.withNotes("of them FAILED: " + rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE "
           + "revision = 1 AND status = 'FAILED'") + " (before the drain " + failed + ")");
@@ -543,8 +543,8 @@ public final class Scenarios {
   public Verdict laneError(int errors) throws Exception {
     try (Rig rig = Rig.create(infra, "laneerror")) {
       Path arm = infra.dir.resolve("lane-error-" + UUID.randomUUID().toString().substring(0, 6));
-      rig.databaseUrlQuery = "?socketFactory=" + LaneErrorSocketFactory.class.getName();
-      rig.runtimeJvmExtra.add("-D" + LaneErrorSocketFactory.ARM + "=" + arm);
+      rig.databaseUrlQuery("?socketFactory=" + LaneErrorSocketFactory.class.getName());
+      rig.addRuntimeJvmArgument("-D" + LaneErrorSocketFactory.ARM + "=" + arm);
       Flow flow = new Flow(rig, errors, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       int[] struck = {0};
