@@ -24,9 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code baton dev} in-process, against the real RabbitMQ (a fresh vhost) and PostgreSQL (a fresh database) of a
- * {@link TestStack}: the
- * README's quickstart with the real kubectl. Every part must run: a component that does not start fails the class
- * (DevStack.start throws), it is never skipped.
+ * {@link TestStack}: the README's quickstart with the real kubectl. Every part must run: a component that does not
+ * start fails the class (DevStack.start throws), it is never skipped.
  */
 class DevStackIT {
 
