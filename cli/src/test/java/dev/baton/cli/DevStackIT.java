@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.http.client.domain.QueueInfo;
 import dev.baton.devapi.Kubectl;
 import dev.baton.testing.LocalServices;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -18,24 +17,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code baton dev} in-process, against the real RabbitMQ (a fresh vhost) and PostgreSQL (a fresh database): the
- * README's quickstart with the real kubectl. Every part must run: a component that does not start fails the class
- * (DevStack.start throws), it is never skipped.
+ * {@code baton dev} in-process, against the real RabbitMQ (a fresh vhost) and PostgreSQL (a fresh database) of a
+ * {@link TestStack}: the README's quickstart with the real kubectl. Every part must run: a component that does not
+ * start fails the class (DevStack.start throws), it is never skipped.
  */
 class DevStackIT {
 
   @TempDir
   static Path tmp;
 
-  private static RabbitVhost vhost;
-  private static PostgresDatabase database;
+  private static TestStack infrastructure;
   private static DevStack stack;
   private static Kubectl kubectl;
   private static final ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -43,29 +40,21 @@ class DevStackIT {
   @BeforeAll
   static void start() {
     Kubectl.executable();
-    vhost = RabbitVhost.create("baton-dev-test");
-    database = PostgresDatabase.create("baton_dev_test");
-    String prefix = "baton-devtest-" + UUID.randomUUID().toString().substring(0, 6) + "-";
-    DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
-        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
-        LocalServices.RABBITMQ_PASSWORD, vhost.name(), prefix, Duration.ofSeconds(5), database.jdbcUrl(),
-        database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), false, null);
-    stack = DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
-    kubectl = new Kubectl(stack.kubeconfig(), tmp.resolve("kube-cache"));
+    infrastructure = TestStack.builder("baton-dev-test").database().brokerUsers("baton-devtest-").start();
+    DevRun dev = DevRun.start(infrastructure, tmp, Duration.ofSeconds(5), false,
+        new PrintStream(printed, true, StandardCharsets.UTF_8));
+    stack = dev.stack();
+    kubectl = dev.kubectl();
   }
 
   @AfterAll
   static void stop() {
     if (stack != null) {
       // let the operator remove what it made (broker users live outside the vhost)
-      kubectl.run("delete", "--ignore-not-found", "--timeout=60s", "-f", examples());
-      stack.close();
+      kubectl.run("delete", "--ignore-not-found", "--timeout=60s", "-f", DevRun.orderSaga());
     }
-    if (vhost != null) {
-      vhost.close();
-    }
-    if (database != null) {
-      database.close();
+    if (infrastructure != null) {
+      infrastructure.close(); // baton dev first, then any broker users left, the database and the vhost
     }
   }
 
@@ -82,7 +71,7 @@ class DevStackIT {
 
   @Test
   void theOrderSagaBecomesReadyAndTheBrokerHasItsQueues() {
-    kubectl.ok("apply", "-f", examples());
+    kubectl.ok("apply", "-f", DevRun.orderSaga());
 
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
       String table = kubectl.ok("get", "workerservices", "--no-headers",
@@ -93,7 +82,7 @@ class DevStackIT {
     // payment: pay and refund, authorize and void (the order-approval example's)
     assertThat(kubectl.ok("get", "workerservices")).contains("READY").containsPattern("payment\\s+payment\\s+4\\s+True");
 
-    List<String> queues = vhost.management().getQueues(vhost.name()).stream().map(QueueInfo::getName).toList();
+    List<String> queues = infrastructure.vhost().management().getQueues(infrastructure.vhost().name()).stream().map(QueueInfo::getName).toList();
     assertThat(queues).contains("q.payment.pay", "q.payment.refund", "q.retry.payment.pay.1s", "q.dlx.payment.pay",
         "q.inventory.reserve", "q.shipping.ship", "q.sms.order_pay_failed_notify", "q.orchestrator.order-fulfilment");
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
@@ -106,10 +95,5 @@ class DevStackIT {
         HttpRequest.newBuilder(URI.create(stack.runtimeUrl() + "/healthz")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
-  }
-
-  private static String examples() {
-    String root = System.getProperty("baton.repo.root");
-    return Path.of(root == null ? ".." : root).resolve("examples/order-saga").toString();
   }
 }

@@ -9,8 +9,6 @@ import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +19,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -64,16 +61,12 @@ final class SagaStack implements AutoCloseable {
   private SagaStack(TestStack infrastructure, ByteArrayOutputStream printed) throws Exception {
     this.infrastructure = infrastructure;
     this.vhost = infrastructure.vhost();
-    PostgresDatabase database = infrastructure.database();
-    Path tmp = Files.createTempDirectory("baton-saga");
-    DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
-        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
-        LocalServices.RABBITMQ_PASSWORD, vhost.name(), infrastructure.userPrefix(), Duration.ofSeconds(10),
-        database.jdbcUrl(), database.user(), database.password(), tmp.resolve(".baton/kubeconfig"), true, null);
-    DevStack s = infrastructure.own(DevStack.start(settings, new PrintStream(printed, true, StandardCharsets.UTF_8)));
+    DevRun dev = DevRun.start(infrastructure, Files.createTempDirectory("baton-saga"), Duration.ofSeconds(10), true,
+        new PrintStream(printed, true, StandardCharsets.UTF_8));
+    DevStack s = dev.stack();
     this.stack = s;
-    this.kubectl = new Kubectl(s.kubeconfig(), tmp.resolve("kube-cache"));
-    kubectl.ok("apply", "-f", examples());
+    this.kubectl = dev.kubectl();
+    kubectl.ok("apply", "-f", DevRun.orderSaga());
     await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
         .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
     await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
@@ -149,10 +142,5 @@ final class SagaStack implements AutoCloseable {
   @Override
   public void close() {
     infrastructure.close();
-  }
-
-  static String examples() {
-    String root = System.getProperty("baton.repo.root");
-    return Path.of(root == null ? ".." : root).resolve("examples/order-saga").toString();
   }
 }

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.rabbitmq.http.client.Client;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
@@ -20,12 +18,12 @@ import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.testing.LocalServices;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.MockKubernetes;
+import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -35,29 +33,21 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -120,36 +110,20 @@ class RecordedRequestsIT {
   private static final Predicate<String> DISCOVERY = path -> path.matches("GET /(api|apis)(/[^/?]+){0,2}(\\?.*)?")
       || path.startsWith("GET /version");
 
-  /** The mock server logs every request at INFO through java.util.logging; held so the setting is not collected. */
-  private static final Logger MOCK_SERVER_LOG = Logger.getLogger("io.fabric8.mockwebserver");
-
-  static {
-    MOCK_SERVER_LOG.setLevel(Level.WARNING);
-  }
-
   private RequestRecorder recorder;
-  private KubernetesMockServer server;
+  private MockKubernetes apiServer;
   private KubernetesClient admin;
 
   @BeforeEach
   void startApiServer() {
     recorder = new RequestRecorder();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), recorder, false);
-    server.init();
-    admin = server.createClient();
-    for (String file : CrdSchemaValidator.CRD_FILES) {
-      try (InputStream in = getClass().getClassLoader().getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
-        admin.resource(admin.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
+    apiServer = MockKubernetes.start(MockKubernetes.ALL_CRDS, null, recorder);
+    admin = apiServer.client();
   }
 
   @AfterEach
   void stopApiServer() {
-    admin.close();
-    server.destroy();
+    apiServer.close();
   }
 
   @ParameterizedTest
@@ -160,14 +134,15 @@ class RecordedRequestsIT {
     pretendKedaIsInstalled();
     answerRulesReviews(rbac);
 
-    String prefix = "baton-h" + UUID.randomUUID().toString().substring(0, 6) + "-";
     List<OwnerReference> ownerReferences = new ArrayList<>();
-    try (RabbitVhost vhost = RabbitVhost.create("helm-rbac"); KubernetesClient client = clientAs(OPERATOR_AGENT)) {
+    // The broker users the operator makes live outside the vhost: the stack deletes any it leaves.
+    try (TestStack broker = TestStack.builder("helm-rbac").brokerUsers("baton-h").start();
+        KubernetesClient client = clientAs(OPERATOR_AGENT)) {
       OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
           .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)
           .admin(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD)
           .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
-          .vhost(vhost.name()).userPrefix(prefix).resync(Duration.ofSeconds(3)).serverSideApply(mode.serverSideApply)
+          .vhost(broker.vhost().name()).userPrefix(broker.userPrefix()).resync(Duration.ofSeconds(3)).serverSideApply(mode.serverSideApply)
           .runtimeCredentialsSecret(Chart.NAMESPACE + "/" + RequiredPermissions.RUNTIME_SECRET)
           .leaderElection(true, Chart.NAMESPACE, RequiredPermissions.LEASE)
           .namespaces(Set.copyOf(mode.watchNamespaces))
@@ -175,10 +150,6 @@ class RecordedRequestsIT {
       try (BatonOperator operator = BatonOperator.start(client, settings)) {
         runTheSaga(ownerReferences);
       }
-    } finally {
-      Client management = RabbitVhost.managementClient();
-      management.getUsers().stream().map(u -> u.getName()).filter(n -> n.startsWith(prefix))
-          .forEach(management::deleteUser);
     }
 
     List<ApiRequest> requests = recorder.requests(OPERATOR_AGENT);

@@ -3,9 +3,10 @@ package dev.baton.helm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import dev.baton.testing.MockKubernetes;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -21,11 +22,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 
 /**
- * The fabric8 mock API server's CRUD dispatcher, noting every request by User-Agent as the API server's authorizer
- * would see it ({@link ApiRequest}). It can also answer chosen requests itself (what the mock does not serve, such as
- * SelfSubjectRulesReviews and KEDA's discovery document) and stands in for server-side apply, which the mock lacks.
+ * In front of the fabric8 mock API server's CRUD store ({@link MockKubernetes.Interceptor}), noting every request by
+ * User-Agent as the API server's authorizer would see it ({@link ApiRequest}). It can also answer chosen requests
+ * itself (what the mock does not serve, such as SelfSubjectRulesReviews and KEDA's discovery document) and stands in
+ * for server-side apply, which the mock lacks.
  */
-final class RequestRecorder extends KubernetesCrudDispatcher {
+final class RequestRecorder implements MockKubernetes.Interceptor {
 
   private static final String APPLY_PATCH = "application/apply-patch";
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -35,17 +37,13 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
   private final ConcurrentLinkedQueue<String> nonResourceRequests = new ConcurrentLinkedQueue<>();
   private final Map<String, Function<RecordedRequest, MockResponse>> answers = new ConcurrentHashMap<>();
 
-  RequestRecorder() {
-    super(List.of());
-  }
-
   /** Answers {@code METHOD path} (without query) with the function instead of the CRUD store. */
   void answer(String method, String path, Function<RecordedRequest, MockResponse> answer) {
     answers.put(method + " " + path, answer);
   }
 
   @Override
-  public MockResponse dispatch(RecordedRequest request) {
+  public MockResponse dispatch(RecordedRequest request, Dispatcher mock) {
     String agent = String.valueOf(request.getHeader("User-Agent"));
     String path = request.getPath();
     Optional<ApiRequest> parsed = ApiRequest.parse(agent, request.getMethod(), path);
@@ -58,9 +56,9 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
     String contentType = request.getHeader("Content-Type");
     if (parsed.isPresent() && "PATCH".equals(request.getMethod()) && contentType != null
         && contentType.startsWith(APPLY_PATCH)) {
-      return serverSideApply(request, parsed.get(), plainPath);
+      return serverSideApply(request, parsed.get(), plainPath, mock);
     }
-    return super.dispatch(request);
+    return mock.dispatch(request);
   }
 
   /** Everything the client with that User-Agent asked for, in order. */
@@ -87,21 +85,22 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
    * lists are replaced); an apply to a missing object becomes a create. The API server authorises an apply that
    * creates as create too, so that is noted as well.
    */
-  private MockResponse serverSideApply(RecordedRequest request, ApiRequest apply, String path) {
+  private MockResponse serverSideApply(RecordedRequest request, ApiRequest apply, String path, Dispatcher mock) {
     boolean subresource = apply.permission().resource().contains("/");
     String objectPath = subresource ? path.substring(0, path.lastIndexOf('/')) : path;
     try {
       JsonNode applied = YAML.readTree(request.getBody().getBytes());
-      MockResponse current = super.handleGet(objectPath);
       Headers headers = request.getHeaders().newBuilder().removeAll("content-type").removeAll("Content-Type")
           .add("Content-Type", "application/json").build();
+      MockResponse current = mock.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, objectPath,
+          headers, new Buffer()));
       if (current.code() == 200) {
         JsonNode merged = Chart.merge(JSON.readTree(current.getBody().readUtf8()), applied);
-        return super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.PUT, path, headers,
+        return mock.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.PUT, path, headers,
             new Buffer(JSON.writeValueAsBytes(merged))));
       }
       requests.add(apply.as("create"));
-      return super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.POST,
+      return mock.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.POST,
           objectPath.substring(0, objectPath.lastIndexOf('/')), headers, new Buffer(JSON.writeValueAsBytes(applied))));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -3,13 +3,19 @@ package dev.baton.testing;
 import dev.baton.api.crd.CrdSchemaValidator;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +43,19 @@ public final class MockKubernetes implements AutoCloseable {
     MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
   }
 
+  /**
+   * Sees every request before the mock does: to note it (which client asked for what), to answer it itself (what the
+   * mock cannot serve), or to pass it on, as it is or rewritten, to {@code mock}.
+   */
+  @FunctionalInterface
+  public interface Interceptor {
+    /**
+     * @param mock the mock's own dispatcher (the CRUD store, after the canned answers if there are any); requests
+     *     sent to it directly are not seen again
+     */
+    MockResponse dispatch(RecordedRequest request, Dispatcher mock);
+  }
+
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
@@ -55,10 +74,20 @@ public final class MockKubernetes implements AutoCloseable {
    *     election), set before the first request; null for a plain CRUD mock
    */
   public static MockKubernetes start(List<String> crdFiles, Consumer<KubernetesMockServer> expectations) {
+    return start(crdFiles, expectations, null);
+  }
+
+  /**
+   * As {@link #start(List, Consumer)}, every request going through {@code interceptor} first (null: none); the
+   * CRDs' installation too.
+   */
+  public static MockKubernetes start(List<String> crdFiles, Consumer<KubernetesMockServer> expectations,
+      Interceptor interceptor) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    Dispatcher mock =
+        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses);
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses),
-        false);
+        interceptor == null ? mock : new Intercepted(interceptor, mock), false);
     server.init();
     KubernetesClient client = null;
     try {
@@ -88,6 +117,40 @@ public final class MockKubernetes implements AutoCloseable {
       client.resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
     } catch (java.io.IOException e) {
       throw new IllegalStateException("cannot install the CRD " + file + " in the mock API server", e);
+    }
+  }
+
+  /**
+   * The mock's dispatcher behind an {@link Interceptor}; it passes on what the server asks of the dispatcher itself
+   * (custom resources to serve, a reset, shutting down).
+   */
+  private static final class Intercepted extends Dispatcher implements CustomResourceAware, Resetable {
+    private final Interceptor interceptor;
+    private final Dispatcher mock;
+
+    Intercepted(Interceptor interceptor, Dispatcher mock) {
+      this.interceptor = interceptor;
+      this.mock = mock;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      return interceptor.dispatch(request, mock);
+    }
+
+    @Override
+    public void expectCustomResource(CustomResourceDefinitionContext context) {
+      ((CustomResourceAware) mock).expectCustomResource(context);
+    }
+
+    @Override
+    public void reset() {
+      ((Resetable) mock).reset();
+    }
+
+    @Override
+    public void shutdown() {
+      mock.shutdown();
     }
   }
 

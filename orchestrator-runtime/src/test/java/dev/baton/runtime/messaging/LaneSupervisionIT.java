@@ -15,6 +15,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DatabaseSettings;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
 class LaneSupervisionIT {
 
   static final String WORKFLOW = "lanes";
+  static TestStack infrastructure;
   static RabbitVhost vhost;
   static PostgresDatabase postgres;
   static Database database;
@@ -45,11 +47,13 @@ class LaneSupervisionIT {
 
   @BeforeAll
   static void infrastructure() throws Exception {
-    vhost = RabbitVhost.create("lanes");
-    postgres = PostgresDatabase.create("lanes");
-    database = Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 4));
-    consumer = vhost.newConnection("lanes-consumer");
-    publisher = vhost.newConnection("lanes-publisher");
+    infrastructure = TestStack.builder("lanes").vhost().database().start();
+    vhost = infrastructure.vhost();
+    postgres = infrastructure.database();
+    database = infrastructure.own(
+        Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 4)));
+    consumer = infrastructure.own(vhost.newConnection("lanes-consumer"));
+    publisher = infrastructure.own(vhost.newConnection("lanes-publisher"));
     try (Channel ch = consumer.createChannel()) {
       ch.queueDeclare(Names.orchestratorQueue(WORKFLOW), true, false, false, Map.of());
       ch.exchangeDeclare(Names.eventExchange("lanes-a"), "topic", true);
@@ -58,12 +62,8 @@ class LaneSupervisionIT {
   }
 
   @AfterAll
-  static void close() throws Exception {
-    consumer.close();
-    publisher.close();
-    database.close();
-    postgres.close();
-    vhost.close();
+  static void close() {
+    infrastructure.close(); // the connections, the pool, the database, the vhost
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.baton.runtime.store.DatabaseSettings;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
 class OutboxRelayIT {
 
   static final String SERVICE = "relay-pay";
+  static TestStack infrastructure;
   static RabbitVhost vhost;
   static PostgresDatabase postgres;
   static Database database;
@@ -52,10 +54,12 @@ class OutboxRelayIT {
 
   @BeforeAll
   static void infrastructure() throws Exception {
-    vhost = RabbitVhost.create("relay");
-    postgres = PostgresDatabase.create("relay");
-    database = Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 8));
-    admin = vhost.newConnection("relay-it-admin");
+    infrastructure = TestStack.builder("relay").vhost().database().start();
+    vhost = infrastructure.vhost();
+    postgres = infrastructure.database();
+    database = infrastructure.own(
+        Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 8)));
+    admin = infrastructure.own(vhost.newConnection("relay-it-admin"));
     adminChannel = admin.createChannel();
     adminChannel.exchangeDeclare(Names.commandExchange(SERVICE), "topic", true);
     // Exists (the relay's probe finds it) but no one may publish to it: the broker closes the channel (403).
@@ -63,11 +67,8 @@ class OutboxRelayIT {
   }
 
   @AfterAll
-  static void close() throws Exception {
-    admin.close();
-    database.close();
-    postgres.close();
-    vhost.close();
+  static void close() {
+    infrastructure.close(); // the connection, the pool, the database, the vhost
   }
 
   @BeforeEach

@@ -1,0 +1,38 @@
+package dev.baton.cli;
+
+import dev.baton.devapi.Kubectl;
+import dev.baton.testing.LocalServices;
+import dev.baton.testing.PostgresDatabase;
+import dev.baton.testing.TestStack;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * {@code baton dev} started in-process on a {@link TestStack}'s vhost, broker users and database (the stack owns it,
+ * so closing the stack stops it first), and the real kubectl pointed at its API.
+ */
+record DevRun(DevStack stack, Kubectl kubectl) {
+
+  /**
+   * @param home where the kubeconfig ({@code .baton/kubeconfig}) and kubectl's cache go
+   * @param resync how often the operator reconciles everything again
+   * @param exampleWorkers whether the example workers run in-process
+   * @param printed what {@code baton dev} prints
+   */
+  static DevRun start(TestStack on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed) {
+    PostgresDatabase database = on.database();
+    DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
+        LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
+        LocalServices.RABBITMQ_PASSWORD, on.vhost().name(), on.userPrefix(), resync, database.jdbcUrl(),
+        database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null);
+    DevStack stack = on.own(DevStack.start(settings, printed));
+    return new DevRun(stack, new Kubectl(stack.kubeconfig(), home.resolve("kube-cache")));
+  }
+
+  /** {@code examples/order-saga/}, the README quickstart's resources, for {@code kubectl apply -f}. */
+  static String orderSaga() {
+    String root = System.getProperty("baton.repo.root");
+    return Path.of(root == null ? ".." : root).resolve("examples/order-saga").toString();
+  }
+}
