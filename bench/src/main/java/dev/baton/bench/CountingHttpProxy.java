@@ -2,6 +2,7 @@ package dev.baton.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.baton.operator.OperatorSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,8 +33,9 @@ final class CountingHttpProxy implements AutoCloseable {
       "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection");
 
   private final HttpServer server;
-  // As many as the operator's reconciler threads (50), so that the proxy never queues what the operator sends at once.
-  private final ExecutorService threads = Executors.newFixedThreadPool(64);
+  // More than the operator's reconciler threads, so that the proxy never queues what the operator sends at once.
+  private final ExecutorService threads =
+      Executors.newFixedThreadPool(OperatorSettings.DEFAULT_RECONCILE_THREADS + 14);
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String target;
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();

@@ -49,6 +49,9 @@ public final class BatonOperator implements AutoCloseable {
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
+          .withConcurrentReconciliationThreads(settings.reconcileThreads())
+          // The WorkerService reconciler runs its dependents in JOSDK's workflow pool: as many.
+          .withConcurrentWorkflowExecutorThreads(settings.reconcileThreads())
           .withMetrics(metrics.josdk())
           // Server-side apply stays on for real clusters; the fabric8 mock API server does not support it.
           .withUseSSAToPatchPrimaryResource(settings.serverSideApply())

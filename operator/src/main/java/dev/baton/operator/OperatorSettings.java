@@ -41,6 +41,7 @@ import java.util.Set;
  *     the JVM's trust store
  * @param tenancy which namespaces may claim which service names and subscribe to which services ({@code
  *     BATON_TENANCY}; {@link Tenancy#OPEN} when unset)
+ * @param reconcileThreads how many resources are reconciled at once ({@code BATON_RECONCILE_THREADS})
  */
 public record OperatorSettings(
     String managementUrl,
@@ -65,12 +66,19 @@ public record OperatorSettings(
     Duration statusInterval,
     Tenancy tenancy,
     boolean amqpTls,
-    String caFile) {
+    String caFile,
+    int reconcileThreads) {
 
   public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(60);
   public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final String DEFAULT_LEASE_NAME = "baton-operator";
+  /**
+   * A pass mostly waits on the management API (a WorkerService's first one is some twenty requests in a row), so the
+   * broker, not the operator's CPU, bounds how many may run at once; JOSDK's default of 50 left it half idle when a
+   * thousand resources arrive together (docs/design.md#drift-and-scale).
+   */
+  public static final int DEFAULT_RECONCILE_THREADS = 150;
 
   public OperatorSettings {
     namespaces = namespaces == null ? Set.of() : Set.copyOf(namespaces);
@@ -83,7 +91,7 @@ public record OperatorSettings(
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
         Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN, false, null);
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN, false, null, DEFAULT_RECONCILE_THREADS);
   }
 
   /**
@@ -127,6 +135,7 @@ public record OperatorSettings(
         .statusInterval(r.duration("BATON_STATUS_INTERVAL", d.statusInterval))
         .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null)))
         .tls(r.bool("BATON_RABBITMQ_TLS", false), r.string(TlsTrust.CA_FILE_VARIABLE, null))
+        .reconcileThreads(r.integer("BATON_RECONCILE_THREADS", d.reconcileThreads, 1, 1_000))
         .build();
   }
 
@@ -193,7 +202,7 @@ public record OperatorSettings(
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
         + ", statusInterval=" + statusInterval + ", tenancy=" + (tenancy.isOpen() ? "open" : "rules") + ", amqpTls=" + amqpTls
-        + ", caFile=" + (caFile == null ? "default" : caFile) + "]";
+        + ", caFile=" + (caFile == null ? "default" : caFile) + ", reconcileThreads=" + reconcileThreads + "]";
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -221,6 +230,7 @@ public record OperatorSettings(
     private Tenancy tenancy;
     private boolean amqpTls;
     private String caFile;
+    private int reconcileThreads;
 
     private Builder(OperatorSettings s) {
       managementUrl = s.managementUrl;
@@ -246,6 +256,7 @@ public record OperatorSettings(
       tenancy = s.tenancy;
       amqpTls = s.amqpTls;
       caFile = s.caFile;
+      reconcileThreads = s.reconcileThreads;
     }
 
     public Builder managementUrl(String v) {
@@ -331,6 +342,11 @@ public record OperatorSettings(
     }
 
     /** TLS to the broker: amqps:// credentials, and the CA (a PEM file, or null) to trust and to hand on. */
+    public Builder reconcileThreads(int v) {
+      reconcileThreads = v;
+      return this;
+    }
+
     public Builder tls(boolean amqps, String caPemFile) {
       amqpTls = amqps;
       caFile = caPemFile;
@@ -346,7 +362,7 @@ public record OperatorSettings(
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
           resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
           httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
-          tenancy == null ? Tenancy.OPEN : tenancy, amqpTls, caFile);
+          tenancy == null ? Tenancy.OPEN : tenancy, amqpTls, caFile, reconcileThreads);
     }
   }
 }

@@ -47,6 +47,15 @@ class OperatorSettingsTest {
   }
 
   @Test
+  void reconcileThreadsDefaultToManyAndAreBounded() {
+    assertThat(OperatorSettings.fromEnvironment(Map.of()).reconcileThreads()).isEqualTo(150);
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_RECONCILE_THREADS", "40")).reconcileThreads())
+        .isEqualTo(40);
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("BATON_RECONCILE_THREADS", "0")))
+        .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("BATON_RECONCILE_THREADS");
+  }
+
+  @Test
   void theChartsHttpVariablesWorkToo() {
     OperatorSettings s = OperatorSettings.fromEnvironment(Map.of("BATON_HTTP_HOST", "0.0.0.0", "BATON_HTTP_PORT", "8088"));
     assertThat(s.httpPort()).isEqualTo(8088);

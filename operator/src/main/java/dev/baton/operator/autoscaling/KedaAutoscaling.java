@@ -69,7 +69,7 @@ public final class KedaAutoscaling {
    * name (one request, on creation or while in conflict).
    */
   public AutoscalerPlan plan(WorkerService ws, ServiceTopology topology, Context<WorkerService> context) {
-    boolean served = detector.installed(context.getClient());
+    boolean served = served(ws, context);
     boolean asked = served && asksForAutoscaling(ws) && DeploymentRequested.isRequested(ws);
     String conflict = asked ? someoneElsesScaledObject(ws, context).orElse(null) : null;
     AutoscalerPlan plan = new AutoscalerPlan(served, asked && conflict == null, conflict,
@@ -80,8 +80,8 @@ public final class KedaAutoscaling {
   }
 
   /** The plan of a WorkerService's deletion: JOSDK deletes the KEDA objects wherever KEDA is served. */
-  public void planCleanup(Context<WorkerService> context) {
-    new AutoscalerPlan(detector.installed(context.getClient()), false, null, null, settings.managementUrl(),
+  public void planCleanup(WorkerService ws, Context<WorkerService> context) {
+    new AutoscalerPlan(served(ws, context), false, null, null, settings.managementUrl(),
         settings.vhost(), null).handTo(context);
   }
 
@@ -158,6 +158,15 @@ public final class KedaAutoscaling {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether KEDA's API is served, asked (at most once per resync) only for a WorkerService that asks or asked for
+   * autoscaling: the others have no KEDA objects, and an operator without autoscaling sends no discovery request. The
+   * answer is one for all, so the activation condition holds for every WorkerService alike.
+   */
+  private boolean served(WorkerService ws, Context<WorkerService> context) {
+    return concerns(ws) ? detector.installed(context.getClient()) : detector.lastKnown();
   }
 
   private static boolean asksForAutoscaling(WorkerService ws) {

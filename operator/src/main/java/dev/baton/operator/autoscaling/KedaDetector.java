@@ -33,6 +33,11 @@ public final class KedaDetector {
     this.clock = clock;
   }
 
+  /** The last answer, without asking: false until someone asked. */
+  public synchronized boolean lastKnown() {
+    return installed;
+  }
+
   public synchronized boolean installed(KubernetesClient client) {
     Instant now = clock.instant();
     if (checked == null || !now.isBefore(checked.plus(maxAge))) {

@@ -38,12 +38,17 @@ public final class NameClaims<T extends HasMetadata> {
    */
   public static <T extends HasMetadata> NameClaims<T> of(
       Collection<T> resources, Function<T, Optional<String>> claim, Predicate<T> incumbent) {
+    // Every reconciliation asks this of all resources: one pass, and the order is worked out only between the
+    // claimants of one name (rare). Sorting them all, with timestamps parsed per comparison, was more than half of the
+    // operator's CPU at a thousand resources.
     Comparator<T> order = Comparator.comparing((T r) -> created(r))
         .thenComparing(r -> !incumbent.test(r))
         .thenComparing(r -> Objects.toString(r.getMetadata().getNamespace(), ""))
         .thenComparing(r -> r.getMetadata().getName());
     Map<String, T> holders = new HashMap<>();
-    resources.stream().sorted(order).forEach(r -> claim.apply(r).ifPresent(name -> holders.putIfAbsent(name, r)));
+    for (T r : resources) {
+      claim.apply(r).ifPresent(name -> holders.merge(name, r, (a, b) -> order.compare(a, b) <= 0 ? a : b));
+    }
     return new NameClaims<>(holders);
   }
 

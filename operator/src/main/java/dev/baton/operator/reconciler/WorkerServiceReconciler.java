@@ -151,12 +151,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.of(model), model.message())));
     }
     String service = model.value().service();
-    Optional<String> forbidden = forbidden(ws, model.value(), context);
+    NameClaims<WorkerService> claims = claims(context);
+    Optional<String> forbidden = forbidden(ws, model.value(), claims);
     if (forbidden.isPresent()) {
       passes.forget(ResourceID.fromResource(ws));
       return status.write(ws, unapplied(ws, context, ConditionState.failed(Reason.FORBIDDEN, forbidden.get())));
     }
-    NameClaims<WorkerService> claims = claims(context);
     if (!claims.holds(ws, service)) {
       passes.forget(ResourceID.fromResource(ws));
       String holder = claims.holder(service).map(NameClaims::describe).orElse("another WorkerService");
@@ -247,7 +247,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
    */
   @Override
   public DeleteControl cleanup(WorkerService ws, Context<WorkerService> context) {
-    autoscaling.planCleanup(context);
+    autoscaling.planCleanup(ws, context);
     context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow()
         .throwAggregateExceptionIfErrorsPresent();
     ResourceID id = ResourceID.fromResource(ws);
@@ -306,13 +306,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   }
 
   /** What the tenancy rules refuse this WorkerService: its service name, or a service it subscribes to. */
-  private Optional<String> forbidden(WorkerService ws, ServiceModel model, Context<WorkerService> context) {
+  private Optional<String> forbidden(WorkerService ws, ServiceModel model, NameClaims<WorkerService> claims) {
     Tenancy tenancy = settings.tenancy();
     Optional<String> claim = tenancy.claimRefusal(ws.getMetadata().getNamespace(), model.service());
     if (claim.isPresent()) {
       return claim;
     }
-    NameClaims<WorkerService> claims = claims(context);
     for (ServiceModel.Subscription s : model.subscriptions()) {
       Optional<String> refused = tenancy.subscriptionRefusal(ws, s.sourceService(), claims.holder(s.sourceService()));
       if (refused.isPresent()) {
