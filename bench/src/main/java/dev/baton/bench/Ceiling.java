@@ -9,6 +9,7 @@ import com.rabbitmq.client.Envelope;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TestStack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
@@ -51,6 +52,8 @@ final class Ceiling implements AutoCloseable {
   private static final String EVT_Q = "q.ceiling.orchestrator";
 
   private final BenchConfig config;
+  /** Its own vhost and database, as Baton's runs have theirs. */
+  private final TestStack infrastructure;
   private final RabbitVhost vhost;
   private final PostgresDatabase database;
   private final Connection consumerConnection;
@@ -70,22 +73,18 @@ final class Ceiling implements AutoCloseable {
 
   Ceiling(BenchConfig config) {
     this.config = config;
-    this.vhost = RabbitVhost.create("bench-ceiling");
-    PostgresDatabase db = null;
+    this.infrastructure = TestStack.builder("bench-ceiling").vhost().database()
+        .with(s -> Resources.trackDatabase(s.database().name())).start();
     try {
-      db = PostgresDatabase.create("bench_ceiling");
-      Resources.trackDatabase(db.name());
-      this.database = db;
+      this.vhost = infrastructure.vhost();
+      this.database = infrastructure.database();
       this.consumerConnection = vhost.newConnection("ceiling-consumer");
       this.publisherConnection = vhost.newConnection("ceiling-publisher");
       this.workerConnection = vhost.newConnection("ceiling-worker");
       schema();
       topology();
     } catch (RuntimeException e) {
-      vhost.close();
-      if (db != null) {
-        db.close();
-      }
+      infrastructure.close();
       throw e;
     }
     // A command body about as big as Baton's: the instance input plus some metadata.
@@ -533,7 +532,6 @@ final class Ceiling implements AutoCloseable {
         // the vhost goes next
       }
     }
-    vhost.close();
-    database.close();
+    infrastructure.close();
   }
 }
