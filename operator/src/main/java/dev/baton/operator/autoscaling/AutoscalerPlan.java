@@ -11,8 +11,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
  * @param kedaServed whether the cluster serves KEDA's API (the dependents' activation condition: without it JOSDK
  *     registers no informer on keda.sh kinds)
  * @param wanted whether the KEDA objects should exist (the reconcile precondition: spec.autoscaling set and no one
- *     else's ScaledObject in the way; the Deployment is their parent in the workflow); when false JOSDK deletes ours
- * @param conflict why someone else's ScaledObject stands in the way, or null
+ *     else's object of those names in the way; the Deployment is their parent in the workflow); when false JOSDK deletes ours
+ * @param conflict why someone else's Secret, TriggerAuthentication or ScaledObject stands in the way, or null
  * @param username the autoscaler's read-only broker user
  * @param managementUrl the management API KEDA reads queue statistics from
  * @param vhost the vhost of the queues

@@ -7,7 +7,7 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 
 /**
  * Reconcile precondition of the autoscaler's Secret, which the TriggerAuthentication and the ScaledObject depend on:
- * spec.autoscaling is set and no ScaledObject of someone else's has the name. When it fails, JOSDK deletes the three
+ * spec.autoscaling is set and nothing of someone else's has one of the three names. When it fails, JOSDK deletes the three
  * (those that are the WorkerService's: {@link KedaDependent} deletes nothing it does not own).
  */
 public class AutoscalingWanted implements Condition<Object, WorkerService> {

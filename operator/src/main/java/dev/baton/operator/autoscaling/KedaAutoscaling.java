@@ -15,6 +15,7 @@ import dev.baton.operator.status.ConditionState;
 import dev.baton.operator.status.Reason;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -63,15 +64,15 @@ public final class KedaAutoscaling {
   }
 
   /**
-   * What the KEDA dependents act on in this pass, handed to them through the context. A ScaledObject of that name
-   * that is not this WorkerService's belongs to someone else: it is never adopted or overwritten, so nothing is
-   * wanted while it is there. The informer holds only the operator's objects; one missing from it is looked up by
+   * What the KEDA dependents act on in this pass, handed to them through the context. An autoscaler Secret,
+   * TriggerAuthentication or ScaledObject of the name Baton would give it that is not this WorkerService's belongs to
+   * someone else: it is never adopted or overwritten, so nothing is wanted while it is there. The informer holds only the operator's objects; one missing from it is looked up by
    * name (one request, on creation or while in conflict).
    */
   public AutoscalerPlan plan(WorkerService ws, ServiceTopology topology, Context<WorkerService> context) {
     boolean served = served(ws, context);
     boolean asked = served && asksForAutoscaling(ws) && DeploymentRequested.isRequested(ws);
-    String conflict = asked ? someoneElsesScaledObject(ws, context).orElse(null) : null;
+    String conflict = asked ? someoneElsesObject(ws, context).orElse(null) : null;
     AutoscalerPlan plan = new AutoscalerPlan(served, asked && conflict == null, conflict,
         Names.autoscalerUser(settings.userPrefix(), topology.service()), settings.managementUrl(), settings.vhost(),
         topology);
@@ -173,12 +174,34 @@ public final class KedaAutoscaling {
     return ws.getSpec() != null && ws.getSpec().getAutoscaling() != null;
   }
 
-  private static Optional<String> someoneElsesScaledObject(WorkerService ws, Context<WorkerService> context) {
+  /**
+   * The first of the autoscaler's Secret, the TriggerAuthentication and the ScaledObject that has the name Baton would
+   * give it but is not this WorkerService's. Each is looked up by name only when the informer does not hold it.
+   */
+  private static Optional<String> someoneElsesObject(WorkerService ws, Context<WorkerService> context) {
+    KubernetesClient client = context.getClient();
+    String ns = ws.getMetadata().getNamespace();
+    if (AutoscalerSecretDependent.current(ws, context).isEmpty()) {
+      Optional<String> secret = ForeignObjects.foreign(ws, "Secret",
+          client.secrets().inNamespace(ns).withName(WorkerResources.autoscalerSecretName(ws)).get());
+      if (secret.isPresent()) {
+        return secret;
+      }
+    }
+    if (context.getSecondaryResourcesAsStream(TriggerAuthentication.class)
+        .noneMatch(r -> WorkerResources.triggerAuthenticationName(ws).equals(r.getMetadata().getName()))) {
+      Optional<String> auth = ForeignObjects.foreign(ws, TriggerAuthentication.KIND, client
+          .genericKubernetesResources(KedaObjects.TRIGGER_AUTHENTICATIONS).inNamespace(ns)
+          .withName(WorkerResources.triggerAuthenticationName(ws)).get());
+      if (auth.isPresent()) {
+        return auth;
+      }
+    }
     if (ScaledObjectDependent.current(ws, context).isPresent()) {
       return Optional.empty();
     }
-    return ForeignObjects.foreign(ws, ScaledObject.KIND, context.getClient()
-        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ws.getMetadata().getNamespace())
+    return ForeignObjects.foreign(ws, ScaledObject.KIND, client
+        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ns)
         .withName(WorkerResources.scaledObjectName(ws)).get());
   }
 

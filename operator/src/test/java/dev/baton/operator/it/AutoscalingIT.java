@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
@@ -215,6 +216,29 @@ class AutoscalingIT {
         .until(() -> map(get(KedaObjects.SCALED_OBJECTS, "billing").getAdditionalProperties().get("spec"))
             .get("scaleTargetRef").equals(Map.of("name", "their-app")));
     assertThat(get(KedaObjects.SCALED_OBJECTS, "billing").getMetadata().getOwnerReferences()).isNullOrEmpty();
+  }
+
+  @Test
+  @Order(8)
+  void anAutoscalerSecretOfTheSameNameThatIsSomeoneElsesIsNeitherAdoptedNorOverwritten() {
+    f.client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withNamespace(NS)
+        .withName("invoicing-autoscaler-credentials").endMetadata().addToData("host", "dGhlaXJz").build()).create();
+
+    f.create(workerService(NS, "invoicing", spec -> {
+      spec.setDeployment(deployment("example/invoicing:1.0", 1));
+      spec.setAutoscaling(autoscaling(1, 3, 10));
+    }, "invoice"));
+
+    Condition c = f.awaitCondition(WorkerService.class, NS, "invoicing", ConditionTypes.AUTOSCALING_READY, false,
+        "Conflict");
+    assertThat(c.getMessage()).contains("Secret invoicing-autoscaler-credentials already exists",
+        "neither adopts nor overwrites");
+    await().during(OperatorFixture.RESYNC.multipliedBy(2)).atMost(OperatorFixture.RESYNC.multipliedBy(4))
+        .until(() -> f.get(Secret.class, NS, "invoicing-autoscaler-credentials").getMetadata().getOwnerReferences()
+            .isEmpty());
+    assertThat(f.get(Secret.class, NS, "invoicing-autoscaler-credentials").getData())
+        .containsEntry("host", "dGhlaXJz");
+    assertThat(get(KedaObjects.SCALED_OBJECTS, "invoicing")).as("nothing scales on their credentials").isNull();
   }
 
   /** KEDA's two CRDs, as its Helm chart would install them (the mock API validates no schema). */
