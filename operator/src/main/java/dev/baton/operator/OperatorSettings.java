@@ -341,12 +341,12 @@ public record OperatorSettings(
       return this;
     }
 
-    /** TLS to the broker: amqps:// credentials, and the CA (a PEM file, or null) to trust and to hand on. */
     public Builder reconcileThreads(int v) {
       reconcileThreads = v;
       return this;
     }
 
+    /** TLS to the broker: amqps:// credentials, and the CA (a PEM file, or null) to trust and to hand on. */
     public Builder tls(boolean amqps, String caPemFile) {
       amqpTls = amqps;
       caFile = caPemFile;

@@ -36,8 +36,6 @@ public class AutoscalerSecretDependent extends WorkerOwnedDependent<Secret> {
 
   /** The autoscaler's Secret as the informer holds it, if any. */
   static Optional<Secret> current(WorkerService ws, Context<WorkerService> context) {
-    return context.getSecondaryResourcesAsStream(Secret.class)
-        .filter(s -> WorkerResources.autoscalerSecretName(ws).equals(s.getMetadata().getName()))
-        .findFirst();
+    return cached(context, Secret.class, WorkerResources.autoscalerSecretName(ws));
   }
 }

@@ -181,28 +181,14 @@ public final class KedaAutoscaling {
   private static Optional<String> someoneElsesObject(WorkerService ws, Context<WorkerService> context) {
     KubernetesClient client = context.getClient();
     String ns = ws.getMetadata().getNamespace();
-    if (AutoscalerSecretDependent.current(ws, context).isEmpty()) {
-      Optional<String> secret = ForeignObjects.foreign(ws, "Secret",
-          client.secrets().inNamespace(ns).withName(WorkerResources.autoscalerSecretName(ws)).get());
-      if (secret.isPresent()) {
-        return secret;
-      }
-    }
-    if (context.getSecondaryResourcesAsStream(TriggerAuthentication.class)
-        .noneMatch(r -> WorkerResources.triggerAuthenticationName(ws).equals(r.getMetadata().getName()))) {
-      Optional<String> auth = ForeignObjects.foreign(ws, TriggerAuthentication.KIND, client
-          .genericKubernetesResources(KedaObjects.TRIGGER_AUTHENTICATIONS).inNamespace(ns)
-          .withName(WorkerResources.triggerAuthenticationName(ws)).get());
-      if (auth.isPresent()) {
-        return auth;
-      }
-    }
-    if (ScaledObjectDependent.current(ws, context).isPresent()) {
-      return Optional.empty();
-    }
-    return ForeignObjects.foreign(ws, ScaledObject.KIND, client
-        .genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ns)
-        .withName(WorkerResources.scaledObjectName(ws)).get());
+    return ForeignObjects.foreign(ws, "Secret", AutoscalerSecretDependent.current(ws, context),
+            () -> client.secrets().inNamespace(ns).withName(WorkerResources.autoscalerSecretName(ws)).get())
+        .or(() -> ForeignObjects.foreign(ws, TriggerAuthentication.KIND, TriggerAuthenticationDependent.current(ws,
+            context), () -> client.genericKubernetesResources(KedaObjects.TRIGGER_AUTHENTICATIONS).inNamespace(ns)
+            .withName(WorkerResources.triggerAuthenticationName(ws)).get()))
+        .or(() -> ForeignObjects.foreign(ws, ScaledObject.KIND, ScaledObjectDependent.current(ws, context),
+            () -> client.genericKubernetesResources(KedaObjects.SCALED_OBJECTS).inNamespace(ns)
+            .withName(WorkerResources.scaledObjectName(ws)).get()));
   }
 
   /** Whether the last status said the KEDA objects were written (so there may be a broker user to remove). */

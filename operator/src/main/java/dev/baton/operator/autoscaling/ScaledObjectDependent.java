@@ -33,8 +33,6 @@ public class ScaledObjectDependent extends KedaDependent<ScaledObject> {
 
   /** The WorkerService's ScaledObject as the informer holds it (with KEDA's status), if any. */
   public static Optional<ScaledObject> current(WorkerService ws, Context<WorkerService> context) {
-    return context.getSecondaryResourcesAsStream(ScaledObject.class)
-        .filter(r -> WorkerResources.scaledObjectName(ws).equals(r.getMetadata().getName()))
-        .findFirst();
+    return cached(context, ScaledObject.class, WorkerResources.scaledObjectName(ws));
   }
 }

@@ -40,9 +40,7 @@ public class CredentialsSecretDependent extends WorkerOwnedDependent<Secret> {
    * (another informer) is a Secret of the WorkerService too.
    */
   public static Optional<Secret> current(WorkerService ws, Context<WorkerService> context) {
-    return context.getSecondaryResourcesAsStream(Secret.class)
-        .filter(s -> WorkerResources.secretName(ws).equals(s.getMetadata().getName()))
-        .findFirst();
+    return cached(context, Secret.class, WorkerResources.secretName(ws));
   }
 
   @Override

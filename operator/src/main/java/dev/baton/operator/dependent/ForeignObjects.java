@@ -2,10 +2,10 @@ package dev.baton.operator.dependent;
 
 import dev.baton.api.v1alpha1.WorkerService;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A Secret or Deployment with the name the operator would give a WorkerService's, which that WorkerService does not
@@ -21,14 +21,23 @@ public final class ForeignObjects {
   /** What stands in the way, as the condition's message; empty when nothing does. */
   public static Optional<String> blocking(WorkerService ws, Context<WorkerService> context) {
     String ns = ws.getMetadata().getNamespace();
-    Optional<String> secret = foreign(ws, "Secret", CredentialsSecretDependent.current(ws, context).map(HasMetadata.class::cast)
-        .orElseGet(() -> context.getClient().secrets().inNamespace(ns).withName(WorkerResources.secretName(ws)).get()));
+    Optional<String> secret = foreign(ws, "Secret", CredentialsSecretDependent.current(ws, context),
+        () -> context.getClient().secrets().inNamespace(ns).withName(WorkerResources.secretName(ws)).get());
     if (secret.isPresent() || !DeploymentRequested.isRequested(ws)) {
       return secret;
     }
-    return foreign(ws, "Deployment", context.getSecondaryResource(Deployment.class).map(HasMetadata.class::cast)
-        .orElseGet(() -> context.getClient().apps().deployments().inNamespace(ns)
-            .withName(WorkerResources.deploymentName(ws)).get()));
+    return foreign(ws, "Deployment", context.getSecondaryResource(Deployment.class),
+        () -> context.getClient().apps().deployments().inNamespace(ns).withName(WorkerResources.deploymentName(ws))
+            .get());
+  }
+
+  /**
+   * Why the object of {@code kind} that Baton would name so stands in the way of {@code ws}: the informer's copy when
+   * it holds one, else the object read by name ({@code byName}, one request).
+   */
+  public static Optional<String> foreign(WorkerService ws, String kind, Optional<? extends HasMetadata> cached,
+      Supplier<? extends HasMetadata> byName) {
+    return foreign(ws, kind, cached.isPresent() ? cached.get() : byName.get());
   }
 
   /** Why {@code found} (of {@code kind}) stands in the way of {@code ws}; empty when it is absent or ws's own. */

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDNoGCKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Optional;
 
 /**
  * A Kubernetes object of a WorkerService. Deleted explicitly on cleanup (the dev API server has no garbage
@@ -18,6 +19,14 @@ public abstract class WorkerOwnedDependent<R extends HasMetadata> extends CRUDNo
   }
 
   protected abstract String resourceName(WorkerService ws);
+
+  /**
+   * The WorkerService's object of this type and name as an informer holds it, if any: found by name, since a
+   * WorkerService may have two of a type (the worker's and the autoscaler's Secret).
+   */
+  public static <T extends HasMetadata> Optional<T> cached(Context<WorkerService> context, Class<T> type, String name) {
+    return context.getSecondaryResourcesAsStream(type).filter(r -> name.equals(r.getMetadata().getName())).findFirst();
+  }
 
   /** Found by name, without building the whole desired object (which, for the Secret, draws a password). */
   @Override

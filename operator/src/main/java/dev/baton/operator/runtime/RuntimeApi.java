@@ -29,7 +29,7 @@ public final class RuntimeApi {
   public RuntimeApi(String runtimeUrl, String token) {
     this.base = runtimeUrl.endsWith("/") ? runtimeUrl.substring(0, runtimeUrl.length() - 1) : runtimeUrl;
     this.token = token;
-    uri("/");
+    uri("/"); // a bad URL fails at start-up, not at the first poll
   }
 
   /** {@code runtimeUrl} followed by {@code path}. */

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +63,7 @@ class ExamplesTest {
     }
     for (WorkerService ws : services) {
       assertValid(ws, WorkerServiceTranslator.fromCrd(ws, name -> policies.stream()
-          .filter(p -> p.getMetadata().getName().equals(name)).findFirst().map(Optional::of).orElse(Optional.empty())));
+          .filter(p -> p.getMetadata().getName().equals(name)).findFirst()));
     }
     ServiceDirectory directory = ServiceDirectory.of(services);
     for (Workflow w : workflows) {
