@@ -107,13 +107,13 @@ final class Instances {
     StringBuilder sb = new StringBuilder(step(i)).append(", attempt ").append(Json.text(i, "attempt"));
     Instant since = Times.parse(Json.text(i, "since"));
     if (since != null) {
-      sb.append(", since ").append(Times.clock(since)).append(" (").append(Times.age(since, now)).append(" ago)");
+      sb.append(", since ").append(Times.clockOrDate(since, now)).append(" (").append(Times.age(since, now)).append(" ago)");
     }
     Instant deadline = Times.parse(Json.text(i, "deadline"));
     if (deadline != null && isActive(i)) {
       sb.append(deadline.isAfter(now)
-          ? ", times out at " + Times.clock(deadline) + " (in " + Times.age(now, deadline) + ")"
-          : ", timed out at " + Times.clock(deadline));
+          ? ", times out at " + Times.clockOrDate(deadline, now) + " (in " + Times.age(now, deadline) + ")"
+          : ", timed out at " + Times.clockOrDate(deadline, now));
     }
     return sb.toString();
   }

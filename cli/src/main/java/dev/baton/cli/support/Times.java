@@ -67,6 +67,18 @@ public final class Times {
     return t == null ? "" : CLOCK.format(t.atZone(ZoneId.systemDefault()));
   }
 
+  /**
+   * {@link #clock} when {@code t} falls on the same local day as {@code now}, else {@link #dateTime}: a deadline a day
+   * away read as a bare clock time looks like one that has already passed.
+   */
+  public static String clockOrDate(Instant t, Instant now) {
+    if (t == null) {
+      return "";
+    }
+    ZoneId zone = ZoneId.systemDefault();
+    return t.atZone(zone).toLocalDate().equals(now.atZone(zone).toLocalDate()) ? clock(t) : dateTime(t);
+  }
+
   /** {@code 2026-11-30 17:10:01 UTC} in the local zone. */
   public static String dateTime(Instant t) {
     return t == null ? "" : DATE_TIME.format(t.atZone(ZoneId.systemDefault()));
