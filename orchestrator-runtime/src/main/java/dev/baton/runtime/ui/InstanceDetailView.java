@@ -77,7 +77,10 @@ final class InstanceDetailView {
       b.append("<dt>Deadline</dt><dd>").append(Html.time(i.deadline())).append("</dd>");
     }
     if (i.lastError() != null) {
-      b.append("<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
+      // after a retry the instance keeps its last error: once it runs or has succeeded again, that is history
+      boolean past = "RUNNING".equals(i.status()) || "SUCCEEDED".equals(i.status());
+      b.append(past ? "<dt>Earlier error</dt><dd id=\"last-error\" class=\"muted\">"
+          : "<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
           .append(": ").append(esc(i.lastError().text())).append("</dd>");
     }
     b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))

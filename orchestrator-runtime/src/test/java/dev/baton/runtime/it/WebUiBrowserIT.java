@@ -202,6 +202,7 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.id("steps")).getText()).contains("NO_BOXES: out of boxes");
       assertThat(b.driver.findElements(By.id("cancel"))).isEmpty(); // not running: nothing to cancel
       assertThat(b.driver.findElement(By.id("retry")).getText()).isEqualTo("Retry pack");
+      assertThat(b.driver.findElement(By.id("last-error")).getText()).isEqualTo("pack: NO_BOXES: out of boxes");
       b.screenshot("instance-failed");
 
       REFUSE_PACKING.remove("retry-1"); // the boxes have come
@@ -214,6 +215,8 @@ class WebUiBrowserIT {
         assertThat(stepStatus(b, "pack")).isEqualTo("SUCCEEDED");
       });
       assertThat(b.driver.findElements(By.id("retry"))).isEmpty();
+      assertThat(b.text()).contains("Earlier error").doesNotContain("Last error"); // it succeeded since
+      assertThat(b.driver.findElement(By.id("last-error")).getAttribute("class")).doesNotContain("status-failed");
       com.fasterxml.jackson.databind.JsonNode steps = h.instance(id).get("steps");
       assertThat(steps.get(steps.size() - 1).get("name").asText()).isEqualTo("pack");
       assertThat(steps.get(steps.size() - 1).get("attempt").asInt()).isEqualTo(2); // the same step, sent again
@@ -426,6 +429,10 @@ class WebUiBrowserIT {
         }
         b.driver.findElement(By.cssSelector("button[data-replay='dead-1']")).click();
         awaitText(b, "Replayed 1 message from " + dlq);
+        // the page counts what it found, not the management statistics of seconds ago (which still say 1)
+        assertThat(b.driver.findElement(By.id("dead-letter-total")).getText()).isEqualTo("0 dead letters.");
+        assertThat(b.driver.findElements(By.id("queue-" + dlq))).isEmpty();
+        assertThat(b.driver.findElements(By.cssSelector("button[data-replay-all='" + dlq + "']"))).isEmpty();
         b.screenshot("dead-letters-replayed");
 
         park(ch, dlq, "dead-2", headers);
