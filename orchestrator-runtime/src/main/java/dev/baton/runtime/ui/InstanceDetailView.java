@@ -200,7 +200,8 @@ final class InstanceDetailView {
         .append("<td data-label=\"Finished\">").append(Html.time(d.finishedAt())).append("</td>")
         .append("<td data-label=\"Duration\">").append(d.duration(now).map(Html::duration).orElse(""))
         .append(d.finishedAt() == null && d.startedAt() != null ? " so far" : "").append("</td>")
-        .append("<td data-label=\"Error\" class=\"status-failed\">")
+        .append("<td data-label=\"Error\" class=\"").append("CANCELLED".equals(d.status()) ? "muted" : "status-failed")
+        .append("\">")
         .append(d.error() == null ? "" : esc(d.error().text())).append("</td><td data-label=\"Output\">");
     if (d.output() != null && !d.output().isMissingNode() && !d.output().isNull()) {
       b.append("<details id=\"out-").append(esc(url(key))).append("\"><summary>")

@@ -80,7 +80,9 @@ final class Browser implements AutoCloseable {
     Map<String, Object> layout = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
     @SuppressWarnings("unchecked")
     Map<String, Object> content = (Map<String, Object>) layout.get("cssContentSize");
-    double width = ((Number) content.get("width")).doubleValue();
+    // the capture lays the page out without a vertical scrollbar: as wide as the window, not as today's layout
+    double window = ((Number) driver.executeScript("return window.innerWidth;")).doubleValue();
+    double width = Math.max(window, ((Number) content.get("width")).doubleValue());
     double height = Math.min(8000, ((Number) content.get("height")).doubleValue());
     Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
         "captureBeyondViewport", true, "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));

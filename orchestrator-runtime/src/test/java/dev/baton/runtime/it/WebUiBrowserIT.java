@@ -280,6 +280,8 @@ class WebUiBrowserIT {
       awaitText(b, "Cancelled.");
       assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");
       assertThat(stepStatus(b, "ship")).isEqualTo("CANCELLED");
+      assertThat(b.driver.findElements(By.cssSelector("svg.picture g.step[data-step='ship'] text.error")))
+          .as("a cancel is not drawn as a failure").isEmpty();
       assertThat(b.driver.findElements(By.id("cancel"))).isEmpty();
       b.screenshot("instance-cancelled");
     }
