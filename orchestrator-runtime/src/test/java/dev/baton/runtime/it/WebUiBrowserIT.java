@@ -145,7 +145,7 @@ class WebUiBrowserIT {
       phone.driver.get(ui + "workflows/default/ui-shop");
       assertThat(phone.text()).contains("hold-counts-1");
       assertNoSidewaysScroll(phone);
-      phone.screenshot("instances-phone");
+      phone.fullPage("instances-phone");
     }
   }
 
@@ -261,7 +261,7 @@ class WebUiBrowserIT {
       phone.driver.get(ui + "instances/" + id);
       assertThat(phone.text()).contains("reserve-stock").contains("COMPENSATED");
       assertNoSidewaysScroll(phone);
-      phone.screenshot("instance-compensated-phone");
+      phone.fullPage("instance-compensated-phone");
     }
   }
 
