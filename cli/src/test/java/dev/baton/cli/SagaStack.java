@@ -69,14 +69,28 @@ final class SagaStack implements AutoCloseable {
     kubectl.ok("apply", "-f", DevRun.orderSaga());
     await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
         .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
-    await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+    awaitRunnable(WORKFLOW);
+  }
+
+  /** Applies one more Workflow (YAML, namespace default) with the real kubectl and waits until the runtime runs it. */
+  void applyWorkflow(String name, String yaml) {
+    Kubectl.Result applied = kubectl.runWithInput(yaml, "apply", "-f", "-");
+    if (applied.exitCode() != 0) {
+      throw new AssertionError("kubectl apply of Workflow " + name + " failed: " + applied.all());
+    }
+    awaitRunnable(name);
+  }
+
+  /** Waits until a Workflow is Ready and the runtime consumes its orchestrator queue. */
+  private void awaitRunnable(String name) {
+    await("Workflow " + name + " Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
         .until(() -> {
-          Workflow w = s.api().client().resources(Workflow.class).inNamespace("default").withName(WORKFLOW).get();
+          Workflow w = stack.api().client().resources(Workflow.class).inNamespace("default").withName(name).get();
           return w != null && w.getStatus() != null && w.getStatus().isReady();
         });
-    await("the runtime consuming q.orchestrator.order-fulfilment").atMost(Duration.ofSeconds(60))
+    await("the runtime consuming q.orchestrator." + name).atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> get("/healthz").path("consuming").toString().contains(WORKFLOW));
+        .until(() -> get("/healthz").path("consuming").toString().contains("\"" + name + "\""));
   }
 
   static SagaStack start() {
