@@ -12,12 +12,16 @@ final class ReadyBanner {
   private ReadyBanner() {}
 
   static void print(PrintStream out, DevStack stack, Path cwd) {
-    String runtime = stack.runtimeUrl();
+    print(out, stack.api().url(), stack.runtimeUrl(), stack.kubeconfig(), cwd);
+  }
+
+  /** The banner for a dev API at {@code apiUrl} and a runtime at {@code runtime} (e.g. {@code http://127.0.0.1:8080}). */
+  static void print(PrintStream out, String apiUrl, String runtime, Path kubeconfig, Path cwd) {
     out.println();
-    out.println(READY + ": Baton dev is up. Kubernetes API " + stack.api().url() + ", runtime " + runtime
+    out.println(READY + ": Baton dev is up. Kubernetes API " + apiUrl + ", runtime " + runtime
         + ", web UI " + runtime + "/ui/ (Ctrl-C stops it)");
     out.println();
-    out.println("  export KUBECONFIG=" + stack.kubeconfig());
+    out.println("  export KUBECONFIG=" + kubeconfig);
     out.println("  kubectl apply -f " + examples(cwd));
     out.println("  kubectl get workerservices,workflows,retrypolicies");
     out.println("  curl -s -X POST " + runtime + "/api/v1/namespaces/default/workflows/order-fulfilment/instances \\");

@@ -9,6 +9,13 @@ import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
+import dev.baton.runtime.tracing.RuntimeTracing;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
@@ -51,6 +58,8 @@ final class SagaStack implements AutoCloseable {
     }
   }
 
+  /** Every span of the runtime and the example workers (OrderSagaTraceIT picks an instance's by its trace id). */
+  final InMemorySpanExporter spans = InMemorySpanExporter.create();
   private final TestStack infrastructure;
   final RabbitVhost vhost;
   final DevStack stack;
@@ -62,7 +71,10 @@ final class SagaStack implements AutoCloseable {
     this.infrastructure = infrastructure;
     this.vhost = infrastructure.vhost();
     DevRun dev = DevRun.start(infrastructure, Files.createTempDirectory("baton-saga"), Duration.ofSeconds(10), true,
-        new PrintStream(printed, true, StandardCharsets.UTF_8));
+        new PrintStream(printed, true, StandardCharsets.UTF_8), RuntimeTracing.of(OpenTelemetrySdk.builder()
+            .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build()));
     DevStack s = dev.stack();
     this.stack = s;
     this.kubectl = dev.kubectl();

@@ -181,7 +181,7 @@ public final class BatonRuntime implements AutoCloseable {
       }
     };
     metrics.dependencies(health::databaseUp, health::brokerUp);
-    WebUi.Parts ui = new WebUi.Parts(database, watcher[0], metrics,
+    WebUi.Parts ui = new WebUi.Parts(database, watcher[0],
         new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
             settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),

@@ -30,7 +30,7 @@ public final class DeadLetterDesk {
   /** Messages peeked per queue on the page. */
   static final int PEEK = 20;
 
-  /** One queue on the page: its count (management statistics) and its first messages. */
+  /** One queue on the page: how many messages it holds and its first messages. */
   record QueueView(DeadLetterQueue queue, long messages, List<ParkedMessage> peeked) {}
 
   private final DeadLetterBrowser browser;
@@ -87,9 +87,21 @@ public final class DeadLetterDesk {
     for (QueueCount q : queues) {
       List<ParkedMessage> peeked = q.messages() == 0 ? List.of() : browser.peek(q.queue(), PEEK).orElse(List.of());
       services.computeIfAbsent(q.queue().service(), s -> new ArrayList<>())
-          .add(new QueueView(q.queue(), Math.max(q.messages(), peeked.size()), peeked));
+          .add(new QueueView(q.queue(), messages(q.messages(), peeked), peeked));
     }
     return services;
+  }
+
+  /**
+   * How many messages a queue holds: the management API's statistics lag by seconds (a queue just replayed still
+   * counts its messages), so a peek that came back short of {@link #PEEK} is the count (a parking lot has no
+   * consumer holding messages back); a full peek means at least that many.
+   */
+  static long messages(long statistics, List<ParkedMessage> peeked) {
+    if (statistics == 0) {
+      return 0; // not peeked (a message parked since then shows on the next look)
+    }
+    return peeked.size() < PEEK ? peeked.size() : Math.max(statistics, peeked.size());
   }
 
   /** Replays one message ({@code messageId}) or all of a queue (null), exactly as {@code baton dlq replay}. */

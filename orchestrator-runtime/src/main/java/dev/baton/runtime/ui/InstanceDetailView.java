@@ -77,7 +77,10 @@ final class InstanceDetailView {
       b.append("<dt>Deadline</dt><dd>").append(Html.time(i.deadline())).append("</dd>");
     }
     if (i.lastError() != null) {
-      b.append("<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
+      // after a retry the instance keeps its last error: once it runs or has succeeded again, that is history
+      boolean past = "RUNNING".equals(i.status()) || "SUCCEEDED".equals(i.status());
+      b.append(past ? "<dt>Earlier error</dt><dd id=\"last-error\" class=\"muted\">"
+          : "<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
           .append(": ").append(esc(i.lastError().text())).append("</dd>");
     }
     b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))
@@ -197,7 +200,8 @@ final class InstanceDetailView {
         .append("<td data-label=\"Finished\">").append(Html.time(d.finishedAt())).append("</td>")
         .append("<td data-label=\"Duration\">").append(d.duration(now).map(Html::duration).orElse(""))
         .append(d.finishedAt() == null && d.startedAt() != null ? " so far" : "").append("</td>")
-        .append("<td data-label=\"Error\" class=\"status-failed\">")
+        .append("<td data-label=\"Error\" class=\"").append("CANCELLED".equals(d.status()) ? "muted" : "status-failed")
+        .append("\">")
         .append(d.error() == null ? "" : esc(d.error().text())).append("</td><td data-label=\"Output\">");
     if (d.output() != null && !d.output().isMissingNode() && !d.output().isNull()) {
       b.append("<details id=\"out-").append(esc(url(key))).append("\"><summary>")

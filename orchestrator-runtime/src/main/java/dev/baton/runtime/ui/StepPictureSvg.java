@@ -3,6 +3,7 @@ package dev.baton.runtime.ui;
 import static dev.baton.runtime.ui.Html.esc;
 
 import dev.baton.runtime.ui.InstanceView.Dispatch;
+import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.StepPicture.Box;
 import dev.baton.runtime.ui.StepPicture.Edge;
 import dev.baton.runtime.ui.StepPicture.Frame;
@@ -58,7 +59,10 @@ final class StepPictureSvg {
     b.append("<a href=\"#step-").append(esc(Html.url(box.name()))).append("\">");
     b.append("<g class=\"step ").append(Html.statusClass(box.status())).append("\" data-step=\"")
         .append(esc(box.name())).append("\">");
-    b.append("<title>").append(esc(box.name() + ": " + box.status())).append("</title>");
+    Failure error = box.step() == null ? null : box.step().latest().error();
+    // the box has room for a line of the error; its tooltip has all of it
+    b.append("<title>").append(esc(box.name() + ": " + box.status() + (error == null ? "" : " (" + error.text() + ")")))
+        .append("</title>");
     b.append("<rect x=\"").append(box.x()).append("\" y=\"").append(box.y()).append("\" width=\"").append(box.w())
         .append("\" height=\"").append(box.h()).append("\" rx=\"6\"/>");
     int tx = box.x() + 10;
@@ -75,8 +79,9 @@ final class StepPictureSvg {
       Dispatch c = box.step().compensation();
       text(b, "compensation " + Html.statusClass(c.status()), tx, box.y() + 55,
           cut("↺ " + c.action() + " " + c.status(), LINE_CHARS));
-    } else if (box.step() != null && box.step().latest().error() != null) {
-      text(b, "error", tx, box.y() + 55, cut(box.step().latest().error().text(), LINE_CHARS));
+    } else if (error != null) { // a cancel is why it stopped, not a failure: not in red
+      text(b, "CANCELLED".equals(box.status()) ? "detail-note" : "error", tx, box.y() + 55,
+          cut(error.text(), LINE_CHARS));
     } else if (box.signal() != null) {
       text(b, "detail-note", tx, box.y() + 55, cut("waits for signal " + box.signal(), LINE_CHARS));
     }

@@ -10,13 +10,11 @@ import dev.baton.runtime.deadletters.DeadLetterQueue;
 import dev.baton.runtime.deadletters.Replayer;
 import dev.baton.runtime.definitions.SpecCodec;
 import dev.baton.runtime.definitions.WorkflowWatcher;
-import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.ui.InstancePage.Cursor;
 import dev.baton.runtime.ui.InstancesView.Query;
-import dev.baton.runtime.ui.WorkflowBoard.Count;
 import dev.baton.runtime.ui.WorkflowBoard.Definition;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -48,8 +46,7 @@ public final class WebUi {
       + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
   /** What the pages read and what the buttons call. */
-  public record Parts(Database database, WorkflowWatcher workflows, RuntimeMetrics metrics,
-      InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters,
+  public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters,
       TraceLink traces) {}
 
   private final Parts parts;
@@ -171,6 +168,7 @@ public final class WebUi {
 
   private void workflows(Context ctx) {
     WorkflowBoard board = read(c -> {
+      queries.oneSnapshot(c); // the counts and the steps from one moment
       List<Definition> definitions = new ArrayList<>();
       java.util.Set<String> groups = new java.util.HashSet<>();
       for (Workflow w : parts.workflows().all()) {
@@ -186,9 +184,7 @@ public final class WebUi {
         }
         definitions.add(new Definition(ns, name, steps, revision));
       }
-      List<Count> counts = parts.metrics().lastInstanceCounts().stream()
-          .map(s -> new Count(s.namespace(), s.workflow(), s.status(), s.count())).toList();
-      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));
+      return WorkflowBoard.of(definitions, queries.counts(c), queries.occupancy(c, groups));
     });
     if (live(ctx)) {
       ctx.html(WorkflowsView.live(board));

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -70,15 +72,27 @@ final class Browser implements AutoCloseable {
     }
   }
 
-  /** The whole page, however long: the window grows to the page's height for the shot, then shrinks back. */
+  /**
+   * The whole page, however long, at the window's width: Chromium's own capture beyond the viewport (growing the
+   * window instead cut pages off, as headless Chromium keeps part of the window for its invisible toolbars).
+   */
   Path fullPage(String name) {
-    Dimension before = driver.manage().window().getSize();
-    Number height = (Number) driver.executeScript("return document.documentElement.scrollHeight;");
-    driver.manage().window().setSize(new Dimension(before.getWidth(), Math.min(6000, height.intValue() + 20)));
+    Map<String, Object> layout = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> content = (Map<String, Object>) layout.get("cssContentSize");
+    // the capture lays the page out without a vertical scrollbar: as wide as the window, not as today's layout
+    double window = ((Number) driver.executeScript("return window.innerWidth;")).doubleValue();
+    double width = Math.max(window, ((Number) content.get("width")).doubleValue());
+    double height = Math.min(8000, ((Number) content.get("height")).doubleValue());
+    Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
+        "captureBeyondViewport", true, "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
     try {
-      return screenshot(name);
-    } finally {
-      driver.manage().window().setSize(before);
+      Files.createDirectories(SCREENSHOTS);
+      Path file = SCREENSHOTS.resolve(name + ".png");
+      Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

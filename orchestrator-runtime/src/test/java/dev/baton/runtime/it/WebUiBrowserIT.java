@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import dev.baton.api.v1alpha1.OnFailure;
+import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.runtime.BatonRuntime;
@@ -18,7 +20,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +40,8 @@ class WebUiBrowserIT {
   static RuntimeHarness h;
   static TestWorker worker;
   static String ui;
+  /** Business keys whose packing fails (the ui-retry workflow stops at a failure: FAILED, for the retry button). */
+  static final Set<String> REFUSE_PACKING = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
   static void start() {
@@ -61,6 +67,16 @@ class WebUiBrowserIT {
           return key.startsWith("refuse") ? Reply.failed("NO_PARCELS", "no parcels left today")
               : key.startsWith("hold") ? Reply.HOLD : Reply.success(out("tracking", "TRK-1"));
         });
+    WorkflowSpec stopping = spec("parcel",
+        step("weigh", "ui-warehouse", "weigh", null),
+        step("pack", "ui-warehouse", "pack", null));
+    stopping.setOnFailure(OnFailure.Stop);
+    h.apply("ui-retry", stopping);
+    worker
+        .serve("q.ui-warehouse.weigh", "ui-warehouse", "weigh", c -> Reply.success(out("grams", 1200)))
+        .serve("q.ui-warehouse.pack", "ui-warehouse", "pack", c ->
+            REFUSE_PACKING.contains(c.body().path("businessKey").asText())
+                ? Reply.failed("NO_BOXES", "out of boxes") : Reply.success(out("box", "B-7")));
   }
 
   @AfterAll
@@ -121,6 +137,93 @@ class WebUiBrowserIT {
       assertThat(String.join(",", shown)).isEqualTo(h.scalar("SELECT string_agg(business_key, ',' ORDER BY"
           + " created_at DESC, id DESC) FROM workflow_instance WHERE workflow = 'ui-shop'"));
     }
+    try (Browser phone = Browser.phone()) {
+      phone.driver.get(ui);
+      assertThat(phone.text()).contains("ui-shop").contains("reserve-stock");
+      assertNoSidewaysScroll(phone);
+      phone.fullPage("workflows-phone");
+      phone.driver.get(ui + "workflows/default/ui-shop");
+      assertThat(phone.text()).contains("hold-counts-1");
+      assertNoSidewaysScroll(phone);
+      phone.fullPage("instances-phone");
+    }
+  }
+
+  @Test
+  void theWorkflowsPageCountsInstancesAsOfNowNotAsOfTheLastMetricsRefresh() throws Exception {
+    // a runtime whose metrics snapshot is an hour old: the page must not show that snapshot's counts
+    try (BatonRuntime slow = BatonRuntime.start(h.settings().toBuilder().metricsRefreshInterval(Duration.ofHours(1))
+        .build(), h.client)) {
+      String base = "http://127.0.0.1:" + slow.httpPort() + "/ui/";
+      UUID id = h.startOk("ui-shop", "hold-now-1");
+      await().atMost(WITHIN).until(() -> "ship".equals(h.scalar(
+          "SELECT current_step_name FROM workflow_instance WHERE id = '" + id + "'")));
+      long running = h.count("SELECT count(*) FROM workflow_instance WHERE workflow = 'ui-shop'"
+          + " AND status = 'RUNNING'");
+      long succeeded = h.count("SELECT count(*) FROM workflow_instance WHERE workflow = 'ui-shop'"
+          + " AND status = 'SUCCEEDED'");
+      try (Browser b = Browser.laptop()) {
+        b.driver.get(base);
+        assertThat(count(b, "RUNNING")).as("RUNNING as in the database now").isEqualTo(running);
+        assertThat(count(b, "SUCCEEDED")).isEqualTo(succeeded);
+        long atSteps = b.driver.findElements(By.cssSelector("tr[data-workflow='ui-shop'] li[data-step] .n")).stream()
+            .mapToLong(e -> Long.parseLong(e.getText().trim())).sum();
+        assertThat(atStep(b, "ship")).isGreaterThanOrEqualTo(1);
+        assertThat(atSteps).as("no more instances at steps than running").isLessThanOrEqualTo(running);
+      }
+    }
+  }
+
+  @Test
+  void uiWithoutTheTrailingSlashIsTheWorkflowsPageToo() throws Exception {
+    // Javalin ignores trailing slashes: /ui is the route /ui/, not a 404 (and the guard treats both as the UI)
+    RuntimeHarness.Response r = h.get("/ui");
+    assertThat(r.status()).as(r.text()).isEqualTo(200);
+    assertThat(r.text()).contains("<h1>Workflows</h1>").contains("ui-shop");
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui.substring(0, ui.length() - 1));
+      assertThat(b.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Workflows");
+      awaitText(b, "ui-shop");
+      b.driver.findElement(By.cssSelector("tr[data-workflow='ui-shop'] a")).click(); // its links lead on
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/workflows/default/ui-shop"));
+    }
+  }
+
+  @Test
+  void retryingAFailedInstanceFromThePageSendsTheStepAgainAndItSucceeds() throws Exception {
+    REFUSE_PACKING.add("retry-1");
+    UUID id = h.startOk("ui-retry", "retry-1");
+    h.awaitStatus(id, "FAILED", WITHIN);
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("FAILED");
+      assertThat(stepStatus(b, "weigh")).isEqualTo("SUCCEEDED");
+      assertThat(stepStatus(b, "pack")).isEqualTo("FAILED");
+      assertThat(b.driver.findElement(By.id("steps")).getText()).contains("NO_BOXES: out of boxes");
+      assertThat(b.driver.findElements(By.id("cancel"))).isEmpty(); // not running: nothing to cancel
+      assertThat(b.driver.findElement(By.id("retry")).getText()).isEqualTo("Retry pack");
+      assertThat(b.driver.findElement(By.id("last-error")).getText()).isEqualTo("pack: NO_BOXES: out of boxes");
+      b.screenshot("instance-failed");
+
+      REFUSE_PACKING.remove("retry-1"); // the boxes have come
+      b.driver.findElement(By.id("retry")).click();
+      b.driver.switchTo().alert().accept();
+      awaitText(b, "Sent again");
+      h.awaitStatus(id, "SUCCEEDED", WITHIN);
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+        assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("SUCCEEDED");
+        assertThat(stepStatus(b, "pack")).isEqualTo("SUCCEEDED");
+      });
+      assertThat(b.driver.findElements(By.id("retry"))).isEmpty();
+      assertThat(b.text()).contains("Earlier error").doesNotContain("Last error"); // it succeeded since
+      assertThat(b.driver.findElement(By.id("last-error")).getAttribute("class")).doesNotContain("status-failed");
+      com.fasterxml.jackson.databind.JsonNode steps = h.instance(id).get("steps");
+      assertThat(steps.get(steps.size() - 1).get("name").asText()).isEqualTo("pack");
+      assertThat(steps.get(steps.size() - 1).get("attempt").asInt()).isEqualTo(2); // the same step, sent again
+      b.driver.findElement(By.cssSelector("#out-step-pack summary")).click();
+      assertThat(b.driver.findElement(By.cssSelector("#out-step-pack pre")).getText()).contains("\"B-7\"");
+      b.screenshot("instance-retried-succeeded");
+    }
   }
 
   @Test
@@ -157,10 +260,8 @@ class WebUiBrowserIT {
     try (Browser phone = Browser.phone()) {
       phone.driver.get(ui + "instances/" + id);
       assertThat(phone.text()).contains("reserve-stock").contains("COMPENSATED");
-      long overflow = (Long) ((JavascriptExecutor) phone.driver).executeScript(
-          "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
-      assertThat(overflow).as("no sideways scrolling on a phone").isLessThanOrEqualTo(0);
-      phone.screenshot("instance-compensated-phone");
+      assertNoSidewaysScroll(phone);
+      phone.fullPage("instance-compensated-phone");
     }
   }
 
@@ -179,6 +280,8 @@ class WebUiBrowserIT {
       awaitText(b, "Cancelled.");
       assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");
       assertThat(stepStatus(b, "ship")).isEqualTo("CANCELLED");
+      assertThat(b.driver.findElements(By.cssSelector("svg.picture g.step[data-step='ship'] text.error")))
+          .as("a cancel is not drawn as a failure").isEmpty();
       assertThat(b.driver.findElements(By.id("cancel"))).isEmpty();
       b.screenshot("instance-cancelled");
     }
@@ -320,8 +423,18 @@ class WebUiBrowserIT {
         });
         assertThat(b.text()).contains("java.net.ConnectException").contains(dlq).contains("ui-payment");
         b.screenshot("dead-letters");
+        try (Browser phone = Browser.phone()) {
+          phone.driver.get(ui + "dead-letters");
+          assertThat(phone.text()).contains("card processor unreachable").contains("java.net.ConnectException");
+          assertNoSidewaysScroll(phone);
+          phone.fullPage("dead-letters-phone");
+        }
         b.driver.findElement(By.cssSelector("button[data-replay='dead-1']")).click();
         awaitText(b, "Replayed 1 message from " + dlq);
+        // the page counts what it found, not the management statistics of seconds ago (which still say 1)
+        assertThat(b.driver.findElement(By.id("dead-letter-total")).getText()).isEqualTo("0 dead letters.");
+        assertThat(b.driver.findElements(By.id("queue-" + dlq))).isEmpty();
+        assertThat(b.driver.findElements(By.cssSelector("button[data-replay-all='" + dlq + "']"))).isEmpty();
         b.screenshot("dead-letters-replayed");
 
         park(ch, dlq, "dead-2", headers);
@@ -401,6 +514,14 @@ class WebUiBrowserIT {
         .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),
         "{\"instanceId\":\"6f1c2d3e\"}".getBytes(StandardCharsets.UTF_8));
     ch.waitForConfirmsOrDie(10_000);
+  }
+
+  /** The page fits a phone's width: nothing sticks out sideways (long names wrap or scroll inside their box). */
+  private static void assertNoSidewaysScroll(Browser phone) {
+    long overflow = (Long) ((JavascriptExecutor) phone.driver).executeScript(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+    assertThat(overflow).as("no sideways scrolling on a phone at " + phone.driver.getCurrentUrl())
+        .isLessThanOrEqualTo(0);
   }
 
   private static boolean gone(WebElement e) {

@@ -151,6 +151,27 @@ class StepPictureTest {
         .contains("class=\"step status-failed\"").doesNotContain("<stock>");
   }
 
+  @Test
+  void aLongErrorIsCutInTheBoxButWholeInItsTooltipAndACancelIsNotShownAsAFailure() {
+    InstanceView.Failure long_ = new InstanceView.Failure("ship", null, null, "NO_PARCELS",
+        "no parcels left today at the depot", null);
+    InstanceView.Failure cancelled = new InstanceView.Failure("pack", null, null, null, "Cancelled", null);
+    StepPicture p = StepPicture.layout(new StepTree(List.of(Node.box("ship", StepKind.TASK),
+        Node.box("pack", StepKind.TASK))), List.of(failed("ship", "FAILED", long_),
+        failed("pack", "CANCELLED", cancelled)));
+    String svg = StepPictureSvg.render(p, "t", Instant.parse("2026-01-05T10:00:05Z"));
+    assertThat(svg).contains("<title>ship: FAILED (NO_PARCELS: no parcels left today at the depot)</title>")
+        .contains("<text class=\"error\"").contains("NO_PARCELS: no parcels left …<")
+        .containsPattern("<text class=\"detail-note\" x=\"\\d+\" y=\"\\d+\">Cancelled<")
+        .doesNotContainPattern("<text class=\"error\"[^>]*>Cancelled<");
+  }
+
+  private static StepView failed(String name, String status, InstanceView.Failure error) {
+    Dispatch d = new Dispatch("do-" + name, status, 1, Instant.parse("2026-01-05T10:00:00Z"),
+        Instant.parse("2026-01-05T10:00:02Z"), MissingNode.getInstance(), error);
+    return new StepView(name, StepKind.TASK, null, d, List.of(d), null, null);
+  }
+
   private static void noTwoBoxesOverlap(StepPicture p) {
     for (Box a : p.boxes()) {
       for (Box b : p.boxes()) {
