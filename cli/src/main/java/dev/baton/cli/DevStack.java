@@ -35,10 +35,15 @@ final class DevStack implements AutoCloseable {
 
   /** Checks what it needs, then starts everything; on failure stops what already started and throws. */
   static DevStack start(DevSettings settings, PrintStream out) {
+    return start(settings, out, null);
+  }
+
+  /** As {@link #start(DevSettings, PrintStream)}, with spans going to {@code tracing} (null: the OTEL_* variables). */
+  static DevStack start(DevSettings settings, PrintStream out, RuntimeTracing tracing) {
     Preflight.check(settings);
     DevStack stack = new DevStack();
     try {
-      stack.startAll(settings, out);
+      stack.startAll(settings, out, tracing != null ? tracing : RuntimeTracing.fromEnvironment());
       return stack;
     } catch (RuntimeException e) {
       stack.close();
@@ -46,7 +51,7 @@ final class DevStack implements AutoCloseable {
     }
   }
 
-  private void startAll(DevSettings s, PrintStream out) {
+  private void startAll(DevSettings s, PrintStream out, RuntimeTracing tracing) {
     try {
       api = DevApiServer.start(s.host(), s.kubePort());
     } catch (PortInUseException e) {
@@ -68,7 +73,6 @@ final class DevStack implements AutoCloseable {
 
     KubernetesClient runtimeClient = newClient();
     // One OpenTelemetry (the OTEL_* variables) for the runtime and the example workers: their spans form one trace.
-    RuntimeTracing tracing = RuntimeTracing.fromEnvironment();
     try {
       BatonRuntime started = BatonRuntime.start(s.runtime(), runtimeClient, tracing);
       toClose.push(started);

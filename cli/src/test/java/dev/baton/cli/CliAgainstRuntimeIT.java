@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.examples.ShippingWorker;
 import dev.baton.testing.LocalServices;
 import java.net.InetAddress;
@@ -178,6 +179,53 @@ class CliAgainstRuntimeIT {
   }
 
   @Test
+  void signalSendsTheBodyToTheWaitingStepWhichOutputsItAndTheInstanceMovesOn() throws Exception {
+    saga.applyWorkflow("cli-approval", """
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: cli-approval, namespace: default}
+        spec:
+          entity: parcel
+          steps:
+            - {name: approval, wait: {signal: approve, timeout: 5m}}
+            - {name: ship, service: shipping, command: ship, input: {approvedBy: "steps.approval.output.by"}}
+        """);
+    String key = key("signal");
+    CliRun started = runtime("start", "cli-approval", "-k", key);
+    assertThat(started.code()).as(started.err()).isZero();
+    String id = started.out().split(" ")[3];
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(saga.instance(id).path("currentStep").asText()).isEqualTo("approval"));
+
+    CliRun badBody = runtime("signal", id, "approve", "-d", "{\"by\": ana}");
+    assertThat(badBody.code()).as("a body that is not JSON is a usage error").isEqualTo(2);
+    assertThat(badBody.out()).isEmpty();
+    assertThat(badBody.err()).contains("--data must be JSON such as", "got: {\"by\": ana}");
+    CliRun unknown = runtime("signal", UUID.randomUUID().toString(), "approve", "-d", "{}");
+    assertThat(unknown.code()).isEqualTo(1);
+    assertThat(unknown.err().strip()).startsWith("baton signal: no instance ").endsWith("(HTTP 404 NotFound)");
+    assertThat(saga.instance(id).path("status").asText()).as("nothing was sent").isEqualTo("RUNNING");
+
+    CliRun signal = runtime("signal", id, "approve", "-d", "{\"by\":\"ana\"}");
+    assertThat(signal.code()).as(signal.err()).isZero();
+    assertThat(signal.out()).startsWith("signal approve stored for instance " + id + " (cli-approval, business key "
+        + key + "): ");
+    JsonNode i = saga.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
+    JsonNode approval = i.path("steps").get(0);
+    assertThat(approval.path("name").asText()).isEqualTo("approval");
+    assertThat(approval.path("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(approval.path("output")).as("the wait's output is the signal's body")
+        .isEqualTo(new ObjectMapper().readTree("{\"by\": \"ana\"}"));
+    assertThat(saga.example("shipping", ShippingWorker.class).deliveries(key)).as("and the instance moved on to ship")
+        .hasSize(1);
+    assertThat(runtime("describe", id).out()).containsPattern("approval\\s+wait\\s+.*SUCCEEDED");
+
+    CliRun finished = runtime("signal", id, "approve", "-o", "json");
+    assertThat(finished.code()).as("a finished instance takes no signal").isEqualTo(1);
+    assertThat(finished.err().strip()).startsWith("baton signal: ").contains("HTTP 409");
+  }
+
+  @Test
   void errorsSayWhatIsWrongWithAnExitCodeThatMeansIt() throws Exception {
     String unknown = UUID.randomUUID().toString();
     CliRun notFound = runtime("describe", unknown);
@@ -218,7 +266,7 @@ class CliAgainstRuntimeIT {
 
     CliRun help = baton("--help");
     assertThat(help.code()).isZero();
-    assertThat(help.out()).contains("start", "describe", "dlq", "Exit codes:", "3   the runtime");
+    assertThat(help.out()).contains("start", "describe", "signal", "dlq", "Exit codes:", "3   the runtime");
   }
 
   @Test

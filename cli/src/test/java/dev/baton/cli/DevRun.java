@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.devapi.Kubectl;
+import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.TestStack;
@@ -21,12 +22,18 @@ record DevRun(DevStack stack, Kubectl kubectl) {
    * @param printed what {@code baton dev} prints
    */
   static DevRun start(TestStack on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed) {
+    return start(on, home, resync, exampleWorkers, printed, null);
+  }
+
+  /** @param tracing where the runtime's and the example workers' spans go (null: the OTEL_* variables) */
+  static DevRun start(TestStack on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed,
+      RuntimeTracing tracing) {
     PostgresDatabase database = on.database();
     DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
         LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
         LocalServices.RABBITMQ_PASSWORD, on.vhost().name(), on.userPrefix(), resync, database.jdbcUrl(),
         database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null);
-    DevStack stack = on.own(DevStack.start(settings, printed));
+    DevStack stack = on.own(DevStack.start(settings, printed, tracing));
     return new DevRun(stack, new Kubectl(stack.kubeconfig(), home.resolve("kube-cache")));
   }
 

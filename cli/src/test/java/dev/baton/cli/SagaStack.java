@@ -9,6 +9,13 @@ import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
+import dev.baton.runtime.tracing.RuntimeTracing;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
@@ -51,6 +58,8 @@ final class SagaStack implements AutoCloseable {
     }
   }
 
+  /** Every span of the runtime and the example workers (OrderSagaTraceIT picks an instance's by its trace id). */
+  final InMemorySpanExporter spans = InMemorySpanExporter.create();
   private final TestStack infrastructure;
   final RabbitVhost vhost;
   final DevStack stack;
@@ -62,21 +71,38 @@ final class SagaStack implements AutoCloseable {
     this.infrastructure = infrastructure;
     this.vhost = infrastructure.vhost();
     DevRun dev = DevRun.start(infrastructure, Files.createTempDirectory("baton-saga"), Duration.ofSeconds(10), true,
-        new PrintStream(printed, true, StandardCharsets.UTF_8));
+        new PrintStream(printed, true, StandardCharsets.UTF_8), RuntimeTracing.of(OpenTelemetrySdk.builder()
+            .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build()));
     DevStack s = dev.stack();
     this.stack = s;
     this.kubectl = dev.kubectl();
     kubectl.ok("apply", "-f", DevRun.orderSaga());
     await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
         .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
-    await("Workflow order-fulfilment Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+    awaitRunnable(WORKFLOW);
+  }
+
+  /** Applies one more Workflow (YAML, namespace default) with the real kubectl and waits until the runtime runs it. */
+  void applyWorkflow(String name, String yaml) {
+    Kubectl.Result applied = kubectl.runWithInput(yaml, "apply", "-f", "-");
+    if (applied.exitCode() != 0) {
+      throw new AssertionError("kubectl apply of Workflow " + name + " failed: " + applied.all());
+    }
+    awaitRunnable(name);
+  }
+
+  /** Waits until a Workflow is Ready and the runtime consumes its orchestrator queue. */
+  private void awaitRunnable(String name) {
+    await("Workflow " + name + " Ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
         .until(() -> {
-          Workflow w = s.api().client().resources(Workflow.class).inNamespace("default").withName(WORKFLOW).get();
+          Workflow w = stack.api().client().resources(Workflow.class).inNamespace("default").withName(name).get();
           return w != null && w.getStatus() != null && w.getStatus().isReady();
         });
-    await("the runtime consuming q.orchestrator.order-fulfilment").atMost(Duration.ofSeconds(60))
+    await("the runtime consuming q.orchestrator." + name).atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> get("/healthz").path("consuming").toString().contains(WORKFLOW));
+        .until(() -> get("/healthz").path("consuming").toString().contains("\"" + name + "\""));
   }
 
   static SagaStack start() {

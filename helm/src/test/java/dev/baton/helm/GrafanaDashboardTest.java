@@ -38,6 +38,12 @@ class GrafanaDashboardTest {
       assertThat(panel.get("targets")).as("queries of panel '%s'", panel.get("title").asText()).isNotEmpty();
       panel.get("targets").forEach(t -> queries.add(t.get("expr").asText()));
     }
+    // The variables' queries (label_values(metric, label)) too: a renamed metric would empty the drop-down.
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      if (variable.path("type").asText().equals("query")) {
+        queries.add(variable.path("definition").asText());
+      }
+    }
     Set<String> queried = new TreeSet<>();
     for (String q : queries) {
       Matcher m = BATON_METRIC.matcher(q);
@@ -46,7 +52,11 @@ class GrafanaDashboardTest {
       }
     }
     assertThat(queried).contains("baton_events_processed_total", "baton_step_latency_seconds_bucket", "baton_instances",
-        "baton_dead_letters");
+        "baton_dead_letters", "baton_steps_running", "baton_step_oldest_seconds");
+    // Latency per step, not only all steps together; and where instances wait, per step.
+    assertThat(queries).anyMatch(q -> q.matches(
+        "histogram_quantile\\(.*sum by \\(le, (?:workflow, )?step\\) \\(rate\\(baton_step_latency_seconds_bucket\\{.*"));
+    assertThat(queries).anyMatch(q -> q.matches(".* by \\((?:workflow, )?step\\) \\(baton_steps_running\\{.*"));
 
     String exported = ExportedMetrics.scrape();
     for (String metric : queried) {

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +30,31 @@ class PrometheusRuleTest {
   @Test
   void onlyWhenAsked() {
     assertThat(Chart.template(ValueSet.DEFAULTS).generic("PrometheusRule")).isEmpty();
+  }
+
+  /**
+   * Every alert has its runbook in docs/operations.md: a {@code ### <alert>} section under {@code ## Alerts}, which
+   * says what the alert means and what to check first; and no section is left for an alert the chart no longer has.
+   */
+  @Test
+  void everyAlertHasARunbookSection() throws IOException {
+    JsonNode rules = JSON.valueToTree(Chart.template(ValueSet.DEFAULTS, Map.of("metrics.prometheusRule.enabled", true))
+        .generic("PrometheusRule").get(0).getAdditionalProperties()).at("/spec/groups");
+    Set<String> alerts = new TreeSet<>();
+    rules.forEach(g -> g.path("rules").forEach(r -> alerts.add(r.path("alert").asText())));
+    assertThat(alerts).hasSizeGreaterThan(5);
+
+    String operations = Files.readString(Chart.repoRoot().resolve("docs/operations.md"));
+    Matcher section = Pattern.compile("(?ms)^## Alerts\\R(.*?)(?=^## )").matcher(operations);
+    assertThat(section.find()).as("docs/operations.md has a section '## Alerts'").isTrue();
+    Map<String, String> runbooks = new TreeMap<>();
+    Matcher heading = Pattern.compile("(?m)^### (\\S+)\\R((?:(?!^#).*\\R?)*)").matcher(section.group(1));
+    while (heading.find()) {
+      runbooks.put(heading.group(1), heading.group(2).strip());
+    }
+    assertThat(runbooks.keySet()).as("the runbooks (### sections) under '## Alerts' in docs/operations.md")
+        .containsExactlyInAnyOrderElementsOf(alerts);
+    runbooks.forEach((alert, text) -> assertThat(text).as("runbook of %s", alert).hasSizeGreaterThan(80));
   }
 
   @Test
@@ -51,10 +79,10 @@ class PrometheusRuleTest {
       }
       assertThat(found).as("metrics in %s", r.path("alert").asText()).isPositive();
     }
-    assertThat(alerts).containsExactly("BatonDeadLetters", "BatonInstancesStuck", "BatonInstanceStuckAtStep",
-        "BatonStepsTimingOut",
-        "BatonOutboxLag", "BatonDependencyUnreachable", "BatonReconcileErrors");
-    assertThat(rules.get(4).path("expr").asText()).endsWith("> 120");
+    assertThat(alerts).containsExactly("BatonDeadLettersGrowing", "BatonDeadLettersWaiting", "BatonInstancesStuck",
+        "BatonInstanceStuckAtStep", "BatonStepsTimingOut", "BatonOutboxLag", "BatonDependencyUnreachable",
+        "BatonReconcileErrors");
+    assertThat(rules.get(alerts.indexOf("BatonOutboxLag")).path("expr").asText()).endsWith("> 120");
 
     String exported = ExportedMetrics.scrape();
     for (String metric : queried) {

@@ -51,6 +51,15 @@ final class CommandTracing {
     };
   }
 
+  /**
+   * The instance's log fields from a message's headers (docs/message-contract.md), for lines outside the handler's
+   * span: the trace is the {@code traceparent}'s.
+   */
+  static LogFields.Scope logFields(InboundMessage message) {
+    return LogFields.open(message.header(Headers.INSTANCE), message.header(Headers.WORKFLOW),
+        message.header(Headers.STEP), MessageTracing.traceIdOf(message.header(Headers.TRACEPARENT)));
+  }
+
   /** Ends the span of a handling that failed (the message goes up the retry staircase or is dead-lettered). */
   static void failed(Span span, Throwable failure) {
     span.recordException(failure);

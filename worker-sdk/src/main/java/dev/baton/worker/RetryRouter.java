@@ -7,6 +7,7 @@ import dev.baton.contract.Names;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.messaging.OutboundMessage;
+import dev.baton.messaging.tracing.LogFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,14 @@ final class RetryRouter {
    *     command that cannot be addressed)
    */
   DeliveryDecision onFailure(InboundMessage message, int retriesSoFar, Throwable failure,
+      Function<CommandResult, OutboundMessage> errorEvent) {
+    // On the consumer's thread, outside the handler's: the retry and dead-letter lines name the instance too.
+    try (LogFields.Scope fields = CommandTracing.logFields(message)) {
+      return route(message, retriesSoFar, failure, errorEvent);
+    }
+  }
+
+  private DeliveryDecision route(InboundMessage message, int retriesSoFar, Throwable failure,
       Function<CommandResult, OutboundMessage> errorEvent) {
     RetryStaircase staircase = consumer.retry();
     // A message that cannot be handled, or whose result is too large, would fail the same way on every retry.

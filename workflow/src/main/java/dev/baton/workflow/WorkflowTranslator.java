@@ -20,8 +20,10 @@ import java.util.Map;
 
 /**
  * The one parse of a Workflow spec (docs/design.md#workflow-language): spec → {@link WorkflowDefinition}, or the
- * problems a person must fix, each naming the step and the field. Checks what the schema cannot (or what an API server
- * without schema validation let through): one kind per step, names unique across the whole tree, nesting to
+ * problems a person must fix. A problem of a step begins with the field and the step it belongs to (for a field of a
+ * parallel's branch or a choice's case, the parallel or the choice), {@code spec.steps[2].choice[0].when (step 'route'):
+ * ...}. Checks what the schema cannot (or what an API server without schema validation let through): one kind per
+ * step, names unique across the whole tree, nesting to
  * {@link Bounds#NESTING} levels, durations, the bounds, and every CEL expression compiled and type-checked, reading only
  * steps that exist. Applies the defaults, here only. The operator adds its own checks of references to other resources;
  * the runtime runs what this returns. Pure.
@@ -38,7 +40,7 @@ public final class WorkflowTranslator {
   private final List<Problem> problems = new ArrayList<>();
   /** Where each step name was first declared, for the duplicate's message. */
   private final Map<String, String> declaredAt = new HashMap<>();
-  /** Every expression and where it is, checked for unknown steps once every name is known. */
+  /** Every expression and where it is (field and step), checked for unknown steps once every name is known. */
   private final Map<String, Expression> expressions = new LinkedHashMap<>();
   private int stepCount;
 
@@ -106,23 +108,25 @@ public final class WorkflowTranslator {
   private Step step(String at, StepSpec spec, int depth) {
     int before = problems.size();
     String name = spec.getName();
-    String label = at + " ('" + name + "')";
-    if (!Names.isValidToken(name)) {
-      invalid(at + ".name '" + name + "' is not a valid step name: lowercase letters, digits, '_' and '-', no dots");
+    if (name == null) {
+      invalid(at + ".name is missing: every step needs a name, unique in the whole Workflow");
+    } else if (!Names.isValidToken(name)) {
+      invalid(of(at + ".name", name) + ": '" + name + "' is not a valid step name: lowercase letters, digits, '_' and"
+          + " '-', no dots");
     } else {
       String first = declaredAt.putIfAbsent(name, at);
       if (first != null) {
-        invalid(at + ".name: step name '" + name + "' is already used by " + first
+        invalid(of(at + ".name", name) + ": step name '" + name + "' is already used by " + first
             + ": step names must be unique in the whole Workflow, nested steps included");
       }
     }
     List<StepKind> kinds = kinds(spec);
     if (kinds.isEmpty()) {
-      invalid(label + " has no kind: give it service and command (a task), parallel, choice, wait or delay");
+      invalid(of(at, name) + " has no kind: give it service and command (a task), parallel, choice, wait or delay");
       return null;
     }
     if (kinds.size() > 1) {
-      invalid(label + " has the fields of " + kinds.size() + " kinds (" + String.join(", ",
+      invalid(of(at, name) + " has the fields of " + kinds.size() + " kinds (" + String.join(", ",
           kinds.stream().map(StepKind::wireName).toList()) + "): a step is exactly one of task, parallel, choice, wait "
           + "or delay");
       return null;
@@ -132,11 +136,11 @@ public final class WorkflowTranslator {
       taskFieldsAbsent(at, spec, kind);
     }
     if (kind != StepKind.CHOICE && spec.getOtherwise() != null) {
-      invalid(at + ".otherwise belongs to a choice, and step '" + name + "' is a " + kind.wireName());
+      invalid(of(at + ".otherwise", name) + " belongs to a choice, and this step is a " + kind.wireName());
     }
     if ((kind == StepKind.PARALLEL || kind == StepKind.CHOICE) && depth >= Bounds.NESTING) {
-      invalid(at + ": step '" + name + "' is a " + kind.wireName() + " at nesting level " + depth + "; steps nest at "
-          + "most " + Bounds.NESTING + " levels deep (spec.steps is level 1)");
+      invalid(of(at, name) + ": a " + kind.wireName() + " at nesting level " + depth + "; steps nest at most "
+          + Bounds.NESTING + " levels deep (spec.steps is level 1)");
       return null;
     }
     Step step = switch (kind) {
@@ -144,7 +148,7 @@ public final class WorkflowTranslator {
       case PARALLEL -> parallel(at, spec, depth);
       case CHOICE -> choice(at, spec, depth);
       case WAIT -> waitStep(at, spec);
-      case DELAY -> new Step.Delay(name, duration(at + ".delay", spec.getDelay()));
+      case DELAY -> new Step.Delay(name, duration(at + ".delay", name, spec.getDelay()));
     };
     return problems.size() == before ? step : null;
   }
@@ -179,37 +183,38 @@ public final class WorkflowTranslator {
     taskFields.put("input", spec.getInput());
     taskFields.forEach((field, value) -> {
       if (value != null) {
-        invalid(at + "." + field + " belongs to a task, and step '" + spec.getName() + "' is a " + kind.wireName()
+        invalid(of(at + "." + field, spec.getName()) + " belongs to a task, and this step is a " + kind.wireName()
             + (field.equals("timeout") && kind == StepKind.WAIT ? " (a wait's timeout is wait.timeout)" : ""));
       }
     });
   }
 
   private Step.Task task(String at, StepSpec spec) {
-    token(at + ".service", spec.getService(), true);
-    token(at + ".command", spec.getCommand(), true);
-    token(at + ".action", spec.getAction(), false);
-    token(at + ".compensate", spec.getCompensate(), false);
-    Duration timeout = spec.getTimeout() == null ? null : duration(at + ".timeout", spec.getTimeout());
+    String name = spec.getName();
+    token(at + ".service", name, spec.getService(), true);
+    token(at + ".command", name, spec.getCommand(), true);
+    token(at + ".action", name, spec.getAction(), false);
+    token(at + ".compensate", name, spec.getCompensate(), false);
+    Duration timeout = spec.getTimeout() == null ? null : duration(at + ".timeout", name, spec.getTimeout());
     OnTimeout onTimeout = spec.getOnTimeout() == null ? OnTimeout.Fail : spec.getOnTimeout();
     Integer asked = spec.getMaxDispatches();
     if (asked != null && (asked < 1 || asked > MAX_DISPATCHES)) {
-      invalid(at + ".maxDispatches is " + asked + ": it must be between 1 and " + MAX_DISPATCHES);
+      invalid(of(at + ".maxDispatches", name) + " is " + asked + ": it must be between 1 and " + MAX_DISPATCHES);
     }
     int maxDispatches = onTimeout == OnTimeout.Redispatch ? (asked == null ? DEFAULT_MAX_DISPATCHES : asked) : 1;
     Map<String, Expression> input = new LinkedHashMap<>();
     if (spec.getInput() != null) {
       if (spec.getInput().size() > Bounds.INPUT_ENTRIES) {
-        invalid(at + ".input has " + spec.getInput().size() + " entries; at most " + Bounds.INPUT_ENTRIES
-            + " are allowed");
+        invalid(of(at + ".input", name) + " has " + spec.getInput().size() + " entries; at most "
+            + Bounds.INPUT_ENTRIES + " are allowed");
       }
       spec.getInput().forEach((key, text) -> {
         String field = at + ".input." + key;
         if (key == null || key.isBlank() || key.length() > Bounds.NAME) {
-          invalid(at + ".input: the key '" + key + "' must be 1 to " + Bounds.NAME + " characters");
+          invalid(of(at + ".input", name) + ": the key '" + key + "' must be 1 to " + Bounds.NAME + " characters");
           return;
         }
-        Expression e = compiled(field, Expression.value(text));
+        Expression e = compiled(field, name, Expression.value(text));
         if (e != null) {
           input.put(key, e);
         }
@@ -222,98 +227,113 @@ public final class WorkflowTranslator {
   }
 
   private Step.Parallel parallel(String at, StepSpec spec, int depth) {
+    String name = spec.getName();
     List<BranchSpec> branches = spec.getParallel();
     if (branches.size() < 2) {
-      invalid(at + ".parallel has " + branches.size() + " branch" + (branches.size() == 1 ? "" : "es")
+      invalid(of(at + ".parallel", name) + " has " + branches.size() + " branch" + (branches.size() == 1 ? "" : "es")
           + ": a parallel step needs at least 2 (a single branch is just its steps)");
     } else if (branches.size() > Bounds.BRANCHES) {
-      invalid(at + ".parallel has " + branches.size() + " branches; at most " + Bounds.BRANCHES + " are allowed");
+      invalid(of(at + ".parallel", name) + " has " + branches.size() + " branches; at most " + Bounds.BRANCHES
+          + " are allowed");
     }
     List<List<Step>> out = new ArrayList<>();
     for (int b = 0; b < branches.size(); b++) {
       String field = at + ".parallel[" + b + "].steps";
       List<StepSpec> steps = branches.get(b) == null ? List.of() : branches.get(b).getSteps();
       if (steps.isEmpty()) {
-        invalid(field + " is empty: every branch of parallel step '" + spec.getName() + "' needs at least one step");
+        invalid(of(field, name) + " is empty: every branch of a parallel step needs at least one step");
       }
-      nestedBound(field, steps);
+      nestedBound(field, name, steps);
       out.add(steps(field, steps, depth + 1));
     }
-    return new Step.Parallel(spec.getName(), out);
+    return new Step.Parallel(name, out);
   }
 
   private Step.Choice choice(String at, StepSpec spec, int depth) {
+    String name = spec.getName();
     List<CaseSpec> cases = spec.getChoice();
     if (cases.isEmpty()) {
-      invalid(at + ".choice is empty: a choice step needs at least one case (when + steps)");
+      invalid(of(at + ".choice", name) + " is empty: a choice step needs at least one case (when + steps)");
     } else if (cases.size() > Bounds.CASES) {
-      invalid(at + ".choice has " + cases.size() + " cases; at most " + Bounds.CASES + " are allowed");
+      invalid(of(at + ".choice", name) + " has " + cases.size() + " cases; at most " + Bounds.CASES + " are allowed");
     }
     List<Step.Case> out = new ArrayList<>();
     for (int c = 0; c < cases.size(); c++) {
       String field = at + ".choice[" + c + "]";
       CaseSpec spec1 = cases.get(c) == null ? new CaseSpec() : cases.get(c);
-      Expression when = spec1.getWhen() == null ? null : compiled(field + ".when", Expression.condition(spec1.getWhen()));
+      Expression when = spec1.getWhen() == null ? null
+          : compiled(field + ".when", name, Expression.condition(spec1.getWhen()));
       if (spec1.getWhen() == null) {
-        invalid(field + ".when is missing: each case of choice step '" + spec.getName() + "' needs a condition");
+        invalid(of(field + ".when", name) + " is missing: each case of a choice needs a condition");
       }
-      nestedBound(field + ".steps", spec1.getSteps());
+      nestedBound(field + ".steps", name, spec1.getSteps());
       List<Step> steps = steps(field + ".steps", spec1.getSteps(), depth + 1);
       if (when != null) {
         out.add(new Step.Case(when, steps));
       }
     }
     List<StepSpec> otherwise = spec.getOtherwise() == null ? List.of() : spec.getOtherwise();
-    nestedBound(at + ".otherwise", otherwise);
-    return new Step.Choice(spec.getName(), out, steps(at + ".otherwise", otherwise, depth + 1));
+    nestedBound(at + ".otherwise", name, otherwise);
+    return new Step.Choice(name, out, steps(at + ".otherwise", otherwise, depth + 1));
   }
 
   private Step.Wait waitStep(String at, StepSpec spec) {
+    String name = spec.getName();
     String signal = spec.getWait().getSignal();
     if (signal == null) {
-      invalid(at + ".wait.signal is missing: name the signal the step waits for, e.g. approve");
+      invalid(of(at + ".wait.signal", name) + " is missing: name the signal the step waits for, e.g. approve");
     } else {
-      token(at + ".wait.signal", signal, true);
+      token(at + ".wait.signal", name, signal, true);
     }
     String timeout = spec.getWait().getTimeout();
-    return new Step.Wait(spec.getName(), signal, timeout == null ? null : duration(at + ".wait.timeout", timeout));
+    return new Step.Wait(name, signal, timeout == null ? null : duration(at + ".wait.timeout", name, timeout));
   }
 
-  private void nestedBound(String field, List<StepSpec> steps) {
+  private void nestedBound(String field, String step, List<StepSpec> steps) {
     if (steps.size() > Bounds.NESTED_STEPS) {
-      invalid(field + " has " + steps.size() + " steps; at most " + Bounds.NESTED_STEPS + " are allowed");
+      invalid(of(field, step) + " has " + steps.size() + " steps; at most " + Bounds.NESTED_STEPS + " are allowed");
     }
   }
 
-  private Expression compiled(String field, Expression.Compiled compiled) {
+  private Expression compiled(String field, String step, Expression.Compiled compiled) {
     if (!compiled.ok()) {
-      invalid(field + ": the CEL expression does not compile: " + compiled.error());
+      invalid(of(field, step) + ": the CEL expression does not compile: " + compiled.error());
       return null;
     }
-    expressions.put(field, compiled.expression());
+    expressions.put(of(field, step), compiled.expression());
     return compiled.expression();
   }
 
-  private Duration duration(String field, String text) {
+  private Duration duration(String field, String step, String text) {
     try {
       return BatonDuration.parse(text).toDuration();
     } catch (IllegalArgumentException e) {
-      invalid(field + ": " + e.getMessage());
+      invalid(of(field, step) + ": " + e.getMessage());
     } catch (ArithmeticException e) {
-      invalid(field + ": '" + text + "' is too long a duration");
+      invalid(of(field, step) + ": '" + text + "' is too long a duration");
     }
     return null;
   }
 
-  private void token(String field, String value, boolean required) {
+  private void token(String field, String step, String value, boolean required) {
     if (value == null && !required) {
       return;
     }
     if (value == null) {
-      invalid(field + " is missing");
+      invalid(of(field, step) + " is missing");
     } else if (!Names.isValidToken(value)) {
-      invalid(field + " '" + value + "' is not a valid name: lowercase letters, digits, '_' and '-', no dots");
+      invalid(of(field, step) + ": '" + value + "' is not a valid name: lowercase letters, digits, '_' and '-',"
+          + " no dots");
     }
+  }
+
+  /**
+   * A field of a step as its problems begin, {@code spec.steps[2].choice[0].when (step 'route')}: the step is the one
+   * that holds the field (a choice for its cases' conditions, a parallel for its branches). A step without a name has
+   * only its field.
+   */
+  private static String of(String field, String step) {
+    return step == null ? field : field + " (step '" + step + "')";
   }
 
   private void invalid(String message) {

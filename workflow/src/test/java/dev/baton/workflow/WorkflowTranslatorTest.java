@@ -125,34 +125,37 @@ class WorkflowTranslatorTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiterString = " :: ", quoteCharacter = '`', textBlock = """
       no steps :: [] :: spec.steps is empty
-      no kind :: [{name: a}] :: spec.steps[0] ('a') has no kind
-      two kinds :: [{name: a, service: s, command: c, delay: 1s}] :: has the fields of 2 kinds (task, delay)
-      a task without command :: [{name: a, service: s}] :: spec.steps[0].command is missing
-      a task without service :: [{name: a, command: c}] :: spec.steps[0].service is missing
-      a task field on a wait :: [{name: a, wait: {signal: go}, timeout: 5s}] :: spec.steps[0].timeout belongs to a task, and step 'a' is a wait
-      input on a delay :: [{name: a, delay: 1s, input: {x: 'input.x'}}] :: spec.steps[0].input belongs to a task
-      otherwise without choice :: [{name: a, service: s, command: c, otherwise: []}] :: spec.steps[0].otherwise belongs to a choice
-      duplicate at the top level :: [{name: a, service: s, command: c}, {name: a, delay: 1s}] :: spec.steps[1].name: step name 'a' is already used by spec.steps[0]
-      duplicate inside a branch :: [{name: a, service: s, command: c}, {name: p, parallel: [{steps: [{name: x, delay: 1s}]}, {steps: [{name: a, delay: 1s}]}]}] :: spec.steps[1].parallel[1].steps[0].name: step name 'a' is already used by spec.steps[0]
-      duplicate inside otherwise :: [{name: c, choice: [{when: 'true', steps: [{name: x, delay: 1s}]}], otherwise: [{name: x, delay: 2s}]}] :: spec.steps[0].otherwise[0].name: step name 'x' is already used by spec.steps[0].choice[0].steps[0]
-      a group at the fourth level :: [{name: p, parallel: [{steps: [{name: q, parallel: [{steps: [{name: r, choice: [{when: 'true', steps: []}]}]}, {steps: [{name: s, delay: 1s}]}]}]}, {steps: [{name: t, delay: 1s}]}]}] :: step 'r' is a choice at nesting level 3; steps nest at most 3 levels deep
-      bad timeout :: [{name: a, service: s, command: c, timeout: 5 minutes}] :: spec.steps[0].timeout: '5 minutes' is not a duration
-      bad delay :: [{name: a, delay: soon}] :: spec.steps[0].delay: 'soon' is not a duration
-      zero delay :: [{name: a, delay: 0s}] :: spec.steps[0].delay: '0s' is zero
-      bad wait timeout :: [{name: a, wait: {signal: go, timeout: 1d}}] :: spec.steps[0].wait.timeout: '1d' is not a duration
-      a wait without signal :: [{name: a, wait: {timeout: 1h}}] :: spec.steps[0].wait.signal is missing
-      a parallel of one branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}]}] :: spec.steps[0].parallel has 1 branch: a parallel step needs at least 2
-      an empty branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}, {steps: []}]}] :: spec.steps[0].parallel[1].steps is empty
-      a choice without cases :: [{name: c, choice: []}] :: spec.steps[0].choice is empty
-      a case without when :: [{name: c, choice: [{steps: []}]}] :: spec.steps[0].choice[0].when is missing
-      CEL that does not parse :: [{name: c, choice: [{when: 'input.amount >', steps: []}]}] :: spec.steps[0].choice[0].when: the CEL expression does not compile: <input>:1:15: mismatched input '<EOF>'
-      a when that is no bool :: [{name: c, choice: [{when: 'input.amount + 1', steps: []}]}] :: spec.steps[0].choice[0].when: the CEL expression does not compile
-      an undeclared variable :: [{name: a, service: s, command: c, input: {x: 'order.id'}}] :: spec.steps[0].input.x: the CEL expression does not compile: <input>:1:1: undeclared reference to 'order'
-      an unknown step read :: [{name: a, service: s, command: c, input: {x: 'steps.nope.output'}}] :: spec.steps[0].input.x: 'steps.nope.output' reads steps.nope, but the Workflow has no step 'nope'
-      an unknown step read by index :: [{name: c, choice: [{when: "steps['gone'].status == 'SUCCEEDED'", steps: []}]}] :: reads steps.gone, but the Workflow has no step 'gone'
-      maxDispatches over the bound :: [{name: a, service: s, command: c, onTimeout: Redispatch, maxDispatches: 101}] :: spec.steps[0].maxDispatches is 101: it must be between 1 and 100
-      a dotted service :: [{name: a, service: pay.ment, command: c}] :: spec.steps[0].service 'pay.ment' is not a valid name
-      a dotted step name :: [{name: a.b, delay: 1s}] :: spec.steps[0].name 'a.b' is not a valid step name
+      no kind :: [{name: a}] :: spec.steps[0] (step 'a') has no kind
+      two kinds :: [{name: a, service: s, command: c, delay: 1s}] :: spec.steps[0] (step 'a') has the fields of 2 kinds (task, delay)
+      a task without command :: [{name: a, service: s}] :: spec.steps[0].command (step 'a') is missing
+      a task without service :: [{name: a, command: c}] :: spec.steps[0].service (step 'a') is missing
+      a task field on a wait :: [{name: a, wait: {signal: go}, timeout: 5s}] :: spec.steps[0].timeout (step 'a') belongs to a task, and this step is a wait (a wait's timeout is wait.timeout)
+      input on a delay :: [{name: a, delay: 1s, input: {x: 'input.x'}}] :: spec.steps[0].input (step 'a') belongs to a task, and this step is a delay
+      otherwise without choice :: [{name: a, service: s, command: c, otherwise: []}] :: spec.steps[0].otherwise (step 'a') belongs to a choice, and this step is a task
+      duplicate at the top level :: [{name: a, service: s, command: c}, {name: a, delay: 1s}] :: spec.steps[1].name (step 'a'): step name 'a' is already used by spec.steps[0]:
+      duplicate inside a branch :: [{name: a, service: s, command: c}, {name: p, parallel: [{steps: [{name: x, delay: 1s}]}, {steps: [{name: a, delay: 1s}]}]}] :: spec.steps[1].parallel[1].steps[0].name (step 'a'): step name 'a' is already used by spec.steps[0]:
+      duplicate inside otherwise :: [{name: c, choice: [{when: 'true', steps: [{name: x, delay: 1s}]}], otherwise: [{name: x, delay: 2s}]}] :: spec.steps[0].otherwise[0].name (step 'x'): step name 'x' is already used by spec.steps[0].choice[0].steps[0]:
+      a group at the fourth level :: [{name: p, parallel: [{steps: [{name: q, parallel: [{steps: [{name: r, choice: [{when: 'true', steps: []}]}]}, {steps: [{name: s, delay: 1s}]}]}]}, {steps: [{name: t, delay: 1s}]}]}] :: spec.steps[0].parallel[0].steps[0].parallel[0].steps[0] (step 'r'): a choice at nesting level 3; steps nest at most 3 levels deep
+      bad timeout :: [{name: a, service: s, command: c, timeout: 5 minutes}] :: spec.steps[0].timeout (step 'a'): '5 minutes' is not a duration
+      bad delay :: [{name: a, delay: soon}] :: spec.steps[0].delay (step 'a'): 'soon' is not a duration
+      zero delay :: [{name: a, delay: 0s}] :: spec.steps[0].delay (step 'a'): '0s' is zero
+      bad wait timeout :: [{name: a, wait: {signal: go, timeout: 1d}}] :: spec.steps[0].wait.timeout (step 'a'): '1d' is not a duration
+      a wait without signal :: [{name: a, wait: {timeout: 1h}}] :: spec.steps[0].wait.signal (step 'a') is missing
+      a parallel of one branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}]}] :: spec.steps[0].parallel (step 'p') has 1 branch: a parallel step needs at least 2
+      an empty branch :: [{name: p, parallel: [{steps: [{name: a, delay: 1s}]}, {steps: []}]}] :: spec.steps[0].parallel[1].steps (step 'p') is empty
+      a choice without cases :: [{name: c, choice: []}] :: spec.steps[0].choice (step 'c') is empty
+      a case without when :: [{name: c, choice: [{steps: []}]}] :: spec.steps[0].choice[0].when (step 'c') is missing
+      CEL that does not parse :: [{name: c, choice: [{when: 'input.amount >', steps: []}]}] :: spec.steps[0].choice[0].when (step 'c'): the CEL expression does not compile: <input>:1:15: mismatched input '<EOF>'
+      a when that is no bool :: [{name: c, choice: [{when: 'input.amount + 1', steps: []}]}] :: spec.steps[0].choice[0].when (step 'c'): the CEL expression does not compile
+      an undeclared variable :: [{name: a, service: s, command: c, input: {x: 'order.id'}}] :: spec.steps[0].input.x (step 'a'): the CEL expression does not compile: <input>:1:1: undeclared reference to 'order'
+      an unknown step read :: [{name: a, service: s, command: c, input: {x: 'steps.nope.output'}}] :: spec.steps[0].input.x (step 'a'): 'steps.nope.output' reads steps.nope, but the Workflow has no step 'nope'
+      an unknown step read by index :: [{name: c, choice: [{when: "steps['gone'].status == 'SUCCEEDED'", steps: []}]}] :: spec.steps[0].choice[0].when (step 'c'): 'steps['gone'].status == 'SUCCEEDED'' reads steps.gone, but the Workflow has no step 'gone'
+      maxDispatches over the bound :: [{name: a, service: s, command: c, onTimeout: Redispatch, maxDispatches: 101}] :: spec.steps[0].maxDispatches (step 'a') is 101: it must be between 1 and 100
+      a dotted service :: [{name: a, service: pay.ment, command: c}] :: spec.steps[0].service (step 'a'): 'pay.ment' is not a valid name
+      a dotted step name :: [{name: a.b, delay: 1s}] :: spec.steps[0].name (step 'a.b'): 'a.b' is not a valid step name
+      a step without a name :: [{delay: 1s}] :: spec.steps[0].name is missing
+      an unknown step read inside a branch names the task :: [{name: p, parallel: [{steps: [{name: x, delay: 1s}]}, {steps: [{name: t, service: s, command: c, input: {y: 'steps.gone.output'}}]}]}] :: spec.steps[0].parallel[1].steps[0].input.y (step 't'): 'steps.gone.output' reads steps.gone
+      a bad when inside a case names its own choice, not the outer one :: [{name: outer, choice: [{when: 'true', steps: [{name: inner, choice: [{when: 'input.x >', steps: []}]}]}]}] :: spec.steps[0].choice[0].steps[0].choice[0].when (step 'inner'): the CEL expression does not compile
       """)
   void badSpecsBecomeProblemsNamingTheStepAndTheField(String what, String steps, String message) {
     Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "orders", 1, Specs.steps(steps));
@@ -181,12 +184,12 @@ class WorkflowTranslatorTest {
         .collect(Collectors.joining(", ", "[", "]"));
     Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
         steps("[{name: p, parallel: [{steps: " + many + "}, {steps: [{name: x, delay: 1s}]}]}]"));
-    assertThat(v.message()).contains("spec.steps[0].parallel[0].steps has 21 steps; at most 20 are allowed");
+    assertThat(v.message()).contains("spec.steps[0].parallel[0].steps (step 'p') has 21 steps; at most 20 are allowed");
 
     String branches = IntStream.range(0, 11).mapToObj(i -> "{steps: [{name: b" + i + ", delay: 1s}]}")
         .collect(Collectors.joining(", ", "[", "]"));
     assertThat(WorkflowTranslator.translate("shop", "w", 1, steps("[{name: p, parallel: " + branches + "}]")).message())
-        .contains("spec.steps[0].parallel has 11 branches; at most 10 are allowed");
+        .contains("spec.steps[0].parallel (step 'p') has 11 branches; at most 10 are allowed");
 
     String expression = "input.x == '" + "x".repeat(1020) + "'";
     assertThat(WorkflowTranslator.translate("shop", "w", 1,
@@ -198,7 +201,22 @@ class WorkflowTranslatorTest {
   void everyProblemIsReportedNotOnlyTheFirst() {
     Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
         steps("[{name: a, delay: soon}, {name: b, wait: {signal: go, timeout: never}}]"));
-    assertThat(v.problems()).hasSize(2);
+    assertThat(v.problems()).extracting(p -> p.message()).satisfiesExactly(
+        a -> assertThat(a).startsWith("spec.steps[0].delay (step 'a'): "),
+        b -> assertThat(b).startsWith("spec.steps[1].wait.timeout (step 'b'): "));
+  }
+
+  @Test
+  void everyProblemOfANamedStepNamesIt() {
+    // two steps at the second level with many problems each
+    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1, steps("""
+        [{name: outer, parallel: [
+          {steps: [{name: t, service: pay.ment, command: c.d, action: a.b, compensate: x.y, timeout: soon,
+                    onTimeout: Redispatch, maxDispatches: 0, input: {k: 'nope', j: 'steps.gone'}}]},
+          {steps: [{name: w, wait: {signal: s.t, timeout: never}, input: {x: 'input'}, otherwise: []}]}]}]
+        """));
+    assertThat(v.problems()).hasSize(12).allSatisfy(p -> assertThat(p.message())
+        .matches("(?s)spec\\.steps\\[0]\\.parallel\\[[01]]\\.steps\\[0]\\.[a-zA-Z.]+ \\(step '[tw]'\\)[ :].*"));
   }
 
   @Test

@@ -57,6 +57,11 @@ public final class MessageTracing {
     return text;
   }
 
+  /** The trace id a {@code traceparent} names (for the {@code traceId} log field), or null when none or malformed. */
+  public static String traceIdOf(String traceparent) {
+    return fromTraceparent(traceparent).map(c -> Span.fromContext(c).getSpanContext().getTraceId()).orElse(null);
+  }
+
   /** The context a stored {@code traceparent} names, or empty when there is none or it is malformed. */
   public static Optional<Context> fromTraceparent(String traceparent) {
     if (traceparent == null || traceparent.isBlank()) {

@@ -80,8 +80,8 @@ class WorkflowLanguageIT {
         {entity: order, steps: [{name: route, choice: [{when: "input.amount >", steps: []}]}]}
         """));
     var refused = f.awaitReady(Workflow.class, NS, "bad-cel", false, "InvalidSpec");
-    assertThat(refused.getMessage()).startsWith("spec.steps[0].choice[0].when: the CEL expression does not compile: "
-        + "<input>:1:15: mismatched input '<EOF>'");
+    assertThat(refused.getMessage()).startsWith("spec.steps[0].choice[0].when (step 'route'): the CEL expression does "
+        + "not compile: <input>:1:15: mismatched input '<EOF>'");
     assertThat(broker.queues()).as("nothing declared").doesNotContainKey("q.orchestrator.bad-cel");
   }
 
@@ -93,8 +93,8 @@ class WorkflowLanguageIT {
           {name: checks, parallel: [{steps: [{name: fraud, delay: 1s}]}, {steps: [{name: wait, delay: 2s}]}]}]}
         """));
     var refused = f.awaitReady(Workflow.class, NS, "twice", false, "InvalidSpec");
-    assertThat(refused.getMessage()).contains("spec.steps[1].parallel[0].steps[0].name: step name 'fraud' is already "
-        + "used by spec.steps[0]");
+    assertThat(refused.getMessage()).contains("spec.steps[1].parallel[0].steps[0].name (step 'fraud'): step name "
+        + "'fraud' is already used by spec.steps[0]");
     assertThat(broker.queues()).doesNotContainKey("q.orchestrator.twice");
   }
 

@@ -72,14 +72,15 @@ class WorkflowTranslatorTest {
         Arguments.of("unknown compensate command", workflow("w", s -> {}, step("charge", "payment", "pay", "undo")),
             Reason.MISSING_COMMAND, "step 'charge' uses compensate command 'undo'"),
         Arguments.of("duplicate step names", workflow("w", s -> {}, step("a", "payment", "pay", null),
-            step("a", "payment", "refund", null)), Reason.INVALID_SPEC, "spec.steps[1].name: step name 'a' is already used by spec.steps[0]"),
+            step("a", "payment", "refund", null)), Reason.INVALID_SPEC,
+            "spec.steps[1].name (step 'a'): step name 'a' is already used by spec.steps[0]"),
         Arguments.of("bad timeout", workflow("w", s -> {}, withTimeout(step("a", "payment", "pay", null), "5 minutes")),
-            Reason.INVALID_SPEC, "spec.steps[0].timeout: '5 minutes' is not a duration"),
+            Reason.INVALID_SPEC, "spec.steps[0].timeout (step 'a'): '5 minutes' is not a duration"),
         Arguments.of("dotted entity", workflow("w", s -> s.setEntity("order.v2"), step("a", "payment", "pay", null)),
             Reason.INVALID_SPEC, "spec.entity 'order.v2' is not a valid entity"),
         Arguments.of("no steps", workflow("w", s -> {}), Reason.INVALID_SPEC, "spec.steps is empty"),
         Arguments.of("dotted step service", workflow("w", s -> {}, step("a", "pay.ment", "pay", null)),
-            Reason.INVALID_SPEC, "spec.steps[0].service 'pay.ment' is not a valid name"),
+            Reason.INVALID_SPEC, "spec.steps[0].service (step 'a'): 'pay.ment' is not a valid name"),
         Arguments.of("name too long for a queue", workflow("w".repeat(240), s -> {}, step("a", "payment", "pay", null)),
             Reason.INVALID_SPEC, "metadata.name is too long"));
   }

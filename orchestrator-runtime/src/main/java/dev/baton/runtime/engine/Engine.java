@@ -169,7 +169,7 @@ public final class Engine {
       Map<UUID, List<StoredSignal>> signals) throws SQLException {
     Span span = spanOf(instance, stimulus);
     try (Scope current = span.makeCurrent();
-        LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus),
+        LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus, rows),
             span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null)) {
       Planned p = decide(c, instance, rows, stimulus, signals);
       if (p.transition().finishes()) {
@@ -204,8 +204,19 @@ public final class Engine {
     return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
   }
 
-  private static String stepOf(Stimulus stimulus) {
-    return stimulus instanceof Stimulus.Result r ? r.event().step() : null;
+  /** The step a stimulus is about: an event's, or the steps whose timers are due (comma-separated). */
+  private static String stepOf(Stimulus stimulus, List<StepState> rows) {
+    if (stimulus instanceof Stimulus.Result r) {
+      return r.event().step();
+    }
+    return stimulus instanceof Stimulus.TimersDue ? dueSteps(rows) : null;
+  }
+
+  /** The names of the steps in flight whose deadline has passed, comma-separated; null when none. */
+  private static String dueSteps(List<StepState> rows) {
+    String names = rows.stream().filter(StepState::due).map(StepState::name).distinct()
+        .collect(java.util.stream.Collectors.joining(","));
+    return names.isEmpty() ? null : names;
   }
 
   private Planned decide(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,

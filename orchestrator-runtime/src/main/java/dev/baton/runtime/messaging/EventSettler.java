@@ -1,7 +1,6 @@
 package dev.baton.runtime.messaging;
 
 import com.rabbitmq.client.Channel;
-import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
@@ -96,9 +95,7 @@ final class EventSettler {
    */
   void park(PendingDelivery d, String reason, String type, ParkReason metricReason) {
     String parkingQueue = Names.orchestratorDeadLetterQueue(d.workflow());
-    Map<String, Object> headers = d.props().getHeaders() == null ? Map.of() : d.props().getHeaders();
-    try (LogFields.Scope fields = LogFields.open(text(headers.get(Headers.INSTANCE)), d.workflow(),
-        text(headers.get(Headers.STEP)), InstanceTracing.traceIdOf(text(headers.get(Headers.TRACEPARENT))))) {
+    try (LogFields.Scope fields = InstanceTracing.logFieldsOf(d.props().getHeaders(), null, d.workflow())) {
       LOG.warn("Parking an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
           d.envelope().getRoutingKey(), d.props().getMessageId(), reason);
     }
@@ -116,10 +113,5 @@ final class EventSettler {
   private boolean parksUnderWay(Channel channel) {
     AtomicInteger n = parking.get(channel);
     return n != null && n.get() > 0;
-  }
-
-  /** A header as text (AMQP strings arrive as LongString), or null. */
-  private static String text(Object value) {
-    return value == null ? null : value.toString();
   }
 }

@@ -10,6 +10,7 @@ import dev.baton.messaging.ConfirmedPublisher;
 import dev.baton.messaging.OutboundMessage;
 import dev.baton.messaging.PublishResult;
 import dev.baton.messaging.PublishResult.Failure;
+import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -17,6 +18,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.tracing.InstanceTracing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
@@ -221,7 +223,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         try {
           message = message(row);
         } catch (RuntimeException e) {
-          LOG.warn("Command {} of the outbox cannot be sent: {}", row.message().messageId(), e.toString());
+          // Its headers are what cannot be read: the correlation id names the instance.
+          try (LogFields.Scope fields = LogFields.open(row.message().correlationId(), null, null, null)) {
+            LOG.warn("Command {} of the outbox cannot be sent: {}", row.message().messageId(), e.toString());
+          }
           unreadable.add(row.id());
           continue;
         }
@@ -287,8 +292,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
             break; // the broker went away meanwhile: the rest waits for the next round
           }
           if (!alone.confirmed()) {
-            LOG.warn("Command {} to {} ({}) failed on its own: {}", e.row.message().messageId(),
-                e.message.exchange(), e.message.routingKey(), alone);
+            try (LogFields.Scope fields = InstanceTracing.logFieldsOf(e.message.properties().getHeaders(),
+                e.row.message().correlationId(), null)) {
+              LOG.warn("Command {} to {} ({}) failed on its own: {}", e.row.message().messageId(),
+                  e.message.exchange(), e.message.routingKey(), alone);
+            }
           }
         }
       } else {

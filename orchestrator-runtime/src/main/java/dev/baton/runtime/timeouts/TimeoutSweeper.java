@@ -3,6 +3,7 @@ package dev.baton.runtime.timeouts;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.StepState;
 import dev.baton.runtime.engine.StepStatus;
 import dev.baton.runtime.engine.Stimulus;
 import dev.baton.runtime.engine.Transition;
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +81,7 @@ public final class TimeoutSweeper implements Runnable {
         }
         Transition moved = engine.apply(c, locked.get(), new Stimulus.TimersDue()).transition();
         if (moved.moved()) {
-          try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), null,
+          try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), fired(moved.rows()),
               InstanceTracing.traceIdOf(locked.get().traceparent()))) {
             LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
           }
@@ -99,5 +101,16 @@ public final class TimeoutSweeper implements Runnable {
       LOG.warn("Instance {}: its due timers could not be handled, the others go on: {}", id, e.toString());
       return false;
     }
+  }
+
+  /**
+   * The steps whose timers fired, comma-separated (the {@code step} log field): the rows the sweep ended, timed out
+   * (a task or a wait) or done (a delay); null when none.
+   */
+  static String fired(List<StepState> rows) {
+    String names = rows.stream().filter(r -> r.id() != null && (r.status() == StepStatus.TIMED_OUT
+            || r.status() == StepStatus.SUCCEEDED && "delay".equals(r.kind())))
+        .map(StepState::name).distinct().collect(Collectors.joining(","));
+    return names.isEmpty() ? null : names;
   }
 }

@@ -1,5 +1,7 @@
 package dev.baton.runtime.tracing;
 
+import dev.baton.contract.Headers;
+import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -103,8 +105,25 @@ public final class InstanceTracing {
 
   /** The trace id to show and log, or null when the span is not recorded anywhere (no SDK). */
   public static String traceIdOf(String traceparent) {
-    return MessageTracing.fromTraceparent(traceparent)
-        .map(c -> Span.fromContext(c).getSpanContext().getTraceId()).orElse(null);
+    return MessageTracing.traceIdOf(traceparent);
+  }
+
+  /**
+   * The log fields of a message about an instance, from its headers (docs/message-contract.md): {@code
+   * baton-instance} (else {@code instanceFallback}: a command's correlation id), the {@code workflow} known from
+   * elsewhere (the queue an event came from; null: the {@code baton-workflow} header), {@code baton-step} and the
+   * {@code traceparent}'s trace.
+   */
+  public static LogFields.Scope logFieldsOf(Map<String, Object> headers, String instanceFallback, String workflow) {
+    Map<String, Object> h = headers == null ? Map.of() : headers;
+    String instance = text(h.get(Headers.INSTANCE));
+    return LogFields.open(instance != null ? instance : instanceFallback,
+        workflow != null ? workflow : text(h.get(Headers.WORKFLOW)), text(h.get(Headers.STEP)),
+        traceIdOf(text(h.get(Headers.TRACEPARENT))));
+  }
+
+  private static String text(Object value) {
+    return value == null || value.toString().isBlank() ? null : value.toString();
   }
 
   private static SpanBuilder under(SpanBuilder builder, String instanceTraceparent) {

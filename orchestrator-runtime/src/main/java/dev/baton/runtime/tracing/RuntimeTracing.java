@@ -18,15 +18,22 @@ import java.util.Map;
  * The runtime's OpenTelemetry, configured by the standard {@code OTEL_*} variables (OTEL_TRACES_EXPORTER=otlp or
  * logging, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, ...). Exporting is off unless an exporter is named, but
  * spans are still made: their ids become the commands' {@code traceparent}, the instance's trace id in the API and
- * the {@code traceId} of log lines, so a trace collector added later finds the same ids.
+ * the {@code traceId} of log lines, so a trace collector added later finds the same ids. OTLP goes over
+ * http/protobuf (to port 4318) unless {@code OTEL_EXPORTER_OTLP_PROTOCOL} says otherwise; grpc is not shipped.
  */
 public final class RuntimeTracing implements AutoCloseable {
 
-  private static final Map<String, String> DEFAULTS = Map.of(
+  /**
+   * Under the user's {@code OTEL_*} variables and {@code otel.*} properties, which win. The OTLP protocol is
+   * http/protobuf because that is the only sender shipped (the JDK's HTTP client, no gRPC or OkHttp): OpenTelemetry's
+   * own default, grpc, failed the start with "No GrpcSenderProvider found on classpath".
+   */
+  static final Map<String, String> DEFAULTS = Map.of(
       "otel.service.name", "baton-runtime",
       "otel.traces.exporter", "none",
       "otel.metrics.exporter", "none",
-      "otel.logs.exporter", "none");
+      "otel.logs.exporter", "none",
+      "otel.exporter.otlp.protocol", "http/protobuf");
 
   private final OpenTelemetry openTelemetry;
   private final AutoCloseable closeable;

@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (compensate: void); route = choice (fraud score over 80 or amount over 1000: the wait approval) otherwise note;
  * cool-off = delay; ship with an input mapping. NEST, combinations: gate = choice (input.fast: both = parallel of a
  * (compensate: undo-a) | b (compensate: undo-b)) otherwise nothing; fan = parallel of pick = choice (input.n > 1:
- * big) otherwise small | hold = wait for go, then after.
+ * big) otherwise small | hold = wait for go, then after. TIERS, a choice of three cases whose conditions overlap:
+ * tier = amount over 1000: manual (a wait for approve); over 100: review; over 10: quick; otherwise free.
  *
  * <p>A transition is shown as lines: {@code end <step>#<attempt> <status>} for an attempt that ends, {@code send
  * <step>#<attempt> <action>} for a command sent, {@code add <step>#<attempt> <status>} for a step of another kind that
@@ -88,7 +89,16 @@ class StateMachineTest {
         {name: decide, choice: [{when: "input.customer.tier == 'gold'", steps: []}], otherwise: []},
         {name: mapped, service: s, command: mapped, input: {city: "input.customer.address.city"}}]}
       """);
-  static final List<WorkflowDefinition> KNOWN = List.of(SAGA, TREE, NEST, BROKEN);
+  static final WorkflowDefinition TIERS = yaml("tiers", """
+      {entity: order, steps: [
+        {name: tier, choice: [
+          {when: "input.amount > 1000", steps: [{name: manual, wait: {signal: approve}}]},
+          {when: "input.amount > 100", steps: [{name: review, service: s, command: review}]},
+          {when: "input.amount > 10", steps: [{name: quick, service: s, command: quick}]}],
+         otherwise: [{name: free, service: s, command: free}]},
+        {name: done, service: s, command: done}]}
+      """);
+  static final List<WorkflowDefinition> KNOWN = List.of(SAGA, TREE, NEST, BROKEN, TIERS);
 
   static WorkflowDefinition saga(OnFailure onFailure) {
     WorkflowSpec spec = new WorkflowSpec();
@@ -443,6 +453,24 @@ class StateMachineTest {
             success("authorize", "authorize", "{}"),
             "end authorize#1 SUCCEEDED", "end checks#1 SUCCEEDED", "add route#1 RUNNING case 0",
             "add approval#1 RUNNING", "-> RUNNING"),
+        // choice of several cases: the first whose when holds, in order, though later ones hold too
+        row("choice: a later case is taken when the earlier ones do not hold (cases 1 and 2 both hold: 1)", TIERS,
+            tree(RUNNING, FORWARD, "{\"amount\": 500}", List.of()), START,
+            "add tier#1 RUNNING case 1", "send review#1 review", "-> RUNNING"),
+        row("choice: the last case, when only it holds", TIERS,
+            tree(RUNNING, FORWARD, "{\"amount\": 50}", List.of()), START,
+            "add tier#1 RUNNING case 2", "send quick#1 quick", "-> RUNNING"),
+        row("choice: the first case wins over every later one that holds too", TIERS,
+            tree(RUNNING, FORWARD, "{\"amount\": 5000}", List.of()), START,
+            "add tier#1 RUNNING case 0", "add manual#1 RUNNING", "-> RUNNING"),
+        row("choice: otherwise when none holds", TIERS,
+            tree(RUNNING, FORWARD, "{\"amount\": 5}", List.of()), START,
+            "add tier#1 RUNNING case otherwise", "send free#1 free", "-> RUNNING"),
+        row("choice: the recorded case is the one that goes on, not re-evaluated over a changed input", TIERS,
+            tree(RUNNING, FORWARD, "{\"amount\": 5000}", List.of(), chose("tier", "1", StepStatus.RUNNING),
+                running("review", 1)),
+            success("review", "review", "{}"), "end review#1 SUCCEEDED", "end tier#1 SUCCEEDED", "send done#1 done",
+            "-> RUNNING"),
         // wait: a signal before it starts is consumed when it starts; one after, when it arrives
         row("wait: a signal stored before the wait starts is consumed at once", TREE,
             tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(7, "approve", Json.read("{\"by\": \"ana\"}"))),

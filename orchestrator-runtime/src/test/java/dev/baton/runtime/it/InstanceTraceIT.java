@@ -2,9 +2,11 @@ package dev.baton.runtime.it;
 
 import static dev.baton.runtime.it.RuntimeHarness.spec;
 import static dev.baton.runtime.it.RuntimeHarness.step;
+import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -113,22 +115,40 @@ class InstanceTraceIT {
 
   @Test
   void a_runtime_restarted_mid_instance_continues_the_same_trace() throws Exception {
-    h.apply("restart", spec("order", step("reserve", "rs-inventory", "reserve", null),
-        step("ship", "rs-shipping", "ship", null)));
+    // The instance waits for a signal across the restart: what happens after it (the signal, the next dispatch, its
+    // result) has no message to carry the trace, only the traceparent the instance stored.
+    h.apply("restart", yaml("""
+        {entity: order, steps: [
+          {name: reserve, service: rs-inventory, command: reserve},
+          {name: approval, wait: {signal: approve, timeout: 1m}},
+          {name: ship, service: rs-shipping, command: ship}]}
+        """));
     TestWorker w = h.worker()
-        .serve("q.rs-inventory.reserve", "rs-inventory", "reserve", c -> done());
+        .serve("q.rs-inventory.reserve", "rs-inventory", "reserve", c -> done())
+        .serve("q.rs-shipping.ship", "rs-shipping", "ship", c -> done());
     UUID id = startWithTraceparent("restart", "o-3");
-    awaitSpans(List.of("apply reserve success reserve", "dispatch ship"));
+    String startSpan = awaitSpans(List.of("start default/restart", "apply reserve success reserve"))
+        .get("start default/restart").getSpanId();
+    await().atMost(Duration.ofSeconds(10)).until(() -> "RUNNING".equals(h.scalar(
+        "SELECT status FROM instance_step WHERE instance_id = '" + id + "' AND name = 'approval'")));
+    assertThat(h.scalar("SELECT trace_parent FROM workflow_instance WHERE id = '" + id + "'"))
+        .isEqualTo("00-" + CALLER_TRACE + "-" + startSpan + "-01");
 
     h.stopRuntime();
+    otel.clearSpans(); // from here on, only what the new runtime makes
     h.startRuntime(h.settings(), RuntimeTracing.of(otel.getOpenTelemetry()));
-    w.serve("q.rs-shipping.ship", "rs-shipping", "ship", c -> done());
+    RuntimeHarness.Response r = h.post("/api/v1/instances/" + id + "/signals/approve", "{}");
+    assertThat(r.status()).as(r.text()).isEqualTo(202);
 
     h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
-    Map<String, SpanData> spans = awaitSpans(List.of("dispatch ship", "apply ship success ship"));
-    assertThat(spans.get("apply ship success ship").getTraceId()).isEqualTo(CALLER_TRACE);
-    assertThat(spans.get("apply ship success ship").getParentSpanId())
-        .isEqualTo(spans.get("dispatch ship").getSpanId());
+    Map<String, SpanData> spans = awaitSpans(List.of("signal approve", "dispatch ship", "apply ship success ship"));
+    assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
+    // The signal hangs under the stored start span; what it dispatches under it.
+    assertThat(spans.get("signal approve").getParentSpanId()).isEqualTo(startSpan);
+    assertChain(spans, "signal approve", "dispatch ship", "apply ship success ship");
+    assertThat(w.received()).filteredOn(c -> c.command().equals("ship")).singleElement()
+        .satisfies(c -> assertThat(String.valueOf(c.headers().get("traceparent")))
+            .isEqualTo("00-" + CALLER_TRACE + "-" + spans.get("dispatch ship").getSpanId() + "-01"));
   }
 
   @Test
@@ -146,16 +166,29 @@ class InstanceTraceIT {
     root.addAppender(lines);
     try {
       h.startRuntime(settings, RuntimeTracing.of(otel.getOpenTelemetry()));
-      UUID id = startWithTraceparent("logged", "o-4");
+      // A value of the input that no line may show (payloads are logged at DEBUG only).
+      String card = "card-" + UUID.randomUUID();
+      UUID id = startWithTraceparent("logged", "o-4", "{\"card\":\"" + card + "\"}");
       h.awaitStatus(id, "FAILED", Duration.ofSeconds(30));
 
       ILoggingEvent timedOut = await().atMost(Duration.ofSeconds(10)).until(() -> lines.list.stream()
           .filter(e -> e.getFormattedMessage().contains("timer(s) due")).findFirst(), Optional::isPresent).get();
       assertThat(timedOut.getMDCPropertyMap()).containsEntry("instanceId", id.toString())
-          .containsEntry("workflow", "logged").containsEntry("traceId", CALLER_TRACE);
+          .containsEntry("workflow", "logged").containsEntry("step", "wait-forever")
+          .containsEntry("traceId", CALLER_TRACE);
       assertThat(secret).hasSizeGreaterThan(8);
       assertThat(lines.list).isNotEmpty().extracting(ILoggingEvent::getFormattedMessage)
           .noneMatch(line -> line.contains(secret));
+      assertThat(lines.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+          .extracting(ILoggingEvent::getFormattedMessage).isNotEmpty().noneMatch(line -> line.contains(card));
+
+      // The timeout is a span of the instance's trace, under the start span the instance stored.
+      Map<String, SpanData> spans = awaitSpans(List.of("start default/logged", "timers due"));
+      assertThat(spans.get("timers due").getTraceId()).isEqualTo(CALLER_TRACE);
+      assertThat(spans.get("timers due").getParentSpanId())
+          .isEqualTo(spans.get("start default/logged").getSpanId());
+      assertThat(spans.get("timers due").getEvents())
+          .anySatisfy(e -> assertThat(e.getName()).isEqualTo("finished FAILED"));
     } finally {
       root.detachAppender(lines);
     }
@@ -178,10 +211,15 @@ class InstanceTraceIT {
   }
 
   private UUID startWithTraceparent(String workflow, String businessKey) throws Exception {
+    return startWithTraceparent(workflow, businessKey, "{}");
+  }
+
+  private UUID startWithTraceparent(String workflow, String businessKey, String input) throws Exception {
     HttpResponse<String> r = h.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.runtime.httpPort()
             + "/api/v1/namespaces/default/workflows/" + workflow + "/instances"))
         .header("Content-Type", "application/json").header("traceparent", CALLER)
-        .POST(HttpRequest.BodyPublishers.ofString("{\"businessKey\":\"" + businessKey + "\",\"input\":{}}"))
+        .POST(HttpRequest.BodyPublishers.ofString(
+            "{\"businessKey\":\"" + businessKey + "\",\"input\":" + input + "}"))
         .build(), HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return UUID.fromString(RuntimeHarness.JSON.readTree(r.body()).get("id").asText());

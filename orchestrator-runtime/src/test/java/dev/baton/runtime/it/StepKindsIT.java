@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The step kinds (docs/design.md#workflow-language) over the real broker and database, with the raw-AMQP worker:
- * parallel branches and their join, a failure in one branch while the other is in flight, choices, waits for
- * signals (sent before and after the wait starts, and never), delays across a restart, mapped inputs, duplicate
- * events in a parallel group, and revisions pinned across a change of shape. Each test has services of its own.
+ * parallel branches and their join, a failure in one branch while the other is in flight, choices (of one case and of
+ * several), waits for signals (sent before and after the wait starts, and never), delays across a restart, mapped
+ * inputs, duplicate events in a parallel group, and revisions pinned across a change of shape. Each test has services
+ * of its own.
  */
 class StepKindsIT {
 
@@ -135,25 +136,87 @@ class StepKindsIT {
 
   @Test
   void aBranchThatFailsWhileTheOtherIsInFlightWaitsForItThenEverythingIsUndoneNewestFirst() throws Exception {
-    h.apply("branchfail", yaml(order("bf", "1s")));
-    TestWorker w = orderWorker("bf", c -> Reply.failed("FRAUD", "looks stolen"), c -> Reply.HOLD);
+    // Both branches have a compensable task; the later-declared branch's (hold) completes first, then its fraud check
+    // fails while the first branch's authorize is in flight. Reverse completion order undoes authorize, then hold,
+    // then reserve; reverse declaration order would undo hold before authorize.
+    h.apply("branchfail", yaml("""
+        {entity: order, steps: [
+          {name: reserve, service: bf-inv, command: reserve, compensate: release},
+          {name: checks, parallel: [
+            {steps: [{name: authorize, service: bf-pay, command: authorize, compensate: void}]},
+            {steps: [{name: hold, service: bf-inv, command: hold, compensate: unhold},
+                     {name: fraud, service: bf-risk, command: score}]}]},
+          {name: ship, service: bf-ship, command: ship}]}
+        """));
+    TestWorker w = h.worker()
+        .serve("q.bf-inv.reserve", "bf-inv", "reserve", c -> Reply.success(json("{}")))
+        .serve("q.bf-inv.release", "bf-inv", "release", c -> Reply.success(json("{}")))
+        .serve("q.bf-inv.hold", "bf-inv", "hold", c -> Reply.success(json("{\"held\": 1}")))
+        .serve("q.bf-inv.unhold", "bf-inv", "unhold", c -> Reply.success(json("{}")))
+        .serve("q.bf-risk.score", "bf-risk", "score", c -> Reply.failed("FRAUD", "looks stolen"))
+        .serve("q.bf-pay.authorize", "bf-pay", "authorize", c -> Reply.HOLD)
+        .serve("q.bf-pay.void", "bf-pay", "void", c -> Reply.success(json("{}")))
+        .serve("q.bf-ship.ship", "bf-ship", "ship", c -> Reply.success(json("{}")));
     UUID id = start("branchfail", "bf-1", "{\"amount\": 50}");
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
         assertThat(step(h.instance(id), "fraud").get("status").asText()).isEqualTo("FAILED"));
     JsonNode waiting = h.instance(id);
     assertThat(waiting.get("status").asText()).as("authorize is awaited").isEqualTo("RUNNING");
     assertThat(step(waiting, "authorize").get("status").asText()).isEqualTo("RUNNING");
+    assertThat(step(waiting, "hold").get("status").asText()).isEqualTo("SUCCEEDED");
     assertThat(w.heldCount()).isEqualTo(1);
+    assertThat(effects(w, id)).as("nothing is undone while authorize is in flight")
+        .containsExactly("reserve", "hold", "score");
 
     w.release(c -> Reply.success(json("{\"auth\": \"A1\"}")));
     JsonNode i = h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(20));
-    // authorize completed last: voided first, then the reservation released; nothing after checks ever started.
-    assertThat(effects(w, id)).containsExactly("reserve", "score", "authorize", "void", "release");
-    assertThat(steps(i)).containsExactly(
-        "reserve:task:-:SUCCEEDED", "checks:parallel:-:FAILED", "fraud:task:checks:FAILED",
-        "authorize:task:checks:SUCCEEDED", "authorize/compensate:task:checks:SUCCEEDED",
-        "reserve/compensate:task:-:SUCCEEDED");
+    // completed: reserve, hold, authorize; undone newest first: void, unhold, release. ship never started.
+    assertThat(effects(w, id)).containsExactly("reserve", "hold", "score", "authorize", "void", "unhold", "release");
+    assertThat(steps(i)).containsExactlyInAnyOrder(
+        "reserve:task:-:SUCCEEDED", "checks:parallel:-:FAILED", "authorize:task:checks:SUCCEEDED",
+        "hold:task:checks:SUCCEEDED", "fraud:task:checks:FAILED", "authorize/compensate:task:checks:SUCCEEDED",
+        "hold/compensate:task:checks:SUCCEEDED", "reserve/compensate:task:-:SUCCEEDED");
+    List<String> compensations = new ArrayList<>();
+    i.get("steps").forEach(s -> {
+      if (s.get("name").asText().endsWith("/compensate")) {
+        compensations.add(s.get("name").asText());
+      }
+    });
+    assertThat(compensations).as("in the instance, in the order they ran")
+        .containsExactly("authorize/compensate", "hold/compensate", "reserve/compensate");
     assertThat(i.get("lastError").get("step").asText()).isEqualTo("fraud");
+  }
+
+  @Test
+  void aChoiceOfSeveralCasesTakesTheFirstWhoseWhenHoldsAndRecordsWhich() throws Exception {
+    h.apply("tiers", yaml("""
+        {entity: order, steps: [
+          {name: tier, choice: [
+            {when: "input.amount > 1000", steps: [{name: manual, service: ti-svc, command: manual}]},
+            {when: "input.amount > 100", steps: [{name: review, service: ti-svc, command: review}]},
+            {when: "input.amount > 10", steps: [{name: quick, service: ti-svc, command: quick}]}],
+           otherwise: [{name: free, service: ti-svc, command: free}]}]}
+        """));
+    TestWorker w = h.worker();
+    for (String command : List.of("manual", "review", "quick", "free")) {
+      w.serve("q.ti-svc." + command, "ti-svc", command, c -> Reply.success(json("{}")));
+    }
+    // 500: cases 1 and 2 hold, 1 is first; 50: only the last holds; 5000: all three hold, 0 is first; 5: none
+    record Expected(int amount, String chosen, String step) {}
+    List<Expected> expected = List.of(new Expected(500, "1", "review"), new Expected(50, "2", "quick"),
+        new Expected(5000, "0", "manual"), new Expected(5, "otherwise", "free"));
+    List<UUID> ids = new ArrayList<>();
+    for (Expected e : expected) {
+      ids.add(start("tiers", "ti-" + e.amount(), "{\"amount\": " + e.amount() + "}"));
+    }
+    for (int n = 0; n < expected.size(); n++) {
+      Expected e = expected.get(n);
+      JsonNode i = h.awaitStatus(ids.get(n), "SUCCEEDED", Duration.ofSeconds(20));
+      assertThat(step(i, "tier").get("chosen").asText()).as("amount " + e.amount()).isEqualTo(e.chosen());
+      assertThat(steps(i)).as("amount " + e.amount())
+          .containsExactly("tier:choice:-:SUCCEEDED", e.step() + ":task:tier:SUCCEEDED");
+      assertThat(effects(w, ids.get(n))).as("amount " + e.amount()).containsExactly(e.step());
+    }
   }
 
   @Test

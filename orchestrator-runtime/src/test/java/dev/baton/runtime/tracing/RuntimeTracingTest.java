@@ -1,12 +1,24 @@
 package dev.baton.runtime.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.api.trace.Span;
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
-/** Without any OTEL_* variable, spans are made (their ids go into commands and logs) and nothing is exported. */
+/**
+ * Without any OTEL_* variable, spans are made (their ids go into commands and logs) and nothing is exported; a named
+ * exporter gets them; OTLP works with no variable but {@code OTEL_TRACES_EXPORTER=otlp} (http/protobuf, the only
+ * sender shipped).
+ */
 class RuntimeTracingTest {
 
   @Test
@@ -21,10 +33,68 @@ class RuntimeTracingTest {
 
   @Test
   void an_exporter_named_in_the_environment_gets_the_spans() throws Exception {
+    // The logging exporter writes each span to java.util.logging.
+    Logger exporterLog = Logger.getLogger("io.opentelemetry.exporter.logging.LoggingSpanExporter");
+    List<String> printed = new CopyOnWriteArrayList<>();
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        printed.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    exporterLog.addHandler(capture);
+    String traceId;
     try (RuntimeTracing tracing = RuntimeTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "logging"))) {
-      Span span = tracing.openTelemetry().getTracer("test").spanBuilder("start").startSpan();
+      Span span = tracing.openTelemetry().getTracer("test").spanBuilder("start default/logged").startSpan();
       span.end();
-      assertThat(span.getSpanContext().isValid()).isTrue();
+      traceId = span.getSpanContext().getTraceId();
+    } finally {
+      exporterLog.removeHandler(capture);
     }
+    assertThat(printed).anySatisfy(line -> assertThat(line).contains("'start default/logged'", traceId));
+  }
+
+  @Test
+  void otlp_named_alone_starts_and_sends_http_protobuf() throws Exception {
+    // OpenTelemetry's default protocol is grpc, whose sender is not shipped: the start failed with "No
+    // GrpcSenderProvider found on classpath" unless OTEL_EXPORTER_OTLP_PROTOCOL was set too.
+    try (RuntimeTracing tracing = RuntimeTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "otlp"))) {
+      assertThat(tracing.openTelemetry().getTracer("test").spanBuilder("unsent").startSpan().getSpanContext()
+          .isValid()).isTrue();
+    }
+
+    // ... and the spans go to the endpoint as OTLP over HTTP (POST /v1/traces, protobuf).
+    List<String> received = new CopyOnWriteArrayList<>();
+    HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    collector.createContext("/", exchange -> {
+      received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+          + exchange.getRequestHeaders().getFirst("Content-Type"));
+      exchange.getRequestBody().readAllBytes();
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    collector.start();
+    try {
+      try (RuntimeTracing tracing = RuntimeTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "otlp",
+          "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort()))) {
+        tracing.openTelemetry().getTracer("test").spanBuilder("start").startSpan().end();
+      } // closing flushes the batch
+      assertThat(received).contains("POST /v1/traces application/x-protobuf");
+    } finally {
+      collector.stop(0);
+    }
+  }
+
+  @Test
+  void the_users_otlp_protocol_wins_over_the_default() {
+    assertThatThrownBy(() -> RuntimeTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "otlp",
+        "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")).close())
+        .hasStackTraceContaining("GrpcSenderProvider");
   }
 }
