@@ -32,7 +32,7 @@ public final class BenchMain implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(BenchMain.class);
   /** Instances run before measuring, so that the database has statistics (see {@link BatonRun#warmUp}). */
-  static int WARM_UP = 300;
+  static int WARM_UP = 3000;
 
   @Option(names = "--steps", description = "Steps per workflow (default ${DEFAULT-VALUE}).", defaultValue = "3")
   int steps;
@@ -55,7 +55,8 @@ public final class BenchMain implements Callable<Integer> {
   String warmup;
 
   @Option(names = "--warm-up", description = "Instances run (then ANALYZE) before measuring, as a database in use "
-      + "has statistics; 0 measures a brand-new database (default ${DEFAULT-VALUE}).", defaultValue = "300")
+      + "has statistics and a JVM in use has compiled its hot paths; 0 measures a brand-new database (default "
+      + "${DEFAULT-VALUE}).", defaultValue = "3000")
   int warmUp;
 
   @Option(names = "--rate", description = "Fixed start rate in workflows/s for the latency run (default: half of "

@@ -56,16 +56,28 @@ final class Sweeps {
       }
       case "shape" -> {
         // The same --steps tasks (at least 2), in a line, as the branches of one parallel group, inside a choice:
-        // what branching costs the step loop. No ceiling: it is linear only.
-        // Linear again last: the first point of a run also warms the JVM up (JIT), which would flatter the others.
+        // what branching costs the step loop. No ceiling: it is linear only. The first point of a run also warms the
+        // JVM up (JIT), which flatters whatever comes after it: linear and parallel run again at the end, one after
+        // the other, and their ratio is the figure.
         BenchConfig wide = base.withSteps(Math.max(2, base.steps()));
         List<BenchConfig.Shape> order = List.of(BenchConfig.Shape.LINEAR, BenchConfig.Shape.PARALLEL,
-            BenchConfig.Shape.CHOICE, BenchConfig.Shape.LINEAR);
+            BenchConfig.Shape.CHOICE, BenchConfig.Shape.LINEAR, BenchConfig.Shape.PARALLEL);
+        double warmLinear = Double.NaN;
+        double warmParallel = Double.NaN;
         for (int i = 0; i < order.size(); i++) {
           BenchConfig.Shape v = order.get(i);
-          point(report, sweep, v.name().toLowerCase(Locale.ROOT) + " of " + wide.steps()
-              + (i == order.size() - 1 ? " (again, JVM warm)" : ""), wide.withShape(v), false);
+          boolean again = i >= 3;
+          double stepsPerSecond = point(report, sweep, v.name().toLowerCase(Locale.ROOT) + " of " + wide.steps()
+              + (i == 0 ? " (JVM warming up)" : again ? " (again, JVM warm)" : ""), wide.withShape(v), false);
+          if (again && v == BenchConfig.Shape.LINEAR) {
+            warmLinear = stepsPerSecond;
+          } else if (again) {
+            warmParallel = stepsPerSecond;
+          }
         }
+        report.sweepNotes.add(String.format(Locale.ROOT,
+            "Shape: a parallel group of %d branches at %.2f of the linear steps/s (the last two points, JVM warm).",
+            wide.steps(), warmParallel / warmLinear));
       }
       case "growth" -> report.growth = Growth.run(base, options.growthRows);
       case "operator" -> report.operator = OperatorScale.run(options.operatorServices, options.operatorWorkflows,
@@ -74,7 +86,8 @@ final class Sweeps {
     }
   }
 
-  private static void point(Report report, String sweep, String value, BenchConfig config, boolean withCeiling)
+  /** @return the point's steps/s */
+  private static double point(Report report, String sweep, String value, BenchConfig config, boolean withCeiling)
       throws Exception {
     Double ceiling = withCeiling ? BenchMain.ceiling(config, config.instances()).stepsPerSecond() : null;
     try (Stack stack = Stack.create(config, "bench-sweep")) {
@@ -84,6 +97,7 @@ final class Sweeps {
       BatonRun.Drain d = baton.drain(config.instances());
       report.sweeps.add(new Report.SweepPoint(sweep, value, d.stepsPerSecond(), ceiling, d.startsPerSecond(),
           d.stepLatency(), d.usage()));
+      return d.stepsPerSecond();
     }
   }
 }
