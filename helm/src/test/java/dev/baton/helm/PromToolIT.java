@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * installing a Prometheus server. It is looked up as {@code -Dbaton.promtool=<path>}, else on the PATH. Missing, the
  * tests fail, so that CI never passes without them; {@code -Dbaton.promtool.skip=true} skips them instead.
  */
-class PromToolTest {
+class PromToolIT {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static Path promtool;
