@@ -1,5 +1,6 @@
 package dev.baton.runtime.ui;
 
+import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.RunningSteps;
 import dev.baton.runtime.ui.InstancePage.Cursor;
 import dev.baton.runtime.ui.InstancePage.Row;
@@ -19,27 +20,20 @@ import java.util.UUID;
 
 /**
  * What the UI's lists read that the API has no endpoint for: who is at which step (the store's
- * {@link RunningSteps}), instance counts as of now and keyset pages of a workflow's instances (read-only SQL of its
- * own). The instance page itself reads the API's instance document, not these tables.
+ * {@link RunningSteps}), instance counts as of now (the store's {@link InstanceStore#countByStatusNow}) and keyset
+ * pages of a workflow's instances (read-only SQL of its own). The instance page itself reads the API's instance
+ * document, not these tables.
  */
 final class UiQueries {
 
   private final RunningSteps runningSteps = new RunningSteps();
+  private final InstanceStore instances = new InstanceStore();
 
   /**
    * One snapshot for the whole page: the counts and who is at which step agree (both are written in the transaction
    * that moves an instance).
    */
   private static final String SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
-  /**
-   * Instance counts now: the trigger-kept totals plus the changes logged since the runtime last folded them
-   * (V2__instance_counts.sql; the fold runs every metrics refresh, so the log stays short). Nothing is written: the
-   * page's reads take no lock the step loop or the fold would wait for.
-   */
-  private static final String COUNTS = "SELECT namespace, workflow, status, sum(n) AS n FROM ("
-      + "SELECT namespace, workflow, status, n FROM instance_count"
-      + " UNION ALL SELECT namespace, workflow, status, delta FROM instance_count_change) c"
-      + " GROUP BY namespace, workflow, status HAVING sum(n) <> 0";
   private static final String REVISION =
       "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
   private static final String ROW = "SELECT id, business_key, status, current_step_name, attempt, step_started_at,"
@@ -60,14 +54,8 @@ final class UiQueries {
 
   /** Instances per namespace, workflow and status, as of this transaction (not the metrics' last refresh). */
   List<Count> counts(Connection c) throws SQLException {
-    List<Count> counts = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(COUNTS); ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        counts.add(new Count(rs.getString("namespace"), rs.getString("workflow"), rs.getString("status"),
-            rs.getLong("n")));
-      }
-    }
-    return counts;
+    return instances.countByStatusNow(c).stream()
+        .map(n -> new Count(n.namespace(), n.workflow(), n.status(), n.count())).toList();
   }
 
   /**
