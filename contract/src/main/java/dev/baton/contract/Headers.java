@@ -47,4 +47,16 @@ public final class Headers {
   }
 
   private Headers() {}
+
+  /**
+   * A header's value as text, or null when absent or blank: AMQP strings arrive as the client's {@code LongString},
+   * other clients may send plain strings.
+   */
+  public static String text(Object value) {
+    if (value == null) {
+      return null;
+    }
+    String s = value.toString();
+    return s.isBlank() ? null : s;
+  }
 }

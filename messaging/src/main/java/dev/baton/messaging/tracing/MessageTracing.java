@@ -57,7 +57,10 @@ public final class MessageTracing {
     return text;
   }
 
-  /** The trace id a {@code traceparent} names (for the {@code traceId} log field), or null when none or malformed. */
+  /**
+   * The trace id a {@code traceparent} names (the {@code traceId} of log lines and of the runtime's API), or null when
+   * there is none or it is malformed.
+   */
   public static String traceIdOf(String traceparent) {
     return fromTraceparent(traceparent).map(c -> Span.fromContext(c).getSpanContext().getTraceId()).orElse(null);
   }

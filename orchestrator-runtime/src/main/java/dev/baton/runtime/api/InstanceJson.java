@@ -2,11 +2,11 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.engine.StepState;
 import dev.baton.runtime.engine.StepStatus;
 import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.InstanceRecord;
-import dev.baton.runtime.tracing.InstanceTracing;
 import java.time.Instant;
 import java.util.List;
 
@@ -26,7 +26,7 @@ final class InstanceJson {
     o.put("workflow", i.workflow());
     o.put("revision", i.revision());
     o.put("businessKey", i.businessKey());
-    o.put("traceId", InstanceTracing.traceIdOf(i.traceparent()));
+    o.put("traceId", MessageTracing.traceIdOf(i.traceparent()));
     o.put("status", i.status().name());
     o.put("phase", i.phase().name());
     o.put("currentStep", i.stepName());

@@ -32,8 +32,8 @@ public record ReplayTarget(String exchange, String routingKey, boolean toSubscri
   public static final String REPLAY_COUNT = "x-replay-count";
 
   public static ReplayTarget of(DeadLetterQueue dlq, Map<String, Object> headers) {
-    String exchange = text(headers.get(Headers.ORIGINAL_EXCHANGE));
-    String routingKey = text(headers.get(Headers.ORIGINAL_ROUTING_KEY));
+    String exchange = Headers.text(headers.get(Headers.ORIGINAL_EXCHANGE));
+    String routingKey = Headers.text(headers.get(Headers.ORIGINAL_ROUTING_KEY));
     boolean commandExchange = exchange != null && exchange.endsWith(".command.topic.ex");
     if (exchange != null && !commandExchange) {
       return new ReplayTarget("", Names.consumerQueue(dlq.service(), dlq.consumer()), true);
@@ -58,11 +58,4 @@ public record ReplayTarget(String exchange, String routingKey, boolean toSubscri
     return (exchange.isEmpty() ? "(default exchange)" : exchange) + " -> " + routingKey;
   }
 
-  private static String text(Object v) {
-    if (v == null) {
-      return null;
-    }
-    String s = v.toString();
-    return s.isBlank() ? null : s;
-  }
 }

@@ -2,6 +2,7 @@ package dev.baton.runtime.engine;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
@@ -302,7 +303,7 @@ public final class InstanceService implements AutoCloseable {
       }
       if (applied.withdrawn() > 0) {
         try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
-            InstanceTracing.traceIdOf(locked.get().traceparent()))) {
+            MessageTracing.traceIdOf(locked.get().traceparent()))) {
           LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
         }
       }

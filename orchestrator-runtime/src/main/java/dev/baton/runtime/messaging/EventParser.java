@@ -23,7 +23,7 @@ final class EventParser {
 
   static ParsedDelivery parse(String queueWorkflow, String routingKey, AMQP.BasicProperties props, byte[] body) {
     Map<String, Object> headers = props.getHeaders() == null ? Map.of() : props.getHeaders();
-    String workflow = text(headers.get(Headers.WORKFLOW));
+    String workflow = Headers.text(headers.get(Headers.WORKFLOW));
     if (workflow == null) {
       return malformed("header " + Headers.WORKFLOW + " is missing");
     }
@@ -41,7 +41,7 @@ final class EventParser {
     if (messageId == null || messageId.isBlank()) {
       return malformed("property message_id is missing");
     }
-    String instanceText = text(headers.get(Headers.INSTANCE));
+    String instanceText = Headers.text(headers.get(Headers.INSTANCE));
     if (instanceText == null) {
       instanceText = props.getCorrelationId();
     }
@@ -54,11 +54,11 @@ final class EventParser {
     } catch (IllegalArgumentException e) {
       return malformed("instance id '" + instanceText + "' is not a UUID");
     }
-    String step = text(headers.get(Headers.STEP));
+    String step = Headers.text(headers.get(Headers.STEP));
     if (step == null) {
       return malformed("header " + Headers.STEP + " is missing");
     }
-    String action = text(headers.get(Headers.ACTION));
+    String action = Headers.text(headers.get(Headers.ACTION));
     if (action == null) {
       return malformed("header " + Headers.ACTION + " is missing");
     }
@@ -83,22 +83,14 @@ final class EventParser {
     if (result.get() != EventResult.SUCCESS && reason == null) {
       reason = "(no reason given)";
     }
-    return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, text(headers.get(Headers.NAMESPACE)),
-        instanceId, step, attempt, action, result.get(), result.get() == EventResult.SUCCESS ? output : null,
-        errorCode, reason, text(headers.get(Headers.TRACEPARENT))));
+    String namespace = Headers.text(headers.get(Headers.NAMESPACE));
+    return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt, action,
+        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason,
+        Headers.text(headers.get(Headers.TRACEPARENT))));
   }
 
   private static ParsedDelivery malformed(String reason) {
     return new ParsedDelivery.Malformed(reason);
-  }
-
-  /** AMQP header strings arrive as LongString; other clients may send plain strings. */
-  private static String text(Object value) {
-    if (value == null) {
-      return null;
-    }
-    String s = value.toString();
-    return s.isBlank() ? null : s;
   }
 
   /** Integers arrive as Integer, Long, Short or Byte from typed clients, as text from others. */
@@ -106,7 +98,7 @@ final class EventParser {
     if (value instanceof Number n) {
       return n.intValue();
     }
-    String s = text(value);
+    String s = Headers.text(value);
     if (s == null) {
       return null;
     }

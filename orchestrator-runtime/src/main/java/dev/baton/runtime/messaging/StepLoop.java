@@ -9,7 +9,6 @@ import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.SqlErrors;
-import dev.baton.runtime.tracing.InstanceTracing;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
@@ -117,7 +116,7 @@ final class StepLoop {
 
   private static LogFields.Scope fieldsOf(Parsed p) {
     return LogFields.open(String.valueOf(p.event().instanceId()), p.delivery().workflow(), p.event().step(),
-        InstanceTracing.traceIdOf(p.event().traceparent()));
+        MessageTracing.traceIdOf(p.event().traceparent()));
   }
 
   private void settleCommitted(List<Parsed> events, List<Receipt> receipts, boolean wholeBatch) {

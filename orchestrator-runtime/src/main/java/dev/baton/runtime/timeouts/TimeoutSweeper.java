@@ -1,6 +1,7 @@
 package dev.baton.runtime.timeouts;
 
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.engine.StepState;
@@ -13,7 +14,6 @@ import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.store.StepStore;
-import dev.baton.runtime.tracing.InstanceTracing;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -82,7 +82,7 @@ public final class TimeoutSweeper implements Runnable {
         Transition moved = engine.apply(c, locked.get(), new Stimulus.TimersDue()).transition();
         if (moved.moved()) {
           try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), fired(moved.rows()),
-              InstanceTracing.traceIdOf(locked.get().traceparent()))) {
+              MessageTracing.traceIdOf(locked.get().traceparent()))) {
             LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
           }
           moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)

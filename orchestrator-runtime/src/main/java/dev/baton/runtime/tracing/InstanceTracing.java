@@ -103,11 +103,6 @@ public final class InstanceTracing {
     return MessageTracing.headersOf(span.getSpanContext()).get("traceparent");
   }
 
-  /** The trace id to show and log, or null when the span is not recorded anywhere (no SDK). */
-  public static String traceIdOf(String traceparent) {
-    return MessageTracing.traceIdOf(traceparent);
-  }
-
   /**
    * The log fields of a message about an instance, from its headers (docs/message-contract.md): {@code
    * baton-instance} (else {@code instanceFallback}: a command's correlation id), the {@code workflow} known from
@@ -116,14 +111,10 @@ public final class InstanceTracing {
    */
   public static LogFields.Scope logFieldsOf(Map<String, Object> headers, String instanceFallback, String workflow) {
     Map<String, Object> h = headers == null ? Map.of() : headers;
-    String instance = text(h.get(Headers.INSTANCE));
+    String instance = Headers.text(h.get(Headers.INSTANCE));
     return LogFields.open(instance != null ? instance : instanceFallback,
-        workflow != null ? workflow : text(h.get(Headers.WORKFLOW)), text(h.get(Headers.STEP)),
-        traceIdOf(text(h.get(Headers.TRACEPARENT))));
-  }
-
-  private static String text(Object value) {
-    return value == null || value.toString().isBlank() ? null : value.toString();
+        workflow != null ? workflow : Headers.text(h.get(Headers.WORKFLOW)), Headers.text(h.get(Headers.STEP)),
+        MessageTracing.traceIdOf(Headers.text(h.get(Headers.TRACEPARENT))));
   }
 
   private static SpanBuilder under(SpanBuilder builder, String instanceTraceparent) {

@@ -46,8 +46,8 @@ public final class WebUi {
       + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
   /** What the pages read and what the buttons call. */
-  public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents, InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters,
-      TraceLink traces) {}
+  public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents,
+      InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters, TraceLink traces) {}
 
   private final Parts parts;
   private final UiAuth auth;

@@ -2,6 +2,7 @@ package dev.baton.runtime.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.messaging.tracing.MessageTracing;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
@@ -36,7 +37,7 @@ class InstanceTracingTest {
     assertThat(startSpan.getParentSpanId()).isEqualTo("b7ad6b7169203331");
     assertThat(dispatch.getParentSpanId()).isEqualTo(startSpan.getSpanId());
     assertThat(command.get("traceparent")).isEqualTo("00-" + dispatch.getTraceId() + "-" + dispatch.getSpanId() + "-01");
-    assertThat(InstanceTracing.traceIdOf(stored)).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+    assertThat(MessageTracing.traceIdOf(stored)).isEqualTo("0af7651916cd43dd8448eb211c80319c");
   }
 
   @Test
