@@ -403,6 +403,11 @@ public final class Scenarios {
                 edits.get(k[0]++).accept(w.getSpec());
                 return w;
               });
+          // The edit is made once the runtime serves its revision: the next wave starts at once, and started before
+          // the runtime's watch saw the last edit it all ran on the revision before (3 revisions counted, not 4).
+          int revisions = k[0] + 1;
+          Rig.await(Duration.ofSeconds(30),
+              () -> rig.runtimeCount("SELECT count(*) FROM workflow_definition") >= revisions);
           return System.nanoTime();
         });
         long revisions = rig.runtimeCount("SELECT count(DISTINCT revision) FROM workflow_instance");
