@@ -114,7 +114,8 @@ public final class Engine {
 
   private void applyRound(Connection c, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
       Receipt[] receipts) throws SQLException {
-    Map<UUID, InstanceRecord> locked = instances.lockAll(c, ids);
+    InstanceStore.LockedBatch batch = instances.lockAllWithSteps(c, ids);
+    Map<UUID, InstanceRecord> locked = batch.instances();
     List<Integer> candidates = new ArrayList<>();
     List<UUID> found = new ArrayList<>();
     for (int i : round) {
@@ -135,7 +136,7 @@ public final class Engine {
     if (candidates.isEmpty()) {
       return;
     }
-    Map<UUID, List<StepState>> loaded = steps.load(c, found);
+    Map<UUID, List<StepState>> loaded = batch.steps();
     Map<UUID, List<StoredSignal>> signals = steps.storedSignals(c, waitingOnes(c, locked, found));
     List<TransitionWriter.Write> writes = new ArrayList<>(candidates.size());
     for (int i : candidates) {

@@ -89,7 +89,7 @@ public final class InstanceService implements AutoCloseable {
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
     List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),
         r.inputJson(), r.traceparent())).toList();
-    List<Started> started = database.inTransaction(c -> startIn(c, orders, true), (work, commit) -> {
+    List<Started> started = database.inHotTransaction(c -> startIn(c, orders, true), (work, commit) -> {
       for (int i = 0; i < orders.size(); i++) {
         metrics.hop(RuntimeMetrics.Hop.START_APPLY, work);
         metrics.hop(RuntimeMetrics.Hop.START_COMMIT, commit);

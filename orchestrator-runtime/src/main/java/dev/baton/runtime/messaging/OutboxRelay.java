@@ -304,7 +304,6 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     outcomes.write(b);
-    store.commitWithoutWaitingForDisk(b.connection);
     b.commit();
     metrics.outboxPublished(outcomes.confirmed.size());
     return !outcomes.unknown;
@@ -346,7 +345,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         String[] exchangeAndReason = e.getKey().split(" ", 2);
         setAside(b.connection, e.getValue(), exchangeAndReason[0], exchangeAndReason[1], false);
       }
-      store.delete(b.connection, confirmed);
+      store.confirmed(b.connection, confirmed);
     }
   }
 

@@ -82,7 +82,7 @@ final class StepLoop {
           metrics.hop(RuntimeMetrics.Hop.EVENT_WAIT, begin - p.delivery().receivedNanos());
         }
       }
-      List<Receipt> receipts = database.inTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
+      List<Receipt> receipts = database.inHotTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
         for (int i = 0; i < events.size(); i++) {
           metrics.hop(RuntimeMetrics.Hop.EVENT_APPLY, work);
           metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, commit);

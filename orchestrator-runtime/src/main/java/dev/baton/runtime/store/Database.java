@@ -48,15 +48,6 @@ public final class Database implements AutoCloseable {
     config.addDataSourceProperty("ApplicationName", "baton-runtime");
     // Lets a batch of inserts travel as one multi-row statement (outbox, processed events).
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
-    // The step loop's statements are prepared once per connection and run thousands of times a second. Left to
-    // choose, PostgreSQL plans most of them afresh on every run (their generic plan, which cannot see how short the
-    // arrays are, looks dearer than a custom one): measured at half load, planning took 40% of the transition
-    // statement's time. Their generic plans are the ones wanted (primary key and instance_id lookups, see
-    // TransitionWriter); statements without parameters are planned the same either way. Hikari commits the SET
-    // (isolated internal queries): left in the connection's first transaction, the first rollback would undo it.
-    // Not the startup option "options": a URL's own would replace it, and connection poolers refuse it.
-    config.setConnectionInitSql("SET plan_cache_mode = force_generic_plan");
-    config.setIsolateInternalQueries(true);
     HikariDataSource pool = new HikariDataSource(config);
     try {
       Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("baton_schema_history").load().migrate();
@@ -92,11 +83,24 @@ public final class Database implements AutoCloseable {
     void took(long workNanos, long commitNanos);
   }
 
-  /** {@link #inTransaction(TransactionWork)}, telling {@code timing} where its time went once it committed. */
-  public <T> T inTransaction(TransactionWork<T> work, Timing timing) throws SQLException {
+  /**
+   * {@link #inTransaction(TransactionWork)} for the hot paths, the step loop's batches and the starts' groups, telling
+   * {@code timing} where its time went once it committed.
+   *
+   * <p>Their statements are prepared once per connection and run thousands of times a second. Left to choose,
+   * PostgreSQL plans most of them afresh on every run (a generic plan cannot see how short the arrays are, and looks
+   * dearer than a custom one): measured at half load, planning took 40% of the transition statement's time. Their
+   * generic plans are the ones wanted (primary key and instance_id lookups, see TransitionWriter), so these
+   * transactions use them. Only these: the reads whose best plan depends on their values (the API's lists, the
+   * retention purge) keep PostgreSQL's choice; forced generic, a million finished instances slowed them tenfold.
+   */
+  public <T> T inHotTransaction(TransactionWork<T> work, Timing timing) throws SQLException {
     long begin = System.nanoTime();
     long[] worked = new long[1];
     T result = inTransaction(c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+      }
       T r = work.run(c);
       worked[0] = System.nanoTime();
       return r;

@@ -2,6 +2,8 @@ package dev.baton.runtime.store;
 
 import dev.baton.runtime.engine.InstanceStatus;
 import dev.baton.runtime.engine.Phase;
+import dev.baton.runtime.engine.StepState;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,6 +41,8 @@ public final class InstanceStore {
       + " trace_parent";
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
+  /** Run in order: the steps are read once the instances are locked. */
+  private static final String LOCK_ALL_WITH_STEPS = LOCK_ALL + "; " + StepStore.LOAD;
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
       + " FROM workflow_instance WHERE namespace = ? AND workflow = ? AND business_key = ?";
@@ -84,19 +88,35 @@ public final class InstanceStore {
     return one(c, LOCK, id);
   }
 
+  /** A batch's instances, locked, and their steps. */
+  public record LockedBatch(Map<UUID, InstanceRecord> instances, Map<UUID, List<StepState>> steps) {}
+
   /**
-   * Locks several rows at once, in id order (every caller locks in that order, so batches cannot deadlock). The
-   * records carry no timestamps (null): the step loop does not need them.
+   * Locks several rows at once, in id order (every caller locks in that order, so batches cannot deadlock), and reads
+   * their steps as {@link StepStore#load} does: two statements sent together, so the step loop's batch costs one round
+   * trip fewer (the steps of an instance the caller then turns away are read for nothing: rare). The records carry no
+   * timestamps (null): the step loop does not need them.
    */
-  public Map<UUID, InstanceRecord> lockAll(Connection c, Collection<UUID> ids) throws SQLException {
-    Map<UUID, InstanceRecord> rows = new HashMap<>();
-    try (PreparedStatement ps = c.prepareStatement(LOCK_ALL)) {
-      ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-      for (InstanceRecord r : all(ps)) {
-        rows.put(r.id(), r);
+  public LockedBatch lockAllWithSteps(Connection c, Collection<UUID> ids) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(LOCK_ALL_WITH_STEPS)) {
+      Array idArray = c.createArrayOf("uuid", ids.toArray());
+      ps.setArray(1, idArray);
+      ps.setArray(2, idArray);
+      ps.execute();
+      Map<UUID, InstanceRecord> rows = new HashMap<>();
+      try (ResultSet rs = ps.getResultSet()) {
+        while (rs.next()) {
+          InstanceRecord r = map(rs);
+          rows.put(r.id(), r);
+        }
+      }
+      if (!ps.getMoreResults()) {
+        throw new IllegalStateException("the steps' result is missing");
+      }
+      try (ResultSet rs = ps.getResultSet()) {
+        return new LockedBatch(rows, StepStore.byInstance(rs));
       }
     }
-    return rows;
   }
 
   public Optional<InstanceRecord> find(Connection c, UUID id) throws SQLException {

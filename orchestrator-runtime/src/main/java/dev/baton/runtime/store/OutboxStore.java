@@ -18,7 +18,9 @@ public final class OutboxStore {
       + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
       + " FROM outbox WHERE next_attempt_at <= now()"
       + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
-  private static final String DELETE = "DELETE FROM outbox WHERE id = ANY (?)";
+  // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
+  private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"
+      + " SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM gone)";
   // Backoff doubles from 1s up to a minute: a WorkerService that is not Ready yet is retried, not hammered.
   private static final String DEFER = "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
       + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)";
@@ -44,24 +46,16 @@ public final class OutboxStore {
   }
 
   /**
-   * The relay's bookkeeping of a batch the broker answered for commits without waiting for its WAL flush: nothing
-   * is acknowledged on its durability. If a crash loses it, the rows are still there and their commands are sent
-   * again with the same message ids, which workers dedupe: what a crash just before the commit does anyway. The relay
-   * is then free for the next commands one disk flush sooner.
+   * Deletes the rows the broker confirmed and lets the transaction commit without waiting for its WAL flush: the
+   * relay's bookkeeping acknowledges nothing on its durability. If a crash loses it, the rows are still there and
+   * their commands are sent again with the same message ids, which workers dedupe: what a crash just before the
+   * commit does anyway. The relay is then free for the next commands one disk flush sooner. Called once per batch,
+   * before its commit, also when nothing was confirmed.
    */
-  public void commitWithoutWaitingForDisk(Connection c) throws SQLException {
-    try (java.sql.Statement s = c.createStatement()) {
-      s.execute("SET LOCAL synchronous_commit TO OFF");
-    }
-  }
-
-  public void delete(Connection c, Collection<Long> ids) throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement(DELETE)) {
+  public void confirmed(Connection c, Collection<Long> ids) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(CONFIRMED)) {
       ps.setArray(1, bigints(c, ids));
-      ps.executeUpdate();
+      ps.executeQuery().close();
     }
   }
 

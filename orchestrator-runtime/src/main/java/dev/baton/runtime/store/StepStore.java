@@ -28,7 +28,7 @@ public final class StepStore {
       + " CASE WHEN status = 'RUNNING' THEN (extract(epoch FROM now() - started_at) * 1000)::bigint ELSE 0 END"
       + "   AS elapsed_ms";
   /** The state machine's read: the steps of a batch's instances, in the order they started. */
-  private static final String LOAD = "SELECT " + COLUMNS + " FROM instance_step WHERE instance_id = ANY (?)"
+  static final String LOAD = "SELECT " + COLUMNS + " FROM instance_step WHERE instance_id = ANY (?)"
       + " ORDER BY instance_id, id";
   private static final String LIST = "SELECT " + COLUMNS + " FROM instance_step WHERE instance_id = ? ORDER BY id";
   /** Instances with a step past its deadline, soonest first (the partial index holds only steps in flight). */
@@ -41,14 +41,19 @@ public final class StepStore {
 
   /** Every attempt of the given instances' steps, oldest first per instance. */
   public Map<UUID, List<StepState>> load(Connection c, Collection<UUID> instanceIds) throws SQLException {
-    Map<UUID, List<StepState>> steps = new HashMap<>();
     try (PreparedStatement ps = c.prepareStatement(LOAD)) {
       ps.setArray(1, c.createArrayOf("uuid", instanceIds.toArray()));
       try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          steps.computeIfAbsent(rs.getObject("instance_id", UUID.class), k -> new ArrayList<>()).add(map(rs));
-        }
+        return byInstance(rs);
       }
+    }
+  }
+
+  /** The rows of {@link #LOAD}, by instance. */
+  static Map<UUID, List<StepState>> byInstance(ResultSet rs) throws SQLException {
+    Map<UUID, List<StepState>> steps = new HashMap<>();
+    while (rs.next()) {
+      steps.computeIfAbsent(rs.getObject("instance_id", UUID.class), k -> new ArrayList<>()).add(map(rs));
     }
     return steps;
   }
