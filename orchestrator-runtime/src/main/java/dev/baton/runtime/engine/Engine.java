@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * commands of what starts, and hands everything to the {@link TransitionWriter}. The caller commits, and only then
  * ACKs or answers.
  *
- * <p>Events are set-based, so a batch costs a few round trips whatever its size: one query locks every instance of
- * the batch (in id order), one reads their steps, one statement writes every transition. Two events of the same
+ * <p>Events are set-based, so a batch costs a few round trips whatever its size: one locks every instance of the
+ * batch (in id order) and reads their steps, one statement writes every transition. Two events of the same
  * instance in one batch go in successive rounds, the second deciding on the state the first left.
  */
 public final class Engine {

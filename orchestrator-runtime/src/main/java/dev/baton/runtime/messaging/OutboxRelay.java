@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop: woken after
- * every commit that wrote commands, and by a periodic poll (for rows of other replicas and rows set aside).
+ * every commit that wrote commands, and by a periodic poll (for rows of other replicas and rows set aside); it asks
+ * the database only when a claim may find rows ({@link ClaimGate}).
  *
  * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work),
  * publishes them with the mandatory flag, and keeps the rows locked until the broker has answered for every message;
@@ -80,6 +81,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Duration pollInterval;
   private final ConfirmedPublisher publisher;
   private final Semaphore wakeups = new Semaphore(0);
+  private final ClaimGate gate;
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
   private final Thread thread;
   private volatile boolean running = true;
@@ -92,6 +94,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.metrics = metrics;
     this.batchSize = batchSize;
     this.pollInterval = pollInterval;
+    this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
   }
@@ -102,6 +105,12 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
   @Override
   public void commandsWritten() {
+    gate.written();
+    wakeUp();
+  }
+
+  /** Wakes the relay's thread: commands were written, or confirms came in. */
+  private void wakeUp() {
     if (wakeups.availablePermits() == 0) {
       wakeups.release();
     }
@@ -149,6 +158,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       } catch (Exception e) {
+        gate.failed();
         settleAll();
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands not confirmed stay in the outbox and are sent again in {} "
@@ -173,7 +183,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    */
   private boolean fill() throws SQLException {
     boolean full = false;
-    while (running && inFlight.size() < DEPTH && !anyFailure()) {
+    while (running && inFlight.size() < DEPTH && !anyFailure() && gate.claimDue()) {
       Batch b = claimAndPublish();
       if (b == null) {
         return false;
@@ -201,7 +211,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     java.sql.Connection c = database.dataSource().getConnection();
     Batch b = new Batch(c);
     try {
+      gate.claiming();
       List<OutboxRow> rows = store.claim(c, batchSize);
+      if (rows.size() >= batchSize) {
+        gate.claimedFull();
+      }
       if (rows.isEmpty()) {
         b.rollback();
         return null;
@@ -248,7 +262,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
       // Its last confirm wakes the relay up, which may be waiting for new commands meanwhile.
       CompletableFuture.allOf(b.entries.stream().map(e -> e.result).filter(java.util.Objects::nonNull)
-          .toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> commandsWritten());
+          .toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> wakeUp());
       for (Map.Entry<String, List<Long>> e : missingExchanges.entrySet()) {
         setAside(c, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist" + readyHint(e.getKey()),
             true);

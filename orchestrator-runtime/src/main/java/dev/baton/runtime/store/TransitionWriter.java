@@ -13,9 +13,10 @@ import java.util.UUID;
 /**
  * Writes the transitions of a batch as ONE statement, whatever its size: each kind of write is a data-modifying CTE
  * fed by arrays ({@code unnest}), so the database parses, plans and runs one statement per batch instead of one per
- * row and kind (a batch of events costs four round trips in all: lock, load the steps, this, commit). It writes the
- * step rows (attempts ended, new attempts, late results), queues the commands in the outbox, marks the signals
- * waits consumed, withdraws the commands of instances that ended or were cancelled, and moves the instances.
+ * row and kind (a batch of events costs four round trips in all: the plan setting, lock and load the steps, this,
+ * commit). It writes the step rows (attempts ended, new attempts, late results), queues the commands in the outbox,
+ * marks the signals waits consumed, withdraws the commands of instances that ended or were cancelled, and moves the
+ * instances.
  */
 public final class TransitionWriter {
 
@@ -33,8 +34,8 @@ public final class TransitionWriter {
    * - rows inserted by earlier statements of the transaction (a new instance, a signal) are visible here;
    * - outbox ids follow the order of the arrays, which is the order the commands were decided in;
    * - each UPDATE also says "id = ANY (the ids)": the statement is prepared once per connection and then runs on a
-   *   generic plan, which cannot see how short the arrays are; without that condition it may join by scanning the
-   *   whole table, with it the rows are found through the primary key.
+   *   generic plan (Database.inHotTransaction), which cannot see how short the arrays are; without that condition it
+   *   may join by scanning the whole table, with it the rows are found through the primary key.
    */
   private static final String WRITE = "WITH"
       + " u AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],"
