@@ -12,8 +12,7 @@ import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.InstanceStatus;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
-import dev.baton.runtime.store.DatabaseSettings;
-import dev.baton.testing.PostgresDatabase;
+import dev.baton.runtime.store.TestDatabases;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +39,6 @@ class LaneSupervisionIT {
   static final String WORKFLOW = "lanes";
   static TestStack infrastructure;
   static RabbitVhost vhost;
-  static PostgresDatabase postgres;
   static Database database;
   static Connection consumer;
   static Connection publisher;
@@ -49,9 +47,7 @@ class LaneSupervisionIT {
   static void infrastructure() throws Exception {
     infrastructure = TestStack.builder("lanes").vhost().database().start();
     vhost = infrastructure.vhost();
-    postgres = infrastructure.database();
-    database = infrastructure.own(
-        Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 4)));
+    database = TestDatabases.open(infrastructure, 4);
     consumer = infrastructure.own(vhost.newConnection("lanes-consumer"));
     publisher = infrastructure.own(vhost.newConnection("lanes-publisher"));
     try (Channel ch = consumer.createChannel()) {

@@ -12,8 +12,8 @@ import com.rabbitmq.client.Envelope;
 import dev.baton.contract.Names;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
-import dev.baton.runtime.store.DatabaseSettings;
 import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.TestDatabases;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
@@ -57,8 +57,7 @@ class OutboxRelayIT {
     infrastructure = TestStack.builder("relay").vhost().database().start();
     vhost = infrastructure.vhost();
     postgres = infrastructure.database();
-    database = infrastructure.own(
-        Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 8)));
+    database = TestDatabases.open(infrastructure, 8);
     admin = infrastructure.own(vhost.newConnection("relay-it-admin"));
     adminChannel = admin.createChannel();
     adminChannel.exchangeDeclare(Names.commandExchange(SERVICE), "topic", true);

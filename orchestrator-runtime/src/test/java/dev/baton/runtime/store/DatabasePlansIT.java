@@ -2,7 +2,6 @@ package dev.baton.runtime.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.TestStack;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,9 +20,7 @@ class DatabasePlansIT {
   @BeforeAll
   static void infrastructure() {
     infrastructure = TestStack.builder("plans").database().start();
-    PostgresDatabase postgres = infrastructure.database();
-    database = infrastructure.own(
-        Database.open(new DatabaseSettings(postgres.jdbcUrl(), postgres.user(), postgres.password(), false, 2)));
+    database = TestDatabases.open(infrastructure, 2);
   }
 
   @AfterAll
