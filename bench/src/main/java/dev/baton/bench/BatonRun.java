@@ -1,9 +1,6 @@
 package dev.baton.bench;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * run through the real runtime and SDK workers, and figures come from the runtime's counter (progress) and its
  * database rows (latency).
  */
-final class BatonRun {
+final class BatonRun implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonRun.class);
 
@@ -53,8 +50,9 @@ final class BatonRun {
 
   private final Stack stack;
   private final BenchConfig config;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  /** A keep-alive connection per load-generator thread, each used by its thread only. */
+  private volatile ThreadLocal<KeepAliveClient> http = new ThreadLocal<>();
+  private final List<KeepAliveClient> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final AtomicLong failures = new AtomicLong();
   private final AtomicLong keys = new AtomicLong();
   private final String keyPrefix = "b-" + Long.toHexString(System.nanoTime()) + "-";
@@ -75,6 +73,8 @@ final class BatonRun {
   }
 
   void startRuntime(dev.baton.runtime.RuntimeSettings settings) throws InterruptedException {
+    close(); // connections to a runtime started before
+    http = new ThreadLocal<>();
     stack.startRuntime(settings);
     startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + "/api/v1/namespaces/" + Stack.NS
         + "/workflows/" + Stack.WORKFLOW + "/instances");
@@ -117,14 +117,12 @@ final class BatonRun {
     long n = keys.incrementAndGet();
     String body = "{\"businessKey\":\"" + keyPrefix + n + "\",\"input\":" + config.input(n) + "}";
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(startUri).timeout(Duration.ofSeconds(30))
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() == 201) {
+      KeepAliveClient.Response r = client().post(startUri.getRawPath(), body);
+      if (r.status() == 201) {
         return true;
       }
       if (failures.incrementAndGet() <= 3) {
-        LOG.warn("start answered {}: {}", r.statusCode(), r.body());
+        LOG.warn("start answered {}: {}", r.status(), r.body());
       }
     } catch (Exception e) {
       if (failures.incrementAndGet() <= 3) {
@@ -144,10 +142,8 @@ final class BatonRun {
     }
     body.append("]}");
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(batchUri).timeout(Duration.ofSeconds(60))
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-          .build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() == 200) {
+      KeepAliveClient.Response r = client().post(batchUri.getRawPath(), body.toString());
+      if (r.status() == 200) {
         int created = 0;
         for (com.fasterxml.jackson.databind.JsonNode item : Report.JSON.readTree(r.body()).path("results")) {
           created += item.path("created").asBoolean() ? 1 : 0;
@@ -155,12 +151,30 @@ final class BatonRun {
         return created;
       }
       failures.addAndGet(size);
-      LOG.warn("batch start answered {}: {}", r.statusCode(), r.body().substring(0, Math.min(300, r.body().length())));
+      LOG.warn("batch start answered {}: {}", r.status(), r.body().substring(0, Math.min(300, r.body().length())));
     } catch (Exception e) {
       failures.addAndGet(size);
       LOG.warn("batch start failed: {}", e.toString());
     }
     return 0;
+  }
+
+  private KeepAliveClient client() {
+    ThreadLocal<KeepAliveClient> mine = http;
+    KeepAliveClient c = mine.get();
+    if (c == null) {
+      c = new KeepAliveClient(startUri, 60_000);
+      mine.set(c);
+      clients.add(c);
+    }
+    return c;
+  }
+
+  /** Closes the load generator's connections. */
+  @Override
+  public void close() {
+    clients.forEach(KeepAliveClient::close);
+    clients.clear();
   }
 
   /**
@@ -268,30 +282,16 @@ final class BatonRun {
   /** Keeps {@code inFlight} instances running for warm-up + duration; measures the window after the warm-up. */
   Sustained sustained(int inFlight, int warmupSeconds, int seconds) throws Exception {
     double baseline = stack.eventsApplied();
-    AtomicLong started = new AtomicLong();
-    AtomicBoolean stop = new AtomicBoolean();
-    int steps = config.steps();
-    ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
-    for (int i = 0; i < config.httpClients(); i++) {
-      pool.submit(() -> {
-        while (!stop.get()) {
-          double done = (stack.eventsApplied() - baseline) / steps;
-          if (started.get() - done < inFlight) {
-            started.incrementAndGet();
-            start();
-          } else {
-            LockSupport.parkNanos(1_000_000);
-          }
-        }
-      });
+    Window w;
+    long started;
+    try (Loop loop = new Loop(inFlight)) {
+      w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, loop.started::get);
+      loop.close();
+      started = loop.started.get();
     }
-    Window w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, started::get);
+    awaitApplied(baseline + (double) started * config.steps(), Duration.ofMinutes(5));
     Instant from = w.from();
     Instant to = w.to();
-    stop.set(true);
-    pool.shutdown();
-    pool.awaitTermination(1, TimeUnit.MINUTES);
-    awaitApplied(baseline + (double) started.get() * steps, Duration.ofMinutes(5));
     double stepsPerSecond = w.stepsPerSecond();
     double window = w.seconds();
     long finishedInWindow;
@@ -306,6 +306,88 @@ final class BatonRun {
         fmt(finishedInWindow / window));
     return new Sustained(inFlight, window, stepsPerSecond, finishedInWindow / window,
         w.startsPerSecond(), stepLatency, e2e, w.usage());
+  }
+
+  /**
+   * Runs the sustained closed loop until the JIT compilers have settled: until, over {@link #SETTLE_WINDOW_SECONDS},
+   * they used under {@link #SETTLED_JIT_CORES} of a core, or for {@code maxSeconds} at most. A JVM in use has
+   * compiled its hot paths; after the instance warm-up alone, C2 still took most of a core here for over a minute,
+   * CPU the runtime under test did not get on a 2-core machine, which made the first phases measure the compiler.
+   *
+   * @return the seconds it took
+   */
+  double settleJit(int maxSeconds) throws Exception {
+    if (maxSeconds <= 0 || Resources.compileMillis() < 0 || jitSettled) {
+      return 0; // off, not measurable, or done once in this JVM already (the compiled code stays)
+    }
+    jitSettled = true;
+    long t0 = System.nanoTime();
+    double baseline = stack.eventsApplied();
+    long started;
+    double lastJitCores = Double.NaN;
+    stack.startWorkers();
+    try (Loop loop = new Loop(config.inFlight())) {
+      while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(maxSeconds)) {
+        long jit0 = Resources.compileMillis();
+        long w0 = System.nanoTime();
+        Thread.sleep(SETTLE_WINDOW_SECONDS * 1000L);
+        lastJitCores = (Resources.compileMillis() - jit0) * 1e6 / (System.nanoTime() - w0);
+        if (lastJitCores < SETTLED_JIT_CORES) {
+          break;
+        }
+      }
+      loop.close();
+      started = loop.started.get();
+    }
+    awaitApplied(baseline + (double) started * config.steps(), Duration.ofMinutes(5));
+    stack.stopWorkers(); // as the warm-up leaves them
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    LOG.info("JIT settled after {} s of the closed loop ({} instances; compilers at {} cores in the last {} s)",
+        fmt(seconds), started, String.format(java.util.Locale.ROOT, "%.2f", lastJitCores), SETTLE_WINDOW_SECONDS);
+    return seconds;
+  }
+
+  private static volatile boolean jitSettled;
+  static final int SETTLE_WINDOW_SECONDS = 5;
+  static final double SETTLED_JIT_CORES = 0.05;
+
+  /**
+   * A closed loop running until closed: {@code inFlight} instances kept running, each finished one (by the runtime's
+   * applied-events counter) replaced by a new HTTP start from one of {@link BenchConfig#httpClients} threads.
+   */
+  private final class Loop implements AutoCloseable {
+    final AtomicLong started = new AtomicLong();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final ClosedLoop places;
+    private final ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
+
+    Loop(int inFlight) {
+      double baseline = stack.eventsApplied();
+      int steps = config.steps();
+      places = new ClosedLoop(inFlight, () -> (stack.eventsApplied() - baseline) / steps);
+      for (int i = 0; i < config.httpClients(); i++) {
+        pool.submit(() -> {
+          while (!stop.get()) {
+            if (places.take()) {
+              started.incrementAndGet();
+              start();
+            }
+          }
+          return null;
+        });
+      }
+    }
+
+    /** Stops starting; returns once every start under way has been answered. */
+    @Override
+    public void close() throws InterruptedException {
+      if (stop.getAndSet(true)) {
+        return;
+      }
+      places.close();
+      pool.shutdown();
+      pool.awaitTermination(1, TimeUnit.MINUTES);
+    }
   }
 
   /** Starts instances at {@code rate} per second for {@code seconds}, then waits for them to finish. */

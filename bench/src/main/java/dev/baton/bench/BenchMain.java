@@ -33,6 +33,8 @@ public final class BenchMain implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BenchMain.class);
   /** Instances run before measuring, so that the database has statistics (see {@link BatonRun#warmUp}). */
   static int WARM_UP = 3000;
+  /** At most this long, the closed loop runs after the warm-up until the JIT settles (see {@link BatonRun#settleJit}). */
+  static int JIT_SETTLE = 180;
 
   @Option(names = "--steps", description = "Steps per workflow (default ${DEFAULT-VALUE}).", defaultValue = "3")
   int steps;
@@ -58,6 +60,11 @@ public final class BenchMain implements Callable<Integer> {
       + "has statistics and a JVM in use has compiled its hot paths; 0 measures a brand-new database (default "
       + "${DEFAULT-VALUE}).", defaultValue = "3000")
   int warmUp;
+
+  @Option(names = "--jit-settle", description = "After the warm-up, run the closed loop until the JIT compilers use "
+      + "under 0.05 of a core over 5 s, for at most this long (0s: not at all), as a JVM in use has compiled its hot "
+      + "paths; the ceilings run after it, on the same warm JVM (default ${DEFAULT-VALUE}).", defaultValue = "180s")
+  String jitSettle;
 
   @Option(names = "--rate", description = "Fixed start rate in workflows/s for the latency run (default: half of "
       + "the sustained saturation).", defaultValue = "0")
@@ -167,6 +174,7 @@ public final class BenchMain implements Callable<Integer> {
   public Integer call() throws Exception {
     BenchConfig config = config();
     WARM_UP = Math.max(0, warmUp);
+    JIT_SETTLE = seconds(jitSettle, "--jit-settle");
     Set<String> run = phases();
     Set<String> sweepNames = sweepNames();
     Report report = new Report(config);
@@ -176,16 +184,21 @@ public final class BenchMain implements Callable<Integer> {
           report.machineBefore.loadAverage()), report.machineBefore.otherJavaProcesses());
     }
     boolean withStarts = run.contains("ceiling") && run.contains("sustained");
-    if (run.contains("ceiling")) {
-      Ceiling.Result c = ceiling(config, config.instances());
-      report.ceilingRuns.add(c.stepsPerSecond());
-      report.ceilingUsage = c.usage();
-    }
-    if (withStarts) {
-      report.ceilingWithStarts.add(ceilingWithStarts(config));
-    }
+    Callable<Void> ceilingsBefore = () -> {
+      if (run.contains("ceiling")) {
+        Ceiling.Result c = ceiling(config, config.instances());
+        report.ceilingRuns.add(c.stepsPerSecond());
+        report.ceilingUsage = c.usage();
+      }
+      if (withStarts) {
+        report.ceilingWithStarts.add(ceilingWithStarts(config));
+      }
+      return null;
+    };
     if (run.contains("drain") || run.contains("batch") || run.contains("sustained") || run.contains("fixed")) {
-      mainRun(config, run, report);
+      mainRun(config, run, report, ceilingsBefore); // the ceilings run once the JVM is warm, as Baton's phases do
+    } else {
+      ceilingsBefore.call();
     }
     // Once more after Baton's runs: the ratios compare Baton with the mean of a ceiling measured before and after
     // it, so that a machine getting busier or quieter meanwhile moves both sides alike.
@@ -208,11 +221,15 @@ public final class BenchMain implements Callable<Integer> {
     return 0;
   }
 
-  private void mainRun(BenchConfig config, Set<String> run, Report report) throws Exception {
-    try (Stack stack = Stack.create(config, "bench-main")) {
-      BatonRun baton = new BatonRun(stack);
+  /** @param beforeMeasuring what runs once Baton's stack is warm, before its first measurement (the ceilings) */
+  private void mainRun(BenchConfig config, Set<String> run, Report report, Callable<Void> beforeMeasuring)
+      throws Exception {
+    try (Stack stack = Stack.create(config, "bench-main"); BatonRun baton = new BatonRun(stack)) {
       baton.startRuntime();
       baton.warmUp(WARM_UP);
+      report.jitSettleSeconds = baton.settleJit(JIT_SETTLE);
+      beforeMeasuring.call(); // Baton's workers are stopped, its runtime idle
+
       if (run.contains("drain")) {
         baton.jfr = jfr;
         report.drain = baton.drain(config.instances());
@@ -233,6 +250,9 @@ public final class BenchMain implements Callable<Integer> {
             : report.sustained != null ? report.sustained.workflowsPerSecond() / 2
             : report.drain != null ? report.drain.stepsPerSecond() / config.steps() / 2 : 50;
         report.half = baton.fixedRate(r, config.durationSeconds());
+        if (run.contains("ceiling")) {
+          report.ceilingHalf = ceilingFixedRate(config, r); // the same load on the raw pipeline: its latency
+        }
       }
       report.startFailures = baton.failures();
     }
@@ -242,6 +262,13 @@ public final class BenchMain implements Callable<Integer> {
   static Ceiling.Result ceiling(BenchConfig config, int instances) throws Exception {
     try (Ceiling c = new Ceiling(config)) {
       return c.run(instances);
+    }
+  }
+
+  /** The ceiling's open loop at Baton's fixed rate, on its own vhost and database, as long as Baton's. */
+  static Ceiling.FixedRate ceilingFixedRate(BenchConfig config, double rate) throws Exception {
+    try (Ceiling c = new Ceiling(config)) {
+      return c.runFixedRate(rate, config.warmupSeconds(), config.durationSeconds());
     }
   }
 

@@ -67,6 +67,15 @@ final class Ceiling implements AutoCloseable {
   private volatile boolean running = true;
   /** With starts: one permit per instance that may start (the closed loop's free places); null when preloaded. */
   private volatile Semaphore places;
+  /** An open loop: permits come from a clock, not from finished instances. */
+  private volatile boolean openLoop;
+  /**
+   * While set (the fixed-rate run): when each instance's command in flight was dispatched ({@link System#nanoTime} as
+   * the dispatching transaction began, as Baton's step rows take the transaction's {@code now()}), and the step
+   * latencies measured.
+   */
+  private volatile Map<Long, Long> dispatchedAt;
+  private final java.util.concurrent.ConcurrentLinkedQueue<Long> stepNanos = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final AtomicLong nextInstance = new AtomicLong();
   private final AtomicLong started = new AtomicLong();
   private final List<Starter> starters = new ArrayList<>();
@@ -178,7 +187,55 @@ final class Ceiling implements AutoCloseable {
    * concurrent start requests; nothing waits to fill a group.
    */
   WithStarts runWithStarts(int inFlight, int warmupSeconds, int seconds) throws Exception {
-    places = new Semaphore(inFlight);
+    startPipeline(new Semaphore(inFlight));
+    Window w = Window.measure(warmupSeconds, seconds, stepsApplied::get, started::get);
+    LOG.info("ceiling with starts ({} in flight): {} steps/s, {} starts/s", inFlight,
+        String.format("%.0f", w.stepsPerSecond()), String.format("%.0f", w.startsPerSecond()));
+    return new WithStarts(inFlight, w.seconds(), w.stepsPerSecond(), w.startsPerSecond(), w.usage());
+  }
+
+  /** The open loop at a fixed rate: steps/s and the step latency in the window after the warm-up. */
+  record FixedRate(double targetWorkflowsPerSecond, double seconds, double stepsPerSecond, Percentiles stepLatency,
+      Resources.Usage usage) {}
+
+  /**
+   * Starts instances at {@code rate} per second whatever the pipeline does (Baton's fixed-rate run on the raw
+   * pipeline), and measures each step from the start of the transaction that dispatched it to the start of the one
+   * that applied its result: what Baton's step rows measure. The latency Baton's own pipeline could have at this load.
+   */
+  FixedRate runFixedRate(double rate, int warmupSeconds, int seconds) throws Exception {
+    openLoop = true;
+    dispatchedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    startPipeline(new Semaphore(0));
+    Thread clock = new Thread(() -> {
+      long period = (long) (1e9 / rate);
+      long t0 = System.nanoTime();
+      for (long k = 0; running; k++) {
+        long wait = t0 + k * period - System.nanoTime();
+        if (wait > 0) {
+          java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        }
+        places.release();
+      }
+    }, "ceiling-clock");
+    clock.setDaemon(true);
+    clock.start();
+    Thread.sleep(warmupSeconds * 1000L);
+    stepNanos.clear();
+    Window w = Window.measure(0, seconds, stepsApplied::get, started::get);
+    List<Long> sample = new ArrayList<>(stepNanos);
+    running = false;
+    clock.join(1_000);
+    Percentiles latency = Percentiles.of(sample);
+    LOG.info("ceiling at a fixed {} workflows/s: {} steps/s, step p50 {} ms p99 {} ms", String.format("%.0f", rate),
+        String.format("%.0f", w.stepsPerSecond()), String.format("%.1f", latency.p50()),
+        String.format("%.1f", latency.p99()));
+    return new FixedRate(rate, w.seconds(), w.stepsPerSecond(), latency, w.usage());
+  }
+
+  /** Lanes, workers and starters, the starters taking their places from {@code free}. */
+  private void startPipeline(Semaphore free) throws IOException, SQLException {
+    places = free;
     startLanes();
     startWorkers();
     for (int i = 0; i < STARTERS; i++) {
@@ -186,10 +243,6 @@ final class Ceiling implements AutoCloseable {
       starters.add(s);
       s.start();
     }
-    Window w = Window.measure(warmupSeconds, seconds, stepsApplied::get, started::get);
-    LOG.info("ceiling with starts ({} in flight): {} steps/s, {} starts/s", inFlight,
-        String.format("%.0f", w.stepsPerSecond()), String.format("%.0f", w.startsPerSecond()));
-    return new WithStarts(inFlight, w.seconds(), w.stepsPerSecond(), w.startsPerSecond(), w.usage());
   }
 
   private void startLanes() throws IOException, SQLException {
@@ -243,6 +296,7 @@ final class Ceiling implements AutoCloseable {
     }
 
     private void startGroup(int n) throws Exception {
+      long began = System.nanoTime();
       Long[] ids = new Long[n];
       byte[][] bodies = new byte[n][];
       long first = nextInstance.getAndAdd(n) + 1;
@@ -268,6 +322,12 @@ final class Ceiling implements AutoCloseable {
       }
       db.commit(); // durable: Baton answers the start here
       started.addAndGet(n);
+      Map<Long, Long> times = dispatchedAt;
+      if (times != null) {
+        for (Long id : ids) {
+          times.put(id, began);
+        }
+      }
       List<long[]> commands = new ArrayList<>(n);
       for (Long id : ids) {
         commands.add(new long[] {id, 0});
@@ -449,6 +509,7 @@ final class Ceiling implements AutoCloseable {
     }
 
     private void handle(List<Delivery> deliveries) throws Exception {
+      long began = System.nanoTime();
       int n = deliveries.size();
       Long[] ids = new Long[n];
       Integer[] steps = new Integer[n];
@@ -504,8 +565,20 @@ final class Ceiling implements AutoCloseable {
       stepsApplied.addAndGet(n);
       finished.addAndGet(done);
       Semaphore free = places;
-      if (free != null && done > 0) {
+      if (free != null && done > 0 && !openLoop) {
         free.release(done);
+      }
+      Map<Long, Long> times = dispatchedAt;
+      if (times != null) {
+        for (Long id : ids) {
+          Long dispatched = times.remove(id);
+          if (dispatched != null) {
+            stepNanos.add(began - dispatched);
+          }
+        }
+        for (long[] cmd : next) {
+          times.put(cmd[0], began);
+        }
       }
       if (next.isEmpty()) {
         return;

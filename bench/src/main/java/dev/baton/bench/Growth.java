@@ -99,10 +99,10 @@ final class Growth {
   private Growth() {}
 
   static Result run(BenchConfig config, int rows) throws Exception {
-    try (Stack stack = Stack.create(config, "bench-growth")) {
-      BatonRun baton = new BatonRun(stack);
+    try (Stack stack = Stack.create(config, "bench-growth"); BatonRun baton = new BatonRun(stack)) {
       baton.startRuntime();
       baton.warmUp(BenchMain.WARM_UP);
+      baton.settleJit(BenchMain.JIT_SETTLE); // the first stack of this JVM only
       BatonRun.Drain empty = baton.drain(config.instances());
       List<Timing> emptyQueries = timings(stack);
 

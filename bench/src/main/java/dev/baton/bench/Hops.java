@@ -74,10 +74,11 @@ final class Hops {
         work.meanMs(), Double.NaN, Double.NaN, work.count()));
     hops.add(new Hop("→ committed (the commit: WAL flush)", commit.meanMs(), Double.NaN, Double.NaN,
         commit.count()));
-    hops.add(new Hop("committed → claimed by the outbox relay", outboxWait - dispatching, Double.NaN,
+    // The relay is handed its commands at their commit: its wait counts from there.
+    hops.add(new Hop("committed → claimed by the outbox relay", outboxWait, Double.NaN,
         Double.NaN, timers.get("outbox.wait").count()));
-    hops.add(new Hop("claimed → published, routed, delivered to the worker", mean(toWorker) - outboxWait,
-        Double.NaN, Double.NaN, n));
+    hops.add(new Hop("claimed → published, routed, delivered to the worker",
+        mean(toWorker) - dispatching - outboxWait, Double.NaN, Double.NaN, n));
     hops.add(new Hop("(claimed → confirmed by the broker, meanwhile)", timers.get("outbox.confirm").meanMs(),
         Double.NaN, Double.NaN, timers.get("outbox.confirm").count()));
     hops.add(new Hop("worker → its event at the runtime (handler, confirmed publish, delivery)",

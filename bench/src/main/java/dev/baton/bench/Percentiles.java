@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /** Latency percentiles in milliseconds, computed by PostgreSQL from the runtime's own timestamps. */
 record Percentiles(long count, double p50, double p95, double p99) {
@@ -25,6 +26,20 @@ record Percentiles(long count, double p50, double p95, double p99) {
     return query(c, "SELECT count(*), percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY"
         + " extract(epoch FROM finished_at - created_at) * 1000) FROM workflow_instance"
         + " WHERE created_at >= ? AND created_at < ? AND finished_at IS NOT NULL", from, to);
+  }
+
+  /** Of durations measured in the benchmark's JVM ({@link System#nanoTime} differences), nearest rank. */
+  static Percentiles of(List<Long> nanos) {
+    if (nanos.isEmpty()) {
+      return NONE;
+    }
+    long[] v = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    return new Percentiles(v.length, rank(v, 0.5), rank(v, 0.95), rank(v, 0.99));
+  }
+
+  private static double rank(long[] sorted, double q) {
+    int i = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
   }
 
   private static Percentiles query(Connection c, String sql, Instant from, Instant to) throws SQLException {

@@ -29,7 +29,11 @@ final class Report {
   final List<Ceiling.WithStarts> ceilingWithStarts = new ArrayList<>();
   BatonRun.Sustained sustained;
   BatonRun.FixedRate half;
+  /** The raw pipeline at the same fixed rate: the latency floor of this machine at that load. */
+  Ceiling.FixedRate ceilingHalf;
   long startFailures;
+  /** How long the closed loop ran after the warm-up until the JIT compilers settled (0: not run). */
+  double jitSettleSeconds;
   final List<SweepPoint> sweeps = new ArrayList<>();
   final List<String> sweepNotes = new ArrayList<>();
   Growth.Result growth;
@@ -93,6 +97,10 @@ final class Report {
         + "process(es) running: %s. Real RabbitMQ and PostgreSQL on the same machine; durable queues, persistent "
         + "messages, publisher confirms, manual acks, synchronous commit.%n%n", m.cpus(), m.loadAverage(),
         m.otherJavaProcesses(), m.quiet() ? "quiet" : "NOT quiet (figures are noisy; compare the ratio)"));
+    if (jitSettleSeconds > 0) {
+      md.append(String.format(Locale.ROOT, "Measured on a warm JVM: after the warm-up, the closed loop ran %.0f s "
+          + "until the JIT compilers settled; the ceilings ran after that.%n%n", jitSettleSeconds));
+    }
     if (drain != null || sustained != null || half != null) {
       md.append("| throughput | Baton | ceiling (raw amqp-client + JDBC) | Baton / ceiling |\n|---|---|---|---|\n");
       if (drain != null) {
@@ -138,9 +146,12 @@ final class Report {
       }
       if (half != null) {
         md.append(latency("step, half rate", half.stepLatency()));
+        if (ceilingHalf != null) {
+          md.append(latency("step, ceiling at the same rate (raw pipeline, JVM clock)", ceilingHalf.stepLatency()));
+        }
         md.append(latency("end to end, half rate", half.endToEnd()));
       }
-      md.append("\n| resources (cores busy on average) | bench JVM (runtime + workers + load) | PostgreSQL | RabbitMQ "
+      md.append("\n| resources (cores busy on average) | bench JVM (runtime + workers + load; its JIT compilers) | PostgreSQL | RabbitMQ "
           + "| whole machine | load avg (1 min) | heap after GC / committed |\n|---|---|---|---|---|---|---|\n");
       if (drain != null) {
         md.append(usage("starting the preload (HTTP API, workers idle)", drain.startUsage()));
@@ -160,6 +171,9 @@ final class Report {
       }
       if (!ceilingWithStarts.isEmpty()) {
         md.append(usage("ceiling with starts (first run)", ceilingWithStarts.get(0).usage()));
+      }
+      if (ceilingHalf != null) {
+        md.append(usage("ceiling at the half rate", ceilingHalf.usage()));
       }
       if (half != null && !half.hops().isEmpty()) {
         md.append("\n| where a step's time goes at half rate (ms; runtime hop timers and step rows) | mean | p50 | p99 "
@@ -215,7 +229,7 @@ final class Report {
   }
 
   private static String usage(String what, Resources.Usage u) {
-    return "| " + what + " | " + f2(u.jvmCores()) + " | " + f2(u.postgresCores()) + " | " + f2(u.rabbitCores())
+    return "| " + what + " | " + f2(u.jvmCores()) + " (JIT " + f2(u.jitCores()) + ") | " + f2(u.postgresCores()) + " | " + f2(u.rabbitCores())
         + " | " + f2(u.machineCores()) + " of " + u.machineCpus() + " | " + f2(u.loadAverage()) + " | " + f0(u.heapAfterGcMb()) + " / " + f0(u.heapCommittedMb())
         + " MB |\n";
   }
@@ -242,6 +256,7 @@ final class Report {
     num(machine, "loadAverageAtStart", machineBefore.loadAverage());
     machine.put("otherJavaProcesses", machineBefore.otherJavaProcesses());
     machine.put("quiet", machineBefore.quiet());
+    num(root, "jitSettleSeconds", jitSettleSeconds);
     root.set("config", JSON.valueToTree(config));
     num(root, "stepsPerSecond", stepsPerSecond());
     num(root, "workflowsPerSecond", stepsPerSecond() / config.steps());
@@ -314,6 +329,10 @@ final class Report {
       num(h, "maxStartLagMs", half.maxStartLagMs());
       h.set("stepLatencyMs", percentiles(half.stepLatency()));
       h.set("endToEndLatencyMs", percentiles(half.endToEnd()));
+      if (ceilingHalf != null) {
+        h.set("ceilingStepLatencyMs", percentiles(ceilingHalf.stepLatency()));
+        h.set("ceilingResources", usage(ceilingHalf.usage()));
+      }
       h.set("resources", usage(half.usage()));
       ArrayNode hops = h.putArray("hops");
       for (Hops.Hop hop : half.hops()) {
@@ -359,6 +378,7 @@ final class Report {
   static ObjectNode usage(Resources.Usage u) {
     ObjectNode o = JSON.createObjectNode();
     num(o, "jvmCores", u.jvmCores());
+    num(o, "jitCores", u.jitCores());
     num(o, "machineCores", u.machineCores());
     num(o, "postgresCores", u.postgresCores());
     num(o, "rabbitmqCores", u.rabbitCores());

@@ -90,10 +90,10 @@ final class Sweeps {
   private static double point(Report report, String sweep, String value, BenchConfig config, boolean withCeiling)
       throws Exception {
     Double ceiling = withCeiling ? BenchMain.ceiling(config, config.instances()).stepsPerSecond() : null;
-    try (Stack stack = Stack.create(config, "bench-sweep")) {
-      BatonRun baton = new BatonRun(stack);
+    try (Stack stack = Stack.create(config, "bench-sweep"); BatonRun baton = new BatonRun(stack)) {
       baton.startRuntime();
       baton.warmUp(BenchMain.WARM_UP);
+      baton.settleJit(BenchMain.JIT_SETTLE); // the first stack of this JVM only
       BatonRun.Drain d = baton.drain(config.instances());
       report.sweeps.add(new Report.SweepPoint(sweep, value, d.stepsPerSecond(), ceiling, d.startsPerSecond(),
           d.stepLatency(), d.usage()));

@@ -20,7 +20,7 @@ class BenchSmokeIT {
 
   @Test
   void mainRunWritesTheReport(@TempDir Path out) throws Exception {
-    int exit = BenchMain.run("--instances", "30", "--warm-up", "30", "--duration", "2s", "--warmup", "1s", "--in-flight", "10",
+    int exit = BenchMain.run("--instances", "30", "--warm-up", "30", "--jit-settle", "5s", "--duration", "2s", "--warmup", "1s", "--in-flight", "10",
         "--http-clients", "2", "--out", out.toString());
     assertThat(exit).isZero();
 
@@ -63,7 +63,7 @@ class BenchSmokeIT {
 
   @Test
   void growthAndOperatorSweepsRunSmall(@TempDir Path out) throws Exception {
-    int exit = BenchMain.run("--sweep", "growth,operator", "--instances", "20", "--warm-up", "20", "--growth-rows", "2000",
+    int exit = BenchMain.run("--sweep", "growth,operator", "--instances", "20", "--warm-up", "20", "--jit-settle", "0s", "--growth-rows", "2000",
         "--operator-services", "3", "--operator-workflows", "2", "--operator-resync", "2s", "--out", out.toString());
     assertThat(exit).isZero();
 

@@ -20,7 +20,7 @@ class HopsTest {
     timers.put("event.wait", new Hops.Delta(20, 10)); // 0.5 ms
     timers.put("event.apply", new Hops.Delta(20, 20)); // 1 ms
     timers.put("event.commit", new Hops.Delta(20, 20)); // 1 ms
-    timers.put("outbox.wait", new Hops.Delta(30, 90)); // 3 ms
+    timers.put("outbox.wait", new Hops.Delta(30, 30)); // 1 ms, from the commit
     timers.put("outbox.confirm", new Hops.Delta(30, 30)); // 1 ms
     // dispatch → worker 4 and 6 ms (mean 5), → applied 7 and 11 ms (worker → applied: 3 and 5, mean 4)
     List<Hops.Step> steps = List.of(new Hops.Step(4, 7), new Hops.Step(6, 11));
@@ -29,8 +29,8 @@ class HopsTest {
 
     assertThat(hops.get(0).meanMs()).isEqualTo(1); // statements of start and event transactions together
     assertThat(hops.get(1).meanMs()).isEqualTo(1); // their commits
-    assertThat(hops.get(2).meanMs()).isEqualTo(1); // outbox.wait - the dispatching transaction
-    assertThat(hops.get(3).meanMs()).isEqualTo(2); // dispatch → worker - outbox.wait
+    assertThat(hops.get(2).meanMs()).isEqualTo(1); // outbox.wait: the relay is handed its commands at their commit
+    assertThat(hops.get(3).meanMs()).isEqualTo(2); // dispatch → worker - the dispatching transaction - outbox.wait
     assertThat(hops.get(5).meanMs()).isEqualTo(3.5); // worker → applied - event.wait
     assertThat(hops.get(6).meanMs()).isEqualTo(0.5);
     // The timed and derived hops add up to the step.

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** How the report puts the phases' figures together: the ratios and the fields the issue asks for, nulls when a phase did not run. */
 class ReportTest {
 
-  private static final Resources.Usage IDLE = new Resources.Usage(1, 1.5, 2, 0.5, 30, 64, 0.3, 0.2);
+  private static final Resources.Usage IDLE = new Resources.Usage(1, 1.5, 2, 0.5, 30, 64, 0.3, 0.2, 0.1);
   private static final Percentiles LATENCY = new Percentiles(100, 2, 5, 9);
 
   @Test

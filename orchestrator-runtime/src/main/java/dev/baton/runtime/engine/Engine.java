@@ -10,6 +10,7 @@ import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -65,36 +66,57 @@ public final class Engine {
     this.writer = writer;
   }
 
-  /** What one stimulus did to one instance. */
-  public record Applied(Transition transition, boolean dispatched, long withdrawn) {}
+  /**
+   * What one stimulus did to one instance.
+   *
+   * @param written the commands it queued (for the relay, once committed) and those it withdrew
+   */
+  public record Applied(Transition transition, TransitionWriter.Written written) {
+
+    public boolean dispatched() {
+      return written.dispatched();
+    }
+  }
 
   /** One stimulus on an instance whose row the caller has locked (start, cancel, retry, signal, timers). */
   public Applied apply(Connection c, InstanceRecord instance, Stimulus stimulus) throws SQLException {
     List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     Planned p = plan(c, instance, rows, stimulus, null);
-    long withdrawn = writer.write(c, List.of(p.write()));
-    return new Applied(p.transition(), !p.write().commands().isEmpty(), withdrawn);
+    return new Applied(p.transition(), writer.write(c, List.of(p.write())));
   }
+
+  /**
+   * What starting new instances wrote.
+   *
+   * @param writes each instance's, in the order given
+   * @param queued their first commands, for the relay once committed
+   */
+  public record StartsWritten(List<TransitionWriter.Write> writes, List<QueuedCommand> queued) {}
 
   /**
    * Starts new instances (rows the caller's transaction inserted, not yet dispatched): each one's start decision, all
    * written in one statement.
-   *
-   * @return what was written for each, in the order given
    */
-  public List<TransitionWriter.Write> startAll(Connection c, List<InstanceRecord> inserted) throws SQLException {
+  public StartsWritten startAll(Connection c, List<InstanceRecord> inserted) throws SQLException {
     List<TransitionWriter.Write> writes = new ArrayList<>(inserted.size());
     for (InstanceRecord instance : inserted) {
       writes.add(plan(c, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
     }
-    writer.write(c, writes);
-    return writes;
+    return new StartsWritten(writes, writer.write(c, writes).queued());
   }
 
-  /** @return a receipt per event, in the order given */
-  public List<Receipt> applyEvents(Connection c, List<InboundEvent> events) throws SQLException {
+  /**
+   * What a batch of events did.
+   *
+   * @param receipts one per event, in the order given
+   * @param queued the commands the batch queued, for the relay once committed
+   */
+  public record EventsApplied(List<Receipt> receipts, List<QueuedCommand> queued) {}
+
+  public EventsApplied applyEvents(Connection c, List<InboundEvent> events) throws SQLException {
     Receipt[] receipts = new Receipt[events.size()];
+    List<QueuedCommand> queued = new ArrayList<>();
     List<Integer> pending = new ArrayList<>();
     for (int i = 0; i < events.size(); i++) {
       pending.add(i);
@@ -106,13 +128,14 @@ public final class Engine {
       for (int i : pending) {
         (inRound.add(events.get(i).instanceId()) ? round : later).add(i);
       }
-      applyRound(c, events, round, inRound, receipts);
+      queued.addAll(applyRound(c, events, round, inRound, receipts));
       pending = later;
     }
-    return List.of(receipts);
+    return new EventsApplied(List.of(receipts), queued);
   }
 
-  private void applyRound(Connection c, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
+  /** @return the commands the round queued */
+  private List<QueuedCommand> applyRound(Connection c, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
       Receipt[] receipts) throws SQLException {
     InstanceStore.LockedBatch batch = instances.lockAllWithSteps(c, ids);
     Map<UUID, InstanceRecord> locked = batch.instances();
@@ -134,7 +157,7 @@ public final class Engine {
       }
     }
     if (candidates.isEmpty()) {
-      return;
+      return List.of();
     }
     Map<UUID, List<StepState>> loaded = batch.steps();
     Map<UUID, List<StoredSignal>> signals = steps.storedSignals(c, waitingOnes(c, locked, found));
@@ -147,12 +170,12 @@ public final class Engine {
       writes.add(p.write());
       Transition t = p.transition();
       receipts[i] = switch (t.kind()) {
-        case MOVED -> Receipt.applied(t.status(), latencyOf(rows, e), !p.write().commands().isEmpty());
+        case MOVED -> Receipt.applied(t.status(), latencyOf(rows, e));
         case DUPLICATE -> Receipt.ignored(Receipt.Kind.DUPLICATE, t.reason());
         default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
       };
     }
-    writer.write(c, writes);
+    return writer.write(c, writes).queued();
   }
 
   private record Planned(Transition transition, TransitionWriter.Write write) {}

@@ -9,6 +9,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -89,25 +90,22 @@ public final class InstanceService implements AutoCloseable {
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
     List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),
         r.inputJson(), r.traceparent())).toList();
-    List<Started> started = database.inHotTransaction(c -> startIn(c, orders, true), (work, commit) -> {
+    Starts starts = database.inHotTransaction(c -> startIn(c, orders, true), (work, commit) -> {
       for (int i = 0; i < orders.size(); i++) {
         metrics.hop(RuntimeMetrics.Hop.START_APPLY, work);
         metrics.hop(RuntimeMetrics.Hop.START_COMMIT, commit);
       }
     });
-    signalIfCreated(started);
-    return started;
+    outboxSignal.committed(starts.queued());
+    return starts.answers();
   }
 
   private Started startAlone(StartGroups.Request request) throws SQLException {
     return startTogether(List.of(request)).get(0);
   }
 
-  private void signalIfCreated(List<Started> started) {
-    if (started.stream().anyMatch(Started::created)) {
-      outboxSignal.commandsWritten();
-    }
-  }
+  /** What {@link #startIn} did: an answer per order, and the first commands it queued. */
+  private record Starts(List<Started> answers, List<QueuedCommand> queued) {}
 
   /** A start to make: a single start's request, or an item of a batch. */
   private record Order(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
@@ -128,9 +126,9 @@ public final class InstanceService implements AutoCloseable {
    * was written, not read back: the rows' timestamps are the transaction's time, which the insert returns.
    *
    * @param withSteps whether the answers carry the instances' steps (single starts answer with them, batches do not)
-   * @return one answer per order, in the order given
+   * @return one answer per order, in the order given, and the commands queued
    */
-  private List<Started> startIn(Connection c, List<Order> orders, boolean withSteps) throws SQLException {
+  private Starts startIn(Connection c, List<Order> orders, boolean withSteps) throws SQLException {
     Integer[] order = byBusinessKey(orders.size(), i -> orders.get(i).businessKey());
     Map<Key, Integer> firstOf = new HashMap<>();
     List<NewInstance> news = new ArrayList<>();
@@ -148,10 +146,10 @@ public final class InstanceService implements AutoCloseable {
     Map<UUID, InstanceRecord> inserted = instances.insertAllAbsent(c, news);
     Started[] out = new Started[orders.size()];
     List<InstanceRecord> created = news.stream().map(n -> inserted.get(n.id())).filter(Objects::nonNull).toList();
-    List<TransitionWriter.Write> writes = engine.startAll(c, created);
+    Engine.StartsWritten written = engine.startAll(c, created);
     for (int k = 0; k < created.size(); k++) {
       InstanceRecord r = created.get(k);
-      out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps);
+      out[orderOf.get(r.id())] = written(c, r, written.writes().get(k), withSteps);
     }
     // Keys that were there before this transaction: the instance that has them, as it is now.
     Map<String, Map<String, List<String>>> existing = new HashMap<>();
@@ -181,7 +179,7 @@ public final class InstanceService implements AutoCloseable {
         out[i] = new Started(false, out[first].current(), out[first].steps());
       }
     }
-    return List.of(out);
+    return new Starts(List.of(out), written.queued());
   }
 
   /**
@@ -247,9 +245,10 @@ public final class InstanceService implements AutoCloseable {
       throws SQLException {
     List<Order> orders = items.stream().map(item -> new Order(namespace, workflow, spec, item.businessKey(),
         item.inputJson(), engine.tracing().startTraceparent(namespace, workflow))).toList();
-    List<Started> started = database.inTransaction(c -> startIn(c, orders, false));
-    signalIfCreated(started);
-    return started.stream().map(s -> new BatchStarted(s.current().id(), s.current().status(), s.created())).toList();
+    Starts starts = database.inTransaction(c -> startIn(c, orders, false));
+    outboxSignal.committed(starts.queued());
+    return starts.answers().stream()
+        .map(s -> new BatchStarted(s.current().id(), s.current().status(), s.created())).toList();
   }
 
   /**
@@ -287,33 +286,36 @@ public final class InstanceService implements AutoCloseable {
   }
 
   private Result change(UUID id, Precheck precheck, Stimulus stimulus) throws SQLException {
-    Result result = database.inTransaction(c -> {
+    Changed changed = database.inTransaction(c -> {
       Optional<InstanceRecord> locked = instances.lock(c, id);
       if (locked.isEmpty()) {
-        return new Result.NotFound();
+        return new Changed(new Result.NotFound(), List.of());
       }
       Optional<Result> refused = precheck.check(c, locked.get());
       if (refused.isPresent()) {
-        return refused.get();
+        return new Changed(refused.get(), List.of());
       }
       Engine.Applied applied = engine.apply(c, locked.get(), stimulus);
       Transition t = applied.transition();
       if (t.kind() == Transition.Kind.REFUSED) {
-        return new Result.Conflict(t.reason());
+        return new Changed(new Result.Conflict(t.reason()), List.of());
       }
-      if (applied.withdrawn() > 0) {
+      long withdrawn = applied.written().withdrawn();
+      if (withdrawn > 0) {
         try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
             MessageTracing.traceIdOf(locked.get().traceparent()))) {
-          LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, applied.withdrawn());
+          LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, withdrawn);
         }
       }
-      return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id), applied.dispatched());
+      return new Changed(new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id)),
+          applied.written().queued());
     });
-    if (result instanceof Result.Done d && d.dispatched()) {
-      outboxSignal.commandsWritten();
-    }
-    return result;
+    outboxSignal.committed(changed.queued());
+    return changed.result();
   }
+
+  /** A change's answer, and the commands it queued. */
+  private record Changed(Result result, List<QueuedCommand> queued) {}
 
   @FunctionalInterface
   private interface Precheck {
@@ -338,6 +340,6 @@ public final class InstanceService implements AutoCloseable {
 
     record Conflict(String reason) implements Result {}
 
-    record Done(InstanceRecord instance, List<StepState> steps, boolean dispatched) implements Result {}
+    record Done(InstanceRecord instance, List<StepState> steps) implements Result {}
   }
 }

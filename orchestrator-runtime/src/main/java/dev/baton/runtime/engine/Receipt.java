@@ -5,9 +5,8 @@ package dev.baton.runtime.engine;
  *
  * @param detail why it was ignored or parked (null when applied)
  * @param latencyMillis dispatch-to-result time of the attempt it answered (when applied)
- * @param dispatched a command was written to the outbox
  */
-public record Receipt(Kind kind, String detail, InstanceStatus status, long latencyMillis, boolean dispatched) {
+public record Receipt(Kind kind, String detail, InstanceStatus status, long latencyMillis) {
 
   public enum Kind {
     /** The event moved its instance. */
@@ -22,11 +21,11 @@ public record Receipt(Kind kind, String detail, InstanceStatus status, long late
     REJECTED
   }
 
-  public static Receipt applied(InstanceStatus status, long latencyMillis, boolean dispatched) {
-    return new Receipt(Kind.APPLIED, null, status, latencyMillis, dispatched);
+  public static Receipt applied(InstanceStatus status, long latencyMillis) {
+    return new Receipt(Kind.APPLIED, null, status, latencyMillis);
   }
 
   public static Receipt ignored(Kind kind, String why) {
-    return new Receipt(kind, why, null, 0, false);
+    return new Receipt(kind, why, null, 0);
   }
 }

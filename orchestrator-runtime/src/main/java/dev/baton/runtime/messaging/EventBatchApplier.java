@@ -1,6 +1,6 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.runtime.engine.Receipt;
+import dev.baton.runtime.engine.Engine.EventsApplied;
 import dev.baton.runtime.engine.InboundEvent;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,6 +13,6 @@ import java.util.List;
 @FunctionalInterface
 interface EventBatchApplier {
 
-  /** @return a receipt per event, in the order given */
-  List<Receipt> applyAll(Connection c, List<InboundEvent> events) throws SQLException;
+  /** @return a receipt per event, in the order given, and the commands queued */
+  EventsApplied applyAll(Connection c, List<InboundEvent> events) throws SQLException;
 }

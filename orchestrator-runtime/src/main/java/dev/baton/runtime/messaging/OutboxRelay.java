@@ -18,11 +18,13 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.tracing.InstanceTracing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Date;
@@ -31,22 +33,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop: woken after
- * every commit that wrote commands, and by a periodic poll (for rows of other replicas and rows set aside); it asks
- * the database only when a claim may find rows ({@link ClaimGate}).
+ * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop. The commits
+ * that wrote commands hand them over ({@link #committed}): the relay claims their rows by id and publishes the
+ * messages it was handed, without searching the outbox or reading them back. It also searches the outbox, oldest
+ * first: on its periodic poll (rows of other replicas, rows set aside whose time has come, rows of commits it was not
+ * handed, or more than it keeps in hand: {@value #MAX_HANDED}), at its start and after a failure; it asks the database
+ * only when a search may find rows ({@link ClaimGate}). Searching in id order walks every index entry of the rows
+ * deleted since the outbox was last vacuumed (thousands a second under load), which claiming by id does not.
  *
- * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work),
- * publishes them with the mandatory flag, and keeps the rows locked until the broker has answered for every message;
- * then it deletes what was confirmed, sets aside what the broker would not take, and commits. A crash before the
- * commit re-sends the batch with the same message ids (workers dedupe); nothing is dropped.
+ * <p>Each batch is its own transaction: it claims rows with {@code FOR UPDATE SKIP LOCKED} (replicas share the work;
+ * a row found and handed over is claimed once), publishes them with the mandatory flag, and keeps the rows locked
+ * until the broker has answered for every message; then it deletes what was confirmed, sets aside what the broker
+ * would not take, and commits. A crash before the commit re-sends the batch with the same message ids (workers
+ * dedupe); nothing is dropped.
  *
  * <p>Confirms are asynchronous ({@link ConfirmedPublisher}) and batches are pipelined: up to {@value #DEPTH}
  * batches are published and waiting at once, each on its own database connection (its rows stay locked, so the next
@@ -72,6 +81,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   /** Batches published and awaiting their confirms at once (each holds one database connection meanwhile). */
   static final int DEPTH = 3;
   private static final ObjectReader HEADERS = Json.MAPPER.readerFor(LinkedHashMap.class);
+  /** Commands kept in hand at most; the commits beyond are left for the search (the broker is slow or away). */
+  static final int MAX_HANDED = 20_000;
 
   private final Database database;
   private final OutboxStore store;
@@ -83,6 +94,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Semaphore wakeups = new Semaphore(0);
   private final ClaimGate gate;
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+  /** Commands handed over at their commit, in commit order, not claimed yet. */
+  private final ConcurrentLinkedQueue<Handed> handed = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger handedCount = new AtomicInteger();
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -104,10 +118,30 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   }
 
   @Override
+  public void committed(List<QueuedCommand> commands) {
+    if (commands.isEmpty()) {
+      return;
+    }
+    if (handedCount.get() + commands.size() > MAX_HANDED) {
+      commandsWritten(); // the search finds them
+      return;
+    }
+    long now = System.currentTimeMillis();
+    for (QueuedCommand command : commands) {
+      handed.add(new Handed(command, now));
+    }
+    handedCount.addAndGet(commands.size());
+    wakeUp();
+  }
+
+  @Override
   public void commandsWritten() {
     gate.written();
     wakeUp();
   }
+
+  /** A command handed over, and when its transaction committed. */
+  private record Handed(QueuedCommand command, long committedMillis) {}
 
   /** Wakes the relay's thread: commands were written, or confirms came in. */
   private void wakeUp() {
@@ -158,7 +192,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       } catch (Exception e) {
-        gate.failed();
+        gate.failed(); // the next search finds everything, the commands in hand included
+        dropHanded();
         settleAll();
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands not confirmed stay in the outbox and are sent again in {} "
@@ -183,12 +218,15 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    */
   private boolean fill() throws SQLException {
     boolean full = false;
-    while (running && inFlight.size() < DEPTH && !anyFailure() && gate.claimDue()) {
+    while (running && inFlight.size() < DEPTH && !anyFailure() && (handedCount.get() > 0 || gate.claimDue())) {
       Batch b = claimAndPublish();
       if (b == null) {
+        if (handedCount.get() > 0) {
+          continue; // those handed over were gone already: the next ones
+        }
         return false;
       }
-      full = b.claimed >= batchSize;
+      full = b.claimed >= batchSize || handedCount.get() > 0;
       if (b.entries.isEmpty()) {
         b.commit(); // everything was set aside: nothing to wait for
       } else {
@@ -206,21 +244,29 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     return inFlight.stream().anyMatch(b -> b.hasFailure(current));
   }
 
-  /** One batch: open a transaction, claim, publish in order; null when nothing is due. */
+  /**
+   * One batch: open a transaction, claim (the commands in hand first, else by searching), publish in order; null when
+   * nothing is due.
+   */
   private Batch claimAndPublish() throws SQLException {
     java.sql.Connection c = database.dataSource().getConnection();
     Batch b = new Batch(c);
     try {
-      gate.claiming();
-      List<OutboxRow> rows = store.claim(c, batchSize);
-      if (rows.size() >= batchSize) {
-        gate.claimedFull();
+      List<OutboxRow> rows;
+      if (handedCount.get() > 0) {
+        rows = claimHanded(c, b);
+      } else {
+        gate.claiming();
+        rows = store.claim(c, batchSize);
+        if (rows.size() >= batchSize) {
+          gate.claimedFull();
+        }
+        b.claimed = rows.size();
       }
       if (rows.isEmpty()) {
         b.rollback();
         return null;
       }
-      b.claimed = rows.size();
       long claimedNanos = System.nanoTime();
       long claimedMillis = System.currentTimeMillis();
       Map<String, List<Long>> missingExchanges = new LinkedHashMap<>();
@@ -274,6 +320,41 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       b.rollback();
       throw e;
+    }
+  }
+
+  /**
+   * Claims up to a batch of the commands in hand by their ids, in commit order; those no longer there or due
+   * (published by a search, withdrawn, set aside) or held by another transaction are dropped: whoever has them sees
+   * them through.
+   */
+  private List<OutboxRow> claimHanded(java.sql.Connection c, Batch b) throws SQLException {
+    List<Handed> taken = new ArrayList<>(batchSize);
+    Handed h;
+    while (taken.size() < batchSize && (h = handed.poll()) != null) {
+      handedCount.decrementAndGet();
+      taken.add(h);
+    }
+    b.claimed = taken.size();
+    List<Long> ids = new ArrayList<>(taken.size());
+    for (Handed t : taken) {
+      ids.add(t.command().outboxId());
+    }
+    java.util.Set<Long> locked = store.claimById(c, ids);
+    List<OutboxRow> rows = new ArrayList<>(locked.size());
+    for (Handed t : taken) {
+      if (locked.contains(t.command().outboxId())) {
+        rows.add(new OutboxRow(t.command().outboxId(), t.command().message(), Instant.ofEpochMilli(t.committedMillis()),
+            0));
+      }
+    }
+    return rows;
+  }
+
+  /** After a failure: the commands in hand are left to the next search. */
+  private void dropHanded() {
+    while (handed.poll() != null) {
+      handedCount.decrementAndGet();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.baton.runtime.messaging;
 
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.engine.Engine.EventsApplied;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.engine.Receipt;
@@ -82,13 +83,14 @@ final class StepLoop {
           metrics.hop(RuntimeMetrics.Hop.EVENT_WAIT, begin - p.delivery().receivedNanos());
         }
       }
-      List<Receipt> receipts = database.inHotTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
+      EventsApplied applied = database.inHotTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
         for (int i = 0; i < events.size(); i++) {
           metrics.hop(RuntimeMetrics.Hop.EVENT_APPLY, work);
           metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, commit);
         }
       });
-      settleCommitted(events, receipts, wholeBatch);
+      outboxSignal.committed(applied.queued());
+      settleCommitted(events, applied.receipts(), wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
@@ -120,13 +122,6 @@ final class StepLoop {
   }
 
   private void settleCommitted(List<Parsed> events, List<Receipt> receipts, boolean wholeBatch) {
-    boolean dispatched = false;
-    for (Receipt v : receipts) {
-      dispatched |= v.dispatched();
-    }
-    if (dispatched) {
-      outboxSignal.commandsWritten();
-    }
     List<PendingDelivery> acks = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       Parsed p = events.get(i);

@@ -54,8 +54,9 @@ public final class RuntimeMetrics {
     /** A batch of events: its commit (the next commands are durable then). */
     EVENT_COMMIT("event.commit"),
     /**
-     * A command, from its transaction's start (its outbox row's created_at, by the database's clock) until the relay
-     * claims it (by this process's clock): the rest of that transaction, its commit, and the relay's wake-up.
+     * A command, from its transaction's commit until the relay claims it: the relay's wake-up and its turn. A command
+     * the relay was not handed but found by searching the outbox counts from its transaction's start instead (its
+     * row's created_at, by the database's clock: the rest of that transaction and its commit too).
      */
     OUTBOX_WAIT("outbox.wait"),
     /** A command claimed by the relay until the broker confirms it. */

@@ -77,6 +77,21 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Put in front of the first statement of each hot transaction (the step loop's batches and the starts' groups, see
+   * {@link #inHotTransaction}): their statements then run on their generic plans for the rest of the transaction, and
+   * the setting costs no round trip of its own, since it travels with that statement.
+   *
+   * <p>These statements are prepared once per connection and run thousands of times a second. Left to choose,
+   * PostgreSQL plans most of them afresh on every run (a generic plan cannot see how short the arrays are, and looks
+   * dearer than a custom one): measured at half load, planning took 40% of the transition statement's time. Their
+   * generic plans are the ones wanted (primary key and instance_id lookups, see TransitionWriter), so these
+   * transactions use them. Only these: the reads whose best plan depends on their values (the API's lists, the
+   * retention purge) keep PostgreSQL's choice; forced generic, a million finished instances slowed them tenfold. The
+   * setting is LOCAL: it ends with the transaction, committed or not.
+   */
+  public static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan; ";
+
   /** How long a transaction's work took (connection included), then its commit. */
   @FunctionalInterface
   public interface Timing {
@@ -85,22 +100,12 @@ public final class Database implements AutoCloseable {
 
   /**
    * {@link #inTransaction(TransactionWork)} for the hot paths, the step loop's batches and the starts' groups, telling
-   * {@code timing} where its time went once it committed.
-   *
-   * <p>Their statements are prepared once per connection and run thousands of times a second. Left to choose,
-   * PostgreSQL plans most of them afresh on every run (a generic plan cannot see how short the arrays are, and looks
-   * dearer than a custom one): measured at half load, planning took 40% of the transition statement's time. Their
-   * generic plans are the ones wanted (primary key and instance_id lookups, see TransitionWriter), so these
-   * transactions use them. Only these: the reads whose best plan depends on their values (the API's lists, the
-   * retention purge) keep PostgreSQL's choice; forced generic, a million finished instances slowed them tenfold.
+   * {@code timing} where its time went once it committed. Their first statement carries {@link #GENERIC_PLANS}.
    */
   public <T> T inHotTransaction(TransactionWork<T> work, Timing timing) throws SQLException {
     long begin = System.nanoTime();
     long[] worked = new long[1];
     T result = inTransaction(c -> {
-      try (Statement s = c.createStatement()) {
-        s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-      }
       T r = work.run(c);
       worked[0] = System.nanoTime();
       return r;

@@ -41,8 +41,11 @@ public final class InstanceStore {
       + " trace_parent";
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
-  /** Run in order: the steps are read once the instances are locked. */
-  private static final String LOCK_ALL_WITH_STEPS = LOCK_ALL + "; " + StepStore.LOAD;
+  /**
+   * Run in order: the steps are read once the instances are locked. It opens the step loop's transactions, so it
+   * carries their plan setting.
+   */
+  private static final String LOCK_ALL_WITH_STEPS = Database.GENERIC_PLANS + LOCK_ALL + "; " + StepStore.LOAD;
   private static final String FIND = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEY = "SELECT " + COLUMNS
       + " FROM workflow_instance WHERE namespace = ? AND workflow = ? AND business_key = ?";
@@ -50,9 +53,9 @@ public final class InstanceStore {
    * New instances, many in one statement, inserted in the order given (callers sort them by business key, so two
    * transactions with keys in common wait for each other instead of deadlocking); a business key that exists is
    * skipped (its inserter is waited for, as the unique index does). Returns what was written, with the
-   * transaction's time as created_at.
+   * transaction's time as created_at. It opens the starts' transactions, so it carries their plan setting.
    */
-  private static final String INSERT_ALL = "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
+  private static final String INSERT_ALL = Database.GENERIC_PLANS + "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
       + " business_key, status, phase, current_step_name, attempt, input, trace_parent)"
       + " SELECT id, namespace, workflow, revision, business_key, 'RUNNING', 'FORWARD', '', 0, input::jsonb, trace_parent"
       + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY"
@@ -93,16 +96,17 @@ public final class InstanceStore {
 
   /**
    * Locks several rows at once, in id order (every caller locks in that order, so batches cannot deadlock), and reads
-   * their steps as {@link StepStore#load} does: two statements sent together, so the step loop's batch costs one round
-   * trip fewer (the steps of an instance the caller then turns away are read for nothing: rare). The records carry no
-   * timestamps (null): the step loop does not need them.
+   * their steps as {@link StepStore#load} does: sent together with the transaction's plan setting
+   * ({@link Database#GENERIC_PLANS}), so the step loop's batch costs two round trips fewer (the steps of an instance
+   * the caller then turns away are read for nothing: rare). The records carry no timestamps (null): the step loop
+   * does not need them.
    */
   public LockedBatch lockAllWithSteps(Connection c, Collection<UUID> ids) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(LOCK_ALL_WITH_STEPS)) {
       Array idArray = c.createArrayOf("uuid", ids.toArray());
       ps.setArray(1, idArray);
       ps.setArray(2, idArray);
-      ps.execute();
+      nextResult(ps, ps.execute(), "the locked instances");
       Map<UUID, InstanceRecord> rows = new HashMap<>();
       try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
@@ -178,11 +182,22 @@ public final class InstanceStore {
       ps.setArray(5, c.createArrayOf("text", keys));
       ps.setArray(6, c.createArrayOf("text", inputs));
       ps.setArray(7, c.createArrayOf("text", traces));
-      for (InstanceRecord r : all(ps)) {
-        inserted.put(r.id(), r);
+      nextResult(ps, ps.execute(), "the inserted instances");
+      try (ResultSet rs = ps.getResultSet()) {
+        while (rs.next()) {
+          InstanceRecord r = map(rs);
+          inserted.put(r.id(), r);
+        }
       }
     }
     return inserted;
+  }
+
+  /** Steps past the plan setting's result (a statement's own first result) to the one that has rows. */
+  private static void nextResult(PreparedStatement ps, boolean firstHasRows, String what) throws SQLException {
+    if (firstHasRows || !ps.getMoreResults()) {
+      throw new IllegalStateException(what + " are not where they should be in the results");
+    }
   }
 
   /** Newest first, with optional filters. */

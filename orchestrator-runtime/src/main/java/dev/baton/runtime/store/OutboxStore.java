@@ -18,6 +18,13 @@ public final class OutboxStore {
       + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
       + " FROM outbox WHERE next_attempt_at <= now()"
       + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+  /**
+   * The rows of commands handed over at their commit, by id: primary-key lookups, whatever the outbox's churn has
+   * left in its index (searching in id order walks every entry deleted since the last vacuum). A row already gone
+   * (published, withdrawn), held by someone else or set aside for later is not returned.
+   */
+  private static final String CLAIM_BY_ID = "SELECT id FROM outbox WHERE id = ANY (?) AND next_attempt_at <= now()"
+      + " ORDER BY id FOR UPDATE SKIP LOCKED";
   // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
   private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"
       + " SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM gone)";
@@ -43,6 +50,20 @@ public final class OutboxStore {
       }
     }
     return rows;
+  }
+
+  /** Locks those of these rows that are still there and due, and not held by another transaction; their ids. */
+  public java.util.Set<Long> claimById(Connection c, Collection<Long> ids) throws SQLException {
+    java.util.Set<Long> locked = new java.util.HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(CLAIM_BY_ID)) {
+      ps.setArray(1, bigints(c, ids));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          locked.add(rs.getLong(1));
+        }
+      }
+    }
+    return locked;
   }
 
   /**

@@ -32,7 +32,8 @@ public final class TransitionWriter {
    *   waits for an instance row, so this cannot deadlock;
    * - an instance appears at most once per batch (the engine's contract), so "moved" touches each row once;
    * - rows inserted by earlier statements of the transaction (a new instance, a signal) are visible here;
-   * - outbox ids follow the order of the arrays, which is the order the commands were decided in;
+   * - outbox ids follow the order of the arrays, which is the order the commands were decided in: the ids come back
+   *   sorted, the i-th for the i-th command;
    * - each UPDATE also says "id = ANY (the ids)": the statement is prepared once per connection and then runs on a
    *   generic plan (Database.inHotTransaction), which cannot see how short the arrays are; without that condition it
    *   may join by scanning the whole table, with it the rows are found through the primary key.
@@ -60,7 +61,7 @@ public final class TransitionWriter {
       + " queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
       + "   instance_id) SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body,"
       + "   o.instance_id FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::uuid[])"
-      + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body, instance_id) RETURNING 1),"
+      + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body, instance_id) RETURNING id),"
       + " consumed AS (UPDATE instance_signal s SET consumed_by = g.step, consumed_at = now()"
       + "   FROM unnest(?::bigint[], ?::text[]) AS g(id, step) WHERE s.id = g.id AND s.id = ANY (?::bigint[])"
       + "   RETURNING 1),"
@@ -76,7 +77,8 @@ public final class TransitionWriter {
       + "   finished_at = CASE WHEN m.finished THEN coalesce(w.finished_at, now()) END, updated_at = now()"
       + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)"
       + " SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted), (SELECT count(*) FROM queued),"
-      + " (SELECT count(*) FROM consumed), (SELECT count(*) FROM withdrawn), (SELECT count(*) FROM moved)";
+      + " (SELECT count(*) FROM consumed), (SELECT count(*) FROM withdrawn), (SELECT count(*) FROM moved),"
+      + " (SELECT array_agg(id ORDER BY id) FROM queued)";
 
   /**
    * One instance's transition, with the commands composed for its dispatches.
@@ -86,11 +88,20 @@ public final class TransitionWriter {
   public record Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson) {}
 
   /**
-   * Writes the transitions (each instance at most once) in one statement.
-   *
-   * @return how many unpublished commands were withdrawn
+   * What a write did besides what it was asked: the unpublished commands it withdrew, and the commands it queued
+   * with their outbox ids (in the order of the writes and of their commands), for the relay once committed.
    */
-  public long write(Connection c, List<Write> writes) throws SQLException {
+  public record Written(long withdrawn, List<QueuedCommand> queued) {
+
+    static final Written NOTHING = new Written(0, List.of());
+
+    public boolean dispatched() {
+      return !queued.isEmpty();
+    }
+  }
+
+  /** Writes the transitions (each instance at most once) in one statement. */
+  public Written write(Connection c, List<Write> writes) throws SQLException {
     Column u = new Column(), n = new Column(), o = new Column(), g = new Column(), w = new Column(),
         m = new Column();
     List<Object> uId = u.of("bigint"), uStatus = u.of("text"), uOutput = u.of("text"), uCode = u.of("text"),
@@ -102,6 +113,7 @@ public final class TransitionWriter {
         nOutput = n.of("text"), nCode = n.of("text"), nReason = n.of("text");
     List<Object> oMessage = o.of("uuid"), oExchange = o.of("text"), oKey = o.of("text"),
         oCorrelation = o.of("text"), oHeaders = o.of("text"), oBody = o.of("bytea"), oInstance = o.of("uuid");
+    List<OutboxMessage> commands = new ArrayList<>();
     List<Object> gId = g.of("bigint"), gStep = g.of("text");
     List<Object> wInstance = w.of("uuid");
     List<Object> mInstance = m.of("uuid"), mStatus = m.of("text"), mPhase = m.of("text"),
@@ -144,6 +156,7 @@ public final class TransitionWriter {
         }
       }
       for (OutboxMessage command : write.commands()) {
+        commands.add(command);
         oMessage.add(command.messageId());
         oExchange.add(command.exchange());
         oKey.add(command.routingKey());
@@ -171,7 +184,7 @@ public final class TransitionWriter {
       }
     }
     if (uId.isEmpty() && nInstance.isEmpty() && mInstance.isEmpty()) {
-      return 0;
+      return Written.NOTHING;
     }
     try (PreparedStatement ps = c.prepareStatement(WRITE)) {
       Binder b = new Binder(c, ps);
@@ -188,9 +201,22 @@ public final class TransitionWriter {
         check("commands queued", oMessage.size(), rs.getLong(3));
         check("signals consumed", gId.size(), rs.getLong(4));
         check("instances moved", mInstance.size(), rs.getLong(6));
-        return rs.getLong(5);
+        return new Written(rs.getLong(5), queued(commands, rs.getArray(7)));
       }
     }
+  }
+
+  /** The i-th id (sorted) is the i-th command's row: the rows were inserted in the order of the arrays. */
+  private static List<QueuedCommand> queued(List<OutboxMessage> commands, java.sql.Array ids) throws SQLException {
+    if (commands.isEmpty()) {
+      return List.of();
+    }
+    Long[] sorted = (Long[]) ids.getArray();
+    List<QueuedCommand> queued = new ArrayList<>(commands.size());
+    for (int i = 0; i < commands.size(); i++) {
+      queued.add(new QueuedCommand(sorted[i], commands.get(i)));
+    }
+    return queued;
   }
 
   /** The arrays of one CTE, in parameter order. */

@@ -74,12 +74,13 @@ public final class TimeoutSweeper implements Runnable {
   /** @return whether the instance was moved */
   boolean handle(UUID id) {
     try (LogFields.Scope fields = LogFields.open(id.toString(), null, null, null)) {
-      Transition t = database.inTransaction(c -> {
+      Engine.Applied applied = database.inTransaction(c -> {
         Optional<InstanceRecord> locked = instances.lockIfFree(c, id);
         if (locked.isEmpty()) {
           return null; // another transaction holds it: the next sweep sees it again if it is still due
         }
-        Transition moved = engine.apply(c, locked.get(), new Stimulus.TimersDue()).transition();
+        Engine.Applied done = engine.apply(c, locked.get(), new Stimulus.TimersDue());
+        Transition moved = done.transition();
         if (moved.moved()) {
           try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), fired(moved.rows()),
               MessageTracing.traceIdOf(locked.get().traceparent()))) {
@@ -88,12 +89,13 @@ public final class TimeoutSweeper implements Runnable {
           moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)
               .forEach(r -> metrics.stepTimedOut(locked.get().workflow()));
         }
-        return moved;
+        return done;
       });
-      if (t != null && !t.dispatches().isEmpty()) {
-        outboxSignal.commandsWritten();
+      if (applied == null) {
+        return false;
       }
-      return t != null && t.moved();
+      outboxSignal.committed(applied.written().queued());
+      return applied.transition().moved();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
         throw new IllegalStateException("the database is unavailable", e);

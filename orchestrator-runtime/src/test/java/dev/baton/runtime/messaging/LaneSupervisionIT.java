@@ -7,11 +7,14 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
-import dev.baton.runtime.engine.Receipt;
+import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.InstanceStatus;
+import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.Receipt;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
 import dev.baton.testing.RabbitVhost;
 import dev.baton.testing.TestStack;
@@ -73,12 +76,19 @@ class LaneSupervisionIT {
       List<Receipt> verdicts = new ArrayList<>();
       for (InboundEvent e : events) {
         applied.add(e.messageId());
-        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1, false));
+        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
       }
-      return verdicts;
+      return new Engine.EventsApplied(verdicts, List.of());
+    };
+    OutboxSignal noRelay = new OutboxSignal() {
+      @Override
+      public void committed(List<QueuedCommand> commands) {}
+
+      @Override
+      public void commandsWritten() {}
     };
     ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, database, engine, new RuntimeMetrics(),
-        () -> {}, new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+        noRelay, new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
     try {
       registry.reconcile();
       assertThat(registry.lanesNotRunning()).isEmpty();

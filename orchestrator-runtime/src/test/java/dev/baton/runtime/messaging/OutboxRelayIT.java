@@ -12,7 +12,9 @@ import com.rabbitmq.client.Envelope;
 import dev.baton.contract.Names;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
@@ -95,12 +97,75 @@ class OutboxRelayIT {
   }
 
   private void startRelay() throws Exception {
+    startRelay(Duration.ofMillis(200));
+  }
+
+  private void startRelay(Duration poll) throws Exception {
     ConnectionFactory f = vhost.connectionFactory();
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
-    relay = new OutboxRelay(database, new OutboxStore(), publisherConnection, new RuntimeMetrics(), 200,
-        Duration.ofMillis(200));
+    relay = new OutboxRelay(database, new OutboxStore(), publisherConnection, new RuntimeMetrics(), 200, poll);
     relay.start();
+  }
+
+  /**
+   * The commits hand their commands over: the relay claims those rows by id and publishes them, in commit order, once;
+   * a row it is not handed waits for a search (its poll, or a commit that says commands were written); a row
+   * withdrawn before its claim is not published.
+   */
+  @Test
+  void commandsHandedOverAtCommitArePublishedInOrderAndTheOthersWaitForASearch() throws Exception {
+    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    startRelay(Duration.ofHours(1)); // no poll during the test: only its first search, at start
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary));
+
+    List<QueuedCommand> handed = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 450; i++) {
+      QueuedCommand q = queued(Names.commandExchange(SERVICE));
+      handed.add(q);
+      expected.add(q.message().messageId().toString());
+    }
+    QueuedCommand withdrawn = queued(Names.commandExchange(SERVICE));
+    try (java.sql.Connection c = postgres.connect(); Statement s = c.createStatement()) {
+      s.execute("DELETE FROM outbox WHERE id = " + withdrawn.outboxId()); // as a cancel does, before the claim
+    }
+    String notHanded = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    relay.committed(handed.subList(0, 200));
+    relay.committed(List.of(withdrawn));
+    relay.committed(handed.subList(200, handed.size()));
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> received.size() >= 1 + expected.size());
+    assertThat(received.subList(1, received.size())).as("handed over, in commit order, once")
+        .containsExactlyElementsOf(expected);
+    assertThat(outboxRows()).as("only the row not handed over is left").isEqualTo(1);
+
+    relay.commandsWritten(); // a commit whose commands were not handed over: the relay searches
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(notHanded));
+    assertThat(received).doesNotContain(withdrawn.message().messageId().toString());
+    assertThat(received).hasSize(2 + expected.size());
+    assertThat(outboxRows()).isZero();
+  }
+
+  /** A row inserted as a transaction of the runtime queues a command, with the message it holds. */
+  private QueuedCommand queued(String exchange) throws Exception {
+    UUID id = UUID.randomUUID();
+    OutboxMessage m = new OutboxMessage(id, exchange, Names.commandRoutingKey(SERVICE, "pay"), "instance-" + id,
+        "{\"baton-step\":\"s\"}", new byte[] {'{', '}'});
+    try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body)"
+            + " VALUES (?, ?, ?, ?, ?::jsonb, ?) RETURNING id")) {
+      ps.setObject(1, id);
+      ps.setString(2, m.exchange());
+      ps.setString(3, m.routingKey());
+      ps.setString(4, m.correlationId());
+      ps.setString(5, m.headersJson());
+      ps.setBytes(6, m.body());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return new QueuedCommand(rs.getLong(1), m);
+      }
+    }
   }
 
   @Test
