@@ -109,7 +109,7 @@ public record RuntimeSettings(
   /** The settings of a process on a developer's machine: PostgreSQL and RabbitMQ on localhost, the API open. */
   public static RuntimeSettings localDefaults() {
     return new RuntimeSettings("jdbc:postgresql://127.0.0.1:5432/baton", "postgres", "", true,
-        "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 4, 50, Duration.ofDays(7), null, null, List.of(),
+        "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 2, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
         Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null,
         StateMachine.DEFAULT_MAX_COMMAND_BYTES);

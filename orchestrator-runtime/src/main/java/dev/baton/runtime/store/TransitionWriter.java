@@ -8,22 +8,24 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * Writes the transitions of a batch as ONE statement, whatever its size: each kind of write is a data-modifying CTE
  * fed by arrays ({@code unnest}), so the database parses, plans and runs one statement per batch instead of one per
- * row and kind (a batch of events costs four round trips in all: the plan setting, lock and load the steps, this,
- * commit). It writes the step rows (attempts ended, new attempts, late results), queues the commands in the outbox,
- * marks the signals waits consumed, withdraws the commands of instances that ended or were cancelled, and moves the
- * instances.
+ * row and kind (a batch of events costs three round trips in all: lock and load the steps, this, commit). It writes
+ * the step rows (attempts ended, new attempts, late results), queues the commands in the outbox, marks the signals
+ * waits consumed, withdraws the commands of instances that ended or were cancelled, and moves the instances; the
+ * statement holds only the kinds of write the batch has.
  */
 public final class TransitionWriter {
 
   /*
    * Notes on the statement:
    * - every data-modifying CTE runs exactly once, whether the main query reads it or not; the final SELECT reads
-   *   their counts so that a mistake shows up as a wrong count (and a rollback) rather than silently;
+   *   their counts so that a mistake shows up as a wrong count (and a rollback) rather than silently; there are up to
+   *   2^6 statements, each prepared once per connection (pgjdbc's cache holds 256), a handful in practice;
    * - all CTEs see the same snapshot: "withdrawn" never sees the commands "queued" inserts in the same statement
    *   (a cancel that compensates withdraws the forward commands and queues the compensation at once);
    * - "withdrawn" waits for a row the relay holds (it is being published, normally for milliseconds, at most for
@@ -35,50 +37,97 @@ public final class TransitionWriter {
    * - outbox ids follow the order of the arrays, which is the order the commands were decided in: the ids come back
    *   sorted, the i-th for the i-th command;
    * - each UPDATE also says "id = ANY (the ids)": the statement is prepared once per connection and then runs on a
-   *   generic plan (Database.inHotTransaction), which cannot see how short the arrays are; without that condition it
+   *   generic plan (Database.GENERIC_PLANS), which cannot see how short the arrays are; without that condition it
    *   may join by scanning the whole table, with it the rows are found through the primary key.
    */
-  private static final String WRITE = "WITH"
-      + " u AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],"
-      + "   ?::text[], ?::text[]) AS u(id, status, output, error_code, error_reason, finish_seq, result_message_id,"
-      + "   late, chosen)),"
-      + " updated AS (UPDATE instance_step x SET status = u.status,"
-      + "   finished_at = CASE WHEN u.status = 'RUNNING' THEN NULL ELSE coalesce(x.finished_at, now()) END,"
-      + "   deadline = CASE WHEN u.status = 'RUNNING' THEN x.deadline END, output = u.output::jsonb,"
-      + "   error_code = u.error_code, error_reason = u.error_reason, finish_seq = u.finish_seq,"
-      + "   result_message_id = u.result_message_id, late = u.late::jsonb, chosen = u.chosen"
-      + "   FROM u WHERE x.id = u.id AND x.id = ANY (?::bigint[]) RETURNING 1),"
-      + " n AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],"
-      + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[])"
-      + "   AS n(instance_id, name, kind, parent, attempt, status, action, command_message_id, dispatches,"
-      + "   timeout_ms, chosen, finish_seq, output, error_code, error_reason)),"
-      + " inserted AS (INSERT INTO instance_step (instance_id, name, kind, parent, attempt, status, action,"
-      + "   command_message_id, dispatches, deadline, chosen, finish_seq, output, error_code, error_reason,"
-      + "   finished_at) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
-      + "   dispatches, CASE WHEN status = 'RUNNING' THEN now() + timeout_ms * interval '1 millisecond' END, chosen,"
-      + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END"
-      + "   FROM n RETURNING 1),"
-      + " queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
-      + "   instance_id) SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body,"
-      + "   o.instance_id FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::uuid[])"
-      + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body, instance_id) RETURNING id),"
-      + " consumed AS (UPDATE instance_signal s SET consumed_by = g.step, consumed_at = now()"
-      + "   FROM unnest(?::bigint[], ?::text[]) AS g(id, step) WHERE s.id = g.id AND s.id = ANY (?::bigint[])"
-      + "   RETURNING 1),"
-      + " withdrawn AS (DELETE FROM outbox WHERE instance_id = ANY (?::uuid[]) RETURNING 1),"
-      + " m AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[],"
-      + "   ?::boolean[]) AS m(instance_id, status, phase, cancel_requested, current_step, attempt, last_error,"
-      + "   finished)),"
-      + " moved AS (UPDATE workflow_instance w SET status = m.status, phase = m.phase,"
-      + "   cancel_requested = m.cancel_requested, current_step_name = coalesce(m.current_step, w.current_step_name),"
-      + "   attempt = coalesce(m.attempt, w.attempt),"
-      + "   step_started_at = CASE WHEN m.current_step IS NULL THEN w.step_started_at ELSE now() END,"
-      + "   last_error = coalesce(m.last_error::jsonb, w.last_error),"
-      + "   finished_at = CASE WHEN m.finished THEN coalesce(w.finished_at, now()) END, updated_at = now()"
-      + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)"
-      + " SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted), (SELECT count(*) FROM queued),"
-      + " (SELECT count(*) FROM consumed), (SELECT count(*) FROM withdrawn), (SELECT count(*) FROM moved),"
-      + " (SELECT array_agg(id ORDER BY id) FROM queued)";
+  /**
+   * The parts of the statement, in this order; a batch's statement holds those it has rows for (every part it holds
+   * runs once and is counted, see {@link #statement}). Each opens the tables it writes and their indexes whenever it
+   * runs, rows or not: measured at saturation, setting up the statement's parts was an eighth of PostgreSQL's CPU,
+   * while most batches have no signal to consume and no command to withdraw.
+   */
+  enum Part {
+    UPDATED(" u AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],"
+        + "   ?::text[], ?::text[]) AS u(id, status, output, error_code, error_reason, finish_seq, result_message_id,"
+        + "   late, chosen)),"
+        + " updated AS (UPDATE instance_step x SET status = u.status,"
+        + "   finished_at = CASE WHEN u.status = 'RUNNING' THEN NULL ELSE coalesce(x.finished_at, now()) END,"
+        + "   deadline = CASE WHEN u.status = 'RUNNING' THEN x.deadline END, output = u.output::jsonb,"
+        + "   error_code = u.error_code, error_reason = u.error_reason, finish_seq = u.finish_seq,"
+        + "   result_message_id = u.result_message_id, late = u.late::jsonb, chosen = u.chosen"
+        + "   FROM u WHERE x.id = u.id AND x.id = ANY (?::bigint[]) RETURNING 1)", "updated", "step rows updated"),
+    INSERTED(" n AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],"
+        + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[])"
+        + "   AS n(instance_id, name, kind, parent, attempt, status, action, command_message_id, dispatches,"
+        + "   timeout_ms, chosen, finish_seq, output, error_code, error_reason)),"
+        + " inserted AS (INSERT INTO instance_step (instance_id, name, kind, parent, attempt, status, action,"
+        + "   command_message_id, dispatches, deadline, chosen, finish_seq, output, error_code, error_reason,"
+        + "   finished_at) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
+        + "   dispatches, CASE WHEN status = 'RUNNING' THEN now() + timeout_ms * interval '1 millisecond' END, chosen,"
+        + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END"
+        + "   FROM n RETURNING 1)", "inserted", "step rows inserted"),
+    QUEUED(" queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
+        + "   instance_id) SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body,"
+        + "   o.instance_id FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::uuid[])"
+        + "   AS o(message_id, exchange, routing_key, correlation_id, headers, body, instance_id) RETURNING id)",
+        "queued", "commands queued"),
+    CONSUMED(" consumed AS (UPDATE instance_signal s SET consumed_by = g.step, consumed_at = now()"
+        + "   FROM unnest(?::bigint[], ?::text[]) AS g(id, step) WHERE s.id = g.id AND s.id = ANY (?::bigint[])"
+        + "   RETURNING 1)", "consumed", "signals consumed"),
+    WITHDRAWN(" withdrawn AS (DELETE FROM outbox WHERE instance_id = ANY (?::uuid[]) RETURNING 1)", "withdrawn", null),
+    MOVED(" m AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[],"
+        + "   ?::boolean[]) AS m(instance_id, status, phase, cancel_requested, current_step, attempt, last_error,"
+        + "   finished)),"
+        + " moved AS (UPDATE workflow_instance w SET status = m.status, phase = m.phase,"
+        + "   cancel_requested = m.cancel_requested, current_step_name = coalesce(m.current_step, w.current_step_name),"
+        + "   attempt = coalesce(m.attempt, w.attempt),"
+        + "   step_started_at = CASE WHEN m.current_step IS NULL THEN w.step_started_at ELSE now() END,"
+        + "   last_error = coalesce(m.last_error::jsonb, w.last_error),"
+        + "   finished_at = CASE WHEN m.finished THEN coalesce(w.finished_at, now()) END, updated_at = now()"
+        + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)", "moved", "instances moved");
+
+    final String cte;
+    final String name;
+    /** What its count means when it falls short; null: not checked (withdrawals find what is there). */
+    final String checked;
+
+    Part(String cte, String name, String checked) {
+      this.cte = cte;
+      this.name = name;
+      this.checked = checked;
+    }
+  }
+
+  /** The statement of each set of parts (a bit per {@link Part}), built once. */
+  private static final String[] STATEMENTS = new String[1 << Part.values().length];
+
+  /**
+   * The statement with these parts: their CTEs, then a row with each one's count and, with {@code QUEUED}, the ids
+   * of the outbox rows in order.
+   */
+  static String statement(java.util.Set<Part> parts) {
+    int key = 0;
+    for (Part p : parts) {
+      key |= 1 << p.ordinal();
+    }
+    String sql = STATEMENTS[key];
+    if (sql == null) {
+      StringBuilder with = new StringBuilder("WITH");
+      StringBuilder select = new StringBuilder(" SELECT ");
+      for (Part p : Part.values()) {
+        if (parts.contains(p)) {
+          with.append(with.length() > 4 ? "," : "").append(p.cte);
+          select.append(select.length() > 8 ? ", " : "").append("(SELECT count(*) FROM ").append(p.name).append(')');
+        }
+      }
+      if (parts.contains(Part.QUEUED)) {
+        select.append(", (SELECT array_agg(id ORDER BY id) FROM queued)");
+      }
+      sql = with.append(select).toString();
+      STATEMENTS[key] = sql;
+    }
+    return sql;
+  }
 
   /**
    * One instance's transition, with the commands composed for its dispatches.
@@ -186,23 +235,44 @@ public final class TransitionWriter {
     if (uId.isEmpty() && nInstance.isEmpty() && mInstance.isEmpty()) {
       return Written.NOTHING;
     }
-    try (PreparedStatement ps = c.prepareStatement(WRITE)) {
+    java.util.EnumMap<Part, Column> present = new java.util.EnumMap<>(Part.class);
+    put(present, Part.UPDATED, u, uId);
+    put(present, Part.INSERTED, n, nInstance);
+    put(present, Part.QUEUED, o, oMessage);
+    put(present, Part.CONSUMED, g, gId);
+    put(present, Part.WITHDRAWN, w, wInstance);
+    put(present, Part.MOVED, m, mInstance);
+    try (PreparedStatement ps = c.prepareStatement(statement(present.keySet()))) {
       Binder b = new Binder(c, ps);
-      b.bind(u).bind("bigint", uId);
-      b.bind(n);
-      b.bind(o);
-      b.bind(g).bind("bigint", gId);
-      b.bind(w);
-      b.bind(m).bind("uuid", mInstance);
+      for (Map.Entry<Part, Column> e : present.entrySet()) {
+        b.bind(e.getValue());
+        switch (e.getKey()) { // the ids again, for the primary-key condition of the UPDATEs
+          case UPDATED -> b.bind("bigint", uId);
+          case CONSUMED -> b.bind("bigint", gId);
+          case MOVED -> b.bind("uuid", mInstance);
+          default -> { }
+        }
+      }
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        check("step rows updated", uId.size(), rs.getLong(1));
-        check("step rows inserted", nInstance.size(), rs.getLong(2));
-        check("commands queued", oMessage.size(), rs.getLong(3));
-        check("signals consumed", gId.size(), rs.getLong(4));
-        check("instances moved", mInstance.size(), rs.getLong(6));
-        return new Written(rs.getLong(5), queued(commands, rs.getArray(7)));
+        long withdrawn = 0;
+        int i = 1;
+        for (Map.Entry<Part, Column> e : present.entrySet()) {
+          long count = rs.getLong(i++);
+          if (e.getKey() == Part.WITHDRAWN) {
+            withdrawn = count;
+          } else {
+            check(e.getKey().checked, e.getValue().values.get(0).size(), count);
+          }
+        }
+        return new Written(withdrawn, present.containsKey(Part.QUEUED) ? queued(commands, rs.getArray(i)) : List.of());
       }
+    }
+  }
+
+  private static void put(Map<Part, Column> present, Part part, Column column, List<Object> rows) {
+    if (!rows.isEmpty()) {
+      present.put(part, column);
     }
   }
 
