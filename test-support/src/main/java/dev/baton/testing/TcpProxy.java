@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A TCP proxy on a free local port that a test can cut and restore, to make a shared service (the broker, the
  * database) unreachable for one component without stopping it for everyone else. While cut, new connections are
- * accepted and closed at once and open ones are closed.
+ * accepted and closed at once and open ones are closed. It can also hold back what the service sends (its replies,
+ * its confirms) while the client's bytes still go through.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -23,6 +24,8 @@ public final class TcpProxy implements AutoCloseable {
   private final int targetPort;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private volatile boolean cut;
+  private final Object replies = new Object();
+  private boolean holdingReplies;
   private volatile boolean closed;
 
   private TcpProxy(ServerSocket server, String targetHost, int targetPort) {
@@ -60,6 +63,20 @@ public final class TcpProxy implements AutoCloseable {
     cut = false;
   }
 
+  /** Holds back every byte the service sends until {@link #releaseReplies()}; the client's still reach it. */
+  public void holdReplies() {
+    synchronized (replies) {
+      holdingReplies = true;
+    }
+  }
+
+  public void releaseReplies() {
+    synchronized (replies) {
+      holdingReplies = false;
+      replies.notifyAll();
+    }
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -78,8 +95,8 @@ public final class TcpProxy implements AutoCloseable {
         Socket target = new Socket(targetHost, targetPort);
         open.add(client);
         open.add(target);
-        pump(client, target);
-        pump(target, client);
+        pump(client, target, false);
+        pump(target, client, true);
       } catch (IOException e) {
         if (closed) {
           return;
@@ -88,12 +105,15 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  private void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to, boolean reply) {
     Thread t = new Thread(() -> {
       byte[] buffer = new byte[16 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         int n;
         while ((n = in.read(buffer)) >= 0) {
+          if (reply) {
+            awaitRepliesReleased();
+          }
           out.write(buffer, 0, n);
           out.flush();
         }
@@ -108,6 +128,19 @@ public final class TcpProxy implements AutoCloseable {
     }, "tcp-proxy-pump");
     t.setDaemon(true);
     t.start();
+  }
+
+  private void awaitRepliesReleased() throws IOException {
+    synchronized (replies) {
+      while (holdingReplies && !closed) {
+        try {
+          replies.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+    }
   }
 
   private static void closeQuietly(java.io.Closeable c) {

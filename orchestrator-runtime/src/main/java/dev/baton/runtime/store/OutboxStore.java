@@ -21,9 +21,12 @@ public final class OutboxStore {
   /**
    * The rows of commands handed over at their commit, by id: primary-key lookups, whatever the outbox's churn has
    * left in its index (searching in id order walks every entry deleted since the last vacuum). A row already gone
-   * (published, withdrawn), held by someone else or set aside for later is not returned.
+   * (published, withdrawn), held by someone else or set aside for later is not returned. "Due" is judged at the
+   * statement, not at the transaction's start (now()): the relay claims into a transaction that may have begun before
+   * these rows were committed, and a row written after it began would look not due yet and wait for the next search.
    */
-  private static final String CLAIM_BY_ID = "SELECT id FROM outbox WHERE id = ANY (?) AND next_attempt_at <= now()"
+  private static final String CLAIM_BY_ID = "SELECT id FROM outbox WHERE id = ANY (?)"
+      + " AND next_attempt_at <= statement_timestamp()"
       + " ORDER BY id FOR UPDATE SKIP LOCKED";
   // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
   private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"

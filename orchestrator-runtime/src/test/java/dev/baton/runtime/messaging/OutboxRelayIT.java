@@ -18,6 +18,7 @@ import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
 import dev.baton.testing.PostgresDatabase;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.TcpProxy;
 import dev.baton.testing.TestStack;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -52,6 +53,7 @@ class OutboxRelayIT {
 
   Connection publisherConnection;
   OutboxRelay relay;
+  TcpProxy proxy;
   final List<String> received = new CopyOnWriteArrayList<>();
 
   @BeforeAll
@@ -94,6 +96,9 @@ class OutboxRelayIT {
       relay.close();
     }
     publisherConnection.close();
+    if (proxy != null) {
+      proxy.close();
+    }
   }
 
   private void startRelay() throws Exception {
@@ -101,7 +106,16 @@ class OutboxRelayIT {
   }
 
   private void startRelay(Duration poll) throws Exception {
+    startRelay(poll, null);
+  }
+
+  /** With a proxy: the relay's broker connection goes through it. */
+  private void startRelay(Duration poll, TcpProxy proxy) throws Exception {
     ConnectionFactory f = vhost.connectionFactory();
+    if (proxy != null) {
+      f.setHost("127.0.0.1");
+      f.setPort(proxy.port());
+    }
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
     relay = new OutboxRelay(database, new OutboxStore(), publisherConnection, new RuntimeMetrics(), 200, poll);
@@ -145,6 +159,38 @@ class OutboxRelayIT {
     assertThat(received).doesNotContain(withdrawn.message().messageId().toString());
     assertThat(received).hasSize(2 + expected.size());
     assertThat(outboxRows()).isZero();
+  }
+
+  /**
+   * While every batch in flight waits for its confirms (the broker's answers held back), the commands handed over
+   * meanwhile are still published at once, added to the newest batch, instead of waiting for the oldest batch's
+   * confirms; once the answers come, every row is confirmed and deleted, each command sent once.
+   */
+  @Test
+  void commandsHandedOverWhileEveryBatchWaitsForItsConfirmsArePublishedWithoutWaitingForThem() throws Exception {
+    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    ConnectionFactory direct = vhost.connectionFactory();
+    proxy = TcpProxy.start(direct.getHost(), direct.getPort());
+    startRelay(Duration.ofHours(1), proxy);
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary) && outboxRows() == 0);
+
+    proxy.holdReplies(); // no confirm reaches the relay from here on
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < OutboxRelay.DEPTH + 3; i++) {
+      QueuedCommand q = queued(Names.commandExchange(SERVICE));
+      relay.committed(List.of(q));
+      String id = q.message().messageId().toString();
+      sent.add(id);
+      await("command " + (i + 1) + " published with no confirm back").atMost(Duration.ofSeconds(10))
+          .until(() -> received.contains(id));
+    }
+    assertThat(outboxRows()).as("none confirmed yet").isEqualTo(sent.size());
+
+    proxy.releaseReplies();
+    await().atMost(Duration.ofSeconds(10)).until(() -> outboxRows() == 0);
+    List<String> expected = new ArrayList<>(List.of(canary));
+    expected.addAll(sent);
+    assertThat(received).as("in order, once each").containsExactlyElementsOf(expected);
   }
 
   /** A row inserted as a transaction of the runtime queues a command, with the message it holds. */

@@ -81,6 +81,23 @@ class OutboxStoreIT {
   }
 
   /**
+   * The relay adds the commands handed over while its batches wait for confirms to the newest one, whose transaction
+   * began before those commands were committed: they are due all the same.
+   */
+  @Test
+  void claimingByIdInATransactionBegunBeforeTheRowsWereCommittedStillFindsThemDue() throws SQLException {
+    long[] later = new long[1];
+    Set<Long> claimed = database.inTransaction(c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute("SELECT pg_sleep(0.05)"); // the transaction's now() is taken here, before the row exists
+      }
+      later[0] = insertRow(); // committed on another connection
+      return outbox.claimById(c, List.of(later[0]));
+    });
+    assertThat(claimed).as("the row committed after the claiming transaction began").containsExactly(later[0]);
+  }
+
+  /**
    * The relay claims the commands it is handed by id: a lookup per row, however many rows the outbox has seen come
    * and go since its last vacuum. Searching it in id order (the relay's poll) walks the index entries of every row
    * deleted since, which under load are thousands a second.
