@@ -118,6 +118,27 @@ public final class Scenarios {
   }
 
   /**
+   * Edits the Workflow as a user would, again on the newer version when the operator wrote its status between the
+   * read and the write (409 Conflict: the edit carries the resourceVersion it read), as {@code kubectl edit} asks to.
+   */
+  private static void editWorkflow(Rig rig, java.util.function.Consumer<dev.baton.api.v1alpha1.WorkflowSpec> edit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
+            .edit(w -> {
+              edit.accept(w.getSpec());
+              return w;
+            });
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
    * {@code times} faults, each right after a new wave of instances; recovery is timed from the fault's end until an
    * instance completes again.
    */
@@ -398,11 +419,7 @@ public final class Scenarios {
             spec -> spec.setEntity("parcel"));
         int[] k = {0};
         repeat(flow, clock, edits.size(), () -> {
-          rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
-              .edit(w -> {
-                edits.get(k[0]++).accept(w.getSpec());
-                return w;
-              });
+          editWorkflow(rig, edits.get(k[0]++));
           // The edit is made once the runtime serves its revision: the next wave starts at once, and started before
           // the runtime's watch saw the last edit it all ran on the revision before (3 revisions counted, not 4).
           int revisions = k[0] + 1;
@@ -509,11 +526,7 @@ public final class Scenarios {
       Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
-        rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
-            .edit(w -> {
-              w.getSpec().getSteps().get(2).setTimeout("9m");
-              return w;
-            });
+        editWorkflow(rig, spec -> spec.getSteps().get(2).setTimeout("9m"));
         Rig.await(Duration.ofSeconds(20), () -> rig.runtimeCount("SELECT count(*) FROM workflow_definition") >= 2);
         rig.killRuntime();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(
