@@ -99,7 +99,8 @@ final class Report {
         m.otherJavaProcesses(), m.quiet() ? "quiet" : "NOT quiet (figures are noisy; compare the ratio)"));
     if (jitSettleSeconds > 0) {
       md.append(String.format(Locale.ROOT, "Measured on a warm JVM: after the warm-up, the closed loop ran %.0f s "
-          + "until the JIT compilers settled; the ceilings ran after that.%n%n", jitSettleSeconds));
+          + "until the JIT compilers settled; the ceilings ran after that, and the start phases (preload, batch) "
+          + "are each their second round.%n%n", jitSettleSeconds));
     }
     if (drain != null || sustained != null || half != null) {
       md.append("| throughput | Baton | ceiling (raw amqp-client + JDBC) | Baton / ceiling |\n|---|---|---|---|\n");

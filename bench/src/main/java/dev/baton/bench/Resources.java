@@ -28,7 +28,7 @@ final class Resources {
 
   private final long wall0 = System.nanoTime();
   private final long cpu0 = processCpuNanos();
-  private final long jit0 = compileMillis();
+  private final long jit0 = compilerTicks();
   private final long[] stat0 = procStat();
   private final Split split0 = cpuSplit();
 
@@ -60,19 +60,40 @@ final class Resources {
     System.gc();
     double used = memory.getHeapMemoryUsage().getUsed() / 1048576.0;
     double committed = memory.getHeapMemoryUsage().getCommitted() / 1048576.0;
-    double jit = compileMillis() < 0 || wall <= 0 ? Double.NaN : (compileMillis() - jit0) * 1e6 / wall;
+    long jit1 = compilerTicks();
+    double jit = jit0 < 0 || jit1 < 0 || wall <= 0 ? Double.NaN : (jit1 - jit0) / 100.0 / (wall / 1e9);
     return new Usage(wall > 0 ? (double) cpu / wall : Double.NaN, machine, cpus, load, used, committed, pg, rabbit,
         jit);
   }
 
   /**
-   * Time the JIT compilers have spent so far, in ms, or -1 where the JVM does not tell. The compiler threads' work is
-   * CPU the runtime under test does not get: on 2 cores, C2 took most of a core for over a minute after the first
-   * 3,000 instances.
+   * CPU the JIT compiler threads of this JVM have used so far, in clock ticks (USER_HZ), from /proc/self/task, or -1
+   * where there is no /proc. The compiler threads' work is CPU the runtime under test does not get: on 2 cores, C2
+   * took most of a core for over a minute after the first 3,000 instances. Not the JVM's own compilation time
+   * (CompilationMXBean): that is elapsed time, summed over the compiler threads, and on a saturated machine it read
+   * 0.6-0.9 "cores" where the compiler threads' CPU was a fraction of it. Compiler threads that ended in between
+   * (the JVM starts and stops some with the load) are missed.
    */
-  static long compileMillis() {
-    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+  static long compilerTicks() {
+    long ticks = 0;
+    try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+      for (Path t : (Iterable<Path>) tasks::iterator) {
+        try {
+          String stat = Files.readString(t.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          String comm = stat.substring(stat.indexOf('(') + 1, close);
+          if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+            String[] f = stat.substring(close + 2).split(" ");
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          }
+        } catch (IOException | RuntimeException e) {
+          // the thread ended meanwhile
+        }
+      }
+      return ticks;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   private static long processCpuNanos() {
