@@ -321,7 +321,7 @@ final class BatonRun implements AutoCloseable {
    * @return the seconds it took
    */
   double settleJit(int maxSeconds) throws Exception {
-    if (maxSeconds <= 0 || Resources.compilerTicks() < 0 || jitSettled) {
+    if (maxSeconds <= 0 || Resources.compilerSeconds() < 0 || jitSettled) {
       return 0; // off, not measurable, or done once in this JVM already (the compiled code stays)
     }
     jitSettled = true;
@@ -332,10 +332,10 @@ final class BatonRun implements AutoCloseable {
     stack.startWorkers();
     try (Loop loop = new Loop(config.inFlight())) {
       while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(maxSeconds)) {
-        long jit0 = Resources.compilerTicks();
+        double jit0 = Resources.compilerSeconds();
         long w0 = System.nanoTime();
         Thread.sleep(SETTLE_WINDOW_SECONDS * 1000L);
-        lastJitCores = (Resources.compilerTicks() - jit0) / 100.0 / ((System.nanoTime() - w0) / 1e9);
+        lastJitCores = Math.max(0, Resources.compilerSeconds() - jit0) / ((System.nanoTime() - w0) / 1e9);
         if (lastJitCores < SETTLED_JIT_CORES) {
           break;
         }

@@ -26,9 +26,12 @@ final class Resources {
     DATABASES.add(name);
   }
 
+  /** Clock ticks per second of /proc's CPU times on Linux. */
+  private static final double USER_HZ = 100.0;
+
   private final long wall0 = System.nanoTime();
   private final long cpu0 = processCpuNanos();
-  private final long jit0 = compilerTicks();
+  private final double jit0 = compilerSeconds();
   private final long[] stat0 = procStat();
   private final Split split0 = cpuSplit();
 
@@ -48,33 +51,32 @@ final class Resources {
       machine = (1 - idle / total) * cpus;
     }
     Split split1 = cpuSplit();
-    double hz = 100.0; // USER_HZ: clock ticks per second on Linux
     double pg = Double.NaN;
     double rabbit = Double.NaN;
     if (split0 != null && split1 != null && wall > 0) {
-      pg = split1.postgresSince(split0) / hz / (wall / 1e9);
-      rabbit = (split1.rabbit() - split0.rabbit()) / hz / (wall / 1e9);
+      pg = split1.postgresSince(split0) / USER_HZ / (wall / 1e9);
+      rabbit = (split1.rabbit() - split0.rabbit()) / USER_HZ / (wall / 1e9);
     }
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     System.gc();
     double used = memory.getHeapMemoryUsage().getUsed() / 1048576.0;
     double committed = memory.getHeapMemoryUsage().getCommitted() / 1048576.0;
-    long jit1 = compilerTicks();
-    double jit = jit0 < 0 || jit1 < 0 || wall <= 0 ? Double.NaN : (jit1 - jit0) / 100.0 / (wall / 1e9);
+    double jit1 = compilerSeconds();
+    double jit = jit0 < 0 || jit1 < 0 || wall <= 0 ? Double.NaN : Math.max(0, jit1 - jit0) / (wall / 1e9);
     return new Usage(wall > 0 ? (double) cpu / wall : Double.NaN, machine, cpus, load, used, committed, pg, rabbit,
         jit);
   }
 
   /**
-   * CPU the JIT compiler threads of this JVM have used so far, in clock ticks (USER_HZ), from /proc/self/task, or -1
+   * CPU the JIT compiler threads of this JVM have used so far, in seconds, from /proc/self/task, or -1
    * where there is no /proc. The compiler threads' work is CPU the runtime under test does not get: on 2 cores, C2
    * took most of a core for over a minute after the first 3,000 instances. Not the JVM's own compilation time
    * (CompilationMXBean): that is elapsed time, summed over the compiler threads, and on a saturated machine it read
    * 0.6-0.9 "cores" where the compiler threads' CPU was a fraction of it. Compiler threads that ended in between
    * (the JVM starts and stops some with the load) are missed.
    */
-  static long compilerTicks() {
+  static double compilerSeconds() {
     long ticks = 0;
     try (var tasks = Files.list(Path.of("/proc/self/task"))) {
       for (Path t : (Iterable<Path>) tasks::iterator) {
@@ -90,7 +92,7 @@ final class Resources {
           // the thread ended meanwhile
         }
       }
-      return ticks;
+      return ticks / USER_HZ;
     } catch (IOException | RuntimeException e) {
       return -1;
     }
