@@ -260,7 +260,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     try {
       List<OutboxRow> rows;
       if (handedCount.get() > 0) {
-        rows = claimHanded(c, batchSize);
+        rows = claimHanded(c, batchSize, b.held);
         b.claimed = handedTaken;
       } else {
         gate.claiming();
@@ -298,7 +298,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     if (room <= 0 || b.stopped || b.generation != publisher.generation()) {
       return false;
     }
-    List<OutboxRow> rows = claimHanded(b.connection, room);
+    List<OutboxRow> rows = claimHanded(b.connection, room, b.held);
     b.claimed += handedTaken;
     if (rows.isEmpty()) {
       return handedTaken > 0;
@@ -312,6 +312,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    * exchange does not exist or whose headers cannot be read.
    */
   private void publishInto(Batch b, List<OutboxRow> rows) throws SQLException {
+    for (OutboxRow row : rows) {
+      b.held.add(row.id());
+    }
     long claimedNanos = System.nanoTime();
     long claimedMillis = System.currentTimeMillis();
     Map<String, List<Long>> missingExchanges = new LinkedHashMap<>();
@@ -366,9 +369,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   /**
    * Claims up to {@code limit} of the commands in hand by their ids, in commit order, in the transaction of {@code c};
    * those no longer there or due (published by a search, withdrawn, set aside) or held by another transaction are
-   * dropped: whoever has them sees them through. How many were taken from the hand is left in {@link #handedTaken}.
+   * dropped: whoever has them sees them through, and so are those the transaction holds already ({@code held}: found
+   * by its search before they were handed over). How many were taken from the hand is left in {@link #handedTaken}.
    */
-  private List<OutboxRow> claimHanded(java.sql.Connection c, int limit) throws SQLException {
+  private List<OutboxRow> claimHanded(java.sql.Connection c, int limit, java.util.Set<Long> held)
+      throws SQLException {
     List<Handed> taken = new ArrayList<>(Math.min(limit, handedCount.get()));
     Handed h;
     while (taken.size() < limit && (h = handed.poll()) != null) {
@@ -376,6 +381,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       taken.add(h);
     }
     handedTaken = taken.size();
+    if (taken.isEmpty()) {
+      return List.of();
+    }
+    taken.removeIf(t -> held.contains(t.command().outboxId()));
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -574,6 +583,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private static final class Batch {
     final java.sql.Connection connection;
     final List<Entry> entries = new ArrayList<>();
+    /**
+     * The ids of every row its transaction has claimed (published or set aside): a claim by id in the same transaction
+     * returns them again, as FOR UPDATE SKIP LOCKED skips only the rows other transactions hold.
+     */
+    final java.util.Set<Long> held = new java.util.HashSet<>();
     int claimed;
     /** The publisher's channel generation its messages were published in. */
     long generation;

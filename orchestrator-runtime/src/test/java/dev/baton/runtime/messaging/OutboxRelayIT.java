@@ -193,6 +193,41 @@ class OutboxRelayIT {
     assertThat(received).as("in order, once each").containsExactlyElementsOf(expected);
   }
 
+  /**
+   * A command the relay's search found before its commit handed it over is held by that batch's transaction: added
+   * to that same batch, its claim by id would return it again (a transaction does not skip its own locks), and it
+   * would be published twice.
+   */
+  @Test
+  void aCommandHandedOverAfterItsBatchFoundItBySearchingIsPublishedOnce() throws Exception {
+    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    ConnectionFactory direct = vhost.connectionFactory();
+    proxy = TcpProxy.start(direct.getHost(), direct.getPort());
+    startRelay(Duration.ofHours(1), proxy);
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary) && outboxRows() == 0);
+
+    proxy.holdReplies(); // every batch stays in flight
+    List<String> expected = new ArrayList<>(List.of(canary));
+    for (int i = 0; i < OutboxRelay.DEPTH - 1; i++) {
+      QueuedCommand q = queued(Names.commandExchange(SERVICE));
+      relay.committed(List.of(q));
+      expected.add(q.message().messageId().toString());
+      await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(expected.get(expected.size() - 1)));
+    }
+    QueuedCommand found = queued(Names.commandExchange(SERVICE));
+    relay.commandsWritten(); // the newest batch finds it by searching
+    expected.add(found.message().messageId().toString());
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(expected.get(expected.size() - 1)));
+    QueuedCommand next = queued(Names.commandExchange(SERVICE));
+    relay.committed(List.of(found, next)); // its commit's hand-over comes late, with a newer command
+    expected.add(next.message().messageId().toString());
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(expected.get(expected.size() - 1)));
+
+    proxy.releaseReplies();
+    await().atMost(Duration.ofSeconds(10)).until(() -> outboxRows() == 0);
+    assertThat(received).as("in order, once each").containsExactlyElementsOf(expected);
+  }
+
   /** A row inserted as a transaction of the runtime queues a command, with the message it holds. */
   private QueuedCommand queued(String exchange) throws Exception {
     UUID id = UUID.randomUUID();
