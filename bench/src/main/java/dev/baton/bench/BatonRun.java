@@ -289,9 +289,14 @@ final class BatonRun implements AutoCloseable {
     Window w;
     long started;
     try (Loop loop = new Loop(inFlight)) {
+      Profiler profile = jfr == null ? null
+          : Profiler.start(jfr.resolveSibling(jfr.getFileName() + ".sustained.jfr"));
       w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, loop.started::get);
       loop.close();
       started = loop.started.get();
+      if (profile != null) {
+        profiles.add("sustained (closed loop, starts included): " + profile.stopAndSummarize(25));
+      }
     }
     awaitApplied(baseline + (double) started * config.steps(), Duration.ofMinutes(5));
     Instant from = w.from();

@@ -153,8 +153,9 @@ public final class BenchMain implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).", defaultValue = "30s")
   String operatorResync;
 
-  @Option(names = "--jfr", description = "Record a JFR profile of the drain into this file and print its hottest "
-      + "frames in the report.")
+  @Option(names = "--jfr", description = "Record a JFR profile of the drain into this file (and of the preload's "
+      + "starts and the sustained loop beside it, FILE.starts.jfr and FILE.sustained.jfr) and print the hottest frames "
+      + "and threads in the report.")
   Path jfr;
 
   @Option(names = "--out", description = "Report folder (default: .baton/bench under the repository, or the "

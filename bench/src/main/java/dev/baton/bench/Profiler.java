@@ -12,11 +12,12 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * A JFR recording of one phase (the JDK's own profiler, settings "profile"), summarised as the hottest leaf frames
- * and the hottest Baton frames (the first {@code dev.baton} frame of each sample's stack). Open the file itself with
+ * A JFR recording of one phase (the JDK's own profiler, settings "profile"), summarised as the hottest leaf frames,
+ * the hottest Baton frames (the first {@code dev.baton} frame of each sample's stack) and the samples per thread pool. Open the file itself with
  * {@code jfr print --events jdk.ExecutionSample} or JDK Mission Control.
  */
 final class Profiler {
@@ -42,6 +43,7 @@ final class Profiler {
     recording.close();
     Map<String, Integer> leaves = new HashMap<>();
     Map<String, Integer> baton = new HashMap<>();
+    Map<String, Integer> threads = new HashMap<>();
     int samples = 0;
     for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
       if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
@@ -54,6 +56,7 @@ final class Profiler {
       samples++;
       List<RecordedFrame> frames = st.getFrames();
       leaves.merge(name(frames.get(0)), 1, Integer::sum);
+      threads.merge(threadGroup(e), 1, Integer::sum);
       for (RecordedFrame f : frames) {
         String n = name(f);
         if (n.startsWith("dev.baton.")) {
@@ -67,6 +70,8 @@ final class Profiler {
     append(sb, leaves, samples, top);
     sb.append(String.format(Locale.ROOT, "%nhottest Baton frames (first dev.baton frame of a sample):%n"));
     append(sb, baton, samples, top);
+    sb.append(String.format(Locale.ROOT, "%nsamples by thread (names without their numbers):%n"));
+    append(sb, threads, samples, top);
     return sb.toString();
   }
 
@@ -74,6 +79,13 @@ final class Profiler {
     counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(top)
         .forEach(e -> sb.append(String.format(Locale.ROOT, "%6.2f%%  %s%n", 100.0 * e.getValue() / samples,
             e.getKey())));
+  }
+
+  /** The sampled thread's name with its digits dropped, so that a pool's threads count as one. */
+  private static String threadGroup(RecordedEvent e) {
+    RecordedThread t = e.getThread("sampledThread");
+    String n = t == null ? null : t.getJavaName();
+    return n == null ? "?" : n.replaceAll("[0-9]+", "#");
   }
 
   private static String name(RecordedFrame f) {

@@ -12,12 +12,12 @@ import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.testing.LocalServices;
 import dev.baton.testing.MockKubernetes;
 import dev.baton.testing.RabbitVhost;
+import dev.baton.testing.ResourceEdits;
 import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.Optional;
@@ -89,15 +89,7 @@ public final class OperatorFixture implements AutoCloseable {
 
   /** Edits as a person would: on a conflict with the operator's status patch, read again and redo the change. */
   public <T extends HasMetadata> T edit(Class<T> kind, String namespace, String name, UnaryOperator<T> change) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return client.resources(kind).inNamespace(namespace).withName(name).edit(change);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == 5) {
-          throw e;
-        }
-      }
-    }
+    return ResourceEdits.edit(client, kind, namespace, name, change);
   }
 
   public <T extends HasMetadata> void delete(Class<T> kind, String namespace, String name) {

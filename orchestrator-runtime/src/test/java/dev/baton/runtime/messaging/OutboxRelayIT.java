@@ -123,6 +123,19 @@ class OutboxRelayIT {
   }
 
   /**
+   * The relay, with no poll during the test, publishing through a proxy the test can hold the broker's answers in;
+   * returns once the canary row its first search found is confirmed, with the canary's message id.
+   */
+  private String startRelayBehindProxy() throws Exception {
+    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    ConnectionFactory direct = vhost.connectionFactory();
+    proxy = TcpProxy.start(direct.getHost(), direct.getPort());
+    startRelay(Duration.ofHours(1), proxy);
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary) && outboxRows() == 0);
+    return canary;
+  }
+
+  /**
    * The commits hand their commands over: the relay claims those rows by id and publishes them, in commit order, once;
    * a row it is not handed waits for a search (its poll, or a commit that says commands were written); a row
    * withdrawn before its claim is not published.
@@ -168,11 +181,7 @@ class OutboxRelayIT {
    */
   @Test
   void commandsHandedOverWhileEveryBatchWaitsForItsConfirmsArePublishedWithoutWaitingForThem() throws Exception {
-    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
-    ConnectionFactory direct = vhost.connectionFactory();
-    proxy = TcpProxy.start(direct.getHost(), direct.getPort());
-    startRelay(Duration.ofHours(1), proxy);
-    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary) && outboxRows() == 0);
+    String canary = startRelayBehindProxy();
 
     proxy.holdReplies(); // no confirm reaches the relay from here on
     List<String> sent = new ArrayList<>();
@@ -200,11 +209,7 @@ class OutboxRelayIT {
    */
   @Test
   void aCommandHandedOverAfterItsBatchFoundItBySearchingIsPublishedOnce() throws Exception {
-    String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
-    ConnectionFactory direct = vhost.connectionFactory();
-    proxy = TcpProxy.start(direct.getHost(), direct.getPort());
-    startRelay(Duration.ofHours(1), proxy);
-    await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(canary) && outboxRows() == 0);
+    String canary = startRelayBehindProxy();
 
     proxy.holdReplies(); // every batch stays in flight
     List<String> expected = new ArrayList<>(List.of(canary));

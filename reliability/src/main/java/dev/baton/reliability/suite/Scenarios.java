@@ -117,25 +117,13 @@ public final class Scenarios {
     }
   }
 
-  /**
-   * Edits the Workflow as a user would, again on the newer version when the operator wrote its status between the
-   * read and the write (409 Conflict: the edit carries the resourceVersion it read), as {@code kubectl edit} asks to.
-   */
+  /** Edits the Workflow as a user would: again on the newer version when the operator wrote its status meanwhile. */
   private static void editWorkflow(Rig rig, java.util.function.Consumer<dev.baton.api.v1alpha1.WorkflowSpec> edit) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        rig.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(Rig.NS).withName(Rig.WORKFLOW)
-            .edit(w -> {
-              edit.accept(w.getSpec());
-              return w;
-            });
-        return;
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == 5) {
-          throw e;
-        }
-      }
-    }
+    dev.baton.testing.ResourceEdits.edit(rig.client, dev.baton.api.v1alpha1.Workflow.class, Rig.NS, Rig.WORKFLOW,
+        w -> {
+          edit.accept(w.getSpec());
+          return w;
+        });
   }
 
   /**
