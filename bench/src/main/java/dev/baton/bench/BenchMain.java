@@ -242,10 +242,8 @@ public final class BenchMain implements Callable<Integer> {
             BatonRun.fmt(first.usage().jitCores()));
         baton.jfr = jfr;
         report.drain = baton.drain(config.instances());
-        if (!baton.profiles.isEmpty()) {
-          report.profile = String.join("\n", baton.profiles);
-        }
       } else {
+        baton.jfr = jfr;
         stack.startWorkers();
       }
       if (run.contains("batch")) {
@@ -257,6 +255,9 @@ public final class BenchMain implements Callable<Integer> {
       }
       if (run.contains("sustained")) {
         report.sustained = baton.sustained(config.inFlight(), config.warmupSeconds(), config.durationSeconds());
+      }
+      if (!baton.profiles.isEmpty()) {
+        report.profile = String.join("\n", baton.profiles);
       }
       if (run.contains("fixed")) {
         double r = config.rate() > 0 ? config.rate()

@@ -184,15 +184,7 @@ class OutboxRelayIT {
     String canary = startRelayBehindProxy();
 
     proxy.holdReplies(); // no confirm reaches the relay from here on
-    List<String> sent = new ArrayList<>();
-    for (int i = 0; i < OutboxRelay.DEPTH + 3; i++) {
-      QueuedCommand q = queued(Names.commandExchange(SERVICE));
-      relay.committed(List.of(q));
-      String id = q.message().messageId().toString();
-      sent.add(id);
-      await("command " + (i + 1) + " published with no confirm back").atMost(Duration.ofSeconds(10))
-          .until(() -> received.contains(id));
-    }
+    List<String> sent = handOverOneAtATime(OutboxRelay.DEPTH + 3);
     assertThat(outboxRows()).as("none confirmed yet").isEqualTo(sent.size());
 
     proxy.releaseReplies();
@@ -213,12 +205,7 @@ class OutboxRelayIT {
 
     proxy.holdReplies(); // every batch stays in flight
     List<String> expected = new ArrayList<>(List.of(canary));
-    for (int i = 0; i < OutboxRelay.DEPTH - 1; i++) {
-      QueuedCommand q = queued(Names.commandExchange(SERVICE));
-      relay.committed(List.of(q));
-      expected.add(q.message().messageId().toString());
-      await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(expected.get(expected.size() - 1)));
-    }
+    expected.addAll(handOverOneAtATime(OutboxRelay.DEPTH - 1));
     QueuedCommand found = queued(Names.commandExchange(SERVICE));
     relay.commandsWritten(); // the newest batch finds it by searching
     expected.add(found.message().messageId().toString());
@@ -231,6 +218,23 @@ class OutboxRelayIT {
     proxy.releaseReplies();
     await().atMost(Duration.ofSeconds(10)).until(() -> outboxRows() == 0);
     assertThat(received).as("in order, once each").containsExactlyElementsOf(expected);
+  }
+
+  /**
+   * Hands over {@code n} commands one at a time, each once the one before it reached the queue (with the broker's
+   * answers held back: none is confirmed); returns their message ids.
+   */
+  private List<String> handOverOneAtATime(int n) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      QueuedCommand q = queued(Names.commandExchange(SERVICE));
+      relay.committed(List.of(q));
+      String id = q.message().messageId().toString();
+      ids.add(id);
+      await("command " + (i + 1) + " published with no confirm back").atMost(Duration.ofSeconds(10))
+          .until(() -> received.contains(id));
+    }
+    return ids;
   }
 
   /** A row inserted as a transaction of the runtime queues a command, with the message it holds. */
