@@ -17,8 +17,8 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * A JFR recording of one phase (the JDK's own profiler, settings "profile"), summarised as the hottest leaf frames,
- * the hottest Baton frames (the first {@code dev.baton} frame of each sample's stack) and the samples per thread pool. Open the file itself with
- * {@code jfr print --events jdk.ExecutionSample} or JDK Mission Control.
+ * the hottest Baton frames (the first {@code dev.baton} frame of each sample's stack) and the samples per thread
+ * pool. Open the file itself with {@code jfr print --events jdk.ExecutionSample} or JDK Mission Control.
  */
 final class Profiler {
 
