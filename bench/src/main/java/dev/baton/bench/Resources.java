@@ -81,12 +81,9 @@ final class Resources {
     try (var tasks = Files.list(Path.of("/proc/self/task"))) {
       for (Path t : (Iterable<Path>) tasks::iterator) {
         try {
-          String stat = Files.readString(t.resolve("stat"));
-          int close = stat.lastIndexOf(')');
-          String comm = stat.substring(stat.indexOf('(') + 1, close);
-          if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-            String[] f = stat.substring(close + 2).split(" ");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          ProcStat stat = ProcStat.read(t);
+          if (stat.comm().startsWith("C1 CompilerThre") || stat.comm().startsWith("C2 CompilerThre")) {
+            ticks += stat.ticks();
           }
         } catch (IOException | RuntimeException e) {
           // the thread ended meanwhile
@@ -106,10 +103,20 @@ final class Resources {
   }
 
   /**
-   * CPU ticks used so far by PostgreSQL's processes and by the RabbitMQ node the benchmark talks to (the broker whose
-   * node runs as the rabbitmq user), or null where there is no /proc. Processes that ended in between are missed, which
-   * PostgreSQL's long-lived backends and the broker's single process do not.
+   * A process's or thread's line of {@code /proc/.../stat}: its command name (between the parentheses, which may
+   * hold spaces), its parent and the CPU ticks it has used (user + system).
    */
+  private record ProcStat(String comm, long ppid, long ticks) {
+
+    static ProcStat read(Path dir) throws IOException {
+      String stat = Files.readString(dir.resolve("stat"));
+      int close = stat.lastIndexOf(')');
+      String[] f = stat.substring(close + 2).split(" ");
+      return new ProcStat(stat.substring(stat.indexOf('(') + 1, close), Long.parseLong(f[1]),
+          Long.parseLong(f[11]) + Long.parseLong(f[12]));
+    }
+  }
+
   /** CPU ticks so far: our backends, the servers they run on, every server's background processes, the broker. */
   private record Split(long ourBackends, java.util.Set<Long> ourServers, Map<Long, Long> background, long rabbit) {
 
@@ -124,6 +131,11 @@ final class Resources {
     }
   }
 
+  /**
+   * CPU ticks used so far by PostgreSQL's processes and by the RabbitMQ node the benchmark talks to (the broker whose
+   * node runs as the rabbitmq user), or null where there is no /proc. Processes that ended in between are missed, which
+   * PostgreSQL's long-lived backends and the broker's single process do not.
+   */
   private static Split cpuSplit() {
     long rabbit = 0;
     // PostgreSQL: backends of this run's databases, and the background processes (WAL writer, checkpointer,
@@ -138,12 +150,10 @@ final class Resources {
           continue;
         }
         try {
-          String stat = Files.readString(d.resolve("stat"));
-          int close = stat.lastIndexOf(')');
-          String comm = stat.substring(stat.indexOf('(') + 1, close);
-          String[] f = stat.substring(close + 2).split(" ");
-          long ppid = Long.parseLong(f[1]);
-          long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          ProcStat stat = ProcStat.read(d);
+          String comm = stat.comm();
+          long ppid = stat.ppid();
+          long ticks = stat.ticks();
           if (comm.equals("postgres")) {
             String[] title = Files.readString(d.resolve("cmdline")).replace('\0', ' ').trim().split("\\s+");
             int host = -1;

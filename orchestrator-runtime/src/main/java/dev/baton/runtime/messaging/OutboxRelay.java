@@ -381,9 +381,6 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       taken.add(h);
     }
     handedTaken = taken.size();
-    if (taken.isEmpty()) {
-      return List.of();
-    }
     taken.removeIf(t -> held.contains(t.command().outboxId()));
     if (taken.isEmpty()) {
       return List.of();
