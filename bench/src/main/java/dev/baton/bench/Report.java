@@ -20,6 +20,8 @@ final class Report {
   final BenchConfig config;
   final Instant startedAt = Instant.now();
   final Machine machineBefore = Machine.now();
+  /** The machine's CPU time when the run began: what the hypervisor took of it during the run shows in the report. */
+  private final Resources.CpuTimes cpuAtStart = Resources.CpuTimes.read();
   Double ceiling;
   final List<Double> ceilingRuns = new ArrayList<>();
   Resources.Usage ceilingUsage;
@@ -65,6 +67,12 @@ final class Report {
     }
   }
 
+  /** The share of the machine's CPU time the hypervisor took since the run began (NaN where unknown). */
+  double stealShareDuringRun() {
+    Resources.CpuTimes now = Resources.CpuTimes.read();
+    return now == null ? Double.NaN : now.stealShareSince(cpuAtStart);
+  }
+
   double stepsPerSecond() {
     return drain != null ? drain.stepsPerSecond() : sustained != null ? sustained.stepsPerSecond() : Double.NaN;
   }
@@ -97,6 +105,12 @@ final class Report {
         + "process(es) running: %s. Real RabbitMQ and PostgreSQL on the same machine; durable queues, persistent "
         + "messages, publisher confirms, manual acks, synchronous commit.%n%n", m.cpus(), m.loadAverage(),
         m.otherJavaProcesses(), m.quiet() ? "quiet" : "NOT quiet (figures are noisy; compare the ratio)"));
+    double steal = stealShareDuringRun();
+    if (!Double.isNaN(steal)) {
+      md.append(String.format(Locale.ROOT, "The hypervisor took %.1f%% of this machine's CPU time during the run "
+          + "(steal: time its CPUs had work but ran another guest's); every figure moves with it, the ratios least.%n%n",
+          100 * steal));
+    }
     if (jitSettleSeconds > 0) {
       md.append(String.format(Locale.ROOT, "Measured on a warm JVM: after the warm-up, the closed loop ran %.0f s "
           + "until the JIT compilers settled; the ceilings ran after that, and the start phases (preload, batch) "
@@ -153,7 +167,7 @@ final class Report {
         md.append(latency("end to end, half rate", half.endToEnd()));
       }
       md.append("\n| resources (cores busy on average) | bench JVM (runtime + workers + load; its JIT compilers) | PostgreSQL | RabbitMQ "
-          + "| whole machine | load avg (1 min) | heap after GC / committed |\n|---|---|---|---|---|---|---|\n");
+          + "| whole machine busy (+ taken by the hypervisor) | load avg (1 min) | heap after GC / committed |\n|---|---|---|---|---|---|---|\n");
       if (drain != null) {
         md.append(usage("starting the preload (HTTP API, workers idle)", drain.startUsage()));
         md.append(usage("draining the preload", drain.usage()));
@@ -231,7 +245,7 @@ final class Report {
 
   private static String usage(String what, Resources.Usage u) {
     return "| " + what + " | " + f2(u.jvmCores()) + " (JIT " + f2(u.jitCores()) + ") | " + f2(u.postgresCores()) + " | " + f2(u.rabbitCores())
-        + " | " + f2(u.machineCores()) + " of " + u.machineCpus() + " | " + f2(u.loadAverage()) + " | " + f0(u.heapAfterGcMb()) + " / " + f0(u.heapCommittedMb())
+        + " | " + f2(u.machineCores()) + " (+ " + f2(u.stealCores()) + ") of " + u.machineCpus() + " | " + f2(u.loadAverage()) + " | " + f0(u.heapAfterGcMb()) + " / " + f0(u.heapCommittedMb())
         + " MB |\n";
   }
 
@@ -257,6 +271,7 @@ final class Report {
     num(machine, "loadAverageAtStart", machineBefore.loadAverage());
     machine.put("otherJavaProcesses", machineBefore.otherJavaProcesses());
     machine.put("quiet", machineBefore.quiet());
+    num(machine, "stealShareDuringRun", stealShareDuringRun());
     num(root, "jitSettleSeconds", jitSettleSeconds);
     root.set("config", JSON.valueToTree(config));
     num(root, "stepsPerSecond", stepsPerSecond());
@@ -381,6 +396,7 @@ final class Report {
     num(o, "jvmCores", u.jvmCores());
     num(o, "jitCores", u.jitCores());
     num(o, "machineCores", u.machineCores());
+    num(o, "stealCores", u.stealCores());
     num(o, "postgresCores", u.postgresCores());
     num(o, "rabbitmqCores", u.rabbitCores());
     o.put("machineCpus", u.machineCpus());

@@ -10,14 +10,56 @@ import java.util.Map;
 
 /**
  * CPU and heap over a measured phase: the benchmark JVM's CPU time over wall time (it holds the runtime, the workers
- * and the load generator), the whole machine's busy CPU from {@code /proc/stat} (broker and database included), the
- * 1-minute load average, and the heap in use after a full GC at the end of the phase.
+ * and the load generator), the whole machine's busy CPU from {@code /proc/stat} (broker and database included) and
+ * the CPU time the hypervisor took from it (steal), the 1-minute load average, and the heap in use after a full GC at
+ * the end of the phase.
  */
 final class Resources {
 
-  /** What a phase used. Cores: 1.0 = one core busy all along. */
+  /**
+   * What a phase used. Cores: 1.0 = one core busy all along.
+   *
+   * @param machineCores the machine's CPUs busy running something (steal not included)
+   * @param stealCores the CPU time the hypervisor gave to others while this machine had work to run ("steal"): on
+   *     a shared host it varies from run to run, and every figure with it
+   */
   record Usage(double jvmCores, double machineCores, int machineCpus, double loadAverage, double heapAfterGcMb,
-      double heapCommittedMb, double postgresCores, double rabbitCores, double jitCores) {}
+      double heapCommittedMb, double postgresCores, double rabbitCores, double jitCores, double stealCores) {}
+
+  /** The machine's CPU time so far from the {@code cpu} line of {@code /proc/stat}, in clock ticks. */
+  record CpuTimes(long total, long idle, long steal) {
+
+    /** Now, or null where there is no /proc/stat. */
+    static CpuTimes read() {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+          if (line.startsWith("cpu ")) {
+            String[] f = line.trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) { // user … softirq, steal (guest time is inside user)
+              total += Long.parseLong(f[i]);
+            }
+            return new CpuTimes(total, Long.parseLong(f[4]) + Long.parseLong(f[5]), f.length > 8 ? Long.parseLong(f[8]) : 0);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        return null;
+      }
+      return null;
+    }
+
+    /** Of the time since {@code before}, the share the hypervisor took (steal); NaN when unknown. */
+    double stealShareSince(CpuTimes before) {
+      return before == null || total <= before.total ? Double.NaN
+          : (double) (steal - before.steal) / (total - before.total);
+    }
+
+    /** Of the time since {@code before}, the share spent running something here (neither idle nor stolen). */
+    double busyShareSince(CpuTimes before) {
+      return before == null || total <= before.total ? Double.NaN
+          : 1 - (double) (idle - before.idle + steal - before.steal) / (total - before.total);
+    }
+  }
 
   /** Databases of this run: PostgreSQL backends serving other databases (other people's tests) are not counted. */
   private static final java.util.Set<String> DATABASES = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -32,7 +74,7 @@ final class Resources {
   private final long wall0 = System.nanoTime();
   private final long cpu0 = processCpuNanos();
   private final double jit0 = compilerSeconds();
-  private final long[] stat0 = procStat();
+  private final CpuTimes stat0 = CpuTimes.read();
   private final Split split0 = cpuSplit();
 
   static Resources start() {
@@ -42,14 +84,10 @@ final class Resources {
   Usage stop() {
     long wall = System.nanoTime() - wall0;
     long cpu = processCpuNanos() - cpu0;
-    long[] stat1 = procStat();
+    CpuTimes stat1 = CpuTimes.read();
     int cpus = Runtime.getRuntime().availableProcessors();
-    double machine = Double.NaN;
-    if (stat0 != null && stat1 != null && stat1[0] > stat0[0]) {
-      double total = stat1[0] - stat0[0];
-      double idle = stat1[1] - stat0[1];
-      machine = (1 - idle / total) * cpus;
-    }
+    double machine = stat1 == null ? Double.NaN : stat1.busyShareSince(stat0) * cpus;
+    double steal = stat1 == null ? Double.NaN : stat1.stealShareSince(stat0) * cpus;
     Split split1 = cpuSplit();
     double pg = Double.NaN;
     double rabbit = Double.NaN;
@@ -65,7 +103,7 @@ final class Resources {
     double jit1 = compilerSeconds();
     double jit = jit0 < 0 || jit1 < 0 || wall <= 0 ? Double.NaN : Math.max(0, jit1 - jit0) / (wall / 1e9);
     return new Usage(wall > 0 ? (double) cpu / wall : Double.NaN, machine, cpus, load, used, committed, pg, rabbit,
-        jit);
+        jit, steal);
   }
 
   /**
@@ -182,25 +220,5 @@ final class Resources {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-  }
-
-  /** {total jiffies, idle + iowait jiffies} of the machine, or null where there is no /proc/stat. */
-  private static long[] procStat() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-        if (line.startsWith("cpu ")) {
-          String[] f = line.trim().split("\\s+");
-          long total = 0;
-          for (int i = 1; i < f.length && i <= 8; i++) {
-            total += Long.parseLong(f[i]);
-          }
-          long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-          return new long[] {total, idle};
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-    return null;
   }
 }

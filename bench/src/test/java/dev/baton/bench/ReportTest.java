@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** How the report puts the phases' figures together: the ratios and the fields the issue asks for, nulls when a phase did not run. */
 class ReportTest {
 
-  private static final Resources.Usage IDLE = new Resources.Usage(1, 1.5, 2, 0.5, 30, 64, 0.3, 0.2, 0.1);
+  private static final Resources.Usage IDLE = new Resources.Usage(1, 1.5, 2, 0.5, 30, 64, 0.3, 0.2, 0.1, 0.05);
   private static final Percentiles LATENCY = new Percentiles(100, 2, 5, 9);
 
   @Test
@@ -41,6 +41,18 @@ class ReportTest {
     assertThat(json.path("stepsPerSecond").asDouble()).isEqualTo(2400);
     assertThat(json.path("ratioToCeiling").asDouble()).isEqualTo(0.8);
     assertThat(r.markdown()).contains("batch starts", "2,400 steps/s with starts", "**0.75**");
+    assertThat(r.markdown()).as("each phase's busy CPUs, and what the hypervisor took besides")
+        .contains("| 1.50 (+ 0.05) of 2 |");
+  }
+
+  @Test
+  void theMachineIsBusyWhenItRunsSomethingAndWhatTheHypervisorTakesIsCountedApart() {
+    Resources.CpuTimes before = new Resources.CpuTimes(1_000, 400, 50);
+    Resources.CpuTimes after = new Resources.CpuTimes(2_000, 700, 150);
+
+    assertThat(after.busyShareSince(before)).as("neither idle nor stolen").isEqualTo(0.6);
+    assertThat(after.stealShareSince(before)).isEqualTo(0.1);
+    assertThat(after.stealShareSince(null)).isNaN();
   }
 
   @Test
