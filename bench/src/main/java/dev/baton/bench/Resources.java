@@ -39,7 +39,8 @@ final class Resources {
             for (int i = 1; i < f.length && i <= 8; i++) { // user … softirq, steal (guest time is inside user)
               total += Long.parseLong(f[i]);
             }
-            return new CpuTimes(total, Long.parseLong(f[4]) + Long.parseLong(f[5]), f.length > 8 ? Long.parseLong(f[8]) : 0);
+            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]); // idle, iowait
+            return new CpuTimes(total, idle, f.length > 8 ? Long.parseLong(f[8]) : 0);
           }
         }
       } catch (IOException | RuntimeException e) {
