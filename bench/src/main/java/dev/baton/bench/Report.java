@@ -67,10 +67,18 @@ final class Report {
     }
   }
 
-  /** The share of the machine's CPU time the hypervisor took since the run began (NaN where unknown). */
+  /**
+   * The machine's CPU time when the run's figures were first put out: report.md, report.json and stdout all give the
+   * share the hypervisor took up to then, not each its own.
+   */
+  private Resources.CpuTimes cpuAtEnd;
+
+  /** The share of the machine's CPU time the hypervisor took during the run (NaN where unknown). */
   double stealShareDuringRun() {
-    Resources.CpuTimes now = Resources.CpuTimes.read();
-    return now == null ? Double.NaN : now.stealShareSince(cpuAtStart);
+    if (cpuAtEnd == null) {
+      cpuAtEnd = Resources.CpuTimes.read();
+    }
+    return cpuAtEnd == null ? Double.NaN : cpuAtEnd.stealShareSince(cpuAtStart);
   }
 
   double stepsPerSecond() {
