@@ -445,8 +445,15 @@ final class Ceiling implements AutoCloseable {
               .build();
           byte[] eventBody = ("{\"instanceId\":\"" + props.getCorrelationId() + "\",\"step\":\"s\",\"attempt\":1,"
               + "\"output\":null}").getBytes(StandardCharsets.UTF_8);
-          waiting.put(ch.getNextPublishSeqNo(), envelope.getDeliveryTag());
-          ch.basicPublish(EVT_EX, "order.step.success", false, event, eventBody);
+          try {
+            waiting.put(ch.getNextPublishSeqNo(), envelope.getDeliveryTag());
+            ch.basicPublish(EVT_EX, "order.step.success", false, event, eventBody);
+          } catch (com.rabbitmq.client.AlreadyClosedException e) {
+            if (running) {
+              throw e;
+            }
+            // the run is over and close() shut the connection under a delivery still being handled
+          }
         }
       });
       workerChannels.add(ch);

@@ -101,6 +101,17 @@ final class Report {
     return c == null || sustained == null || c <= 0 ? null : sustained.stepsPerSecond() / c;
   }
 
+  /** The CPU per step of the ceiling's drain: its resources are those of its first run. */
+  private Resources.PerStep ceilingDrainPerStep() {
+    return ceilingUsage.perStep(ceilingRuns.isEmpty() ? Double.NaN : ceilingRuns.get(0));
+  }
+
+  /** The CPU per step of the ceiling's closed loop with starts: its resources are those of its first run. */
+  private Resources.PerStep ceilingWithStartsPerStep() {
+    Ceiling.WithStarts first = ceilingWithStarts.get(0);
+    return first.usage().perStep(first.stepsPerSecond());
+  }
+
   // --- Markdown --------------------------------------------------------------------------------------------------
 
   String markdown() {
@@ -198,6 +209,26 @@ final class Report {
       if (ceilingHalf != null) {
         md.append(usage("ceiling at the half rate", ceilingHalf.usage()));
       }
+      md.append("\n| CPU per step (ms of CPU time per step applied, starts included; the JVM without its compilers) "
+          + "| bench JVM | PostgreSQL | RabbitMQ | whole machine |\n|---|---|---|---|---|\n");
+      if (drain != null) {
+        md.append(perStep("draining the preload", drain.usage().perStep(drain.stepsPerSecond())));
+      }
+      if (sustained != null) {
+        md.append(perStep("sustained saturation", sustained.usage().perStep(sustained.stepsPerSecond())));
+      }
+      if (half != null) {
+        md.append(perStep("half rate", half.usage().perStep(half.stepsPerSecond())));
+      }
+      if (ceilingUsage != null) {
+        md.append(perStep("ceiling, draining its preload", ceilingDrainPerStep()));
+      }
+      if (!ceilingWithStarts.isEmpty()) {
+        md.append(perStep("ceiling with starts (first run)", ceilingWithStartsPerStep()));
+      }
+      if (ceilingHalf != null) {
+        md.append(perStep("ceiling at the half rate", ceilingHalf.usage().perStep(ceilingHalf.stepsPerSecond())));
+      }
       if (half != null && !half.hops().isEmpty()) {
         md.append("\n| where a step's time goes at half rate (ms; runtime hop timers and step rows) | mean | p50 | p99 "
             + "| samples |\n|---|---|---|---|---|\n");
@@ -257,6 +288,11 @@ final class Report {
         + " MB |\n";
   }
 
+  private static String perStep(String what, Resources.PerStep p) {
+    return "| " + what + " | " + f2(p.jvmMs()) + " | " + f2(p.postgresMs()) + " | " + f2(p.rabbitMs()) + " | "
+        + f2(p.machineMs()) + " |\n";
+  }
+
   static String f0(double v) {
     return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
   }
@@ -292,6 +328,7 @@ final class Report {
       ceilingRuns.forEach(v -> runs.add(Math.round(v * 100) / 100.0));
       if (ceilingUsage != null) {
         c.set("resources", usage(ceilingUsage));
+        c.set("cpuPerStepMs", perStep(ceilingDrainPerStep()));
       }
     }
     Percentiles headline = sustained != null ? sustained.stepLatency()
@@ -320,6 +357,7 @@ final class Report {
     if (!ceilingWithStarts.isEmpty()) {
       withStarts.put("inFlight", ceilingWithStarts.get(0).inFlight());
       withStarts.set("resources", usage(ceilingWithStarts.get(0).usage()));
+      withStarts.set("cpuPerStepMs", perStep(ceilingWithStartsPerStep()));
     }
     num(root, "ratioSustainedToCeiling", ratioSustainedToCeiling() == null ? Double.NaN : ratioSustainedToCeiling());
     if (drain != null) {
@@ -331,6 +369,7 @@ final class Report {
       num(d, "relaySecondsAfterStarts", drain.relaySeconds());
       d.set("stepLatencyMs", percentiles(drain.stepLatency()));
       d.set("resources", usage(drain.usage()));
+      d.set("cpuPerStepMs", perStep(drain.usage().perStep(drain.stepsPerSecond())));
       d.set("startResources", usage(drain.startUsage()));
     }
     if (sustained != null) {
@@ -343,6 +382,7 @@ final class Report {
       s.set("stepLatencyMs", percentiles(sustained.stepLatency()));
       s.set("endToEndLatencyMs", percentiles(sustained.endToEnd()));
       s.set("resources", usage(sustained.usage()));
+      s.set("cpuPerStepMs", perStep(sustained.usage().perStep(sustained.stepsPerSecond())));
     }
     if (half != null) {
       ObjectNode h = root.putObject("halfRate");
@@ -356,8 +396,10 @@ final class Report {
       if (ceilingHalf != null) {
         h.set("ceilingStepLatencyMs", percentiles(ceilingHalf.stepLatency()));
         h.set("ceilingResources", usage(ceilingHalf.usage()));
+        h.set("ceilingCpuPerStepMs", perStep(ceilingHalf.usage().perStep(ceilingHalf.stepsPerSecond())));
       }
       h.set("resources", usage(half.usage()));
+      h.set("cpuPerStepMs", perStep(half.usage().perStep(half.stepsPerSecond())));
       ArrayNode hops = h.putArray("hops");
       for (Hops.Hop hop : half.hops()) {
         ObjectNode o = hops.addObject();
@@ -411,6 +453,15 @@ final class Report {
     num(o, "loadAverage", u.loadAverage());
     num(o, "heapAfterGcMb", u.heapAfterGcMb());
     num(o, "heapCommittedMb", u.heapCommittedMb());
+    return o;
+  }
+
+  static ObjectNode perStep(Resources.PerStep p) {
+    ObjectNode o = JSON.createObjectNode();
+    num(o, "jvm", p.jvmMs());
+    num(o, "postgres", p.postgresMs());
+    num(o, "rabbitmq", p.rabbitMs());
+    num(o, "machine", p.machineMs());
     return o;
   }
 

@@ -24,7 +24,21 @@ final class Resources {
    *     a shared host it varies from run to run, and every figure with it
    */
   record Usage(double jvmCores, double machineCores, int machineCpus, double loadAverage, double heapAfterGcMb,
-      double heapCommittedMb, double postgresCores, double rabbitCores, double jitCores, double stealCores) {}
+      double heapCommittedMb, double postgresCores, double rabbitCores, double jitCores, double stealCores) {
+
+    /**
+     * The CPU time each part spent per step applied, in ms: the same work costs more per step when fewer steps share a
+     * transaction, a publish and a delivery, which is what shows below saturation. The JVM's compilers are left out.
+     */
+    PerStep perStep(double stepsPerSecond) {
+      double msPerCoreSecond = stepsPerSecond > 0 ? 1_000 / stepsPerSecond : Double.NaN;
+      return new PerStep((jvmCores - jitCores) * msPerCoreSecond, postgresCores * msPerCoreSecond,
+          rabbitCores * msPerCoreSecond, machineCores * msPerCoreSecond);
+    }
+  }
+
+  /** CPU time per step applied, in ms (NaN where no step was). */
+  record PerStep(double jvmMs, double postgresMs, double rabbitMs, double machineMs) {}
 
   /** The machine's CPU time so far from the {@code cpu} line of {@code /proc/stat}, in clock ticks. */
   record CpuTimes(long total, long idle, long steal) {

@@ -53,6 +53,13 @@ class BenchSmokeIT {
     assertThat(stealShare.isNumber()).as("stealShareDuringRun").isTrue();
     assertThat(stealShare.asDouble()).isBetween(0.0, 1.0);
     assertThat(r.path("startFailures").asLong()).isZero();
+    // What each part spent per step, where steps were applied: the machine's CPU holds the other three.
+    for (String phase : new String[] {"drain", "sustained", "halfRate"}) {
+      JsonNode perStep = r.path(phase).path("cpuPerStepMs");
+      assertThat(perStep.path("machine").isNumber()).as(phase + ".cpuPerStepMs.machine").isTrue();
+      assertThat(perStep.path("machine").asDouble()).as(phase).isPositive()
+          .isGreaterThanOrEqualTo(perStep.path("postgres").asDouble());
+    }
     for (String field : new String[] {"sustained.stepsPerSecond", "starts.singlePerSecond", "starts.batchPerSecond",
         "ceilingWithStarts.stepsPerSecond", "halfRate.stepLatencyMs.p50", "halfRate.stepLatencyMs.p99"}) {
       JsonNode v = r;

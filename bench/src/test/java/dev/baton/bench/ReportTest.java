@@ -46,6 +46,39 @@ class ReportTest {
   }
 
   @Test
+  void cpuPerStepIsEachPartsCoresOverTheStepsItAppliedWithoutTheCompilers() {
+    Resources.Usage u = new Resources.Usage(0.6, 1.8, 2, 8, 40, 160, 0.5, 0.4, 0.1, 0.05);
+
+    Resources.PerStep atSaturation = u.perStep(2_000);
+    Resources.PerStep atHalf = u.perStep(1_000);
+
+    assertThat(atSaturation.jvmMs()).as("(0.6 - 0.1 JIT) cores / 2000 steps/s").isEqualTo(0.25);
+    assertThat(atSaturation.postgresMs()).isEqualTo(0.25);
+    assertThat(atSaturation.rabbitMs()).isEqualTo(0.2);
+    assertThat(atSaturation.machineMs()).isEqualTo(0.9);
+    assertThat(atHalf.machineMs()).as("the same cores over half the steps").isEqualTo(1.8);
+    assertThat(u.perStep(0).machineMs()).as("no step, no figure").isNaN();
+  }
+
+  @Test
+  void eachPhaseWithStepsSaysItsCpuPerStepBesideTheCeilings() {
+    Report r = new Report(BenchConfig.defaults());
+    r.sustained = new BatonRun.Sustained(400, 20, 1500, 500, 500, LATENCY, LATENCY, IDLE);
+    r.half = new BatonRun.FixedRate(250, 20, 250, 750, 1, LATENCY, LATENCY, IDLE, java.util.List.of());
+    r.ceilingHalf = new Ceiling.FixedRate(250, 20, 750, LATENCY, IDLE);
+    r.ceilingWithStarts.add(new Ceiling.WithStarts(400, 20, 3000, 1000, IDLE));
+
+    JsonNode json = r.json();
+
+    assertThat(json.path("sustained").path("cpuPerStepMs").path("machine").asDouble()).isEqualTo(1.0);
+    assertThat(json.path("halfRate").path("cpuPerStepMs").path("machine").asDouble()).isEqualTo(2.0);
+    assertThat(json.path("halfRate").path("ceilingCpuPerStepMs").path("postgres").asDouble()).isEqualTo(0.4);
+    assertThat(json.path("ceilingWithStarts").path("cpuPerStepMs").path("jvm").asDouble()).isEqualTo(0.3);
+    assertThat(r.markdown()).contains("| half rate | 1.20 | 0.40 | 0.27 | 2.00 |",
+        "| ceiling with starts (first run) | 0.30 | 0.10 | 0.07 | 0.50 |");
+  }
+
+  @Test
   void theMachineIsBusyWhenItRunsSomethingAndWhatTheHypervisorTakesIsCountedApart() {
     Resources.CpuTimes before = new Resources.CpuTimes(1_000, 400, 50);
     Resources.CpuTimes after = new Resources.CpuTimes(2_000, 700, 150);
