@@ -209,8 +209,10 @@ final class Report {
       if (ceilingHalf != null) {
         md.append(usage("ceiling at the half rate", ceilingHalf.usage()));
       }
-      md.append("\n| CPU per step (ms of CPU time per step applied, starts included; the JVM without its compilers) "
-          + "| bench JVM | PostgreSQL | RabbitMQ | whole machine |\n|---|---|---|---|---|\n");
+      // Inside this block a phase that applies steps ran: the table has a row.
+      md.append("\n| CPU per step (ms of CPU time per step applied, with the starts of the phases that run them; "
+          + "the JVM without its compilers) | bench JVM | PostgreSQL | RabbitMQ | whole machine |\n"
+          + "|---|---|---|---|---|\n");
       if (drain != null) {
         md.append(perStep("draining the preload", drain.usage().perStep(drain.stepsPerSecond())));
       }
