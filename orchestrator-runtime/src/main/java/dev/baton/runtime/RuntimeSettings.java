@@ -3,7 +3,7 @@ package dev.baton.runtime;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.messaging.BrokerAddresses;
-import dev.baton.runtime.engine.StateMachine;
+import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
 import java.util.List;

@@ -25,7 +25,7 @@ import java.util.TreeSet;
 /**
  * A compiled, type-checked CEL program of the Workflow language, over {@code input} (the instance's input, a map) and
  * {@code steps} (step name → {@code {status, output}} of the steps that have finished; {@code has(steps.x)} tells
- * whether step x has). Compiled once when the Workflow is translated; evaluated by the runtime. Evaluation is bounded:
+ * whether step x has). Compiled once when the Workflow is parsed; evaluated by the runtime. Evaluation is bounded:
  * every comprehension ({@code all}, {@code exists}, {@code map}, {@code filter}) together may iterate at most
  * {@link #MAX_ITERATIONS} times, and the text is at most {@link Bounds#EXPRESSION} characters.
  */

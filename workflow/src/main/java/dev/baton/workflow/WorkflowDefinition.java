@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * A Workflow spec at one revision, checked and with its defaults applied: what the operator declares topology for and
- * what instances of that revision follow. Built only by {@link WorkflowTranslator}.
+ * what instances of that revision follow. Built only by {@link WorkflowParser}.
  *
  * @param steps the top-level steps, in order; nested steps are inside their parallel and choice steps
  */

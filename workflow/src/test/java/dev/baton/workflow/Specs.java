@@ -27,7 +27,7 @@ final class Specs {
   }
 
   static WorkflowDefinition valid(WorkflowSpec spec) {
-    var v = WorkflowTranslator.translate("shop", "orders", 1, spec);
+    var v = WorkflowParser.parse("shop", "orders", 1, spec);
     if (!v.isValid()) {
       throw new AssertionError("expected a valid spec: " + v.message());
     }

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * Workflow (+ the services of the vhost) → {@link WorkflowModel}, or the problems a person must fix. The spec itself
- * is checked by the one translator the runtime uses too ({@link dev.baton.workflow.WorkflowTranslator}); this adds
+ * is checked by the one parser the runtime uses too ({@link dev.baton.workflow.WorkflowParser}); this adds
  * what only the operator can see: that every task, nested ones included, names a service some WorkerService provides
  * and commands (forward and compensation) it accepts. Pure.
  */
@@ -27,7 +27,7 @@ public final class WorkflowTranslator {
   private WorkflowTranslator() {}
 
   public static Validated<WorkflowModel> fromCrd(Workflow workflow, ServiceDirectory services) {
-    Validated<WorkflowDefinition> definition = dev.baton.workflow.WorkflowTranslator.translate(
+    Validated<WorkflowDefinition> definition = dev.baton.workflow.WorkflowParser.parse(
         workflow.getMetadata().getNamespace(), workflow.getMetadata().getName(), 0, workflow.getSpec());
     if (!definition.isValid()) {
       return Validated.invalid(definition.problems());

@@ -2,7 +2,7 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.runtime.json.Json;
+import dev.baton.api.json.Json;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
 import io.javalin.http.Context;

@@ -1,10 +1,10 @@
 package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
-import dev.baton.runtime.json.Json;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;

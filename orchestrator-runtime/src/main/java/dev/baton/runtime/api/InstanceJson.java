@@ -2,10 +2,10 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.messaging.tracing.MessageTracing;
-import dev.baton.runtime.engine.StepState;
-import dev.baton.runtime.engine.StepStatus;
-import dev.baton.runtime.json.Json;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.StepStatus;
 import dev.baton.runtime.store.InstanceRecord;
 import java.time.Instant;
 import java.util.List;

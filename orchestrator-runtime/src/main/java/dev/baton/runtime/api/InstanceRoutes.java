@@ -2,12 +2,12 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
-import dev.baton.runtime.engine.InstanceStatus;
-import dev.baton.runtime.json.Json;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;

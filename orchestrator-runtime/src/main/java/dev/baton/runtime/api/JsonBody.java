@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.baton.runtime.json.Json;
+import dev.baton.api.json.Json;
 import java.io.IOException;
 
 /** Request bodies read strictly: one JSON document and nothing after it; a field given twice is an error. */

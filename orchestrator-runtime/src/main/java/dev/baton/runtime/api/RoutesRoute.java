@@ -2,9 +2,9 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.runtime.definitions.RouteTable;
-import dev.baton.runtime.json.Json;
 import io.javalin.http.Context;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.baton.runtime.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.runtime.json.Json;
+import dev.baton.api.json.Json;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Set;

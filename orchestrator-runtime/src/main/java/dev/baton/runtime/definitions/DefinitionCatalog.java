@@ -1,10 +1,9 @@
 package dev.baton.runtime.definitions;
 
 import dev.baton.api.v1alpha1.WorkflowSpec;
-import dev.baton.api.validation.Validated;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.workflow.WorkflowDefinition;
-import dev.baton.workflow.WorkflowTranslator;
+import dev.baton.workflow.WorkflowParser;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +33,7 @@ public final class DefinitionCatalog {
     }
     String json = store.loadSpec(c, namespace, name, revision).orElseThrow(() -> new IllegalStateException(
         "workflow " + namespace + "/" + name + " has no revision " + revision + " in the database"));
-    WorkflowDefinition d = runnable(namespace, name, revision, SpecCodec.parse(json));
+    WorkflowDefinition d = WorkflowParser.runnable(namespace, name, revision, SpecCodec.parse(json));
     byRevision.putIfAbsent(key, d);
     return d;
   }
@@ -53,7 +52,7 @@ public final class DefinitionCatalog {
     if (last != null && last.spec() == spec) {
       return pinned(c, namespace, name, last.revision());
     }
-    runnable(namespace, name, 0, spec);
+    WorkflowParser.runnable(namespace, name, 0, spec);
     String json = SpecCodec.canonicalJson(spec);
     HashKey hashKey = new HashKey(namespace, name, SpecCodec.hash(json));
     Integer known = revisionByHash.get(hashKey);
@@ -64,26 +63,13 @@ public final class DefinitionCatalog {
     DefinitionStore.Revision revision = store.ensureRevision(c, namespace, name, json, hashKey.hash());
     if (revision.inserted()) {
       // Not cached: this transaction may still roll back, and the number would then go to another spec.
-      return runnable(namespace, name, revision.number(), spec);
+      return WorkflowParser.runnable(namespace, name, revision.number(), spec);
     }
     revisionByHash.putIfAbsent(hashKey, revision.number());
     lastSpec.put(new NameKey(namespace, name), new SpecRevision(spec, revision.number()));
     return pinned(c, namespace, name, revision.number());
   }
 
-  /**
-   * A spec through the one translator the operator uses too, so the runtime never runs what the operator refuses
-   * (and runs every kind of step it accepts).
-   *
-   * @throws IllegalArgumentException naming every problem, when the spec cannot be run
-   */
-  public static WorkflowDefinition runnable(String namespace, String name, int revision, WorkflowSpec spec) {
-    Validated<WorkflowDefinition> translated = WorkflowTranslator.translate(namespace, name, revision, spec);
-    if (!translated.isValid()) {
-      throw new IllegalArgumentException(translated.message());
-    }
-    return translated.value();
-  }
 
   private record RevisionKey(String namespace, String name, int revision) {}
 

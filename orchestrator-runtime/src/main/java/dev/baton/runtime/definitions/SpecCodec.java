@@ -1,8 +1,8 @@
 package dev.baton.runtime.definitions;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.WorkflowSpec;
-import dev.baton.runtime.json.Json;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

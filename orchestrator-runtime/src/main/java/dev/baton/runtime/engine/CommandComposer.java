@@ -1,9 +1,11 @@
 package dev.baton.runtime.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
-import dev.baton.runtime.json.Json;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.Step;

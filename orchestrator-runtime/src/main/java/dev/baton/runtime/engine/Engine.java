@@ -1,12 +1,19 @@
 package dev.baton.runtime.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.core.InboundEvent;
+import dev.baton.runtime.core.InstanceState.StoredSignal;
+import dev.baton.runtime.core.InstanceState;
+import dev.baton.runtime.core.Receipt;
+import dev.baton.runtime.core.StateMachine;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.Stimulus;
+import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.definitions.DefinitionCatalog;
-import dev.baton.runtime.engine.InstanceState.StoredSignal;
-import dev.baton.runtime.json.Json;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
@@ -44,8 +51,6 @@ import org.slf4j.LoggerFactory;
 public final class Engine {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-  /** The error code of an instance that failed because its definition no longer loads. */
-  public static final String DEFINITION_UNAVAILABLE = "DefinitionUnavailable";
 
   private final InstanceStore instances;
   private final StepStore steps;
@@ -259,7 +264,7 @@ public final class Engine {
       String reason = "the definition of " + instance.namespace() + "/" + instance.workflow() + " revision "
           + instance.revision() + " cannot be loaded: " + e.getMessage();
       LOG.error("Instance {} fails: {}", instance.id(), reason);
-      Transition t = StateMachine.abandon(state, DEFINITION_UNAVAILABLE, reason);
+      Transition t = StateMachine.abandon(state, StateMachine.DEFINITION_UNAVAILABLE, reason);
       return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
     }
     // Only Workflows with waits store signals: the others skip the read.

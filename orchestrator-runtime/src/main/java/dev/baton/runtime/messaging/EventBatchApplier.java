@@ -1,7 +1,7 @@
 package dev.baton.runtime.messaging;
 
+import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.engine.Engine.EventsApplied;
-import dev.baton.runtime.engine.InboundEvent;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.baton.runtime.messaging;
 
-import dev.baton.runtime.engine.InboundEvent;
+import dev.baton.runtime.core.InboundEvent;
 
 /** What the parser made of a delivery. */
 sealed interface ParsedDelivery {

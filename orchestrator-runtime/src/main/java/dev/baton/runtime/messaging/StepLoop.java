@@ -2,10 +2,10 @@ package dev.baton.runtime.messaging;
 
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.core.InboundEvent;
+import dev.baton.runtime.core.Receipt;
 import dev.baton.runtime.engine.Engine.EventsApplied;
-import dev.baton.runtime.engine.InboundEvent;
 import dev.baton.runtime.engine.OutboxSignal;
-import dev.baton.runtime.engine.Receipt;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;

@@ -1,7 +1,7 @@
 package dev.baton.runtime.store;
 
-import dev.baton.runtime.engine.InstanceStatus;
-import dev.baton.runtime.engine.Phase;
+import dev.baton.runtime.core.InstanceStatus;
+import dev.baton.runtime.core.Phase;
 import java.time.Instant;
 import java.util.UUID;
 

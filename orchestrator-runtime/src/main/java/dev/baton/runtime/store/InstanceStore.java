@@ -1,8 +1,8 @@
 package dev.baton.runtime.store;
 
-import dev.baton.runtime.engine.InstanceStatus;
-import dev.baton.runtime.engine.Phase;
-import dev.baton.runtime.engine.StepState;
+import dev.baton.runtime.core.InstanceStatus;
+import dev.baton.runtime.core.Phase;
+import dev.baton.runtime.core.StepState;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 

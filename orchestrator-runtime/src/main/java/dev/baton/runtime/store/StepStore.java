@@ -1,9 +1,9 @@
 package dev.baton.runtime.store;
 
-import dev.baton.runtime.engine.InstanceState.StoredSignal;
-import dev.baton.runtime.engine.StepState;
-import dev.baton.runtime.engine.StepStatus;
-import dev.baton.runtime.json.Json;
+import dev.baton.api.json.Json;
+import dev.baton.runtime.core.InstanceState.StoredSignal;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.StepStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.baton.runtime.store;
 
-import dev.baton.runtime.engine.StepState;
-import dev.baton.runtime.engine.Transition;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.Transition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

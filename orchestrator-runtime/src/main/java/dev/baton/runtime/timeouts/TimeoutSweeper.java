@@ -2,12 +2,12 @@ package dev.baton.runtime.timeouts;
 
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.StepStatus;
+import dev.baton.runtime.core.Stimulus;
+import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
-import dev.baton.runtime.engine.StepState;
-import dev.baton.runtime.engine.StepStatus;
-import dev.baton.runtime.engine.Stimulus;
-import dev.baton.runtime.engine.Transition;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;

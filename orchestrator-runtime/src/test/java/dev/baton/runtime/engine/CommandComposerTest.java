@@ -3,16 +3,33 @@ package dev.baton.runtime.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.runtime.json.Json;
+import dev.baton.api.json.Json;
+import dev.baton.runtime.core.StepState;
+import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.store.OutboxMessage;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class CommandComposerTest {
 
+  /** A saga whose step charge sends pay, compensated by refund, with a timeout of 1m. */
+  private static final dev.baton.workflow.WorkflowDefinition SAGA = saga();
+
+  private static dev.baton.workflow.WorkflowDefinition saga() {
+    dev.baton.api.v1alpha1.WorkflowSpec spec = new dev.baton.api.v1alpha1.WorkflowSpec();
+    spec.setEntity("order");
+    dev.baton.api.v1alpha1.StepSpec reserve = new dev.baton.api.v1alpha1.StepSpec("reserve", "svc", "reserve");
+    reserve.setCompensate("release");
+    dev.baton.api.v1alpha1.StepSpec charge = new dev.baton.api.v1alpha1.StepSpec("charge", "svc", "pay");
+    charge.setCompensate("refund");
+    charge.setTimeout("1m");
+    spec.setSteps(java.util.List.of(reserve, charge));
+    return dev.baton.workflow.WorkflowParser.runnable("default", "orders", 1, spec);
+  }
+
   @Test
   void aCompensationCommandGoesToTheCompensatingCommandWithTheFullContext() throws Exception {
-    dev.baton.workflow.WorkflowDefinition d = StateMachineTest.SAGA;
+    dev.baton.workflow.WorkflowDefinition d = SAGA;
     UUID instance = UUID.randomUUID();
     UUID messageId = UUID.randomUUID();
     // What the state machine hands over: the input with earlier object outputs merged in (later wins), and the

@@ -28,7 +28,7 @@ import java.util.Map;
  * steps that exist. Applies the defaults, here only. The operator adds its own checks of references to other resources;
  * the runtime runs what this returns. Pure.
  */
-public final class WorkflowTranslator {
+public final class WorkflowParser {
 
   /** Sent in all when a task says {@code onTimeout: Redispatch} without {@code maxDispatches}. */
   public static final int DEFAULT_MAX_DISPATCHES = 3;
@@ -44,10 +44,24 @@ public final class WorkflowTranslator {
   private final Map<String, Expression> expressions = new LinkedHashMap<>();
   private int stepCount;
 
-  private WorkflowTranslator() {}
+  private WorkflowParser() {}
 
-  public static Validated<WorkflowDefinition> translate(String namespace, String name, int revision, WorkflowSpec spec) {
-    return new WorkflowTranslator().run(namespace, name, revision, spec);
+  public static Validated<WorkflowDefinition> parse(String namespace, String name, int revision, WorkflowSpec spec) {
+    return new WorkflowParser().run(namespace, name, revision, spec);
+  }
+
+  /**
+   * A spec the runtime is about to run: parsed as the operator parses it, so the runtime never runs what the operator
+   * refuses (and runs every kind of step it accepts).
+   *
+   * @throws IllegalArgumentException naming every problem, when the spec cannot be run
+   */
+  public static WorkflowDefinition runnable(String namespace, String name, int revision, WorkflowSpec spec) {
+    Validated<WorkflowDefinition> parsed = parse(namespace, name, revision, spec);
+    if (!parsed.isValid()) {
+      throw new IllegalArgumentException(parsed.message());
+    }
+    return parsed.value();
   }
 
   private Validated<WorkflowDefinition> run(String namespace, String name, int revision, WorkflowSpec spec) {

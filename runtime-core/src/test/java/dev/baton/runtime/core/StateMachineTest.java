@@ -1,28 +1,28 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
-import static dev.baton.runtime.engine.InstanceStatus.CANCELLED;
-import static dev.baton.runtime.engine.InstanceStatus.COMPENSATED;
-import static dev.baton.runtime.engine.InstanceStatus.COMPENSATING;
-import static dev.baton.runtime.engine.InstanceStatus.FAILED;
-import static dev.baton.runtime.engine.InstanceStatus.RUNNING;
-import static dev.baton.runtime.engine.InstanceStatus.SUCCEEDED;
-import static dev.baton.runtime.engine.Phase.COMPENSATION;
-import static dev.baton.runtime.engine.Phase.FORWARD;
+import static dev.baton.runtime.core.InstanceStatus.CANCELLED;
+import static dev.baton.runtime.core.InstanceStatus.COMPENSATED;
+import static dev.baton.runtime.core.InstanceStatus.COMPENSATING;
+import static dev.baton.runtime.core.InstanceStatus.FAILED;
+import static dev.baton.runtime.core.InstanceStatus.RUNNING;
+import static dev.baton.runtime.core.InstanceStatus.SUCCEEDED;
+import static dev.baton.runtime.core.Phase.COMPENSATION;
+import static dev.baton.runtime.core.Phase.FORWARD;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.EventResult;
-import dev.baton.runtime.definitions.DefinitionCatalog;
-import dev.baton.runtime.engine.InstanceState.StoredSignal;
-import dev.baton.runtime.json.Json;
+import dev.baton.runtime.core.InstanceState.StoredSignal;
 import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
+import dev.baton.workflow.WorkflowParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -111,7 +111,7 @@ class StateMachineTest {
     charge.setMaxDispatches(2);
     StepSpec ship = step("ship", "ship", null, null);
     spec.setSteps(List.of(reserve, check, charge, ship));
-    return DefinitionCatalog.runnable("default", "orders", 1, spec);
+    return WorkflowParser.runnable("default", "orders", 1, spec);
   }
 
   static StepSpec step(String name, String command, String compensate, String timeout) {
@@ -123,7 +123,7 @@ class StateMachineTest {
 
   static WorkflowDefinition yaml(String name, String spec) {
     try {
-      return DefinitionCatalog.runnable("default", name, 1, YAML.readValue(spec, WorkflowSpec.class));
+      return WorkflowParser.runnable("default", name, 1, YAML.readValue(spec, WorkflowSpec.class));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
@@ -700,7 +700,7 @@ class StateMachineTest {
   @Test
   void anInstanceWhoseDefinitionNoLongerLoadsFailsWithTheReason() {
     Transition t = StateMachine.abandon(state(RUNNING, FORWARD, ok("reserve"), running("check", 1)),
-        Engine.DEFINITION_UNAVAILABLE, "revision 1 cannot be loaded");
+        StateMachine.DEFINITION_UNAVAILABLE, "revision 1 cannot be loaded");
     assertThat(lines(t)).containsExactly("end check#1 CANCELLED", "-> FAILED", "withdraw");
     assertThat(t.lastError().errorCode()).isEqualTo("DefinitionUnavailable");
     assertThat(t.lastError().reason()).isEqualTo("revision 1 cannot be loaded");

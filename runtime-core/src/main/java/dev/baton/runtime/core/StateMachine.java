@@ -1,21 +1,21 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
-import dev.baton.runtime.engine.InstanceState.StoredSignal;
-import dev.baton.runtime.engine.Stimulus.Cancel;
-import dev.baton.runtime.engine.Stimulus.Result;
-import dev.baton.runtime.engine.Stimulus.Retry;
-import dev.baton.runtime.engine.Stimulus.SignalStored;
-import dev.baton.runtime.engine.Stimulus.Start;
-import dev.baton.runtime.engine.Stimulus.TimersDue;
-import dev.baton.runtime.engine.Transition.Dispatch;
-import dev.baton.runtime.engine.Transition.Kind;
-import dev.baton.runtime.engine.Transition.LastError;
-import dev.baton.runtime.engine.Transition.SignalUse;
-import dev.baton.runtime.json.Json;
+import dev.baton.runtime.core.InstanceState.StoredSignal;
+import dev.baton.runtime.core.Stimulus.Cancel;
+import dev.baton.runtime.core.Stimulus.Result;
+import dev.baton.runtime.core.Stimulus.Retry;
+import dev.baton.runtime.core.Stimulus.SignalStored;
+import dev.baton.runtime.core.Stimulus.Start;
+import dev.baton.runtime.core.Stimulus.TimersDue;
+import dev.baton.runtime.core.Transition.Dispatch;
+import dev.baton.runtime.core.Transition.Kind;
+import dev.baton.runtime.core.Transition.LastError;
+import dev.baton.runtime.core.Transition.SignalUse;
 import dev.baton.workflow.Expression;
 import dev.baton.workflow.ExpressionException;
 import dev.baton.workflow.Step;
@@ -59,6 +59,8 @@ public final class StateMachine {
 
   /** The error code of a task whose command would be larger than the limit: never sent, the step fails. */
   public static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+  /** The error code of an instance that failed because its definition no longer loads ({@link #abandon}). */
+  public static final String DEFINITION_UNAVAILABLE = "DefinitionUnavailable";
   /** The default limit of a command's input (BATON_MAX_COMMAND_BYTES): well under any broker's max_message_size. */
   public static final long DEFAULT_MAX_COMMAND_BYTES = 4L * 1024 * 1024;
 

@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 /**
  * What became of an event in the step loop; the messaging layer turns it into an ACK or a park.

@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 /** The status of one step attempt (a row of {@code instance_step}): a task's dispatch, a compensation's, a wait's... */
 public enum StepStatus {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class WorkflowTranslatorTest {
+class WorkflowParserTest {
 
   static final String APPROVAL = """
       [{name: reserve, service: inventory, command: reserve, compensate: release, timeout: 30s},
@@ -158,7 +158,7 @@ class WorkflowTranslatorTest {
       a bad when inside a case names its own choice, not the outer one :: [{name: outer, choice: [{when: 'true', steps: [{name: inner, choice: [{when: 'input.x >', steps: []}]}]}]}] :: spec.steps[0].choice[0].steps[0].choice[0].when (step 'inner'): the CEL expression does not compile
       """)
   void badSpecsBecomeProblemsNamingTheStepAndTheField(String what, String steps, String message) {
-    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "orders", 1, Specs.steps(steps));
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "orders", 1, Specs.steps(steps));
     assertThat(v.isValid()).as(what).isFalse();
     assertThat(v.kind()).contains(ProblemKind.INVALID_SPEC);
     assertThat(v.message()).as(what).contains(message);
@@ -166,15 +166,15 @@ class WorkflowTranslatorTest {
 
   @Test
   void aDottedEntityAndAMissingSpecAreProblems() {
-    assertThat(WorkflowTranslator.translate("shop", "w", 1,
+    assertThat(WorkflowParser.parse("shop", "w", 1,
         Specs.spec("{entity: order.v2, steps: [{name: a, delay: 1s}]}")).message())
         .contains("spec.entity 'order.v2' is not a valid entity");
-    assertThat(WorkflowTranslator.translate("shop", "w", 1, null).message()).contains("spec is missing");
+    assertThat(WorkflowParser.parse("shop", "w", 1, null).message()).contains("spec is missing");
   }
 
   @Test
   void aNameTooLongForItsQueueIsAProblem() {
-    assertThat(WorkflowTranslator.translate("shop", "w".repeat(240), 1, steps("[{name: a, delay: 1s}]")).message())
+    assertThat(WorkflowParser.parse("shop", "w".repeat(240), 1, steps("[{name: a, delay: 1s}]")).message())
         .contains("metadata.name is too long");
   }
 
@@ -182,24 +182,24 @@ class WorkflowTranslatorTest {
   void stepsOverTheBoundsAreProblems() {
     String many = IntStream.range(0, 21).mapToObj(i -> "{name: s" + i + ", delay: 1s}")
         .collect(Collectors.joining(", ", "[", "]"));
-    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "w", 1,
         steps("[{name: p, parallel: [{steps: " + many + "}, {steps: [{name: x, delay: 1s}]}]}]"));
     assertThat(v.message()).contains("spec.steps[0].parallel[0].steps (step 'p') has 21 steps; at most 20 are allowed");
 
     String branches = IntStream.range(0, 11).mapToObj(i -> "{steps: [{name: b" + i + ", delay: 1s}]}")
         .collect(Collectors.joining(", ", "[", "]"));
-    assertThat(WorkflowTranslator.translate("shop", "w", 1, steps("[{name: p, parallel: " + branches + "}]")).message())
+    assertThat(WorkflowParser.parse("shop", "w", 1, steps("[{name: p, parallel: " + branches + "}]")).message())
         .contains("spec.steps[0].parallel (step 'p') has 11 branches; at most 10 are allowed");
 
     String expression = "input.x == '" + "x".repeat(1020) + "'";
-    assertThat(WorkflowTranslator.translate("shop", "w", 1,
+    assertThat(WorkflowParser.parse("shop", "w", 1,
         steps("[{name: c, choice: [{when: \"" + expression + "\", steps: []}]}]")).message())
         .contains("at most 1024 are allowed");
   }
 
   @Test
   void everyProblemIsReportedNotOnlyTheFirst() {
-    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1,
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "w", 1,
         steps("[{name: a, delay: soon}, {name: b, wait: {signal: go, timeout: never}}]"));
     assertThat(v.problems()).extracting(p -> p.message()).satisfiesExactly(
         a -> assertThat(a).startsWith("spec.steps[0].delay (step 'a'): "),
@@ -209,7 +209,7 @@ class WorkflowTranslatorTest {
   @Test
   void everyProblemOfANamedStepNamesIt() {
     // two steps at the second level with many problems each
-    Validated<WorkflowDefinition> v = WorkflowTranslator.translate("shop", "w", 1, steps("""
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "w", 1, steps("""
         [{name: outer, parallel: [
           {steps: [{name: t, service: pay.ment, command: c.d, action: a.b, compensate: x.y, timeout: soon,
                     onTimeout: Redispatch, maxDispatches: 0, input: {k: 'nope', j: 'steps.gone'}}]},

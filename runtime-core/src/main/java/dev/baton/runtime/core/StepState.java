@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -51,7 +51,7 @@ public record StepState(
   public static final String COMPENSATION_SUFFIX = "/compensate";
 
   /** A new attempt, in flight (or already ended, with {@link #ended}). */
-  static StepState started(String name, String kind, String parent, int attempt, int dispatches, String action,
+  public static StepState started(String name, String kind, String parent, int attempt, int dispatches, String action,
       UUID commandMessageId, Duration timeout) {
     return new StepState(null, name, kind, parent, attempt, StepStatus.RUNNING, action, commandMessageId, dispatches,
         timeout, false, null, null, null, null, null, null, null, null, null, 0);

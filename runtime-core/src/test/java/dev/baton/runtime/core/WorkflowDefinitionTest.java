@@ -1,14 +1,14 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
-import static dev.baton.runtime.engine.StateMachineTest.SAGA;
-import static dev.baton.runtime.engine.StateMachineTest.step;
+import static dev.baton.runtime.core.StateMachineTest.SAGA;
+import static dev.baton.runtime.core.StateMachineTest.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.api.v1alpha1.OnTimeout;
 import dev.baton.api.v1alpha1.WorkflowSpec;
-import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.workflow.Step;
+import dev.baton.workflow.WorkflowParser;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,18 +30,18 @@ class WorkflowDefinitionTest {
   void definitionsRefuseSpecsTheTranslatorRefuses() {
     WorkflowSpec noSteps = new WorkflowSpec();
     noSteps.setEntity("order");
-    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, noSteps)).hasMessageContaining("steps is empty");
+    assertThatThrownBy(() -> WorkflowParser.runnable("ns", "w", 1, noSteps)).hasMessageContaining("steps is empty");
 
     WorkflowSpec badTimeout = new WorkflowSpec();
     badTimeout.setEntity("order");
     badTimeout.setSteps(List.of(step("a", "a", null, "soon")));
-    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, badTimeout))
+    assertThatThrownBy(() -> WorkflowParser.runnable("ns", "w", 1, badTimeout))
         .hasMessageContaining("spec.steps[0].timeout");
 
     WorkflowSpec duplicate = new WorkflowSpec();
     duplicate.setEntity("order");
     duplicate.setSteps(List.of(step("a", "a", null, null), step("a", "b", null, null)));
-    assertThatThrownBy(() -> DefinitionCatalog.runnable("ns", "w", 1, duplicate))
+    assertThatThrownBy(() -> WorkflowParser.runnable("ns", "w", 1, duplicate))
         .hasMessageContaining("step name 'a' is already used by spec.steps[0]");
   }
 

@@ -1,4 +1,4 @@
-package dev.baton.runtime.json;
+package dev.baton.api.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -7,24 +7,33 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 
-/** The runtime's JSON mappers: built once, shared by every thread (Jackson mappers are thread-safe once configured). */
+/**
+ * Baton's JSON: the mappers every module shares (built once; Jackson mappers are thread-safe once configured) and the
+ * few conversions they all need. Message bodies a worker reads go through the worker SDK's own reader, which never
+ * quotes a body in an error.
+ */
 public final class Json {
 
-  /** Everyday reading and writing; unknown properties of specs are tolerated (newer operators may add fields). */
+  /** Everyday reading and writing; unknown properties are tolerated (a newer peer may add fields). */
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
 
-  /** Sorted keys, so equal specs serialise to equal text and hash alike. */
+  /** Sorted keys, so equal documents serialise to equal text and hash alike. */
   public static final ObjectMapper CANONICAL = JsonMapper.builder()
       .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
       .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
+
+  /** Indented, for people. */
+  public static final ObjectMapper PRETTY = MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
 
   private Json() {}
 
@@ -32,7 +41,13 @@ public final class Json {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  /** Parses JSON text the runtime wrote itself (a column); null reads as null. */
+  public static ArrayNode array(Collection<String> values) {
+    ArrayNode a = JsonNodeFactory.instance.arrayNode();
+    values.forEach(a::add);
+    return a;
+  }
+
+  /** Parses JSON that Baton wrote itself (a column, a document); null reads as null. */
   public static JsonNode read(String json) {
     if (json == null) {
       return null;
@@ -44,10 +59,28 @@ public final class Json {
     }
   }
 
-  /** Parses a JSON object the runtime wrote itself; null or anything else reads as an empty object. */
+  /** Parses a JSON object Baton wrote itself; null or anything else reads as an empty object. */
   public static ObjectNode readObject(String json) {
     JsonNode node = read(json);
     return node instanceof ObjectNode o ? o : object();
+  }
+
+  /** The document, or null when the text is blank or not JSON (an answer from a peer that may be something else). */
+  public static JsonNode parseOrNull(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  /** A field as text: "" when missing or null. */
+  public static String text(JsonNode node, String field) {
+    JsonNode v = node == null ? null : node.get(field);
+    return v == null || v.isNull() || v.isMissingNode() ? "" : v.asText();
   }
 
   public static String write(Object value) {

@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 /** What can move an instance: the state machine takes one at a time, on the locked instance. */
 public sealed interface Stimulus {

@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -54,7 +54,7 @@ public record Transition(Kind kind, String reason, InstanceStatus status, Phase 
     signalsUsed = List.copyOf(signalsUsed);
   }
 
-  static Transition nothing(Kind kind, String reason, InstanceState s) {
+  public static Transition nothing(Kind kind, String reason, InstanceState s) {
     return new Transition(kind, reason, s.status(), s.phase(), s.cancelRequested(), List.of(), List.of(), List.of(),
         null, false, null, 0);
   }

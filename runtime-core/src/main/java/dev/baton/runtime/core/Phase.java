@@ -1,4 +1,4 @@
-package dev.baton.runtime.engine;
+package dev.baton.runtime.core;
 
 /** Which way an instance walks its steps: forward through the steps, or back through their compensations. */
 public enum Phase {
