@@ -14,6 +14,7 @@ import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.messaging.AmqpConnector;
 import dev.baton.runtime.messaging.ConsumerRegistry;
 import dev.baton.runtime.messaging.OutboxRelay;
@@ -122,8 +123,9 @@ public final class BatonRuntime implements AutoCloseable {
     started.add(relay);
 
     WorkflowWatcher[] watcher = new WorkflowWatcher[1];
-    ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, database,
-        engine, metrics, relay,
+    UnitOfWork unitOfWork = new UnitOfWork(database, relay);
+    ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, unitOfWork,
+        engine, metrics,
         new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
         () -> watcher[0] == null ? Set.of() : watcher[0].names());
     started.add(() -> consumers.stop(DRAIN_GRACE));
@@ -147,7 +149,7 @@ public final class BatonRuntime implements AutoCloseable {
       scheduler.shutdownNow();
       scheduler.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
-    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, instances, steps, engine, relay,
+    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, unitOfWork, instances, steps, engine,
         metrics, settings.timeoutBatchSize()));
     every(scheduler, settings.metricsRefreshInterval(), gauges);
     RouteTable routes = new RouteTable(database, definitions);
@@ -157,7 +159,7 @@ public final class BatonRuntime implements AutoCloseable {
     every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, settings.retention()));
 
-    InstanceService service = new InstanceService(database, instances, steps, catalog, engine, relay, metrics);
+    InstanceService service = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
     started.add(service); // answers the starts still waiting before the database closes
     HealthCheck health = new HealthCheck() {
       @Override

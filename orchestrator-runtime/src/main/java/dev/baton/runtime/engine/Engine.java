@@ -17,7 +17,6 @@ import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
-import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -39,10 +38,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies stimuli inside the caller's transaction (docs/design.md#runtime-semantics): on instance rows the caller
- * has locked (or that it locks here, for events), it reads the steps, asks the {@link StateMachine}, composes the
- * commands of what starts, and hands everything to the {@link TransitionWriter}. The caller commits, and only then
- * ACKs or answers.
+ * Applies stimuli inside the caller's {@link UnitOfWork} (docs/design.md#runtime-semantics): on instance rows the
+ * caller has locked (or that it locks here, for events), it reads the steps, asks the {@link StateMachine}, composes
+ * the commands of what starts, and hands everything to the {@link TransitionWriter}. The unit of work commits and
+ * hands the commands to the relay; only then does the caller ACK or answer.
  *
  * <p>Events are set-based, so a batch costs a few round trips whatever its size: one locks every instance of the
  * batch (in id order) and reads their steps, one statement writes every transition. Two events of the same
@@ -74,7 +73,7 @@ public final class Engine {
   /**
    * What one stimulus did to one instance.
    *
-   * @param written the commands it queued (for the relay, once committed) and those it withdrew
+   * @param written the commands it queued (handed to the relay once committed) and those it withdrew
    */
   public record Applied(Transition transition, TransitionWriter.Written written) {
 
@@ -84,44 +83,36 @@ public final class Engine {
   }
 
   /** One stimulus on an instance whose row the caller has locked (start, cancel, retry, signal, timers). */
-  public Applied apply(Connection c, InstanceRecord instance, Stimulus stimulus) throws SQLException {
+  public Applied apply(UnitOfWork.Transaction tx, InstanceRecord instance, Stimulus stimulus) throws SQLException {
+    Connection c = tx.connection();
     List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     Planned p = plan(c, instance, rows, stimulus, null);
-    return new Applied(p.transition(), writer.write(c, List.of(p.write())));
+    TransitionWriter.Written written = writer.write(c, List.of(p.write()));
+    tx.queued(written.queued());
+    return new Applied(p.transition(), written);
   }
-
-  /**
-   * What starting new instances wrote.
-   *
-   * @param writes each instance's, in the order given
-   * @param queued their first commands, for the relay once committed
-   */
-  public record StartsWritten(List<TransitionWriter.Write> writes, List<QueuedCommand> queued) {}
 
   /**
    * Starts new instances (rows the caller's transaction inserted, not yet dispatched): each one's start decision, all
    * written in one statement.
+   *
+   * @return each instance's write, in the order given
    */
-  public StartsWritten startAll(Connection c, List<InstanceRecord> inserted) throws SQLException {
+  public List<TransitionWriter.Write> startAll(UnitOfWork.Transaction tx, List<InstanceRecord> inserted)
+      throws SQLException {
+    Connection c = tx.connection();
     List<TransitionWriter.Write> writes = new ArrayList<>(inserted.size());
     for (InstanceRecord instance : inserted) {
       writes.add(plan(c, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
     }
-    return new StartsWritten(writes, writer.write(c, writes).queued());
+    tx.queued(writer.write(c, writes).queued());
+    return writes;
   }
 
-  /**
-   * What a batch of events did.
-   *
-   * @param receipts one per event, in the order given
-   * @param queued the commands the batch queued, for the relay once committed
-   */
-  public record EventsApplied(List<Receipt> receipts, List<QueuedCommand> queued) {}
-
-  public EventsApplied applyEvents(Connection c, List<InboundEvent> events) throws SQLException {
+  /** @return a receipt per event, in the order given */
+  public List<Receipt> applyEvents(UnitOfWork.Transaction tx, List<InboundEvent> events) throws SQLException {
     Receipt[] receipts = new Receipt[events.size()];
-    List<QueuedCommand> queued = new ArrayList<>();
     List<Integer> pending = new ArrayList<>();
     for (int i = 0; i < events.size(); i++) {
       pending.add(i);
@@ -133,15 +124,15 @@ public final class Engine {
       for (int i : pending) {
         (inRound.add(events.get(i).instanceId()) ? round : later).add(i);
       }
-      queued.addAll(applyRound(c, events, round, inRound, receipts));
+      applyRound(tx, events, round, inRound, receipts);
       pending = later;
     }
-    return new EventsApplied(List.of(receipts), queued);
+    return List.of(receipts);
   }
 
-  /** @return the commands the round queued */
-  private List<QueuedCommand> applyRound(Connection c, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
+  private void applyRound(UnitOfWork.Transaction tx, List<InboundEvent> events, List<Integer> round, Set<UUID> ids,
       Receipt[] receipts) throws SQLException {
+    Connection c = tx.connection();
     InstanceStore.LockedBatch batch = instances.lockAllWithSteps(c, ids);
     Map<UUID, InstanceRecord> locked = batch.instances();
     List<Integer> candidates = new ArrayList<>();
@@ -162,7 +153,7 @@ public final class Engine {
       }
     }
     if (candidates.isEmpty()) {
-      return List.of();
+      return;
     }
     Map<UUID, List<StepState>> loaded = batch.steps();
     Map<UUID, List<StoredSignal>> signals = steps.storedSignals(c, waitingOnes(c, locked, found));
@@ -180,7 +171,7 @@ public final class Engine {
         default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
       };
     }
-    return writer.write(c, writes).queued();
+    tx.queued(writer.write(c, writes).queued());
   }
 
   private record Planned(Transition transition, TransitionWriter.Write write) {}

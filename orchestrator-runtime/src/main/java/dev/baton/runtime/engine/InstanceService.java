@@ -10,11 +10,9 @@ import dev.baton.runtime.core.Stimulus;
 import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.metrics.RuntimeMetrics;
-import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
-import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -41,23 +39,21 @@ public final class InstanceService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(InstanceService.class);
 
-  private final Database database;
+  private final UnitOfWork unitOfWork;
   private final InstanceStore instances;
   private final StepStore steps;
   private final DefinitionCatalog definitions;
   private final Engine engine;
-  private final OutboxSignal outboxSignal;
   private final StartGroups groups;
   private final RuntimeMetrics metrics;
 
-  public InstanceService(Database database, InstanceStore instances, StepStore steps, DefinitionCatalog definitions,
-      Engine engine, OutboxSignal outboxSignal, RuntimeMetrics metrics) {
-    this.database = database;
+  public InstanceService(UnitOfWork unitOfWork, InstanceStore instances, StepStore steps,
+      DefinitionCatalog definitions, Engine engine, RuntimeMetrics metrics) {
+    this.unitOfWork = unitOfWork;
     this.instances = instances;
     this.steps = steps;
     this.definitions = definitions;
     this.engine = engine;
-    this.outboxSignal = outboxSignal;
     this.metrics = metrics;
     this.groups = new StartGroups(new StartGroups.Writer() {
       @Override
@@ -95,22 +91,17 @@ public final class InstanceService implements AutoCloseable {
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
     List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),
         r.inputJson(), r.traceparent())).toList();
-    Starts starts = database.inHotTransaction(c -> startIn(c, orders, true), (work, commit) -> {
+    return unitOfWork.runHot(tx -> startIn(tx, orders, true), (work, commit) -> {
       for (int i = 0; i < orders.size(); i++) {
         metrics.hop(RuntimeMetrics.Hop.START_APPLY, work);
         metrics.hop(RuntimeMetrics.Hop.START_COMMIT, commit);
       }
     });
-    outboxSignal.committed(starts.queued());
-    return starts.answers();
   }
 
   private Started startAlone(StartGroups.Request request) throws SQLException {
     return startTogether(List.of(request)).get(0);
   }
-
-  /** What {@link #startIn} did: an answer per order, and the first commands it queued. */
-  private record Starts(List<Started> answers, List<QueuedCommand> queued) {}
 
   /** A start to make: a single start's request, or an item of a batch. */
   private record Order(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
@@ -131,9 +122,11 @@ public final class InstanceService implements AutoCloseable {
    * was written, not read back: the rows' timestamps are the transaction's time, which the insert returns.
    *
    * @param withSteps whether the answers carry the instances' steps (single starts answer with them, batches do not)
-   * @return one answer per order, in the order given, and the commands queued
+   * @return one answer per order, in the order given
    */
-  private Starts startIn(Connection c, List<Order> orders, boolean withSteps) throws SQLException {
+  private List<Started> startIn(UnitOfWork.Transaction tx, List<Order> orders, boolean withSteps)
+      throws SQLException {
+    Connection c = tx.connection();
     Integer[] order = byBusinessKey(orders.size(), i -> orders.get(i).businessKey());
     Map<Key, Integer> firstOf = new HashMap<>();
     List<NewInstance> news = new ArrayList<>();
@@ -151,10 +144,10 @@ public final class InstanceService implements AutoCloseable {
     Map<UUID, InstanceRecord> inserted = instances.insertAllAbsent(c, news);
     Started[] out = new Started[orders.size()];
     List<InstanceRecord> created = news.stream().map(n -> inserted.get(n.id())).filter(Objects::nonNull).toList();
-    Engine.StartsWritten written = engine.startAll(c, created);
+    List<TransitionWriter.Write> writes = engine.startAll(tx, created);
     for (int k = 0; k < created.size(); k++) {
       InstanceRecord r = created.get(k);
-      out[orderOf.get(r.id())] = written(c, r, written.writes().get(k), withSteps);
+      out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps);
     }
     // Keys that were there before this transaction: the instance that has them, as it is now.
     Map<String, Map<String, List<String>>> existing = new HashMap<>();
@@ -184,7 +177,7 @@ public final class InstanceService implements AutoCloseable {
         out[i] = new Started(false, out[first].current(), out[first].steps());
       }
     }
-    return new Starts(List.of(out), written.queued());
+    return List.of(out);
   }
 
   /**
@@ -250,9 +243,7 @@ public final class InstanceService implements AutoCloseable {
       throws SQLException {
     List<Order> orders = items.stream().map(item -> new Order(namespace, workflow, spec, item.businessKey(),
         item.inputJson(), engine.tracing().startTraceparent(namespace, workflow))).toList();
-    Starts starts = database.inTransaction(c -> startIn(c, orders, false));
-    outboxSignal.committed(starts.queued());
-    return starts.answers().stream()
+    return unitOfWork.run(tx -> startIn(tx, orders, false)).stream()
         .map(s -> new BatchStarted(s.current().id(), s.current().status(), s.created())).toList();
   }
 
@@ -291,19 +282,20 @@ public final class InstanceService implements AutoCloseable {
   }
 
   private Result change(UUID id, Precheck precheck, Stimulus stimulus) throws SQLException {
-    Changed changed = database.inTransaction(c -> {
+    return unitOfWork.run(tx -> {
+      Connection c = tx.connection();
       Optional<InstanceRecord> locked = instances.lock(c, id);
       if (locked.isEmpty()) {
-        return new Changed(new Result.NotFound(), List.of());
+        return new Result.NotFound();
       }
       Optional<Result> refused = precheck.check(c, locked.get());
       if (refused.isPresent()) {
-        return new Changed(refused.get(), List.of());
+        return refused.get();
       }
-      Engine.Applied applied = engine.apply(c, locked.get(), stimulus);
+      Engine.Applied applied = engine.apply(tx, locked.get(), stimulus);
       Transition t = applied.transition();
       if (t.kind() == Transition.Kind.REFUSED) {
-        return new Changed(new Result.Conflict(t.reason()), List.of());
+        return new Result.Conflict(t.reason());
       }
       long withdrawn = applied.written().withdrawn();
       if (withdrawn > 0) {
@@ -312,15 +304,9 @@ public final class InstanceService implements AutoCloseable {
           LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, withdrawn);
         }
       }
-      return new Changed(new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id)),
-          applied.written().queued());
+      return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id));
     });
-    outboxSignal.committed(changed.queued());
-    return changed.result();
   }
-
-  /** A change's answer, and the commands it queued. */
-  private record Changed(Result result, List<QueuedCommand> queued) {}
 
   @FunctionalInterface
   private interface Precheck {

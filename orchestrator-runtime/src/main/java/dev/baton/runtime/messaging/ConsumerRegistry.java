@@ -3,9 +3,8 @@ package dev.baton.runtime.messaging;
 import com.rabbitmq.client.Connection;
 import dev.baton.contract.Names;
 import dev.baton.runtime.engine.Engine;
-import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.metrics.RuntimeMetrics;
-import dev.baton.runtime.store.Database;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,19 +53,19 @@ public final class ConsumerRegistry {
    * @param declaredWorkflows names of the Workflows that exist now
    */
   public static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection,
-      Database database, Engine engine, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
+      UnitOfWork unitOfWork, Engine engine, RuntimeMetrics metrics, Settings settings,
       Supplier<Set<String>> declaredWorkflows) {
-    return start(consumerConnection, publisherConnection, database, engine::applyEvents, metrics, outboxSignal,
-        settings, declaredWorkflows);
+    return start(consumerConnection, publisherConnection, unitOfWork, engine::applyEvents, metrics, settings,
+        declaredWorkflows);
   }
 
   /** As above, with anything that applies a batch of events in the step loop's transaction (tests: a stand-in). */
-  static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection, Database database,
-      EventBatchApplier applier, RuntimeMetrics metrics, OutboxSignal outboxSignal, Settings settings,
+  static ConsumerRegistry start(Connection consumerConnection, Connection publisherConnection,
+      UnitOfWork unitOfWork, EventBatchApplier applier, RuntimeMetrics metrics, Settings settings,
       Supplier<Set<String>> declaredWorkflows) {
     ParkingLot parking = new ParkingLot(publisherConnection);
     EventSettler settler = new EventSettler(parking, metrics);
-    StepLoop stepLoop = new StepLoop(database, applier, settler, metrics, outboxSignal);
+    StepLoop stepLoop = new StepLoop(unitOfWork, applier, settler, metrics);
     List<Lane> lanes = new ArrayList<>();
     for (int i = 0; i < settings.threads(); i++) {
       Lane lane = new Lane(i, consumerConnection, settings.prefetch(), settings.batchSize(), stepLoop);

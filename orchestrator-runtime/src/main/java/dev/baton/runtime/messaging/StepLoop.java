@@ -4,11 +4,9 @@ import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.core.Receipt;
-import dev.baton.runtime.engine.Engine.EventsApplied;
-import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
 import dev.baton.runtime.metrics.RuntimeMetrics;
-import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.SqlErrors;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
@@ -27,19 +25,16 @@ final class StepLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(StepLoop.class);
 
-  private final Database database;
+  private final UnitOfWork unitOfWork;
   private final EventBatchApplier applier;
   private final EventSettler settler;
   private final RuntimeMetrics metrics;
-  private final OutboxSignal outboxSignal;
 
-  StepLoop(Database database, EventBatchApplier applier, EventSettler settler, RuntimeMetrics metrics,
-      OutboxSignal outboxSignal) {
-    this.database = database;
+  StepLoop(UnitOfWork unitOfWork, EventBatchApplier applier, EventSettler settler, RuntimeMetrics metrics) {
+    this.unitOfWork = unitOfWork;
     this.applier = applier;
     this.settler = settler;
     this.metrics = metrics;
-    this.outboxSignal = outboxSignal;
   }
 
   /**
@@ -83,14 +78,13 @@ final class StepLoop {
           metrics.hop(RuntimeMetrics.Hop.EVENT_WAIT, begin - p.delivery().receivedNanos());
         }
       }
-      EventsApplied applied = database.inHotTransaction(c -> applier.applyAll(c, inbound), (work, commit) -> {
+      List<Receipt> receipts = unitOfWork.runHot(tx -> applier.applyAll(tx, inbound), (work, commit) -> {
         for (int i = 0; i < events.size(); i++) {
           metrics.hop(RuntimeMetrics.Hop.EVENT_APPLY, work);
           metrics.hop(RuntimeMetrics.Hop.EVENT_COMMIT, commit);
         }
       });
-      outboxSignal.committed(applied.queued());
-      settleCommitted(events, applied.receipts(), wholeBatch);
+      settleCommitted(events, receipts, wholeBatch);
       return List.of();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {

@@ -7,7 +7,7 @@ import dev.baton.runtime.core.StepStatus;
 import dev.baton.runtime.core.Stimulus;
 import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.engine.Engine;
-import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
@@ -37,17 +37,17 @@ public final class TimeoutSweeper implements Runnable {
   private final InstanceStore instances;
   private final StepStore steps;
   private final Engine engine;
-  private final OutboxSignal outboxSignal;
+  private final UnitOfWork unitOfWork;
   private final RuntimeMetrics metrics;
   private final int batchSize;
 
-  public TimeoutSweeper(Database database, InstanceStore instances, StepStore steps, Engine engine,
-      OutboxSignal outboxSignal, RuntimeMetrics metrics, int batchSize) {
+  public TimeoutSweeper(Database database, UnitOfWork unitOfWork, InstanceStore instances, StepStore steps,
+      Engine engine, RuntimeMetrics metrics, int batchSize) {
     this.database = database;
     this.instances = instances;
     this.steps = steps;
     this.engine = engine;
-    this.outboxSignal = outboxSignal;
+    this.unitOfWork = unitOfWork;
     this.metrics = metrics;
     this.batchSize = batchSize;
   }
@@ -74,12 +74,12 @@ public final class TimeoutSweeper implements Runnable {
   /** @return whether the instance was moved */
   boolean handle(UUID id) {
     try (LogFields.Scope fields = LogFields.open(id.toString(), null, null, null)) {
-      Engine.Applied applied = database.inTransaction(c -> {
-        Optional<InstanceRecord> locked = instances.lockIfFree(c, id);
+      Engine.Applied applied = unitOfWork.run(tx -> {
+        Optional<InstanceRecord> locked = instances.lockIfFree(tx.connection(), id);
         if (locked.isEmpty()) {
           return null; // another transaction holds it: the next sweep sees it again if it is still due
         }
-        Engine.Applied done = engine.apply(c, locked.get(), new Stimulus.TimersDue());
+        Engine.Applied done = engine.apply(tx, locked.get(), new Stimulus.TimersDue());
         Transition moved = done.transition();
         if (moved.moved()) {
           try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), fired(moved.rows()),
@@ -91,11 +91,7 @@ public final class TimeoutSweeper implements Runnable {
         }
         return done;
       });
-      if (applied == null) {
-        return false;
-      }
-      outboxSignal.committed(applied.written().queued());
-      return applied.transition().moved();
+      return applied != null && applied.transition().moved();
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
         throw new IllegalStateException("the database is unavailable", e);

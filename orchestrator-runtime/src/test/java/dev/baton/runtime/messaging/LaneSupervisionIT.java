@@ -10,8 +10,8 @@ import dev.baton.contract.Names;
 import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.core.Receipt;
-import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.OutboxSignal;
+import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.QueuedCommand;
@@ -78,7 +78,7 @@ class LaneSupervisionIT {
         applied.add(e.messageId());
         verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
       }
-      return new Engine.EventsApplied(verdicts, List.of());
+      return verdicts;
     };
     OutboxSignal noRelay = new OutboxSignal() {
       @Override
@@ -87,8 +87,8 @@ class LaneSupervisionIT {
       @Override
       public void commandsWritten() {}
     };
-    ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, database, engine, new RuntimeMetrics(),
-        noRelay, new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+    ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, new UnitOfWork(database, noRelay), engine,
+        new RuntimeMetrics(), new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
     try {
       registry.reconcile();
       assertThat(registry.lanesNotRunning()).isEmpty();
