@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1.7
 #
-# The Baton orchestrator runtime image (dev.baton.runtime.Main), as the Helm chart runs it (helm/baton, runtime.image).
+# The Baton orchestrator runtime image (dev.baton.runtime.app.Main), as the Helm chart runs it (helm/baton, runtime.image).
 #
 # Build from the repository root:
 #   docker build -f docker/runtime.Dockerfile -t baton-runtime:0.1.0 .
@@ -35,4 +35,4 @@ ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError" \
 EXPOSE 8080
 # Numeric, so that Kubernetes' runAsNonRoot can verify it.
 USER 10001:10001
-ENTRYPOINT ["java", "-cp", "/app/lib/*", "dev.baton.runtime.Main"]
+ENTRYPOINT ["java", "-cp", "/app/lib/*", "dev.baton.runtime.app.Main"]

@@ -72,7 +72,7 @@ final class BatonRun implements AutoCloseable {
     startRuntime(stack.runtimeSettings());
   }
 
-  void startRuntime(dev.baton.runtime.RuntimeSettings settings) throws InterruptedException {
+  void startRuntime(dev.baton.runtime.app.RuntimeSettings settings) throws InterruptedException {
     close(); // connections to a runtime started before
     http = new ThreadLocal<>();
     stack.startRuntime(settings);

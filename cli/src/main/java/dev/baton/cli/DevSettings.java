@@ -1,7 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.operator.OperatorSettings;
-import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.app.RuntimeSettings;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.baton.cli;
 import dev.baton.devapi.DevApiServer;
 import dev.baton.devapi.PortInUseException;
 import dev.baton.operator.BatonOperator;
-import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

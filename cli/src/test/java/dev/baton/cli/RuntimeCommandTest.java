@@ -2,7 +2,7 @@ package dev.baton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.app.RuntimeSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

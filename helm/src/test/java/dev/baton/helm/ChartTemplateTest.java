@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.contract.settings.LogFormat;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.operator.OperatorSettings;
-import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.app.RuntimeSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.suite.Rig;
-import dev.baton.runtime.BatonRuntime;
-import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.app.BatonRuntime;
+import dev.baton.runtime.app.RuntimeSettings;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

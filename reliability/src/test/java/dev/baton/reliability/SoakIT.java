@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The soak ({@code -Psoak}, {@code baton.soak.minutes}, 30 by default): two runtimes on one database and broker (the
- * first {@code dev.baton.runtime.Main}, the second {@code baton runtime}, as a user would start a replica), the
+ * first {@code dev.baton.runtime.app.Main}, the second {@code baton runtime}, as a user would start a replica), the
  * clients' starts spread over both. The throughput is measured for a minute, then instances are started at half of
  * it for the whole run while a fault is injected every 3 minutes in rotation (one runtime SIGKILLed — alternately the
  * replica and the first — and restarted; all broker connections closed; the broker application stopped and started;
@@ -44,7 +44,7 @@ class SoakIT {
   /** One sample: each runtime's figures (the first runtime, then the replica), and the run's progress. */
   record Sample(double minute, List<Figures> runtimes, long succeeded, double load1) {}
 
-  static final List<String> RUNTIME_NAMES = List.of("runtime 1 (`dev.baton.runtime.Main`)",
+  static final List<String> RUNTIME_NAMES = List.of("runtime 1 (`dev.baton.runtime.app.Main`)",
       "runtime 2 (`baton runtime` replica)");
 
   @Test

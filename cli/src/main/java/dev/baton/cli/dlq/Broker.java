@@ -10,7 +10,7 @@ import com.rabbitmq.http.client.HttpException;
 import com.rabbitmq.http.client.HttpServerException;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.runtime.deadletters.DeadLetterQueue;
+import dev.baton.deadletters.DeadLetterQueue;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.MalformedURLException;

@@ -4,7 +4,7 @@ import static dev.baton.runtime.ui.Html.esc;
 import static dev.baton.runtime.ui.Html.url;
 
 import dev.baton.contract.Headers;
-import dev.baton.runtime.deadletters.ParkedMessage;
+import dev.baton.deadletters.ParkedMessage;
 import dev.baton.runtime.ui.DeadLetterDesk.QueueView;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.baton.runtime.ui;
 
-import dev.baton.runtime.api.ApiAuth;
-import dev.baton.runtime.api.ApiAuth.Access;
+import dev.baton.runtime.http.ApiAuth.Access;
+import dev.baton.runtime.http.ApiAuth;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;

@@ -1,6 +1,6 @@
 package dev.baton.runtime.ui;
 
-import dev.baton.runtime.api.ApiAuth.Access;
+import dev.baton.runtime.http.ApiAuth.Access;
 
 /**
  * Who is looking at a page: what they may do, the CSRF token their forms carry, and whether they signed in (and so

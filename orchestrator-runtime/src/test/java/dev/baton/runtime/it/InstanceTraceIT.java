@@ -15,7 +15,7 @@ import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.runtime.RuntimeSettings;
+import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.it.TestWorker.Reply;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.testing.LocalServices;

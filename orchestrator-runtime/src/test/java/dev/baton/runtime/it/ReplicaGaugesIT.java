@@ -5,7 +5,7 @@ import static dev.baton.runtime.it.RuntimeHarness.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.app.BatonRuntime;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -12,7 +12,7 @@ import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
-import dev.baton.runtime.BatonRuntime;
+import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.it.TestWorker.Reply;
 import dev.baton.testing.LocalServices;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.baton.runtime.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.runtime.deadletters.ParkedMessage;
+import dev.baton.deadletters.ParkedMessage;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;

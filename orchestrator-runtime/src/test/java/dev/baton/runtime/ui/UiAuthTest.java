@@ -2,8 +2,8 @@ package dev.baton.runtime.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.runtime.api.ApiAuth;
-import dev.baton.runtime.api.ApiAuth.Access;
+import dev.baton.runtime.http.ApiAuth.Access;
+import dev.baton.runtime.http.ApiAuth;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -51,7 +51,7 @@ import java.util.function.Supplier;
  * One scenario's world: a vhost on the private RabbitMQ node with the topology the operator would declare (same
  * planner) for a three-step saga, the runtime's database on the private PostgreSQL, and over test-support's
  * {@link TestStack} the ledger on the shared one (the private one is restarted by some scenarios; the ledger must not
- * be) and the mock API server with the CRDs and the Workflow; the runtime as its own JVM ({@code dev.baton.runtime.Main}, bearer token on), ledger workers in-process
+ * be) and the mock API server with the CRDs and the Workflow; the runtime as its own JVM ({@code dev.baton.runtime.app.Main}, bearer token on), ledger workers in-process
  * or as their own JVMs, and the client side of the ledger: which starts the API accepted.
  */
 public final class Rig implements AutoCloseable {
@@ -95,7 +95,7 @@ public final class Rig implements AutoCloseable {
   private volatile java.util.function.UnaryOperator<BatonWorker.Builder> workerBuilder = b -> b;
   /** Called in every in-process handler before its effect (a scenario's hang); none by default. */
   private volatile LedgerWorker.HandlerFault handlerFault = LedgerWorker.HandlerFault.NONE;
-  private dev.baton.runtime.BatonRuntime inProcess;
+  private dev.baton.runtime.app.BatonRuntime inProcess;
   private int runtimePort;
   private int runtimeStarts;
   /** More runtimes beside the first, each {@code baton runtime} in a JVM of its own (several replicas). */
@@ -221,7 +221,7 @@ public final class Rig implements AutoCloseable {
     runtimePort = Cmd.freePort();
     runtimeStarts++;
     Path log = Infra.logDir().resolve(name + "-runtime-" + runtimeStarts + ".log");
-    runtime = JavaProcess.start("dev.baton.runtime.Main", runtimeEnv(runtimePort), runtimeJvmArgs(), log);
+    runtime = JavaProcess.start("dev.baton.runtime.app.Main", runtimeEnv(runtimePort), runtimeJvmArgs(), log);
     awaitHealthy(Duration.ofSeconds(90));
   }
 
@@ -264,15 +264,15 @@ public final class Rig implements AutoCloseable {
   }
 
   /** The runtime in this JVM instead, e.g. with other settings ({@link #runtimeEnv} read as {@code Main} would). */
-  public synchronized dev.baton.runtime.BatonRuntime startInProcess(dev.baton.runtime.RuntimeSettings settings) {
-    inProcess = dev.baton.runtime.BatonRuntime.start(settings, client);
+  public synchronized dev.baton.runtime.app.BatonRuntime startInProcess(dev.baton.runtime.app.RuntimeSettings settings) {
+    inProcess = dev.baton.runtime.app.BatonRuntime.start(settings, client);
     runtimePort = inProcess.httpPort();
     return inProcess;
   }
 
   /** What {@code Main} would read from {@link #runtimeEnv}, with any free HTTP port. */
-  public dev.baton.runtime.RuntimeSettings settings() {
-    return dev.baton.runtime.RuntimeSettings.fromEnvironment(runtimeEnv(0));
+  public dev.baton.runtime.app.RuntimeSettings settings() {
+    return dev.baton.runtime.app.RuntimeSettings.fromEnvironment(runtimeEnv(0));
   }
 
   public synchronized void stopInProcess() {

@@ -253,7 +253,7 @@ public final class Scenarios {
   }
 
   /**
-   * Two runtimes against one database and broker — the first {@code dev.baton.runtime.Main}, the other started as a
+   * Two runtimes against one database and broker — the first {@code dev.baton.runtime.app.Main}, the other started as a
    * user would, {@code baton runtime --http-port N} — with clients spread over both; one of them is SIGKILLed while
    * instances are in flight (alternately the replica and the first) and the survivor carries on alone; before the
    * next kill the dead one comes back. Recovery is timed from the kill.

@@ -1,0 +1,251 @@
+package dev.baton.runtime.app;
+
+import com.rabbitmq.client.Connection;
+import dev.baton.runtime.broker.AmqpConnector;
+import dev.baton.runtime.core.RandomIds;
+import dev.baton.runtime.core.StateMachine;
+import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.definitions.DefinitionRecorder;
+import dev.baton.runtime.definitions.RouteTable;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.CommandComposer;
+import dev.baton.runtime.engine.Engine;
+import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.engine.UnitOfWork;
+import dev.baton.runtime.events.ConsumerRegistry;
+import dev.baton.runtime.http.ApiAuth;
+import dev.baton.runtime.http.HealthCheck;
+import dev.baton.runtime.http.HttpApi;
+import dev.baton.runtime.http.InstanceDocuments;
+import dev.baton.runtime.metrics.DatabaseGauges;
+import dev.baton.runtime.metrics.GaugeExporter;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.relay.OutboxRelay;
+import dev.baton.runtime.retention.RetentionJob;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.DefinitionStore;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.StepStore;
+import dev.baton.runtime.store.TransitionWriter;
+import dev.baton.runtime.timers.TimeoutSweeper;
+import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.RuntimeTracing;
+import dev.baton.runtime.ui.DeadLetterDesk;
+import dev.baton.runtime.ui.InstanceButtons;
+import dev.baton.runtime.ui.TraceLink;
+import dev.baton.runtime.ui.WebUi;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The orchestrator runtime as a component: database, step loop, outbox relay, timeout poller and HTTP API. Used by
+ * the runtime's main, by {@code baton dev} and by tests.
+ */
+public final class BatonRuntime implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatonRuntime.class);
+  private static final Duration DRAIN_GRACE = Duration.ofSeconds(10);
+
+  private final RuntimeSettings settings;
+  private final RuntimeMetrics metrics = new RuntimeMetrics();
+  /** What was started, closed in reverse order. */
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private HttpApi http;
+  private boolean closed;
+
+  private BatonRuntime(RuntimeSettings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * Migrates the database, learns Workflow definitions by watching them (read-only) through {@code client}, and
+   * starts consuming and serving. The client stays owned by the caller.
+   */
+  public static BatonRuntime start(RuntimeSettings settings, KubernetesClient client) {
+    return start(settings, client, null);
+  }
+
+  /**
+   * As {@link #start(RuntimeSettings, KubernetesClient)}, with spans going to {@code tracing} (tests: an in-memory
+   * exporter); null reads the {@code OTEL_*} variables. The runtime closes it.
+   */
+  public static BatonRuntime start(RuntimeSettings settings, KubernetesClient client, RuntimeTracing tracing) {
+    BatonRuntime runtime = new BatonRuntime(settings);
+    try {
+      runtime.startParts(client, tracing != null ? tracing : RuntimeTracing.fromEnvironment());
+      return runtime;
+    } catch (RuntimeException | IOException | TimeoutException e) {
+      runtime.close();
+      throw new IllegalStateException("the runtime could not start: " + e.getMessage(), e);
+    }
+  }
+
+  private void startParts(KubernetesClient client, RuntimeTracing tracing) throws IOException, TimeoutException {
+    LOG.info("Starting the Baton runtime: {}", settings);
+    started.add(tracing); // closed last: it flushes the spans of everything closed before it
+    Database database = Database.open(settings.database());
+    started.add(database);
+
+    AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
+        settings.amqpCaFile(), settings.amqpAddresses());
+    // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
+    Connection consumerConnection = connector.open("baton-runtime-consumer");
+    started.add(consumerConnection);
+    Connection publisherConnection = connector.open("baton-runtime-publisher");
+    started.add(publisherConnection);
+    LOG.info("Connected to RabbitMQ at {}", connector.safeAddress());
+
+    InstanceStore instances = new InstanceStore();
+    StepStore steps = new StepStore();
+    OutboxStore outbox = new OutboxStore();
+    DefinitionStore definitions = new DefinitionStore();
+    DefinitionCatalog catalog = new DefinitionCatalog(definitions);
+    InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
+    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next, settings.maxCommandBytes()),
+        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing);
+
+    OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
+        settings.outboxPollInterval());
+    relay.start();
+    started.add(relay);
+
+    WorkflowWatcher[] watcher = new WorkflowWatcher[1];
+    UnitOfWork unitOfWork = new UnitOfWork(database, relay);
+    ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, unitOfWork,
+        engine, metrics,
+        new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
+        () -> watcher[0] == null ? Set.of() : watcher[0].names());
+    started.add(() -> consumers.stop(DRAIN_GRACE));
+
+    GaugeExporter exporter = new GaugeExporter(settings.database());
+    started.add(exporter);
+    DatabaseGauges gauges = new DatabaseGauges(database, instances, outbox, metrics, consumers::activeWorkflows,
+        exporter);
+    gauges.run(); // learn the workflows with unfinished instances before consuming
+
+    watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
+        new DefinitionRecorder(database, catalog, consumers::ensure, () -> {
+          gauges.run(); // a deleted Workflow's queue stays consumed while it has unfinished instances: recount first
+          consumers.reconcile();
+        }));
+    started.add(watcher[0]);
+    consumers.reconcile();
+
+    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemonThreads("baton-runtime-timer"));
+    started.add(() -> {
+      scheduler.shutdownNow();
+      scheduler.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    });
+    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, unitOfWork, instances, steps, engine,
+        metrics, settings.timeoutBatchSize()));
+    every(scheduler, settings.metricsRefreshInterval(), gauges);
+    RouteTable routes = new RouteTable(database, definitions);
+    routes.run(); // known before the API answers
+    every(scheduler, settings.metricsRefreshInterval(), routes);
+    every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
+    every(scheduler, settings.retentionInterval(),
+        new RetentionJob(database, instances, settings.retention()));
+
+    InstanceService service = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
+    started.add(service); // answers the starts still waiting before the database closes
+    HealthCheck health = new HealthCheck() {
+      @Override
+      public boolean databaseUp() {
+        return database.isReachable();
+      }
+
+      @Override
+      public boolean brokerUp() {
+        return consumerConnection.isOpen() && publisherConnection.isOpen();
+      }
+
+      @Override
+      public Set<String> consuming() {
+        return consumers.subscribed();
+      }
+
+      @Override
+      public List<String> lanesNotRunning() {
+        return consumers.lanesNotRunning();
+      }
+    };
+    metrics.dependencies(health::databaseUp, health::brokerUp);
+    WebUi.Parts ui = new WebUi.Parts(database, watcher[0],
+        new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
+        DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
+            settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
+            settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
+            settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
+    http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
+        new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes,
+            (javalinRoutes, auth) -> WebUi.register(javalinRoutes, ui, auth)),
+        new ApiAuth(settings.apiToken(), settings.apiReadToken()));
+    started.add(http);
+    LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),
+        settings.httpHost(), http.port());
+  }
+
+  /** The port the HTTP API listens on. */
+  public int httpPort() {
+    if (http == null) {
+      throw new IllegalStateException("the runtime is not running");
+    }
+    return http.port();
+  }
+
+  /** The meters, for embedding (e.g. {@code baton dev}) and tests. */
+  public RuntimeMetrics metrics() {
+    return metrics;
+  }
+
+  /** Stops consuming, lets in-flight events finish, then closes the broker and database connections. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        LOG.warn("Stopping {} failed: {}", started.get(i).getClass().getSimpleName(), e.toString());
+      }
+    }
+    started.clear();
+    LOG.info("Baton runtime stopped");
+  }
+
+  /** Fixed delay: a slow round (a big timeout sweep) is never run twice at once. */
+  private static void every(ScheduledExecutorService scheduler, Duration interval, Runnable task) {
+    scheduler.scheduleWithFixedDelay(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.warn("Periodic task failed: {}", e.toString());
+      }
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,111 @@
+package dev.baton.runtime.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.rabbitmq.client.AMQP;
+import dev.baton.api.json.Json;
+import dev.baton.contract.EventResult;
+import dev.baton.contract.Headers;
+import dev.baton.runtime.core.InboundEvent;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Reads an event as docs/design.md#message-contract defines it: the result is the last word of the routing key, the rest comes from
+ * the copied {@code baton-*} headers (the instance also from {@code correlation_id}) and the JSON body. Anything that
+ * does not fit is {@link ParsedDelivery.Malformed} with a reason a person can act on.
+ */
+final class EventParser {
+
+  private EventParser() {}
+
+  static ParsedDelivery parse(String queueWorkflow, String routingKey, AMQP.BasicProperties props, byte[] body) {
+    Map<String, Object> headers = props.getHeaders() == null ? Map.of() : props.getHeaders();
+    String workflow = Headers.text(headers.get(Headers.WORKFLOW));
+    if (workflow == null) {
+      return malformed("header " + Headers.WORKFLOW + " is missing");
+    }
+    if (!workflow.equals(queueWorkflow)) {
+      return new ParsedDelivery.Foreign(workflow);
+    }
+    if (!Headers.isJsonContentType(props.getContentType())) {
+      return malformed("content_type '" + props.getContentType() + "' is not " + Headers.CONTENT_TYPE_JSON);
+    }
+    Optional<EventResult> result = EventResult.fromRoutingKey(routingKey);
+    if (result.isEmpty()) {
+      return malformed("routing key '" + routingKey + "' does not end in success, failed or error");
+    }
+    String messageId = props.getMessageId();
+    if (messageId == null || messageId.isBlank()) {
+      return malformed("property message_id is missing");
+    }
+    String instanceText = Headers.text(headers.get(Headers.INSTANCE));
+    if (instanceText == null) {
+      instanceText = props.getCorrelationId();
+    }
+    if (instanceText == null) {
+      return malformed("header " + Headers.INSTANCE + " and correlation_id are both missing");
+    }
+    UUID instanceId;
+    try {
+      instanceId = UUID.fromString(instanceText);
+    } catch (IllegalArgumentException e) {
+      return malformed("instance id '" + instanceText + "' is not a UUID");
+    }
+    String step = Headers.text(headers.get(Headers.STEP));
+    if (step == null) {
+      return malformed("header " + Headers.STEP + " is missing");
+    }
+    String action = Headers.text(headers.get(Headers.ACTION));
+    if (action == null) {
+      return malformed("header " + Headers.ACTION + " is missing");
+    }
+    Integer attempt = integer(headers.get(Headers.ATTEMPT));
+    if (attempt == null) {
+      return malformed("header " + Headers.ATTEMPT + " is missing or not a number");
+    }
+    JsonNode json;
+    try {
+      json = body == null || body.length == 0 ? Json.object() : Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      return malformed("body is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      return malformed("body cannot be read: " + e.getMessage());
+    }
+    if (json == null || !json.isObject()) {
+      return malformed("body is not a JSON object");
+    }
+    JsonNode output = json.get("output");
+    String errorCode = json.hasNonNull("errorCode") ? json.get("errorCode").asText() : null;
+    String reason = json.hasNonNull("reason") ? json.get("reason").asText() : null;
+    if (result.get() != EventResult.SUCCESS && reason == null) {
+      reason = "(no reason given)";
+    }
+    String namespace = Headers.text(headers.get(Headers.NAMESPACE));
+    return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt, action,
+        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason,
+        Headers.text(headers.get(Headers.TRACEPARENT))));
+  }
+
+  private static ParsedDelivery malformed(String reason) {
+    return new ParsedDelivery.Malformed(reason);
+  }
+
+  /** Integers arrive as Integer, Long, Short or Byte from typed clients, as text from others. */
+  private static Integer integer(Object value) {
+    if (value instanceof Number n) {
+      return n.intValue();
+    }
+    String s = Headers.text(value);
+    if (s == null) {
+      return null;
+    }
+    try {
+      return Integer.parseInt(s.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

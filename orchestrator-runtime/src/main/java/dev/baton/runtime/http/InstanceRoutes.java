@@ -1,0 +1,257 @@
+package dev.baton.runtime.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
+import dev.baton.api.v1alpha1.ConditionTypes;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.core.InstanceStatus;
+import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.InstanceRecord;
+import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.StepStore;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.javalin.http.Context;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The instance endpoints of docs/design.md#interfaces. */
+final class InstanceRoutes {
+
+  static final int DEFAULT_LIMIT = 50;
+  static final int MAX_LIMIT = 500;
+  static final int MAX_SIGNAL = 253;
+
+  private final Database database;
+  private final InstanceStore instances;
+  private final InstanceDocuments documents;
+  private final InstanceService service;
+  private final WorkflowWatcher workflows;
+  private final boolean requireReady;
+  private final long maxRequestBytes;
+  private final RuntimeMetrics metrics;
+
+  InstanceRoutes(Database database, InstanceStore instances, StepStore steps, InstanceService service,
+      WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics) {
+    this.database = database;
+    this.instances = instances;
+    this.documents = new InstanceDocuments(database, instances, steps);
+    this.service = service;
+    this.workflows = workflows;
+    this.requireReady = requireReady;
+    this.maxRequestBytes = maxRequestBytes;
+    this.metrics = metrics;
+  }
+
+  /** {@code POST /api/v1/namespaces/{ns}/workflows/{name}/instances}: 201 new, 200 when the business key exists. */
+  void start(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    StartRequest request = StartRequest.parse(body(ctx));
+    Workflow workflow = startable(ns, name);
+    InstanceService.Started started;
+    // The request's span begins (or continues, with the caller's traceparent) the instance's trace.
+    Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
+    try (Scope current = span.makeCurrent()) {
+      started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()));
+    } catch (IllegalArgumentException e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
+    } finally {
+      span.end();
+    }
+    if (started.created()) {
+      metrics.instanceStarted(name);
+    }
+    respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.steps()));
+  }
+
+  /**
+   * {@code POST /api/v1/namespaces/{ns}/workflows/{name}/instances/batch}: up to 1,000 starts in one transaction,
+   * {@code 200 {"results": [{"id", "status", "created"}]}} in the order given, idempotent per business key. Each
+   * instance begins a trace of its own.
+   */
+  void startBatch(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    BatchStartRequest request = BatchStartRequest.parse(body(ctx));
+    Workflow workflow = startable(ns, name);
+    List<InstanceService.StartItem> items = request.instances().stream()
+        .map(s -> new InstanceService.StartItem(s.businessKey(), Json.write(s.input()))).toList();
+    List<InstanceService.BatchStarted> started;
+    try {
+      started = service.startAll(ns, name, workflow.getSpec(), items);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
+    }
+    ArrayNode results = Json.MAPPER.createArrayNode();
+    for (InstanceService.BatchStarted s : started) {
+      if (s.created()) {
+        metrics.instanceStarted(name);
+      }
+      results.addObject().put("id", s.id().toString()).put("status", s.status().name()).put("created", s.created());
+    }
+    ObjectNode body = Json.object();
+    body.set("results", results);
+    respond(ctx, 200, body);
+  }
+
+  /** The Workflow instances may start from: known (else 404) and not refused by the operator (else 409). */
+  private Workflow startable(String ns, String name) {
+    Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
+        "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
+    refuseUnlessReady(workflow);
+    return workflow;
+  }
+
+  private static Map<String, Object> requestTraceHeaders(Context ctx) {
+    Map<String, Object> headers = new HashMap<>();
+    for (String name : List.of("traceparent", "tracestate")) {
+      String value = ctx.header(name);
+      if (value != null) {
+        headers.put(name, value);
+      }
+    }
+    return headers;
+  }
+
+  /** {@code GET /api/v1/instances/{id}}. */
+  void get(Context ctx) throws SQLException {
+    respond(ctx, 200, detail(instanceId(ctx)));
+  }
+
+  /** {@code GET /api/v1/namespaces/{ns}/workflows/{name}/instances?status=&businessKey=&limit=}, newest first. */
+  void list(Context ctx) throws SQLException {
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    InstanceStatus status = statusParam(ctx.queryParam("status"));
+    String businessKey = ctx.queryParam("businessKey");
+    int limit = limitParam(ctx.queryParam("limit"));
+    List<InstanceRecord> found = database.inTransaction(c -> instances.list(c, ns, name, status, businessKey, limit));
+    if (found.isEmpty() && workflows.find(ns, name).isEmpty()) {
+      throw ApiError.notFound("no Workflow '" + name + "' in namespace '" + ns + "' and no instances of it");
+    }
+    respond(ctx, 200, InstanceJson.list(found));
+  }
+
+  /** {@code POST /api/v1/instances/{id}/cancel}, with an optional {@code {"compensate": true}}. */
+  void cancel(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    CancelRequest request = CancelRequest.parse(body(ctx));
+    settle(ctx, id, service.cancel(id, request.compensate()), 200);
+  }
+
+  /** {@code POST /api/v1/instances/{id}/retry}. */
+  void retry(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    settle(ctx, id, service.retry(id), 200);
+  }
+
+  /**
+   * {@code POST /api/v1/instances/{id}/signals/{signal}} with any JSON body: 202, stored for a wait on that signal
+   * (consumed now if one is waiting); 404 for an unknown instance, 409 for one that has finished.
+   */
+  void signal(Context ctx) throws SQLException {
+    UUID id = instanceId(ctx);
+    String signal = ctx.pathParam("signal");
+    if (signal.isBlank() || signal.length() > MAX_SIGNAL) {
+      throw ApiError.badRequest("a signal name is 1 to " + MAX_SIGNAL + " characters");
+    }
+    String json = Json.write(JsonBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
+    settle(ctx, id, service.signal(id, signal, json), 202);
+  }
+
+  private void settle(Context ctx, UUID id, InstanceService.Result result, int status) {
+    if (result instanceof InstanceService.Result.NotFound) {
+      throw notFound(id);
+    }
+    if (result instanceof InstanceService.Result.Conflict c) {
+      throw ApiError.conflict(c.reason());
+    }
+    InstanceService.Result.Done done = (InstanceService.Result.Done) result;
+    respond(ctx, status, InstanceJson.detail(done.instance(), done.steps()));
+  }
+
+  private ObjectNode detail(UUID id) throws SQLException {
+    return documents.detail(id).orElseThrow(() -> notFound(id));
+  }
+
+  /** The operator says whether a Workflow works; without an operator (no status) it is taken as it is. */
+  private void refuseUnlessReady(Workflow workflow) {
+    Optional<Condition> ready = workflow.getStatus() == null
+        ? Optional.empty()
+        : workflow.getStatus().condition(ConditionTypes.READY);
+    String where = workflow.getMetadata().getNamespace() + "/" + workflow.getMetadata().getName();
+    if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
+      throw ApiError.conflict("Workflow " + where + " is not Ready (" + ready.get().getReason() + "): "
+          + ready.get().getMessage());
+    }
+    if (requireReady && (ready.isEmpty() || !"True".equals(ready.get().getStatus()))) {
+      throw ApiError.conflict("Workflow " + where + " is not Ready yet: the operator has not confirmed its topology");
+    }
+  }
+
+  private byte[] body(Context ctx) {
+    long length = ctx.req().getContentLengthLong();
+    if (length > maxRequestBytes) {
+      RefusedBody.discard(ctx.req(), length);
+      throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + maxRequestBytes);
+    }
+    return ctx.bodyAsBytes();
+  }
+
+  private static UUID instanceId(Context ctx) {
+    String text = ctx.pathParam("id");
+    try {
+      UUID id = UUID.fromString(text);
+      if (!id.toString().equalsIgnoreCase(text)) {
+        throw new IllegalArgumentException(text);
+      }
+      return id;
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest("'" + text + "' is not an instance id (a UUID such as 3f2b8c1e-...)");
+    }
+  }
+
+  private static ApiError notFound(UUID id) {
+    return ApiError.notFound("no instance " + id);
+  }
+
+  private static InstanceStatus statusParam(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    return InstanceStatus.parse(text.trim()).orElseThrow(() -> ApiError.badRequest(
+        "status '" + text + "' is not one of " + Arrays.toString(InstanceStatus.values())));
+  }
+
+  private static int limitParam(String text) {
+    if (text == null || text.isBlank()) {
+      return DEFAULT_LIMIT;
+    }
+    try {
+      int limit = Integer.parseInt(text.trim());
+      if (limit >= 1 && limit <= MAX_LIMIT) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw ApiError.badRequest("limit must be a whole number from 1 to " + MAX_LIMIT + ", got '" + text + "'");
+  }
+
+  static void respond(Context ctx, int status, Object json) {
+    ctx.status(status).contentType("application/json").result(Json.writeBytes(json));
+  }
+}
