@@ -17,6 +17,11 @@ public enum StepKind {
   /** A durable timer. */
   DELAY;
 
+  /** A group holds branches of steps (parallel, choice); the other kinds are single steps. */
+  public boolean isGroup() {
+    return this == PARALLEL || this == CHOICE;
+  }
+
   /** The API and JSON form: {@code task}, {@code parallel}, ... */
   @JsonValue
   public String wireName() {

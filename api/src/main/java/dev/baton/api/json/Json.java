@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 
@@ -20,9 +21,14 @@ import java.util.Collection;
  */
 public final class Json {
 
-  /** Everyday reading and writing; unknown properties are tolerated (a newer peer may add fields). */
+  /**
+   * Everyday reading and writing; unknown properties are tolerated (a newer peer may add fields); instants are
+   * written as ISO-8601 text ({@code 2026-12-04T19:30:00.123Z}), as the API shows them.
+   */
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
       .build();
 
   /** Sorted keys, so equal documents serialise to equal text and hash alike. */

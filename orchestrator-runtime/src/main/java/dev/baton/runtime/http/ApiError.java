@@ -12,8 +12,10 @@ final class ApiError extends RuntimeException {
     this.code = code;
   }
 
+  static final String BAD_REQUEST = "BadRequest";
+
   static ApiError badRequest(String message) {
-    return new ApiError(400, "BadRequest", message);
+    return new ApiError(400, BAD_REQUEST, message);
   }
 
   static ApiError unauthorized(String message) {

@@ -1,11 +1,12 @@
 package dev.baton.runtime.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.api.json.Json;
+import dev.baton.httpapi.CountsResponse.WorkflowCounts;
+import dev.baton.httpapi.CountsResponse;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
 import io.javalin.http.Context;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,34 +24,32 @@ final class CountsRoute {
   }
 
   void counts(Context ctx) {
-    Map<String, ObjectNode> byWorkflow = new TreeMap<>();
-    for (StatusCount c : metrics.lastInstanceCounts()) {
-      ObjectNode row = byWorkflow.computeIfAbsent(c.namespace() + "/" + c.workflow(), k -> emptyRow(c));
-      String field = switch (c.status()) {
-        case "RUNNING", "COMPENSATING" -> "running";
-        case "SUCCEEDED" -> "succeeded";
-        case "FAILED" -> "failed";
-        case "COMPENSATED" -> "compensated";
-        case "CANCELLED" -> "cancelled";
-        default -> null;
-      };
-      if (field != null) {
-        row.put(field, row.path(field).asLong() + c.count());
-      }
-    }
-    ObjectNode body = Json.object();
-    ArrayNode items = body.putArray("items");
-    byWorkflow.values().forEach(items::add);
-    InstanceRoutes.respond(ctx, 200, body);
+    InstanceRoutes.respond(ctx, 200, new CountsResponse(byWorkflow(metrics.lastInstanceCounts())));
   }
 
-  private static ObjectNode emptyRow(StatusCount c) {
-    ObjectNode row = Json.object();
-    row.put("namespace", c.namespace());
-    row.put("workflow", c.workflow());
-    for (String f : new String[] {"running", "succeeded", "failed", "compensated", "cancelled"}) {
-      row.put(f, 0L);
+  /** The counts of each Workflow, by namespace and name. */
+  static List<WorkflowCounts> byWorkflow(List<StatusCount> counts) {
+    Map<String, long[]> byWorkflow = new TreeMap<>();
+    Map<String, StatusCount> names = new TreeMap<>();
+    for (StatusCount c : counts) {
+      String key = c.namespace() + "/" + c.workflow();
+      names.putIfAbsent(key, c);
+      long[] row = byWorkflow.computeIfAbsent(key, k -> new long[5]);
+      int column = switch (c.status()) {
+        case "RUNNING", "COMPENSATING" -> 0;
+        case "SUCCEEDED" -> 1;
+        case "FAILED" -> 2;
+        case "COMPENSATED" -> 3;
+        case "CANCELLED" -> 4;
+        default -> -1;
+      };
+      if (column >= 0) {
+        row[column] += c.count();
+      }
     }
-    return row;
+    List<WorkflowCounts> items = new ArrayList<>(byWorkflow.size());
+    byWorkflow.forEach((key, r) -> items.add(new WorkflowCounts(names.get(key).namespace(), names.get(key).workflow(),
+        r[0], r[1], r[2], r[3], r[4])));
+    return items;
   }
 }

@@ -1,7 +1,9 @@
 package dev.baton.runtime.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.api.json.Json;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.ErrorBody;
+import dev.baton.httpapi.Health;
+import dev.baton.httpapi.InvalidRequest;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
@@ -24,7 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
-  private static final String INSTANCES = "/api/v1/namespaces/{ns}/workflows/{name}/instances";
 
   private final Javalin app;
 
@@ -69,20 +70,20 @@ public final class HttpApi implements AutoCloseable {
         p.pages().register(config.routes, auth);
       }
 
-      config.routes.post(INSTANCES, routes::start);
-      config.routes.post(INSTANCES + "/batch", routes::startBatch);
-      config.routes.get(INSTANCES, routes::list);
-      config.routes.get("/api/v1/instances/{id}", routes::get);
-      config.routes.post("/api/v1/instances/{id}/cancel", routes::cancel);
-      config.routes.post("/api/v1/instances/{id}/retry", routes::retry);
-      config.routes.post("/api/v1/instances/{id}/signals/{signal}", routes::signal);
-      config.routes.get("/api/v1/counts", new CountsRoute(p.metrics())::counts);
-      config.routes.get("/api/v1/routes", new RoutesRoute(p.routes())::routes);
-      config.routes.get("/healthz", ctx -> health(ctx, p.health()));
+      config.routes.post(ApiPaths.INSTANCES, routes::start);
+      config.routes.post(ApiPaths.BATCH, routes::startBatch);
+      config.routes.get(ApiPaths.INSTANCES, routes::list);
+      config.routes.get(ApiPaths.INSTANCE, routes::get);
+      config.routes.post(ApiPaths.CANCEL, routes::cancel);
+      config.routes.post(ApiPaths.RETRY, routes::retry);
+      config.routes.post(ApiPaths.SIGNAL, routes::signal);
+      config.routes.get(ApiPaths.COUNTS, new CountsRoute(p.metrics())::counts);
+      config.routes.get(ApiPaths.ROUTES, new RoutesRoute(p.routes())::routes);
+      config.routes.get(ApiPaths.HEALTH, ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
-      config.routes.get("/livez", ctx -> ctx.json(java.util.Map.of("status", "UP")));
-      config.routes.get("/metrics", ctx -> {
+      config.routes.get(ApiPaths.LIVE, ctx -> ctx.json(java.util.Map.of("status", "UP")));
+      config.routes.get(ApiPaths.METRICS, ctx -> {
         // OpenMetrics when the scraper asks for it (Prometheus does by default): the format that carries exemplars.
         boolean openMetrics = String.valueOf(ctx.header("Accept")).contains("application/openmetrics-text");
         String type = openMetrics ? RuntimeMetrics.OPENMETRICS : "text/plain; version=0.0.4; charset=utf-8";
@@ -90,6 +91,7 @@ public final class HttpApi implements AutoCloseable {
       });
 
       config.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.getMessage()));
+      config.routes.exception(InvalidRequest.class, (e, ctx) -> error(ctx, 400, ApiError.BAD_REQUEST, e.getMessage()));
       // Javalin's own refusals (no route, wrong method, body over the limit) in the same JSON shape.
       config.routes.exception(HttpResponseException.class, (e, ctx) -> {
         switch (e.getStatus()) {
@@ -131,19 +133,15 @@ public final class HttpApi implements AutoCloseable {
     boolean broker = health.brokerUp();
     List<String> lanesDown = health.lanesNotRunning();
     boolean up = db && broker && lanesDown.isEmpty();
-    ObjectNode body = Json.object();
-    body.put("status", up ? "UP" : "DOWN");
-    body.put("database", db ? "UP" : "DOWN");
-    body.put("broker", broker ? "UP" : "DOWN");
-    body.put("lanes", lanesDown.isEmpty() ? "UP" : "DOWN");
-    if (!lanesDown.isEmpty()) {
-      body.putPOJO("lanesNotRunning", lanesDown);
-    }
-    body.putPOJO("consuming", new TreeSet<>(health.consuming()));
-    InstanceRoutes.respond(ctx, up ? 200 : 503, body);
+    InstanceRoutes.respond(ctx, up ? 200 : 503, new Health(upOrDown(up), upOrDown(db), upOrDown(broker),
+        upOrDown(lanesDown.isEmpty()), lanesDown, List.copyOf(new TreeSet<>(health.consuming()))));
+  }
+
+  private static String upOrDown(boolean up) {
+    return up ? Health.UP : Health.DOWN;
   }
 
   private static void error(Context ctx, int status, String code, String message) {
-    InstanceRoutes.respond(ctx, status, InstanceJson.error(code, message));
+    InstanceRoutes.respond(ctx, status, new ErrorBody(code, message));
   }
 }

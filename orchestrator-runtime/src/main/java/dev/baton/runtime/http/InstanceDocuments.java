@@ -1,6 +1,6 @@
 package dev.baton.runtime.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.httpapi.InstanceDocument;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
@@ -26,7 +26,7 @@ public final class InstanceDocuments {
   }
 
   /** The instance with every dispatch of its steps and compensations, or empty when there is no such instance. */
-  public Optional<ObjectNode> detail(UUID id) throws SQLException {
+  public Optional<InstanceDocument> detail(UUID id) throws SQLException {
     return database.inTransaction(c -> {
       Optional<InstanceRecord> found = instances.find(c, id);
       if (found.isEmpty()) {

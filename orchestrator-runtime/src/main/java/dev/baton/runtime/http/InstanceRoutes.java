@@ -1,10 +1,15 @@
 package dev.baton.runtime.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.httpapi.BatchStartRequest;
+import dev.baton.httpapi.BatchStartResponse;
+import dev.baton.httpapi.CancelRequest;
+import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InstanceList;
+import dev.baton.httpapi.RequestBody;
+import dev.baton.httpapi.StartRequest;
 import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
@@ -19,6 +24,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -95,16 +101,14 @@ final class InstanceRoutes {
     } catch (IllegalArgumentException e) {
       throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
     }
-    ArrayNode results = Json.MAPPER.createArrayNode();
+    List<BatchStartResponse.Result> results = new ArrayList<>(started.size());
     for (InstanceService.BatchStarted s : started) {
       if (s.created()) {
         metrics.instanceStarted(name);
       }
-      results.addObject().put("id", s.id().toString()).put("status", s.status().name()).put("created", s.created());
+      results.add(new BatchStartResponse.Result(s.id().toString(), s.status().name(), s.created()));
     }
-    ObjectNode body = Json.object();
-    body.set("results", results);
-    respond(ctx, 200, body);
+    respond(ctx, 200, new BatchStartResponse(results));
   }
 
   /** The Workflow instances may start from: known (else 404) and not refused by the operator (else 409). */
@@ -142,7 +146,7 @@ final class InstanceRoutes {
     if (found.isEmpty() && workflows.find(ns, name).isEmpty()) {
       throw ApiError.notFound("no Workflow '" + name + "' in namespace '" + ns + "' and no instances of it");
     }
-    respond(ctx, 200, InstanceJson.list(found));
+    respond(ctx, 200, InstanceList.of(found.stream().map(InstanceJson::summary).toList()));
   }
 
   /** {@code POST /api/v1/instances/{id}/cancel}, with an optional {@code {"compensate": true}}. */
@@ -168,7 +172,7 @@ final class InstanceRoutes {
     if (signal.isBlank() || signal.length() > MAX_SIGNAL) {
       throw ApiError.badRequest("a signal name is 1 to " + MAX_SIGNAL + " characters");
     }
-    String json = Json.write(JsonBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
+    String json = Json.write(RequestBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
     settle(ctx, id, service.signal(id, signal, json), 202);
   }
 
@@ -183,7 +187,7 @@ final class InstanceRoutes {
     respond(ctx, status, InstanceJson.detail(done.instance(), done.steps()));
   }
 
-  private ObjectNode detail(UUID id) throws SQLException {
+  private InstanceDocument detail(UUID id) throws SQLException {
     return documents.detail(id).orElseThrow(() -> notFound(id));
   }
 

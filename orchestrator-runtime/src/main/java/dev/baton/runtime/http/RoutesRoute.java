@@ -1,11 +1,9 @@
 package dev.baton.runtime.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.api.json.Json;
-import dev.baton.contract.topology.BindingSpec;
+import dev.baton.httpapi.RoutesResponse;
 import dev.baton.runtime.definitions.RouteTable;
 import io.javalin.http.Context;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,19 +23,11 @@ final class RoutesRoute {
   void routes(Context ctx) {
     List<RouteTable.Routes> routes = table.current().orElseThrow(() -> ApiError.unavailable(
         "the result routes have not been read from the database yet"));
-    ObjectNode body = Json.object();
-    ArrayNode items = body.putArray("items");
+    List<RoutesResponse.WorkflowRoutes> items = new ArrayList<>(routes.size());
     for (RouteTable.Routes r : routes) {
-      ObjectNode item = items.addObject();
-      item.put("namespace", r.namespace());
-      item.put("workflow", r.workflow());
-      ArrayNode revisions = item.putArray("revisions");
-      r.revisions().forEach(revisions::add);
-      ArrayNode bindings = item.putArray("bindings");
-      for (BindingSpec b : r.bindings()) {
-        bindings.addObject().put("exchange", b.exchange()).put("routingKey", b.routingKey());
-      }
+      items.add(new RoutesResponse.WorkflowRoutes(r.namespace(), r.workflow(), List.copyOf(r.revisions()),
+          r.bindings().stream().map(b -> new RoutesResponse.Binding(b.exchange(), b.routingKey())).toList()));
     }
-    InstanceRoutes.respond(ctx, 200, body);
+    InstanceRoutes.respond(ctx, 200, new RoutesResponse(items));
   }
 }

@@ -5,9 +5,10 @@ import static dev.baton.runtime.ui.Html.url;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.json.Json;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -17,7 +18,6 @@ import java.time.Instant;
  */
 final class InstanceDetailView {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * What the buttons can do on this runtime; {@code signal}: the signal a waiting step waits for (the form's
@@ -168,7 +168,7 @@ final class InstanceDetailView {
         .append("\" data-status=\"").append(esc(d.status())).append("\"><td data-label=\"Step\"><b>")
         .append(esc(s.name())).append("</b>");
     if (s.kind() != StepKind.TASK || s.parent() != null) {
-      b.append(" <span class=\"muted\">").append(s.kind().label())
+      b.append(" <span class=\"muted\">").append(s.kind().wireName())
           .append(s.parent() == null ? "" : " in " + esc(s.parent())).append("</span>");
     }
     b.append("<br><span class=\"muted\">").append(esc(d.action())).append("</span></td>");
@@ -218,7 +218,7 @@ final class InstanceDetailView {
 
   private static String pretty(JsonNode node) {
     try {
-      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+      return Json.PRETTY.writeValueAsString(node);
     } catch (JsonProcessingException e) {
       return String.valueOf(node);
     }

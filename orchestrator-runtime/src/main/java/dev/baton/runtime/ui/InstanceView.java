@@ -1,6 +1,7 @@
 package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

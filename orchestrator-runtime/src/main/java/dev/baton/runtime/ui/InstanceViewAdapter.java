@@ -1,15 +1,19 @@
 package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.LastError;
+import dev.baton.httpapi.StepDocument;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.InstanceView.StepView;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import dev.baton.workflow.StepKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 
 /**
  * Reads the instance document of {@code GET /api/v1/instances/{id}} — the contract, not the tables behind it —
@@ -31,65 +35,60 @@ final class InstanceViewAdapter {
     return "COMPENSATION".equals(phase) ? "compensating " + step : step;
   }
 
-  static InstanceView from(JsonNode doc) {
+  static InstanceView from(InstanceDocument doc) {
     Map<String, StepBuilder> steps = new LinkedHashMap<>();
     Map<String, Dispatch> compensations = new LinkedHashMap<>();
-    for (JsonNode s : doc.path("steps")) {
-      String name = text(s, "name");
-      String kind = text(s, "kind");
-      Dispatch d = dispatch(s, name);
-      if ("COMPENSATION".equalsIgnoreCase(kind)) {
+    for (StepDocument s : doc.steps() == null ? List.<StepDocument>of() : doc.steps()) {
+      String name = s.name();
+      Dispatch d = dispatch(s);
+      if ("COMPENSATION".equalsIgnoreCase(s.kind())) {
         compensations.put(name, d);
       } else if (name != null && name.endsWith(COMPENSATE_SUFFIX)) {
         compensations.put(name.substring(0, name.length() - COMPENSATE_SUFFIX.length()), d);
       } else {
-        StepBuilder b = steps.computeIfAbsent(name, n -> new StepBuilder(n, StepKind.parse(kind), text(s, "parent")));
+        StepBuilder b = steps.computeIfAbsent(name, n -> new StepBuilder(n, kindOf(s.kind()), s.parent()));
         b.dispatches.add(d);
-        b.chosen = text(s, "chosen");
+        b.chosen = s.chosen();
       }
     }
     List<StepView> views = new ArrayList<>();
     steps.values().forEach(b -> views.add(b.build(compensations.remove(b.name))));
     // a compensation whose step is not in the list (cannot happen today) still shows
     compensations.forEach((name, d) -> views.add(new StepView(name, StepKind.TASK, null, d, List.of(d), d, null)));
-    return new InstanceView(text(doc, "id"), text(doc, "namespace"), text(doc, "workflow"),
-        doc.path("revision").asInt(), text(doc, "businessKey"), text(doc, "status"), text(doc, "phase"),
-        text(doc, "currentStep"), doc.path("attempt").asInt(), time(doc, "since"), time(doc, "deadline"),
-        lastError(doc.path("lastError")), time(doc, "createdAt"), time(doc, "updatedAt"), time(doc, "finishedAt"),
-        doc.path("input"), doc.path("outputs"), List.copyOf(views), text(doc, "traceId"));
+    return new InstanceView(doc.id(), doc.namespace(), doc.workflow(), doc.revision(), doc.businessKey(),
+        doc.status(), doc.phase(), doc.currentStep(), doc.attempt(), doc.since(), doc.deadline(),
+        lastError(doc.lastError()), doc.createdAt(), doc.updatedAt(), doc.finishedAt(), orMissing(doc.input()),
+        orMissing(doc.outputs()), List.copyOf(views), doc.traceId());
   }
 
-  private static Dispatch dispatch(JsonNode s, String step) {
-    JsonNode e = s.path("error");
-    Failure error = e.isObject() ? new Failure(step, text(s, "kind"), text(s, "status"), text(e, "code"),
-        text(e, "reason"), time(s, "finishedAt")) : null;
-    return new Dispatch(text(s, "action"), text(s, "status"), s.path("attempt").asInt(), time(s, "startedAt"),
-        time(s, "finishedAt"), s.path("output"), error);
-  }
-
-  private static Failure lastError(JsonNode e) {
-    if (!e.isObject()) {
-      return null;
-    }
-    return new Failure(text(e, "step"), text(e, "kind"), text(e, "status"), text(e, "errorCode"), text(e, "reason"),
-        time(e, "at"));
-  }
-
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.path(field);
-    return v.isNull() || v.isMissingNode() ? null : v.asText();
-  }
-
-  private static Instant time(JsonNode n, String field) {
-    String t = text(n, field);
-    if (t == null) {
-      return null;
-    }
+  /**
+   * The kind of a step in the instance document ({@code task}, {@code parallel}, ...); {@code STEP} and
+   * {@code COMPENSATION}, which older runtimes wrote, and anything unknown are tasks.
+   */
+  static StepKind kindOf(String text) {
     try {
-      return Instant.parse(t);
-    } catch (DateTimeParseException e) {
-      return null;
+      return text == null ? StepKind.TASK : StepKind.fromWireName(text);
+    } catch (IllegalArgumentException e) {
+      return StepKind.TASK;
     }
+  }
+
+  private static Dispatch dispatch(StepDocument s) {
+    StepDocument.StepError e = s.error();
+    Failure error = e == null ? null
+        : new Failure(s.name(), s.kind(), s.status(), e.code(), e.reason(), s.finishedAt());
+    return new Dispatch(s.action(), s.status(), s.attempt(), s.startedAt(), s.finishedAt(), orMissing(s.output()),
+        error);
+  }
+
+  private static Failure lastError(LastError e) {
+    return e == null ? null
+        : new Failure(e.step(), e.kind(), e.status(), e.errorCode(), e.reason(), e.at());
+  }
+
+  /** Absent JSON as the views expect it: a missing node, never null. */
+  private static JsonNode orMissing(JsonNode node) {
+    return node == null ? MissingNode.getInstance() : node;
   }
 
   private static final class StepBuilder {

@@ -3,6 +3,7 @@ package dev.baton.runtime.ui;
 import dev.baton.runtime.ui.InstanceView.StepView;
 import dev.baton.runtime.ui.StepTree.Branch;
 import dev.baton.runtime.ui.StepTree.Node;
+import dev.baton.workflow.StepKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +144,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
         boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step, n.signal()));
         return;
       }
-      frames.add(new Frame(n.name(), n.kind(), n.kind().label() + " " + n.name(), false, x, y, s.w(), s.h(), status,
+      frames.add(new Frame(n.name(), n.kind(), n.kind().wireName() + " " + n.name(), false, x, y, s.w(), s.h(), status,
           false, skipped));
       int taken = n.kind() == StepKind.CHOICE ? takenCase(n, step) : -1;
       int inner = s.w() - 2 * PAD;

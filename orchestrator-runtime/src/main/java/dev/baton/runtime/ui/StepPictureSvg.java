@@ -7,6 +7,7 @@ import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.StepPicture.Box;
 import dev.baton.runtime.ui.StepPicture.Edge;
 import dev.baton.runtime.ui.StepPicture.Frame;
+import dev.baton.workflow.StepKind;
 import java.time.Instant;
 
 /**
@@ -66,7 +67,7 @@ final class StepPictureSvg {
     b.append("<rect x=\"").append(box.x()).append("\" y=\"").append(box.y()).append("\" width=\"").append(box.w())
         .append("\" height=\"").append(box.h()).append("\" rx=\"6\"/>");
     int tx = box.x() + 10;
-    String kind = box.kind() == StepKind.TASK ? "" : box.kind().label() + " ";
+    String kind = box.kind() == StepKind.TASK ? "" : box.kind().wireName() + " ";
     text(b, "name", tx, box.y() + 19, cut(kind + box.name(), NAME_CHARS));
     StringBuilder second = new StringBuilder(box.status());
     if (box.step() != null) {

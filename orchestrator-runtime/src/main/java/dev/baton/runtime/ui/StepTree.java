@@ -5,6 +5,7 @@ import dev.baton.api.v1alpha1.CaseSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.workflow.StepKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

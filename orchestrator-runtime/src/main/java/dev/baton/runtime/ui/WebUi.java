@@ -1,10 +1,10 @@
 package dev.baton.runtime.ui;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.deadletters.DeadLetterQueue;
 import dev.baton.deadletters.Replayer;
+import dev.baton.httpapi.InstanceDocument;
 import dev.baton.runtime.definitions.SpecCodec;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.http.ApiAuth.Access;
@@ -53,7 +53,6 @@ public final class WebUi {
   private final UiAuth auth;
   private final Clock clock;
   private final UiQueries queries = new UiQueries();
-  private final ObjectMapper json = new ObjectMapper();
 
   private WebUi(Parts parts, UiAuth auth, Clock clock) {
     this.parts = parts;
@@ -212,7 +211,7 @@ public final class WebUi {
   }
 
   private void showInstance(Context ctx, UUID id, String notice, boolean error, int status) {
-    JsonNode doc;
+    InstanceDocument doc;
     try {
       doc = parts.documents().detail(id).orElse(null); // the API's own document, in its own transaction
     } catch (SQLException e) {
@@ -270,7 +269,7 @@ public final class WebUi {
       return;
     }
     try {
-      json.readTree(body);
+      Json.MAPPER.readTree(body);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       showInstance(ctx, id, "The signal's body is not JSON: " + e.getOriginalMessage(), true, 400);
       return;

@@ -2,18 +2,19 @@ package dev.baton.runtime.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.json.Json;
+import dev.baton.httpapi.InstanceDocument;
 import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.workflow.StepKind;
 import org.junit.jupiter.api.Test;
 
 /** The instance document (the API's contract) folded into one view per step, compensations attached. */
 class InstanceViewAdapterTest {
 
-  static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   void todaysDocumentFoldsDispatchesPerStepAndAttachesCompensations() throws Exception {
-    InstanceView v = InstanceViewAdapter.from(JSON.readTree("""
+    InstanceView v = InstanceViewAdapter.from(Json.MAPPER.readValue("""
         {"id": "i-1", "namespace": "default", "workflow": "orders", "revision": 2, "businessKey": "o-1",
          "status": "COMPENSATED", "phase": "COMPENSATION", "currentStep": "reserve", "attempt": 1,
          "lastError": {"step": "ship", "kind": "STEP", "status": "FAILED", "errorCode": "NO_PARCELS",
@@ -27,7 +28,7 @@ class InstanceViewAdapterTest {
           {"name": "ship", "kind": "STEP", "action": "ship", "status": "FAILED", "attempt": 2,
            "error": {"code": "NO_PARCELS", "reason": "none left"}},
           {"name": "reserve", "kind": "COMPENSATION", "action": "release", "status": "SUCCEEDED", "attempt": 1}
-         ]}"""));
+         ]}""", InstanceDocument.class));
     assertThat(v.steps()).extracting(StepView::name).containsExactly("reserve", "ship");
     StepView reserve = v.step("reserve").orElseThrow();
     assertThat(reserve.compensation().action()).isEqualTo("release");
@@ -45,13 +46,13 @@ class InstanceViewAdapterTest {
 
   @Test
   void theContractsFormHasKindsParentsAndCompensationsNamedAfterTheirStep() throws Exception {
-    InstanceView v = InstanceViewAdapter.from(JSON.readTree("""
+    InstanceView v = InstanceViewAdapter.from(Json.MAPPER.readValue("""
         {"id": "i-2", "status": "RUNNING", "currentStep": "fraud/compensate", "steps": [
           {"name": "checks", "kind": "parallel", "parent": null, "status": "RUNNING", "attempt": 1},
           {"name": "fraud", "kind": "task", "parent": "checks", "status": "SUCCEEDED", "attempt": 1},
           {"name": "approval", "kind": "wait", "parent": null, "status": "RUNNING", "attempt": 1},
           {"name": "fraud/compensate", "kind": "task", "parent": "checks", "status": "RUNNING", "attempt": 1}
-        ]}"""));
+        ]}""", InstanceDocument.class));
     assertThat(v.steps()).extracting(StepView::name).containsExactly("checks", "fraud", "approval");
     assertThat(v.step("checks").orElseThrow().kind()).isEqualTo(StepKind.PARALLEL);
     assertThat(v.step("fraud").orElseThrow().parent()).isEqualTo("checks");

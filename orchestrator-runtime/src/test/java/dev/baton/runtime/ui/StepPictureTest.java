@@ -9,6 +9,7 @@ import dev.baton.runtime.ui.StepPicture.Box;
 import dev.baton.runtime.ui.StepPicture.Frame;
 import dev.baton.runtime.ui.StepTree.Branch;
 import dev.baton.runtime.ui.StepTree.Node;
+import dev.baton.workflow.StepKind;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.baton.runtime.http;
+package dev.baton.httpapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -10,28 +10,28 @@ import java.util.List;
  * {@value #MAX_INSTANCES} starts, each checked as a single start is; one bad item refuses the whole batch (nothing is
  * started), naming the item.
  */
-record BatchStartRequest(List<StartRequest> instances) {
+public record BatchStartRequest(List<StartRequest> instances) {
 
-  static final int MAX_INSTANCES = 1000;
+  public static final int MAX_INSTANCES = 1000;
   private static final String SHAPE = "{\"instances\": [{\"businessKey\": \"...\", \"input\": {...}}, ...]}";
 
-  static BatchStartRequest parse(byte[] body) {
-    JsonNode json = JsonBody.read(body, SHAPE);
+  public static BatchStartRequest parse(byte[] body) {
+    JsonNode json = RequestBody.read(body, SHAPE);
     if (json == null || !json.isObject()) {
-      throw ApiError.badRequest("the body must be a JSON object: " + SHAPE);
+      throw new InvalidRequest("the body must be a JSON object: " + SHAPE);
     }
     for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!name.equals("instances")) {
-        throw ApiError.badRequest("unknown field '" + name + "': a batch start takes instances");
+        throw new InvalidRequest("unknown field '" + name + "': a batch start takes instances");
       }
     }
     JsonNode items = json.get("instances");
     if (items == null || !items.isArray()) {
-      throw ApiError.badRequest("instances must be a list of starts: " + SHAPE);
+      throw new InvalidRequest("instances must be a list of starts: " + SHAPE);
     }
     if (items.isEmpty() || items.size() > MAX_INSTANCES) {
-      throw ApiError.badRequest("instances holds " + items.size() + " starts: a batch takes 1 to " + MAX_INSTANCES);
+      throw new InvalidRequest("instances holds " + items.size() + " starts: a batch takes 1 to " + MAX_INSTANCES);
     }
     List<StartRequest> starts = new ArrayList<>(items.size());
     for (int i = 0; i < items.size(); i++) {

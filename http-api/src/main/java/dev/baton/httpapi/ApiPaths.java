@@ -1,0 +1,77 @@
+package dev.baton.httpapi;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * Every path of the runtime's HTTP API (docs/design.md#interfaces): the route templates the runtime serves, and the
+ * same paths filled in, percent-encoded, for a client.
+ */
+public final class ApiPaths {
+
+  /** Starts (POST) and the list of a Workflow's instances (GET). */
+  public static final String INSTANCES = "/api/v1/namespaces/{ns}/workflows/{name}/instances";
+  public static final String BATCH = INSTANCES + "/batch";
+  public static final String INSTANCE = "/api/v1/instances/{id}";
+  public static final String CANCEL = INSTANCE + "/cancel";
+  public static final String RETRY = INSTANCE + "/retry";
+  public static final String SIGNAL = INSTANCE + "/signals/{signal}";
+  /** Instances per Workflow and status, for the operator's live columns. */
+  public static final String COUNTS = "/api/v1/counts";
+  /** The result bindings the revisions with unfinished instances need, for the operator. */
+  public static final String ROUTES = "/api/v1/routes";
+  /** Readiness: database, broker and consumer lanes. */
+  public static final String HEALTH = "/healthz";
+  /** Liveness: the process answers. */
+  public static final String LIVE = "/livez";
+  public static final String METRICS = "/metrics";
+
+  private ApiPaths() {}
+
+  public static String instances(String namespace, String workflow) {
+    return "/api/v1/namespaces/" + encode(namespace) + "/workflows/" + encode(workflow) + "/instances";
+  }
+
+  public static String batch(String namespace, String workflow) {
+    return instances(namespace, workflow) + "/batch";
+  }
+
+  /** The list of a Workflow's instances, filtered. */
+  public static String instances(String namespace, String workflow, String status, String businessKey, int limit) {
+    StringBuilder q = new StringBuilder("?limit=").append(limit);
+    if (status != null) {
+      q.append("&status=").append(encode(status));
+    }
+    if (businessKey != null) {
+      q.append("&businessKey=").append(encode(businessKey));
+    }
+    return instances(namespace, workflow) + q;
+  }
+
+  public static String instance(UUID id) {
+    return "/api/v1/instances/" + id;
+  }
+
+  /** An instance by an id as a user typed it (checked by the runtime, which answers 400 for a bad one). */
+  public static String instance(String id) {
+    return "/api/v1/instances/" + encode(id);
+  }
+
+  public static String cancel(String id) {
+    return instance(id) + "/cancel";
+  }
+
+  public static String retry(String id) {
+    return instance(id) + "/retry";
+  }
+
+  public static String signal(String id, String signal) {
+    return instance(id) + "/signals/" + encode(signal);
+  }
+
+  /** A path segment or query value, percent-encoded. */
+  public static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

@@ -1,0 +1,52 @@
+package dev.baton.httpapi;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * An instance as the API shows it (docs/design.md#interfaces), with what answers "which step, which attempt, since
+ * when, and the last error" in one read: {@code currentStep}, {@code attempt}, {@code since}, {@code lastError}.
+ *
+ * <p>Two forms: the full one ({@code GET /api/v1/instances/{id}}, and the answers of start, cancel, retry and
+ * signal) carries {@code input}, the {@code outputs} by step and every attempt of every step in {@code steps}
+ * (compensations as tasks named {@code <step>/compensate}), oldest first; the list's items leave those three out.
+ *
+ * @param traceId the instance's trace (W3C trace id), or null without tracing
+ * @param phase {@code FORWARD} or {@code COMPENSATION}
+ * @param since when the current step's attempt started
+ * @param deadline when the current step's attempt times out, or null
+ */
+public record InstanceDocument(
+    String id,
+    String namespace,
+    String workflow,
+    int revision,
+    String businessKey,
+    String traceId,
+    String status,
+    String phase,
+    String currentStep,
+    int attempt,
+    Instant since,
+    Instant deadline,
+    LastError lastError,
+    Instant createdAt,
+    Instant updatedAt,
+    Instant finishedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode input,
+    @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode outputs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<StepDocument> steps) {
+
+  /** The list form of this instance: without input, outputs and steps. */
+  public InstanceDocument summary() {
+    return new InstanceDocument(id, namespace, workflow, revision, businessKey, traceId, status, phase, currentStep,
+        attempt, since, deadline, lastError, createdAt, updatedAt, finishedAt, null, null, null);
+  }
+
+  /** Whether the instance has ended (SUCCEEDED, FAILED, COMPENSATED or CANCELLED). */
+  public boolean finished() {
+    return finishedAt != null;
+  }
+}
