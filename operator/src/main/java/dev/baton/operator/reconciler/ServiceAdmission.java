@@ -1,0 +1,102 @@
+package dev.baton.operator.reconciler;
+
+import dev.baton.api.v1alpha1.RetryPolicy;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.validation.Validated;
+import dev.baton.contract.Names;
+import dev.baton.contract.topology.ServiceModel;
+import dev.baton.contract.topology.TopologyPlanner;
+import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.dependent.ForeignObjects;
+import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.Tenancy;
+import dev.baton.operator.model.WorkerServiceTranslator;
+import dev.baton.operator.status.ConditionState;
+import dev.baton.operator.status.Reason;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What a WorkerService's spec asks for, and whether it may have it: the spec must translate (with the RetryPolicies it
+ * names), the tenancy rules must let its namespace claim the service name and subscribe where it does
+ * (docs/design.md#tenancy), the name must be its own and not an older WorkerService's (docs/design.md#resources), no
+ * Secret or Deployment of someone else may have the names its own would get, and a password it imports must exist.
+ * A refusal is a condition to report, not an error: nothing is declared or deployed for that spec, and nothing is
+ * retried in a loop.
+ */
+final class ServiceAdmission {
+
+  /** Either the request to apply, or the Ready=False condition that says why nothing is applied. */
+  record Admission(ServiceRequest request, ConditionState refusal) {
+
+    boolean refused() {
+      return refusal != null;
+    }
+  }
+
+  private final OperatorSettings settings;
+  private final Function<ResourceID, Optional<RetryPolicy>> retryPolicies;
+
+  /** @param retryPolicies the RetryPolicies the operator's informer holds, by namespace and name */
+  ServiceAdmission(OperatorSettings settings, Function<ResourceID, Optional<RetryPolicy>> retryPolicies) {
+    this.settings = settings;
+    this.retryPolicies = retryPolicies;
+  }
+
+  Admission admit(WorkerService ws, Context<WorkerService> context) {
+    String namespace = ws.getMetadata().getNamespace();
+    Validated<ServiceModel> model = WorkerServiceTranslator.fromCrd(ws,
+        name -> retryPolicies.apply(new ResourceID(name, namespace)));
+    if (!model.isValid()) {
+      return refused(Reason.of(model), model.message());
+    }
+    String service = model.value().service();
+    NameClaims<WorkerService> claims = claims(context);
+    Optional<String> forbidden = forbidden(ws, model.value(), claims);
+    if (forbidden.isPresent()) {
+      return refused(Reason.FORBIDDEN, forbidden.get());
+    }
+    if (!claims.holds(ws, service)) {
+      String holder = claims.holder(service).map(NameClaims::describe).orElse("another WorkerService");
+      return refused(Reason.CONFLICT, "service '" + service + "' is already provided by WorkerService " + holder
+          + ", which is older; nothing is declared for this one: set another spec.service, or delete one of the two");
+    }
+    Optional<String> foreign = ForeignObjects.blocking(ws, context);
+    if (foreign.isPresent()) {
+      return refused(Reason.CONFLICT, foreign.get());
+    }
+    Validated<Optional<String>> imported = ImportedPassword.of(ws, context.getClient());
+    if (!imported.isValid()) {
+      return refused(Reason.of(imported), imported.message());
+    }
+    return new Admission(new ServiceRequest(ws, model.value(), claims, imported.value().orElse(null),
+        TopologyPlanner.plan(model.value()), Names.workerUser(settings.userPrefix(), service)), null);
+  }
+
+  /** Who holds which service name, among all WorkerServices the operator sees, under the tenancy rules. */
+  NameClaims<WorkerService> claims(Context<WorkerService> context) {
+    return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList(), settings.tenancy());
+  }
+
+  private static Admission refused(Reason reason, String message) {
+    return new Admission(null, ConditionState.failed(reason, message));
+  }
+
+  /** What the tenancy rules refuse this WorkerService: its service name, or a service it subscribes to. */
+  private Optional<String> forbidden(WorkerService ws, ServiceModel model, NameClaims<WorkerService> claims) {
+    Tenancy tenancy = settings.tenancy();
+    Optional<String> claim = tenancy.claimRefusal(ws.getMetadata().getNamespace(), model.service());
+    if (claim.isPresent()) {
+      return claim;
+    }
+    for (ServiceModel.Subscription s : model.subscriptions()) {
+      Optional<String> refused = tenancy.subscriptionRefusal(ws, s.sourceService(), claims.holder(s.sourceService()));
+      if (refused.isPresent()) {
+        return Optional.of("subscription '" + s.name() + "': " + refused.get());
+      }
+    }
+    return Optional.empty();
+  }
+}
