@@ -1,5 +1,6 @@
 package dev.baton.httpapi;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
@@ -37,6 +38,7 @@ public record StepDocument(
   /** Why an attempt failed: the worker's error code (or the runtime's: {@code Timeout}, ...) and reason. */
   public record StepError(String code, String reason) {}
 
+  @JsonIgnore // derived from the name: not a field of the document
   public boolean isCompensation() {
     return name != null && name.endsWith(COMPENSATION_SUFFIX);
   }

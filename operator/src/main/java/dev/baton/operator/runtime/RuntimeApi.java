@@ -1,5 +1,7 @@
 package dev.baton.operator.runtime;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.baton.api.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,6 +73,24 @@ public final class RuntimeApi {
       throw new Unavailable(uri + " answered HTTP " + response.statusCode() + hint);
     }
     return response.body();
+  }
+
+  /**
+   * An answer of the runtime as its type in the HTTP contract.
+   *
+   * @param what what was read, for the message: "counts", "routes"
+   * @throws Unavailable when it is not JSON
+   */
+  static <T> T read(String body, Class<T> type, String what) {
+    try {
+      T answer = Json.MAPPER.readValue(body, type);
+      if (answer == null) {
+        throw new Unavailable("the runtime's " + what + " are empty");
+      }
+      return answer;
+    } catch (JsonProcessingException e) {
+      throw new Unavailable("the runtime's " + what + " are not JSON: " + e.getOriginalMessage());
+    }
   }
 
   /** The runtime could not be read this time (unreachable, an error, or an answer that makes no sense). */

@@ -1,8 +1,7 @@
 package dev.baton.operator.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.CountsResponse;
 import dev.baton.operator.runtime.RuntimeApi.Unavailable;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.HashMap;
@@ -10,13 +9,11 @@ import java.util.Map;
 
 /**
  * Reads every Workflow's instance counts from the runtime in one request: {@code GET {runtimeUrl}/api/v1/counts},
- * answered with {@code {"items":[{"namespace":..,"workflow":..,"running":..,"succeeded":..,"failed":..,
- * "compensated":..,"cancelled":..}]}}. When they cannot be read, the last ones stand.
+ * answered with a {@link CountsResponse}. When they cannot be read, the last ones stand.
  */
 public final class RuntimeCounts {
 
-  public static final String PATH = "/api/v1/counts";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  public static final String PATH = ApiPaths.COUNTS;
 
   private final RuntimeApi runtime;
 
@@ -39,25 +36,17 @@ public final class RuntimeCounts {
   }
 
   static Map<ResourceID, InstanceCounts> parse(String body) {
-    JsonNode items;
-    try {
-      items = JSON.readTree(body).path("items");
-    } catch (JsonProcessingException e) {
-      throw new Unavailable("the runtime's counts are not JSON: " + e.getOriginalMessage());
-    }
-    if (!items.isArray()) {
+    CountsResponse answer = RuntimeApi.read(body, CountsResponse.class, "counts");
+    if (answer.items() == null) {
       throw new Unavailable("the runtime's counts have no 'items' list");
     }
     Map<ResourceID, InstanceCounts> counts = new HashMap<>();
-    for (JsonNode item : items) {
-      String namespace = item.path("namespace").asText(null);
-      String workflow = item.path("workflow").asText(null);
-      if (namespace == null || workflow == null) {
+    for (CountsResponse.WorkflowCounts item : answer.items()) {
+      if (item.namespace() == null || item.workflow() == null) {
         continue;
       }
-      counts.put(new ResourceID(workflow, namespace), new InstanceCounts(item.path("running").asLong(0),
-          item.path("succeeded").asLong(0), item.path("failed").asLong(0), item.path("compensated").asLong(0),
-          item.path("cancelled").asLong(0)));
+      counts.put(new ResourceID(item.workflow(), item.namespace()), new InstanceCounts(item.running(),
+          item.succeeded(), item.failed(), item.compensated(), item.cancelled()));
     }
     return counts;
   }

@@ -1,15 +1,15 @@
 package dev.baton.operator.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.BindingSpec;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.RoutesResponse;
 import dev.baton.operator.runtime.RuntimeApi.Unavailable;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -17,17 +17,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads from the runtime which result bindings the revisions with unfinished instances need: {@code GET
- * {runtimeUrl}/api/v1/routes}, answered with {@code {"items":[{"namespace":..,"workflow":..,"revisions":[1,2],
- * "bindings":[{"exchange":"stock.event.topic.ex","routingKey":"order.reserve.success"}]}]}}. The operator binds them
+ * {runtimeUrl}/api/v1/routes}, answered with a {@link RoutesResponse}. The operator binds them
  * to {@code q.orchestrator.W} besides the current spec's, so an edit never strands an instance of an older revision
  * (docs/design.md#runtime-semantics, Versioning). Only bindings of the form the planner makes are taken — a
  * service's event exchange and {@code <entity>.<action>.<result>} — so the runtime's answer can bind nothing else.
  */
 public final class RuntimeRoutes {
 
-  public static final String PATH = "/api/v1/routes";
+  public static final String PATH = ApiPaths.ROUTES;
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeRoutes.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final RuntimeApi runtime;
 
@@ -46,26 +44,21 @@ public final class RuntimeRoutes {
   }
 
   static Map<ResourceID, Set<BindingSpec>> parse(String body) {
-    JsonNode items;
-    try {
-      items = JSON.readTree(body).path("items");
-    } catch (JsonProcessingException e) {
-      throw new Unavailable("the runtime's routes are not JSON: " + e.getOriginalMessage());
-    }
-    if (!items.isArray()) {
+    RoutesResponse answer = RuntimeApi.read(body, RoutesResponse.class, "routes");
+    if (answer.items() == null) {
       throw new Unavailable("the runtime's routes have no 'items' list");
     }
     Map<ResourceID, Set<BindingSpec>> routes = new HashMap<>();
-    for (JsonNode item : items) {
-      String namespace = item.path("namespace").asText(null);
-      String workflow = item.path("workflow").asText(null);
+    for (RoutesResponse.WorkflowRoutes item : answer.items()) {
+      String namespace = item.namespace();
+      String workflow = item.workflow();
       if (namespace == null || workflow == null || !Names.isValidToken(workflow)) {
         continue;
       }
       Set<BindingSpec> bindings = new LinkedHashSet<>();
-      for (JsonNode b : item.path("bindings")) {
-        String exchange = b.path("exchange").asText("");
-        String key = b.path("routingKey").asText("");
+      for (RoutesResponse.Binding b : item.bindings() == null ? List.<RoutesResponse.Binding>of() : item.bindings()) {
+        String exchange = b.exchange() == null ? "" : b.exchange();
+        String key = b.routingKey() == null ? "" : b.routingKey();
         if (isResultBinding(exchange, key)) {
           bindings.add(new BindingSpec(exchange, Names.orchestratorQueue(workflow), key));
         } else {

@@ -1,0 +1,78 @@
+package dev.baton.httpapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.json.Json;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The documents as clients read them: field names, instants as text, and which fields are left out when empty. */
+class WireFormTest {
+
+  private static final Instant T = Instant.parse("2026-12-04T10:00:00.123Z");
+
+  private static InstanceDocument instance(List<StepDocument> steps) {
+    return new InstanceDocument("i-1", "default", "orders", 2, "order-1", null, "FAILED", "FORWARD", "charge", 1, T,
+        null, new LastError("charge", "task", "pay", 1, "FAILED", "CARD_DECLINED", "declined", T), T, T, T,
+        Json.readObject("{\"sku\":\"book\"}"), Json.object(), steps);
+  }
+
+  @Test
+  void theFullFormCarriesEveryFieldOfTheContractWithNullsWritten() {
+    StepDocument charge = new StepDocument("charge", "task", null, "pay", "FAILED", 1, T, T, null,
+        new StepDocument.StepError("CARD_DECLINED", "declined"), null, null, "m-1");
+    JsonNode json = Json.MAPPER.valueToTree(instance(List.of(charge)));
+
+    assertThat(json.fieldNames()).toIterable().containsExactly("id", "namespace", "workflow", "revision",
+        "businessKey", "traceId", "status", "phase", "currentStep", "attempt", "since", "deadline", "lastError",
+        "createdAt", "updatedAt", "finishedAt", "input", "outputs", "steps");
+    assertThat(json.get("since").asText()).isEqualTo("2026-12-04T10:00:00.123Z");
+    assertThat(json.get("deadline").isNull()).isTrue();
+    assertThat(json.at("/lastError/errorCode").asText()).isEqualTo("CARD_DECLINED");
+    JsonNode step = json.at("/steps/0");
+    assertThat(step.fieldNames()).toIterable().containsExactly("name", "kind", "parent", "action", "status",
+        "attempt", "startedAt", "finishedAt", "output", "error", "commandMessageId");
+    assertThat(step.at("/error/code").asText()).isEqualTo("CARD_DECLINED");
+  }
+
+  @Test
+  void theListFormLeavesOutInputOutputsAndSteps() {
+    JsonNode json = Json.MAPPER.valueToTree(InstanceList.of(List.of(instance(List.of()).summary())));
+    assertThat(json.get("count").asInt()).isEqualTo(1);
+    assertThat(json.at("/items/0").has("input")).isFalse();
+    assertThat(json.at("/items/0").has("steps")).isFalse();
+    assertThat(json.at("/items/0").has("lastError")).isTrue();
+  }
+
+  @Test
+  void aChoiceSaysItsCaseAndALateAnswerShowsOtherStepsDoNot() {
+    StepDocument choice = new StepDocument("route", "choice", null, null, "SUCCEEDED", 1, T, T, null, null,
+        "otherwise", null, null);
+    assertThat(Json.MAPPER.valueToTree(choice).get("chosen").asText()).isEqualTo("otherwise");
+    assertThat(Json.MAPPER.valueToTree(choice).has("late")).isFalse();
+  }
+
+  @Test
+  void documentsReadBackAsTheyWereWrittenAndNewerFieldsAreIgnored() throws Exception {
+    InstanceDocument written = instance(List.of());
+    com.fasterxml.jackson.databind.node.ObjectNode json = Json.MAPPER.valueToTree(written);
+    json.put("addedLater", true);
+    assertThat(Json.MAPPER.treeToValue(json, InstanceDocument.class)).isEqualTo(written);
+  }
+
+  @Test
+  void healthListsLanesNotRunningOnlyWhenThereAreSome() {
+    JsonNode up = Json.MAPPER.valueToTree(new Health("UP", "UP", "UP", "UP", List.of(), List.of("orders")));
+    assertThat(up.has("lanesNotRunning")).isFalse();
+    assertThat(new Health("DOWN", "UP", "UP", "DOWN", List.of("lane 0: restarting"), List.of()).up()).isFalse();
+  }
+
+  @Test
+  void clientPathsAreEncoded() {
+    assertThat(ApiPaths.instances("team a", "orders", "FAILED", "o/1", 5))
+        .isEqualTo("/api/v1/namespaces/team%20a/workflows/orders/instances?limit=5&status=FAILED&businessKey=o%2F1");
+    assertThat(ApiPaths.signal("i-1", "approve")).isEqualTo("/api/v1/instances/i-1/signals/approve");
+  }
+}
