@@ -66,7 +66,7 @@ final class ApiStatus {
   }
 
   static ObjectNode failure(int code, String reason, String message) {
-    ObjectNode s = Json.typed("v1", "Status");
+    ObjectNode s = Documents.typed("v1", "Status");
     s.putObject("metadata");
     s.put("status", "Failure");
     s.put("message", message);

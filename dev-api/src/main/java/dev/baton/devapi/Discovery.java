@@ -3,6 +3,7 @@ package dev.baton.devapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import java.util.List;
 
 /**
@@ -51,7 +52,7 @@ final class Discovery {
 
   /** {@code /apis}: every group and its versions. */
   JsonNode groupList() {
-    ObjectNode list = Json.typed("v1", "APIGroupList");
+    ObjectNode list = Documents.typed("v1", "APIGroupList");
     ArrayNode groups = list.putArray("groups");
     for (String group : resources.groups()) {
       if (!group.isEmpty()) {
@@ -76,7 +77,7 @@ final class Discovery {
   }
 
   private static JsonNode coreVersions() {
-    ObjectNode v = Json.typed("v1", "APIVersions");
+    ObjectNode v = Documents.typed("v1", "APIVersions");
     v.set("versions", Json.array(List.of("v1")));
     ObjectNode cidr = v.putArray("serverAddressByClientCIDRs").addObject();
     cidr.put("clientCIDR", "0.0.0.0/0");
@@ -106,7 +107,7 @@ final class Discovery {
     if (types.isEmpty()) {
       return null;
     }
-    ObjectNode list = Json.typed("v1", "APIResourceList");
+    ObjectNode list = Documents.typed("v1", "APIResourceList");
     list.put("groupVersion", types.get(0).groupVersion());
     ArrayNode out = list.putArray("resources");
     for (ResourceType t : types) {

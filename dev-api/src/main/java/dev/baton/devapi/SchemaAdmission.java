@@ -2,6 +2,7 @@ package dev.baton.devapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.json.Json;
 import dev.baton.devapi.cel.CelValidator;
 import java.util.ArrayList;
 import java.util.List;

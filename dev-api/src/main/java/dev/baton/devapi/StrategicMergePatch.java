@@ -3,6 +3,7 @@ package dev.baton.devapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -26,7 +26,7 @@ final class TableRenderer {
    * @param includeObject {@code None}, {@code Object} or (default) {@code PartialObjectMetadata}
    */
   static ObjectNode render(List<TableColumn> columns, JsonNode body, String includeObject, Instant now) {
-    ObjectNode table = Json.typed("meta.k8s.io/v1", "Table");
+    ObjectNode table = Documents.typed("meta.k8s.io/v1", "Table");
     table.putObject("metadata").put("resourceVersion", body.path("metadata").path("resourceVersion").asText(""));
     ArrayNode definitions = table.putArray("columnDefinitions");
     for (TableColumn c : columns) {
@@ -44,7 +44,7 @@ final class TableRenderer {
       if ("Object".equals(includeObject)) {
         row.set("object", object);
       } else if (!"None".equals(includeObject)) {
-        row.set("object", Json.typed("meta.k8s.io/v1", "PartialObjectMetadata").set("metadata",
+        row.set("object", Documents.typed("meta.k8s.io/v1", "PartialObjectMetadata").set("metadata",
             object.path("metadata")));
       }
     }

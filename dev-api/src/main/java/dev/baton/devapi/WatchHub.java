@@ -2,6 +2,7 @@ package dev.baton.devapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -3,6 +3,7 @@ package dev.baton.devapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.json.Json;
 import org.junit.jupiter.api.Test;
 
 class StrategicMergePatchTest {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.json.Json;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** The one JSON mapper of the SDK: bodies in, outputs out, remembered outcomes in stores. */
-final class Json {
+/** The SDK's JSON: message bodies in, outputs out, remembered outcomes in stores, never quoting a body in an error. */
+final class Bodies {
 
   /**
    * Modules on the class path (java.time, Kotlin, ...) are picked up, so a team's own types convert without
@@ -22,7 +22,7 @@ final class Json {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
-  private Json() {}
+  private Bodies() {}
 
   static byte[] write(JsonNode node) {
     try {

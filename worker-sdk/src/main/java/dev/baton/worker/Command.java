@@ -81,7 +81,7 @@ public final class Command {
    * @throws UnprocessableMessageException when it does not fit: the SDK parks the command instead of retrying it
    */
   public <T> T inputAs(Class<T> type) {
-    return Json.convert(input(), type);
+    return Bodies.convert(input(), type);
   }
 
   /** The whole body. */

@@ -59,7 +59,7 @@ final class CommandProcessor implements DeliveryProcessor {
             + " is missing, so no result event can be addressed");
       }
       message.requireJsonContentType();
-      body = Json.readObject(message.body());
+      body = Bodies.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
       JsonNode parsed = body;
       return done(router.onFailure(message, retries, poison,

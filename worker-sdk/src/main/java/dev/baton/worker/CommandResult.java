@@ -40,7 +40,7 @@ public final class CommandResult {
    * handler (a technical failure) rather than the publish.
    */
   public static CommandResult success(Object output) {
-    JsonNode node = output == null ? JsonNodeFactory.instance.objectNode() : Json.MAPPER.valueToTree(output);
+    JsonNode node = output == null ? JsonNodeFactory.instance.objectNode() : Bodies.MAPPER.valueToTree(output);
     return new CommandResult(EventResult.SUCCESS, node, null, null);
   }
 
@@ -92,9 +92,9 @@ public final class CommandResult {
   public static CommandResult fromJson(String json) {
     JsonNode node;
     try {
-      node = Json.MAPPER.readTree(json);
+      node = Bodies.MAPPER.readTree(json);
     } catch (IOException e) {
-      throw new IllegalArgumentException("not a remembered outcome: " + Json.shortMessage(e), e);
+      throw new IllegalArgumentException("not a remembered outcome: " + Bodies.shortMessage(e), e);
     }
     EventResult result = EventResult.fromKey(node.path("result").asText())
         .orElseThrow(() -> new IllegalArgumentException("not a remembered outcome: no result success|failed|error"));

@@ -60,7 +60,7 @@ public final class Event {
    * @throws UnprocessableMessageException when it does not fit: the SDK parks the event instead of retrying it
    */
   public <T> T bodyAs(Class<T> type) {
-    return Json.convert(body, type);
+    return Bodies.convert(body, type);
   }
 
   /** This subscription's retries so far: 0 on the first delivery. */

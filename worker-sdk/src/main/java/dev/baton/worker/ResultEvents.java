@@ -99,7 +99,7 @@ final class ResultEvents {
         .build();
     // mandatory: an event no queue is bound for comes back and is published again (Settlement), never dropped
     return new OutboundMessage(eventExchange, routingKey, true, properties,
-        Json.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
+        Bodies.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
   }
 
   private static Map<String, Object> headers(InboundMessage command, SpanContext handling) {

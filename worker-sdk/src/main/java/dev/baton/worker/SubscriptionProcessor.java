@@ -41,7 +41,7 @@ final class SubscriptionProcessor implements DeliveryProcessor {
     try {
       retries = retriesSoFar(message);
       message.requireJsonContentType();
-      body = Json.readObject(message.body());
+      body = Bodies.readObject(message.body());
     } catch (UnprocessableMessageException poison) {
       return CommandProcessor.done(router.onFailure(message, retries, poison, outcome -> null));
     }

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code amqps://} trusts the CA file the same way as the runtime ({@link TlsTrust}), however the URI is given: from
- * the environment, or through the builder's {@code uri(...)}, which used to ignore {@code BATON_RABBITMQ_CA_FILE}
- * (issue 9). A local TLS server with a throw-away self-signed certificate (made with the JDK's keytool) shows which
+ * the environment, or through the builder's {@code uri(...)}, which used to ignore {@code BATON_RABBITMQ_CA_FILE}.
+ * A local TLS server with a throw-away self-signed certificate (made with the JDK's keytool) shows which
  * certificates the worker's socket factory accepts.
  */
 class BrokerConnectionTest {

@@ -62,13 +62,13 @@ class CommandResultAndStoreTest {
 
   @Test
   void mismatchedInputIsDescribedWithoutItsValue() {
-    assertThatThrownBy(() -> Json.convert(Json.MAPPER.readTree("{\"paymentId\":\"p\",\"cents\":\"4111-1111\"}"),
+    assertThatThrownBy(() -> Bodies.convert(Bodies.MAPPER.readTree("{\"paymentId\":\"p\",\"cents\":\"4111-1111\"}"),
         Payment.class))
         .isInstanceOf(UnprocessableMessageException.class)
         .hasMessage("cannot read Payment: field cents is not a valid long");
-    assertThatThrownBy(() -> Json.readObject("[1]".getBytes())).hasMessage("body is JSON but not an object");
-    assertThatThrownBy(() -> Json.readObject(new byte[0])).hasMessage("body is empty");
-    assertThatThrownBy(() -> Json.readObject("card=4111".getBytes()))
+    assertThatThrownBy(() -> Bodies.readObject("[1]".getBytes())).hasMessage("body is JSON but not an object");
+    assertThatThrownBy(() -> Bodies.readObject(new byte[0])).hasMessage("body is empty");
+    assertThatThrownBy(() -> Bodies.readObject("card=4111".getBytes()))
         .hasMessageStartingWith("body is not JSON").hasMessageNotContaining("4111").hasMessageNotContaining("card");
   }
 }

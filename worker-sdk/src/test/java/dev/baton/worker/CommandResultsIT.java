@@ -59,7 +59,7 @@ class CommandResultsIT {
       assertThat(body.get("instanceId").asText()).isEqualTo("i-1");
       assertThat(body.get("step").asText()).isEqualTo("charge");
       assertThat(body.get("attempt").asInt()).isEqualTo(1);
-      assertThat(body.get("output")).isEqualTo(Json.MAPPER.readTree("{\"paymentId\":\"p-o-7\",\"charged\":30}"));
+      assertThat(body.get("output")).isEqualTo(Bodies.MAPPER.readTree("{\"paymentId\":\"p-o-7\",\"charged\":30}"));
       assertThat(body.has("errorCode")).isFalse();
     }
     // Closed: anything left unacked would be back in the queue now.

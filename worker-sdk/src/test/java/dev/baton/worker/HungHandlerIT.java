@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A hung handler no longer stalls its queue (issue 11, item 5): handlers run off the client's dispatch thread within
+ * A hung handler no longer stalls its queue: handlers run off the client's dispatch thread within
  * a timeout (the step's, from {@code baton-step-timeout}, bounded by the configured one), a timed-out handler is
  * interrupted and its command fails technically, and a duplicate redelivered while its first copy is still in the
  * handler waits aside instead of blocking the recovered channel.

@@ -152,7 +152,7 @@ class JdbcIdempotencyStoreIT {
   private static Command command(String messageId) {
     InboundMessage message = InboundMessage.of(new com.rabbitmq.client.Envelope(1, false, "ex", "key"),
         TestBroker.commandProperties(messageId, "i-" + messageId, "pay"), commandBody("i-1", "{}").getBytes());
-    return new Command("pay", message, Json.readObject(message.body()), 0, true);
+    return new Command("pay", message, Bodies.readObject(message.body()), 0, true);
   }
 
   private static long count(String sql) throws Exception {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * How the worker publishes (issue 11, item 7): on a connection of its own, apart from consuming; a publish the broker
+ * How the worker publishes: on a connection of its own, apart from consuming; a publish the broker
  * nacks is sent again after a backoff instead of the command being requeued at once (a hot loop); a result over the
  * size limit is not published, the command parks with {@code PayloadTooLarge} and a small error event.
  */

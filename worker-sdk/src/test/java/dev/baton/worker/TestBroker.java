@@ -171,7 +171,7 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
   }
 
   static JsonNode json(GetResponse r) throws IOException {
-    return Json.MAPPER.readTree(r.getBody());
+    return Bodies.MAPPER.readTree(r.getBody());
   }
 
   static String header(GetResponse r, String name) {

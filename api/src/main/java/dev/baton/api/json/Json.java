@@ -71,6 +71,19 @@ public final class Json {
     return node instanceof ObjectNode o ? o : object();
   }
 
+  /**
+   * Parses JSON that came from outside (a request body, a file): blank text is JSON null.
+   *
+   * @throws IllegalArgumentException saying where it is not JSON
+   */
+  public static JsonNode parse(String text) {
+    try {
+      return MAPPER.readTree(text == null || text.isBlank() ? "null" : text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
   /** The document, or null when the text is blank or not JSON (an answer from a peer that may be something else). */
   public static JsonNode parseOrNull(String text) {
     if (text == null || text.isBlank()) {

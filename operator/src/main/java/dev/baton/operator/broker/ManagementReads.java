@@ -1,7 +1,7 @@
 package dev.baton.operator.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.json.Json;
 import dev.baton.contract.topology.PermissionSpec;
 import java.io.IOException;
 import java.net.URI;
@@ -26,7 +26,6 @@ import java.util.Optional;
 final class ManagementReads {
 
   static final String QUEUE_COLUMNS = "name,arguments,messages,messages_unacknowledged,consumers";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http;
   private final String base;
@@ -83,7 +82,7 @@ final class ManagementReads {
 
   private static BrokerQueue queue(JsonNode q) {
     Map<String, Object> arguments = q.hasNonNull("arguments")
-        ? JSON.convertValue(q.get("arguments"), JSON.getTypeFactory().constructMapType(Map.class, String.class, Object.class))
+        ? Json.MAPPER.convertValue(q.get("arguments"), Json.MAPPER.getTypeFactory().constructMapType(Map.class, String.class, Object.class))
         : Map.of();
     return new BrokerQueue(q.path("name").asText(), arguments, count(q, "messages"),
         count(q, "messages_unacknowledged"), (int) count(q, "consumers"));
@@ -154,7 +153,7 @@ final class ManagementReads {
           + "(HTTP " + status + ")" + (status == 401 ? ": the operator's broker credentials were refused" : ""));
     }
     try {
-      return Optional.of(JSON.readTree(response.body()));
+      return Optional.of(Json.MAPPER.readTree(response.body()));
     } catch (IOException e) {
       throw new BrokerException(BrokerException.Failure.UNAVAILABLE, what + ": the management API's answer is not "
           + "JSON (" + e.getMessage() + ")", e);

@@ -2,6 +2,7 @@ package dev.baton.operator.status;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.baton.api.json.Json;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
  */
 public final class StatusPatch {
 
-  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  /** Statuses compared and copied as JSON trees; an empty nested object of a status is a tree too, not an error. */
+  private static final ObjectMapper JSON = Json.MAPPER.copy().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   private StatusPatch() {}
 

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Parking never blocks the lane that asks for it (issue 11, item 9): with a broker that blocks publishers (a memory
+ * Parking never blocks the lane that asks for it: with a broker that blocks publishers (a memory
  * alarm: {@code basicPublish} does not return), the old {@code synchronized park} held the lane thread inside the
  * publish. Stand-ins for the connections; the broker paths are in {@code ParkingIT}.
  */

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A lane whose batch throws an {@link Error} (issue 11, item 6) used to die silently: its consumer kept filling an
+ * A lane whose batch throws an {@link Error} used to die silently: its consumer kept filling an
  * inbox no thread drained, and {@code /healthz} stayed UP. Now it logs, leaves the events unacknowledged for the
  * broker to redeliver, reports itself not running while it waits, and starts its loop again. The engine is a
  * stand-in here (the test hook); broker and database are real.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Parking never loses an event and never holds up the step loop (issue 11, item 9): when the parking queue is missing,
+ * Parking never loses an event and never holds up the step loop: when the parking queue is missing,
  * the event is not rejected into that same missing queue (which drops it); it stays unacknowledged while parking is
  * retried with a backoff, other events keep flowing, and once the queue is back the event is parked with its reason.
  */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two replicas on one database (issue 11 item 12): the database-wide gauges come from exactly one of them, so
+ * Two replicas on one database: the database-wide gauges come from exactly one of them, so
  * summing the pods' series is right; when that one stops, the other takes over. The counts API answers on both.
  * Fails on the code where every replica exported them.
  */

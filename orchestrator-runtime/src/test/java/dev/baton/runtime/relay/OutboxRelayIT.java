@@ -37,7 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One bad outbox row must not stop the others (issue 11, item 2): a command the broker refuses by closing the
+ * One bad outbox row must not stop the others: a command the broker refuses by closing the
  * channel is pinned to its row and set aside with its error and a backoff; every other command is published, in
  * order, and rows already confirmed are never sent again.
  */
