@@ -3,6 +3,7 @@ package dev.baton.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.api.json.Json;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.suite.Rig;
 import dev.baton.runtime.app.BatonRuntime;
@@ -40,14 +41,14 @@ class ApiTokenIT {
     rig = Rig.create(Infra.get(), "token");
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, TOKEN + "\n"); // as kubectl create secret --from-file leaves it
-    Map<String, String> env = new HashMap<>(rig.runtimeEnv(0));
+    Map<String, String> env = new HashMap<>(rig.runtime().env(0));
     env.remove("BATON_API_TOKEN");
     env.put("BATON_API_TOKEN_FILE", tokenFile.toString());
     env.put("BATON_API_READ_TOKEN", READ);
     RuntimeSettings settings = RuntimeSettings.fromEnvironment(env);
     assertThat(settings.apiToken()).isEqualTo(TOKEN);
     assertThat(settings.toString()).doesNotContain(TOKEN).doesNotContain(READ).contains("apiToken=(set)");
-    rig.startInProcess(settings);
+    rig.runtime().startInProcess(settings);
   }
 
   @AfterAll
@@ -56,14 +57,14 @@ class ApiTokenIT {
   }
 
   static HttpResponse<String> call(String method, String path, String authorization) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(rig.url(path)).header("Content-Type", "application/json")
+    HttpRequest.Builder b = HttpRequest.newBuilder(rig.api().url(path)).header("Content-Type", "application/json")
         .method(method, "POST".equals(method)
             ? HttpRequest.BodyPublishers.ofString("{\"businessKey\":\"tok-" + UUID.randomUUID() + "\"}")
             : HttpRequest.BodyPublishers.noBody());
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
-    return rig.raw(b);
+    return rig.api().raw(b);
   }
 
   @Test
@@ -76,7 +77,7 @@ class ApiTokenIT {
         assertThat(r.statusCode()).as(call[0] + " " + call[1] + " with " + auth).isEqualTo(401);
         assertThat(r.headers().firstValue("WWW-Authenticate")).get().asString().startsWith("Bearer realm=\"baton\"");
         assertThat(r.headers().firstValue("Content-Type")).get().asString().startsWith("application/json");
-        assertThat(Rig.json(r.body()).get("error").asText()).isEqualTo("Unauthorized");
+        assertThat(Json.parseOrNull(r.body()).get("error").asText()).isEqualTo("Unauthorized");
         assertThat(r.body()).doesNotContain(TOKEN).doesNotContain(READ);
       }
     }
@@ -92,8 +93,8 @@ class ApiTokenIT {
     assertThat(call("GET", "/metrics", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
     HttpResponse<String> write = call("POST", INSTANCES, "Bearer " + READ);
     assertThat(write.statusCode()).isEqualTo(403);
-    assertThat(Rig.json(write.body()).get("error").asText()).isEqualTo("Forbidden");
-    assertThat(Rig.json(write.body()).get("message").asText()).contains("read-only token may not POST");
+    assertThat(Json.parseOrNull(write.body()).get("error").asText()).isEqualTo("Forbidden");
+    assertThat(Json.parseOrNull(write.body()).get("message").asText()).contains("read-only token may not POST");
     assertThat(call("POST", "/api/v1/instances/" + UUID.randomUUID() + "/retry", "Bearer " + READ).statusCode())
         .isEqualTo(403);
   }
@@ -103,19 +104,21 @@ class ApiTokenIT {
     for (String probe : new String[] {"/healthz", "/livez"}) {
       HttpResponse<String> r = call("GET", probe, null);
       assertThat(r.statusCode()).as(probe).isEqualTo(200);
-      assertThat(Rig.json(r.body()).get("status").asText()).as(probe).isEqualTo("UP");
+      assertThat(Json.parseOrNull(r.body()).get("status").asText()).as(probe).isEqualTo("UP");
     }
   }
 
   @Test
   void withoutAReadTokenMetricsStayOpenAndAReadTokenAloneIsRefused() throws Exception {
     try (Rig other = Rig.create(Infra.get(), "token-open")) {
-      BatonRuntime open = other.startInProcess(other.settings()); // BATON_API_TOKEN only
-      assertThat(other.raw(HttpRequest.newBuilder(other.url("/metrics")).GET()).statusCode()).isEqualTo(200);
-      assertThat(other.raw(HttpRequest.newBuilder(other.url("/api/v1/counts")).GET()).statusCode()).isEqualTo(401);
+      BatonRuntime open = other.runtime().startInProcess(other.runtime().settings()); // BATON_API_TOKEN only
+      assertThat(other.api().raw(HttpRequest.newBuilder(other.api().url("/metrics")).GET()).statusCode())
+          .isEqualTo(200);
+      assertThat(other.api().raw(HttpRequest.newBuilder(other.api().url("/api/v1/counts")).GET()).statusCode())
+          .isEqualTo(401);
       open.close();
-      assertThatThrownBy(() -> other.startInProcess(other.settings().toBuilder().apiToken(null).apiReadToken("r")
-          .build())).hasMessageContaining("BATON_API_READ_TOKEN is set but BATON_API_TOKEN is not");
+      assertThatThrownBy(() -> other.runtime().startInProcess(other.runtime().settings().toBuilder().apiToken(null)
+          .apiReadToken("r").build())).hasMessageContaining("BATON_API_READ_TOKEN is set but BATON_API_TOKEN is not");
     }
     Map<String, String> both = Map.of("BATON_API_TOKEN", "a", "BATON_API_TOKEN_FILE", "/nowhere");
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(both)).hasMessageContaining("not both");
@@ -125,7 +128,7 @@ class ApiTokenIT {
 
   @Test
   void theCliSendsItsToken() throws Exception {
-    String url = "http://127.0.0.1:" + rig.runtimePort();
+    String url = "http://127.0.0.1:" + rig.runtime().port();
     Cli none = cli(Map.of(), "get", "order", "--runtime-url", url);
     assertThat(none.exit).isEqualTo(1);
     assertThat(none.err).contains("HTTP 401 Unauthorized").contains("pass --token or set BATON_RUNTIME_TOKEN");

@@ -7,15 +7,15 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.json.Json;
 import dev.baton.devapi.DevApiServer;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.reliability.infra.Infra;
-import dev.baton.reliability.suite.Rig;
+import dev.baton.reliability.suite.Wait;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.URI;
@@ -46,7 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 class CrFuzzIT {
 
-  static final ObjectMapper JSON = new ObjectMapper();
   static final String NS = "default";
   static final Map<String, String> PLURALS = Map.of("RetryPolicy", "retrypolicies", "WorkerService",
       "workerservices", "Workflow", "workflows");
@@ -103,11 +102,11 @@ class CrFuzzIT {
           + "\"timeout\":\"30s\",\"onTimeout\":\"Redispatch\",\"maxDispatches\":3,\"compensate\":\"undo\"}]}";
     };
     try {
-      ObjectNode r = JSON.createObjectNode();
+      ObjectNode r = Json.MAPPER.createObjectNode();
       r.put("apiVersion", "baton.dev/v1alpha1");
       r.put("kind", kind);
       r.putObject("metadata").put("namespace", NS);
-      r.set("spec", JSON.readTree(spec));
+      r.set("spec", Json.MAPPER.readTree(spec));
       return r;
     } catch (Exception e) {
       throw new IllegalStateException(e);
@@ -132,40 +131,40 @@ class CrFuzzIT {
     String p = render(path);
     String type = schema.path("type").asText();
     mutate(kind, path, p + ": wrong type", switch (type) {
-      case "string" -> JSON.getNodeFactory().numberNode(12345);
-      case "integer", "number" -> JSON.getNodeFactory().textNode("twelve");
-      case "boolean" -> JSON.getNodeFactory().textNode("yes");
-      case "array" -> JSON.getNodeFactory().textNode("not-a-list");
-      default -> JSON.getNodeFactory().textNode("not-an-object");
+      case "string" -> Json.MAPPER.getNodeFactory().numberNode(12345);
+      case "integer", "number" -> Json.MAPPER.getNodeFactory().textNode("twelve");
+      case "boolean" -> Json.MAPPER.getNodeFactory().textNode("yes");
+      case "array" -> Json.MAPPER.getNodeFactory().textNode("not-a-list");
+      default -> Json.MAPPER.getNodeFactory().textNode("not-an-object");
     }, out);
     if (schema.has("pattern")) {
-      mutate(kind, path, p + ": breaks its pattern", JSON.getNodeFactory().textNode("Not A.Valid_Value!"), out);
+      mutate(kind, path, p + ": breaks its pattern", Json.MAPPER.getNodeFactory().textNode("Not A.Valid_Value!"), out);
     }
     if (schema.has("enum")) {
-      mutate(kind, path, p + ": not in its enum", JSON.getNodeFactory().textNode("NoSuchValue"), out);
+      mutate(kind, path, p + ": not in its enum", Json.MAPPER.getNodeFactory().textNode("NoSuchValue"), out);
     }
     if (schema.has("minimum")) {
-      mutate(kind, path, p + ": below its minimum", JSON.getNodeFactory().numberNode(
+      mutate(kind, path, p + ": below its minimum", Json.MAPPER.getNodeFactory().numberNode(
           schema.get("minimum").asLong() - 1), out);
     }
     if (schema.has("maximum")) {
-      mutate(kind, path, p + ": above its maximum", JSON.getNodeFactory().numberNode(
+      mutate(kind, path, p + ": above its maximum", Json.MAPPER.getNodeFactory().numberNode(
           schema.get("maximum").asLong() + 1), out);
     }
     if (schema.has("maxItems") && value.isArray() && value.size() > 0) {
-      ArrayNode many = JSON.createArrayNode();
+      ArrayNode many = Json.MAPPER.createArrayNode();
       for (int i = 0; i <= schema.get("maxItems").asInt(); i++) {
         many.add(value.get(0).deepCopy());
       }
       mutate(kind, path, p + ": more than maxItems", many, out);
     }
     if (schema.has("minItems")) {
-      mutate(kind, path, p + ": fewer than minItems", JSON.createArrayNode(), out);
+      mutate(kind, path, p + ": fewer than minItems", Json.MAPPER.createArrayNode(), out);
     }
     if ("object".equals(type) && schema.has("properties")) {
       List<Object> unknownPath = new ArrayList<>(path);
       unknownPath.add("bogusField");
-      mutate(kind, unknownPath, p + ": unknown field bogusField", JSON.getNodeFactory().numberNode(1), out);
+      mutate(kind, unknownPath, p + ": unknown field bogusField", Json.MAPPER.getNodeFactory().numberNode(1), out);
       for (JsonNode required : schema.path("required")) {
         List<Object> r = new ArrayList<>(path);
         r.add(required.asText());
@@ -199,7 +198,7 @@ class CrFuzzIT {
       out.add(variant("WorkerService", "CEL: reserved service name " + reserved, r -> spec(r).put("service", reserved)));
     }
     out.add(variant("WorkerService", "CEL: duplicate command names",
-        r -> ((ArrayNode) spec(r).get("commands")).add(JSON.createObjectNode().put("name", "work"))));
+        r -> ((ArrayNode) spec(r).get("commands")).add(Json.MAPPER.createObjectNode().put("name", "work"))));
     out.add(variant("WorkerService", "CEL: duplicate subscription names",
         r -> ((ArrayNode) spec(r).get("subscriptions")).add(spec(r).get("subscriptions").get(0).deepCopy())));
     out.add(variant("WorkerService", "CEL: a subscription named like a command",
@@ -246,7 +245,7 @@ class CrFuzzIT {
 
     // every accepted variant gets a Ready condition with a reason (and a message when False)
     Map<String, String> reasons = new LinkedHashMap<>();
-    boolean all = Rig.await(Duration.ofSeconds(90), () -> {
+    boolean all = Wait.until(Duration.ofSeconds(90), () -> {
       for (Map.Entry<String, Variant> e : accepted.entrySet()) {
         if (!reasons.containsKey(e.getKey())) {
           JsonNode ready = readyCondition(e.getValue().kind(), e.getKey());
@@ -266,12 +265,12 @@ class CrFuzzIT {
     // calm: over several resyncs, no status churn and no ERROR line
     Map<String, String> versions = versions(accepted);
     long errorsBefore = errors();
-    Rig.sleep(8_000);
+    Wait.sleep(8_000);
     assertThat(versions(accepted)).as("no status churn over two resyncs").isEqualTo(versions);
     assertThat(errors() - errorsBefore).as("no ERROR lines while calm").isZero();
     // and the operator still works
     create(variant("WorkerService", "a good one after the fuzz", r -> { }), "fz-after");
-    assertThat(Rig.await(Duration.ofSeconds(30), () -> {
+    assertThat(Wait.until(Duration.ofSeconds(30), () -> {
       JsonNode c = readyCondition("WorkerService", "fz-after");
       return c != null && c.path("reason").asText().length() > 0;
     })).isTrue();
@@ -303,7 +302,7 @@ class CrFuzzIT {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.url()
           + "/apis/baton.dev/v1alpha1/namespaces/" + NS + "/" + PLURALS.get(kind) + "/" + name)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
-      for (JsonNode c : JSON.readTree(r.body()).path("status").path("conditions")) {
+      for (JsonNode c : Json.MAPPER.readTree(r.body()).path("status").path("conditions")) {
         if ("Ready".equals(c.path("type").asText())) {
           return c;
         }
@@ -320,7 +319,7 @@ class CrFuzzIT {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.url()
           + "/apis/baton.dev/v1alpha1/namespaces/" + NS + "/" + PLURALS.get(e.getValue().kind()) + "/" + e.getKey()))
           .GET().build(), HttpResponse.BodyHandlers.ofString());
-      v.put(e.getKey(), JSON.readTree(r.body()).path("metadata").path("resourceVersion").asText());
+      v.put(e.getKey(), Json.MAPPER.readTree(r.body()).path("metadata").path("resourceVersion").asText());
     }
     return v;
   }

@@ -28,7 +28,11 @@ class FaultInjectionIT {
   /** {@code -Dbaton.faults.instances=N} runs every scenario with N instances (the long faults at small scale). */
   static final String SCALE = System.getProperty("baton.faults.instances", "");
   static final int N = SCALE.isBlank() ? (LONG ? 4_000 : 400) : Integer.parseInt(SCALE.trim());
-  /** The rows added with issue 11 run fewer instances in CI (the module's CI time is bounded; 2 cores). */
+  /**
+   * The later rows (two runtimes, a memory alarm, hung handlers, a cluster, Workflow edits, oversized outputs and
+   * commands, a definition that no longer loads, a lane Error) run fewer instances in CI, which keeps the module's CI
+   * time modest on 2 cores.
+   */
   static final int N_MORE = SCALE.isBlank() ? (LONG ? 4_000 : 150) : N;
   static Scenarios scenarios;
   static Scenarios more;

@@ -3,6 +3,7 @@ package dev.baton.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.json.Json;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.suite.Rig;
 import java.net.http.HttpRequest;
@@ -50,11 +51,11 @@ class HttpApiBadInputIT {
   @BeforeAll
   static void start() {
     rig = Rig.create(Infra.get(), "badinput");
-    rig.startInProcess(rig.settings());
-    HttpResponse<String> r = rig.post(START, "{\"businessKey\":\"done-1\"}");
+    rig.runtime().startInProcess(rig.runtime().settings());
+    HttpResponse<String> r = rig.api().post(START, "{\"businessKey\":\"done-1\"}");
     assertThat(r.statusCode()).isEqualTo(201);
-    String id = Rig.json(r.body()).get("id").asText();
-    assertThat(rig.post("/api/v1/instances/" + id + "/cancel", "").statusCode()).isEqualTo(200);
+    String id = Json.parseOrNull(r.body()).get("id").asText();
+    assertThat(rig.api().post("/api/v1/instances/" + id + "/cancel", "").statusCode()).isEqualTo(200);
     finished = id; // CANCELLED: neither cancel nor retry may change it again
   }
 
@@ -179,14 +180,15 @@ class HttpApiBadInputIT {
     String path = c.path().replace("{finished}", finished == null ? "" : finished);
     HttpRequest.BodyPublisher body = c.body() == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofByteArray(c.body());
-    HttpResponse<String> r = rig.raw(HttpRequest.newBuilder(rig.url(path)).header("Content-Type", "application/json")
-        .header("Authorization", "Bearer " + rig.apiToken).timeout(Duration.ofSeconds(20)).method(c.method(), body));
+    HttpResponse<String> r = rig.api().raw(HttpRequest.newBuilder(rig.api().url(path))
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + rig.apiToken)
+        .timeout(Duration.ofSeconds(20)).method(c.method(), body));
     assertThat(r.statusCode()).as(c.name() + ": " + r.body()).isEqualTo(c.status());
     if (c.code() == null) {
       return;
     }
     assertThat(r.headers().firstValue("Content-Type")).get().asString().startsWith("application/json");
-    JsonNode json = Rig.json(r.body());
+    JsonNode json = Json.parseOrNull(r.body());
     assertThat(json).as("JSON error body").isNotNull();
     assertThat(json.path("error").asText()).isEqualTo(c.code());
     assertThat(json.path("message").asText()).contains(c.says()).isNotBlank();

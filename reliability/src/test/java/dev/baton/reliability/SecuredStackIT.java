@@ -33,7 +33,7 @@ import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.dependent.Credentials;
 import dev.baton.reliability.infra.Cmd;
 import dev.baton.reliability.infra.Infra;
-import dev.baton.reliability.suite.Rig;
+import dev.baton.reliability.suite.Wait;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.worker.BatonWorker;
@@ -148,7 +148,7 @@ class SecuredStackIT {
         new StepSpec("ship", "ship", "ship"))));
     wf.setSpec(spec);
     client.resource(wf).create();
-    assertThat(Rig.await(Duration.ofSeconds(60), () -> ready(Workflow.class, "order")
+    assertThat(Wait.until(Duration.ofSeconds(60), () -> ready(Workflow.class, "order")
         && SERVICES.keySet().stream().allMatch(s -> ready(WorkerService.class, s)))).as("all Ready").isTrue();
 
     // the runtime, with the broker user and password the operator generated for it
@@ -234,7 +234,7 @@ class SecuredStackIT {
         "BATON_RABBITMQ_MANAGEMENT_URL", infra.rabbit.managementUrl(), "BATON_RABBITMQ_VHOST", vhost), -1, "dlq", "list");
 
     // the operator shows live counts: it sends its token to the runtime
-    assertThat(Rig.await(Duration.ofSeconds(60), () -> {
+    assertThat(Wait.until(Duration.ofSeconds(60), () -> {
       Workflow w = client.resources(Workflow.class).inNamespace(NS).withName("order").get();
       return w.getStatus() != null && w.getStatus().getSucceeded() != null && w.getStatus().getSucceeded() >= 21;
     })).as("the operator reads the counts with BATON_RUNTIME_TOKEN").isTrue();
@@ -356,7 +356,7 @@ class SecuredStackIT {
   }
 
   static Map<String, String> secret(String name) {
-    assertThat(Rig.await(Duration.ofSeconds(30),
+    assertThat(Wait.until(Duration.ofSeconds(30),
         () -> client.resources(Secret.class).inNamespace(NS).withName(name).get() != null)).as(name).isTrue();
     Secret s = client.resources(Secret.class).inNamespace(NS).withName(name).get();
     Map<String, String> m = new HashMap<>();

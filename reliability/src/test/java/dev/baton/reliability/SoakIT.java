@@ -7,6 +7,8 @@ import dev.baton.reliability.infra.Cmd;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.infra.ProcessProbe;
 import dev.baton.reliability.suite.Rig;
+import dev.baton.reliability.suite.Tally;
+import dev.baton.reliability.suite.Wait;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,35 +54,35 @@ class SoakIT {
     int minutes = Integer.getInteger("baton.soak.minutes", 30);
     Infra infra = Infra.get();
     try (Rig rig = Rig.create(infra, "soak")) {
-      rig.quickStart(false);
-      rig.startRuntime();
-      rig.startReplica();
+      rig.childJvms().quickStart(false);
+      rig.runtime().start();
+      rig.runtime().startReplica();
       for (String s : List.of("stock", "pay", "ship")) {
-        rig.startWorkerProcess(s, 0);
+        rig.workers().startProcess(s, 0);
       }
-      Rig.sleep(5_000);
+      Wait.sleep(5_000);
       String load = Cmd.run(List.of("uptime"), Map.of(), 10).trim();
 
       // 1. calibration: as fast as 8 clients can start instances (spread over both runtimes), for 60 s
       AtomicInteger next = new AtomicInteger();
       ExecutorService clients = Executors.newFixedThreadPool(8);
       Instant calibrationEnd = Instant.now().plusSeconds(60);
-      long before = rig.succeeded();
+      long before = rig.tally().succeeded();
       for (int t = 0; t < 8; t++) {
         clients.submit(() -> {
           while (Instant.now().isBefore(calibrationEnd)) {
-            rig.startOne("soak-" + next.getAndIncrement(), calibrationEnd.plusSeconds(30));
+            rig.api().startOne("soak-" + next.getAndIncrement(), calibrationEnd.plusSeconds(30));
           }
         });
       }
-      Rig.sleep(20_000);
-      long c0 = rig.succeeded();
+      Wait.sleep(20_000);
+      long c0 = rig.tally().succeeded();
       long t0 = System.nanoTime();
-      Rig.sleep(40_000);
-      double measured = (rig.succeeded() - c0) / ((System.nanoTime() - t0) / 1e9);
+      Wait.sleep(40_000);
+      double measured = (rig.tally().succeeded() - c0) / ((System.nanoTime() - t0) / 1e9);
       clients.shutdown();
       clients.awaitTermination(2, TimeUnit.MINUTES);
-      Rig.await(Duration.ofMinutes(2), () -> rig.succeeded() >= rig.accepted().size());
+      Wait.until(Duration.ofMinutes(2), () -> rig.tally().succeeded() >= rig.api().accepted().size());
       double rate = measured / 2;
       System.out.printf(Locale.ROOT, "SOAK measured %.1f instances/s (%d before); soak rate %.1f/s for %d min%n",
           measured, before, rate, minutes);
@@ -97,7 +99,7 @@ class SoakIT {
         while (owed[0] >= 1) {
           owed[0]--;
           String key = "soak-" + next.getAndIncrement();
-          starters.submit(() -> rig.startOne(key, end.plusSeconds(120)));
+          starters.submit(() -> rig.api().startOne(key, end.plusSeconds(120)));
         }
       }, 0, 100, TimeUnit.MILLISECONDS);
       long start = System.nanoTime();
@@ -105,7 +107,7 @@ class SoakIT {
       long nextFault = start + TimeUnit.MINUTES.toNanos(3);
       samples.add(sample(rig, infra, start));
       while (Instant.now().isBefore(end)) {
-        Rig.sleep(30_000);
+        Wait.sleep(30_000);
         if (System.nanoTime() >= nextFault && Instant.now().plusSeconds(60).isBefore(end)) {
           faults.add(String.format(Locale.ROOT, "%.1f min: %s", (System.nanoTime() - start) / 6e10,
               inject(rig, infra, fault++)));
@@ -117,10 +119,10 @@ class SoakIT {
       pacer.shutdownNow();
       starters.shutdown();
       starters.awaitTermination(3, TimeUnit.MINUTES);
-      boolean drained = Rig.await(Duration.ofMinutes(5), () -> rig.succeeded() >= rig.accepted().size()
-          && rig.leftovers() == 0);
+      boolean drained = Wait.until(Duration.ofMinutes(5), () -> rig.tally().succeeded() >= rig.api().accepted().size()
+          && rig.tally().leftovers() == 0);
       samples.add(sample(rig, infra, start));
-      Rig.Counts counts = rig.counts();
+      Tally.Counts counts = rig.tally().counts();
 
       String report = report(minutes, load, measured, rate, samples, faults, counts, drained);
       System.out.println(report);
@@ -162,14 +164,14 @@ class SoakIT {
       case 0 -> {
         String which;
         if (n / 5 % 2 == 0) {
-          rig.replicas().get(rig.replicas().size() - 1).process().kill();
+          rig.runtime().replicas().get(rig.runtime().replicas().size() - 1).process().kill();
           which = "runtime 2 (`baton runtime`)";
-          awaitConnected(rig, infra, rig.startReplica().process().pid());
+          awaitConnected(rig, infra, rig.runtime().startReplica().process().pid());
         } else {
-          rig.killRuntime();
+          rig.runtime().kill();
           which = "runtime 1 (`Main`)";
-          rig.startRuntime();
-          awaitConnected(rig, infra, rig.runtimeProcess().pid());
+          rig.runtime().start();
+          awaitConnected(rig, infra, rig.runtime().process().pid());
         }
         return which + " SIGKILL, restarted";
       }
@@ -179,19 +181,19 @@ class SoakIT {
       }
       case 2 -> {
         infra.rabbit.stopApp();
-        Rig.sleep(5_000);
+        Wait.sleep(5_000);
         infra.rabbit.startApp();
         return "broker stop_app 5 s, start_app";
       }
       case 3 -> {
         infra.postgres.stopServer();
-        Rig.sleep(5_000);
+        Wait.sleep(5_000);
         infra.postgres.startServer();
         return "PostgreSQL stopped 5 s, started";
       }
       default -> {
-        rig.workerProcess("pay").kill();
-        rig.startWorkerProcess("pay", 0);
+        rig.workers().process("pay").kill();
+        rig.workers().startProcess("pay", 0);
         return "pay worker SIGKILL, restarted";
       }
     }
@@ -202,7 +204,7 @@ class SoakIT {
    * (it shows a new connection's channels a few seconds late): its first sample, its baseline, must see them.
    */
   private static void awaitConnected(Rig rig, Infra infra, long pid) {
-    Rig.await(Duration.ofSeconds(60), () -> {
+    Wait.until(Duration.ofSeconds(60), () -> {
       List<Integer> amqp = ProcessProbe.localPortsTo(pid, infra.rabbit.amqpPort());
       try {
         return amqp.size() >= 2 && infra.rabbit.connections(rig.vhost).stream()
@@ -220,8 +222,8 @@ class SoakIT {
     } catch (RuntimeException e) {
       connections = List.of(); // broker restarting
     }
-    List<Long> pids = List.of(rig.runtimeProcess().pid(),
-        rig.replicas().get(rig.replicas().size() - 1).process().pid());
+    List<Long> pids = List.of(rig.runtime().process().pid(),
+        rig.runtime().replicas().get(rig.runtime().replicas().size() - 1).process().pid());
     List<Figures> runtimes = new ArrayList<>();
     for (long pid : pids) {
       long heap = ProcessProbe.heapAfterGcKb(pid);
@@ -238,11 +240,11 @@ class SoakIT {
     } catch (Exception e) {
       // not Linux
     }
-    return new Sample((System.nanoTime() - start) / 6e10, runtimes, rig.succeeded(), load);
+    return new Sample((System.nanoTime() - start) / 6e10, runtimes, rig.tally().succeeded(), load);
   }
 
   private static String report(int minutes, String load, double measured, double rate, List<Sample> samples,
-      List<String> faults, Rig.Counts counts, boolean drained) {
+      List<String> faults, Tally.Counts counts, boolean drained) {
     StringBuilder sb = new StringBuilder();
     sb.append("Soak, ").append(ZonedDateTime.now()).append(": two runtimes, ").append(minutes).append(" min at ")
         .append(String.format(Locale.ROOT, "%.1f", rate)).append(" instances/s (half of the measured ")

@@ -9,6 +9,7 @@ import dev.baton.contract.WorkerEnvironment;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.ledger.LedgerWorker;
 import dev.baton.reliability.suite.Rig;
+import dev.baton.reliability.suite.Wait;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.broker.AmqpConnector;
 import dev.baton.runtime.store.Database;
@@ -55,11 +56,11 @@ class TlsIT {
   @Test
   void aSagaRunsOverAmqpsAndVerifiedPostgresql() throws Exception {
     String ca = infra.ca.caCert().toString();
-    RuntimeSettings settings = rig.settings().toBuilder()
+    RuntimeSettings settings = rig.runtime().settings().toBuilder()
         .amqpUri(infra.rabbit.amqpsUri("guest", "guest", rig.vhost)).amqpCaFile(ca)
         .databaseUrl(infra.postgres.jdbcUrlVerifyFull(rig.runtimeDb, infra.ca.caCert()))
         .build();
-    rig.startInProcess(settings);
+    rig.runtime().startInProcess(settings);
     for (String service : List.of("stock", "pay", "ship")) {
       Map<String, String> env = new HashMap<>(new WorkerEnvironment(Rig.model(service), 10).variables());
       env.put(WorkerEnvironment.RABBITMQ_URI, infra.rabbit.amqpsUri("guest", "guest", rig.vhost));
@@ -69,13 +70,13 @@ class TlsIT {
       w.start();
       workers.add(w);
     }
-    assertThat(rig.post("/api/v1/namespaces/default/workflows/order/instances", "{\"businessKey\":\"tls-1\"}")
+    assertThat(rig.api().post("/api/v1/namespaces/default/workflows/order/instances", "{\"businessKey\":\"tls-1\"}")
         .statusCode()).isEqualTo(201);
-    assertThat(Rig.await(Duration.ofSeconds(30), () -> rig.succeeded() == 1)).isTrue();
+    assertThat(Wait.until(Duration.ofSeconds(30), () -> rig.tally().succeeded() == 1)).isTrue();
     assertThat(rig.ledger.effects()).isEqualTo(3);
 
     // every connection of the vhost, the runtime's and the workers', is TLS
-    Rig.await(Duration.ofSeconds(15), () -> baton(rig.vhost).size() >= 5);
+    Wait.until(Duration.ofSeconds(15), () -> baton(rig.vhost).size() >= 5);
     List<ConnectionInfo> connections = baton(rig.vhost);
     assertThat(connections).hasSizeGreaterThanOrEqualTo(5)
         .allSatisfy(c -> assertThat(c.getSslProtocol()).as(c.getName()).startsWithIgnoringCase("TLSv1."));
@@ -118,7 +119,7 @@ class TlsIT {
       rs.next();
       assertThat(rs.getBoolean(1)).isTrue();
     }
-    RuntimeSettings wrongCa = rig.settings().toBuilder()
+    RuntimeSettings wrongCa = rig.runtime().settings().toBuilder()
         .databaseUrl(infra.postgres.jdbcUrlVerifyFull(db, infra.ca.otherCaCert())).build();
     assertThatThrownBy(() -> Database.open(wrongCa.database()).close()).isNotNull();
     String byIp = "jdbc:postgresql://127.0.0.2:" + infra.postgres.port() + "/" + db + "?sslmode=verify-full&sslrootcert="

@@ -71,14 +71,14 @@ public final class OperatorScenario {
       for (int i = 0; i < 3; i++) {
         delete(client, "steady-" + i);
       }
-      boolean sawUnavailable = Rig.await(Duration.ofSeconds(30), () -> IntStream.range(0, 5).allMatch(
+      boolean sawUnavailable = Wait.until(Duration.ofSeconds(30), () -> IntStream.range(0, 5).allMatch(
           i -> "BrokerUnavailable".equals(reason(client, "late-" + i))));
-      Rig.sleep(Math.max(0, appDown.toMillis() - 2_000));
+      Wait.sleep(Math.max(0, appDown.toMillis() - 2_000));
       boolean heldByFinalizer = client.resources(WorkerService.class).inNamespace(NS).withName("steady-0").get() != null;
       long outageErrors = errors(logs) - errorsBefore;
       infra.rabbit.startApp();
       long t0 = System.nanoTime();
-      boolean recovered = Rig.await(WITHIN, () -> IntStream.range(0, 5).allMatch(i -> ready(client, "late-" + i))
+      boolean recovered = Wait.until(WITHIN, () -> IntStream.range(0, 5).allMatch(i -> ready(client, "late-" + i))
           && IntStream.range(3, 10).allMatch(i -> ready(client, "steady-" + i))
           && IntStream.range(0, 3).allMatch(i -> gone(client, "steady-" + i)));
       double recover = recovered ? (System.nanoTime() - t0) / 1e9 : Double.NaN;
@@ -96,15 +96,15 @@ public final class OperatorScenario {
       }
       pool.shutdown();
       pool.awaitTermination(2, TimeUnit.MINUTES);
-      boolean churnReady = Rig.await(WITHIN, () -> IntStream.range(0, churn).filter(i -> i % 2 == 1)
+      boolean churnReady = Wait.until(WITHIN, () -> IntStream.range(0, churn).filter(i -> i % 2 == 1)
           .allMatch(i -> ready(client, "churn-" + i)));
       for (int i = 1; i < churn; i += 2) {
         delete(client, "churn-" + i);
       }
-      boolean churnGone = Rig.await(WITHIN, () -> client.resources(WorkerService.class).inNamespace(NS).list()
+      boolean churnGone = Wait.until(WITHIN, () -> client.resources(WorkerService.class).inNamespace(NS).list()
           .getItems().stream().noneMatch(w -> w.getMetadata().getName().startsWith("churn-")));
       double drain = churnGone ? (System.nanoTime() - afterRecovery) / 1e9 : Double.NaN;
-      Rig.sleep(2_000); // one more resync: late reconciles of deleted resources must not bring anything back
+      Wait.sleep(2_000); // one more resync: late reconciles of deleted resources must not bring anything back
       Predicate<String> deleted = name -> name.contains("churn-") || name.contains("steady-0")
           || name.contains("steady-1") || name.contains("steady-2");
       long leakedQueues = infra.rabbit.management().getQueues(vhost).stream().filter(q -> deleted.test(q.getName()))
@@ -180,7 +180,7 @@ public final class OperatorScenario {
 
   /** Waits up to {@link #WITHIN} until fewer than one of {@code total} match {@code bad}; returns how many still do. */
   private static long awaitCount(KubernetesClient client, Predicate<String> bad, int total) {
-    Rig.await(WITHIN, () -> client.resources(WorkerService.class).inNamespace(NS).list().getItems().stream()
+    Wait.until(WITHIN, () -> client.resources(WorkerService.class).inNamespace(NS).list().getItems().stream()
         .noneMatch(w -> bad.test(w.getMetadata().getName())));
     return client.resources(WorkerService.class).inNamespace(NS).list().getItems().stream()
         .filter(w -> bad.test(w.getMetadata().getName())).count();

@@ -48,7 +48,7 @@ final class RigOperator implements AutoCloseable {
     OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
         .managementUrl(rig.rabbit.managementUrl()).amqp("127.0.0.1", rig.rabbit.amqpPort()).vhost(rig.vhost)
         .userPrefix(userPrefix).resync(Duration.ofSeconds(30)).serverSideApply(false)
-        .runtimeUrl("http://127.0.0.1:" + rig.runtimePort()).runtimeToken(rig.apiToken)
+        .runtimeUrl("http://127.0.0.1:" + rig.runtime().port()).runtimeToken(rig.apiToken)
         .countsInterval(Duration.ofSeconds(1)).build();
     operator = BatonOperator.start(rig.client, settings);
   }
@@ -56,7 +56,7 @@ final class RigOperator implements AutoCloseable {
   /** Starts the operator once the rig's runtime runs, and waits until the Workflow is Ready. */
   static RigOperator start(Rig rig) {
     RigOperator o = new RigOperator(rig);
-    if (!Rig.await(Duration.ofSeconds(90), o::workflowReady)) {
+    if (!Wait.until(Duration.ofSeconds(90), o::workflowReady)) {
       o.close();
       throw new IllegalStateException("the Workflow did not become Ready under the operator");
     }

@@ -47,7 +47,7 @@ public final class Scenarios {
 
     /** Notes how many accepted instances had not completed when a fault began. */
     void faultBegins(Rig rig) {
-      inFlight.add(Math.max(0, rig.accepted().size() - rig.succeeded()));
+      inFlight.add(Math.max(0, rig.api().accepted().size() - rig.tally().succeeded()));
     }
 
     void recovered(double seconds) {
@@ -86,7 +86,7 @@ public final class Scenarios {
       this.rig = rig;
       this.waves = faults + 2;
       this.size = n / waves;
-      rig.startRuntime();
+      rig.runtime().start();
       next();
       startWorkers.run();
     }
@@ -95,8 +95,8 @@ public final class Scenarios {
     void next() {
       int from = started;
       int to = start(futures.size() == waves - 1 ? n : from + size);
-      Rig.await(Duration.ofMinutes(2), () -> rig.accepted().size() >= to
-          || rig.accepted().size() - Math.max(0, rig.succeeded()) >= (to - from) / 2);
+      Wait.until(Duration.ofMinutes(2), () -> rig.api().accepted().size() >= to
+          || rig.api().accepted().size() - Math.max(0, rig.tally().succeeded()) >= (to - from) / 2);
     }
 
     /** Starts the last wave (the rest of the instances) without waiting. */
@@ -105,7 +105,7 @@ public final class Scenarios {
     }
 
     private int start(int to) {
-      futures.add(rig.startInstances(started, to, 4, Duration.ofMinutes(8)));
+      futures.add(rig.api().startInstances(started, to, 4, Duration.ofMinutes(8)));
       started = to;
       return to;
     }
@@ -133,14 +133,14 @@ public final class Scenarios {
   private static void repeat(Flow flow, Clock clock, int times, Fault fault) throws Exception {
     for (int k = 1; k <= times; k++) {
       flow.next();
-      long before = flow.rig.succeeded();
+      long before = flow.rig.tally().succeeded();
       clock.faultBegins(flow.rig);
       long ended = fault.inject();
       clock.faultEnded();
       if (k == times) {
         flow.last();
       }
-      double progress = flow.rig.secondsUntilProgress(Math.max(before, flow.rig.succeeded()), PROGRESS);
+      double progress = flow.rig.tally().secondsUntilProgress(Math.max(before, flow.rig.tally().succeeded()), PROGRESS);
       clock.recovered(Double.isNaN(progress) ? Double.NaN : (System.nanoTime() - ended) / 1e9);
     }
   }
@@ -148,11 +148,12 @@ public final class Scenarios {
   private Verdict finish(Rig rig, String scenario, String faults, Flow flow, Clock clock, long expectedParked,
       String notes) throws Exception {
     flow.awaitStarts();
-    boolean drained = Rig.await(DRAIN, () -> rig.finished() >= rig.accepted().size() && rig.leftovers() == 0);
+    boolean drained = Wait.until(DRAIN, () -> rig.tally().finished() >= rig.api().accepted().size()
+        && rig.tally().leftovers() == 0);
     double drain = drained ? clock.sinceLastFault() : Double.NaN;
-    Rig.Counts c = rig.counts();
+    Tally.Counts c = rig.tally().counts();
     String more = (notes.isEmpty() ? "" : notes + "; ") + (c.leftovers() == 0 ? "" : "leftovers: "
-        + rig.leftoversDetail() + "; ") + "in flight when faults began " + clock.inFlight
+        + rig.tally().leftoversDetail() + "; ") + "in flight when faults began " + clock.inFlight
         + "; accepted " + c.accepted() + " of " + n + ", effects "
         + rig.ledger.effects() + ", re-dispatched executions " + c.redispatched();
     return new Verdict(scenario, c.accepted(), faults, c.lost() + Math.max(0, n - c.accepted()), c.appliedTwice(),
@@ -163,13 +164,13 @@ public final class Scenarios {
   /** The runtime (its own JVM) killed with SIGKILL and restarted, {@code kills} times while instances are in flight. */
   public Verdict runtimeKilled(int kills) throws Exception {
     try (Rig rig = Rig.create(infra, "sigkill")) {
-      Flow flow = new Flow(rig, kills, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, kills, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, kills, () -> {
-        rig.killRuntime();
-        Rig.sleep(500);
+        rig.runtime().kill();
+        Wait.sleep(500);
         long restart = System.nanoTime();
-        rig.startRuntime();
+        rig.runtime().start();
         return restart;
       });
       return finish(rig, "runtime SIGKILL + restart", kills + " kills", flow, clock, 0,
@@ -183,7 +184,7 @@ public final class Scenarios {
    */
   public Verdict brokerConnectionsAndRestart(Duration appDown) throws Exception {
     try (Rig rig = Rig.create(infra, "broker")) {
-      Flow flow = new Flow(rig, 4, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 4, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       List<String> closed = new ArrayList<>();
       // name prefix, and how many such connections there are (runtime publisher, runtime consumer, three workers)
@@ -192,23 +193,23 @@ public final class Scenarios {
       for (String[] r : rounds) {
         // the management API lists a (recovered) connection once it has its statistics: wait for all of them, then
         // start the wave (waiting after it could let the whole wave finish, leaving the fault nothing in flight)
-        Rig.await(Duration.ofSeconds(15), () -> infra.rabbit.connections(rig.vhost, r[1]).size()
+        Wait.until(Duration.ofSeconds(15), () -> infra.rabbit.connections(rig.vhost, r[1]).size()
             >= Integer.parseInt(r[2]));
         flow.next();
         clock.faultBegins(rig);
         int count = infra.rabbit.closeConnections(rig.vhost, name -> name.startsWith(r[1]));
         closed.add(r[0] + ":" + count);
         clock.faultEnded();
-        clock.recovered(rig.secondsUntilProgress(rig.succeeded(), PROGRESS));
+        clock.recovered(rig.tally().secondsUntilProgress(rig.tally().succeeded(), PROGRESS));
       }
       flow.next();
       clock.faultBegins(rig);
       infra.rabbit.stopApp();
-      Rig.sleep(appDown.toMillis());
+      Wait.sleep(appDown.toMillis());
       infra.rabbit.startApp();
       clock.faultEnded();
       flow.last();
-      clock.recovered(rig.secondsUntilProgress(rig.succeeded(), PROGRESS));
+      clock.recovered(rig.tally().secondsUntilProgress(rig.tally().succeeded(), PROGRESS));
       return finish(rig, "broker connections closed + stop_app/start_app", "closed " + String.join(",", closed)
           + "; app down " + appDown.toSeconds() + "s", flow, clock, 0, "");
     }
@@ -217,15 +218,15 @@ public final class Scenarios {
   /** The private PostgreSQL (the runtime's database) stopped and started again while instances are in flight. */
   public Verdict postgresRestarted(int restarts, Duration down) throws Exception {
     try (Rig rig = Rig.create(infra, "pgrestart")) {
-      Flow flow = new Flow(rig, restarts, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, restarts, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, restarts, () -> {
         infra.postgres.stopServer();
-        Rig.sleep(down.toMillis());
+        Wait.sleep(down.toMillis());
         infra.postgres.startServer();
         return System.nanoTime();
       });
-      boolean alive = rig.runtimeProcess().isAlive();
+      boolean alive = rig.runtime().process().isAlive();
       return finish(rig, "PostgreSQL restarted", restarts + " restarts, " + down.toSeconds() + "s down", flow,
           clock, 0, alive ? "the runtime process stayed up throughout" : "THE RUNTIME PROCESS DIED");
     }
@@ -235,15 +236,15 @@ public final class Scenarios {
   public Verdict workerKilled(int kills) throws Exception {
     try (Rig rig = Rig.create(infra, "workerkill")) {
       Flow flow = new Flow(rig, kills, () -> Rig.SERVICES.keySet()
-          .forEach(service -> rig.startWorkerProcess(service, 5)));
+          .forEach(service -> rig.workers().startProcess(service, 5)));
       Clock clock = new Clock();
       repeat(flow, clock, kills, () -> {
         for (String service : Rig.SERVICES.keySet()) {
-          rig.workerProcess(service).kill();
+          rig.workers().process(service).kill();
         }
-        Rig.sleep(300);
+        Wait.sleep(300);
         for (String service : Rig.SERVICES.keySet()) {
-          rig.startWorkerProcess(service, 5);
+          rig.workers().startProcess(service, 5);
         }
         return System.nanoTime();
       });
@@ -261,21 +262,21 @@ public final class Scenarios {
   public Verdict twoRuntimesOneKilled(int kills) throws Exception {
     try (Rig rig = Rig.create(infra, "replicas")) {
       Flow flow = new Flow(rig, kills, () -> {
-        rig.startReplica();
-        rig.startWorkers(10);
+        rig.runtime().startReplica();
+        rig.workers().startInProcess(10);
       });
       Clock clock = new Clock();
       int[] round = {0};
       repeat(flow, clock, kills, () -> {
         boolean replica = round[0]++ % 2 == 0;
         if (!replica) {
-          rig.startReplica(); // the one killed last time comes back first
-          rig.killRuntime();
+          rig.runtime().startReplica(); // the one killed last time comes back first
+          rig.runtime().kill();
         } else {
           if (round[0] > 1) {
-            rig.startRuntime();
+            rig.runtime().start();
           }
-          rig.replicas().get(rig.replicas().size() - 1).process().kill();
+          rig.runtime().replicas().get(rig.runtime().replicas().size() - 1).process().kill();
         }
         return System.nanoTime();
       });
@@ -290,7 +291,7 @@ public final class Scenarios {
    */
   public Verdict memoryAlarm(Duration duration) throws Exception {
     try (Rig rig = Rig.create(infra, "memalarm")) {
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       boolean[] raised = {false};
       long[] duringAlarm = {0};
@@ -298,10 +299,10 @@ public final class Scenarios {
         rig.rabbit.ctl(30, "eval", "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []}).");
         try {
           raised[0] = rig.rabbit.ctl(30, "eval", "rabbit_alarm:get_alarms().").contains("memory");
-          Rig.sleep(2_000); // publishes already on the wire finish; from here on publishers are blocked
-          long before = rig.succeeded();
-          Rig.sleep(Math.max(0, duration.toMillis() - 2_000));
-          duringAlarm[0] = rig.succeeded() - before;
+          Wait.sleep(2_000); // publishes already on the wire finish; from here on publishers are blocked
+          long before = rig.tally().succeeded();
+          Wait.sleep(Math.max(0, duration.toMillis() - 2_000));
+          duringAlarm[0] = rig.tally().succeeded() - before;
         } finally {
           rig.rabbit.ctl(30, "eval", "rabbit_alarm:clear_alarm({resource_limit, memory, node()}).");
         }
@@ -325,8 +326,8 @@ public final class Scenarios {
     try (Rig rig = Rig.create(infra, "hang")) {
       java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
       java.util.concurrent.atomic.AtomicLong hung = new java.util.concurrent.atomic.AtomicLong();
-      rig.workerBuilder(b -> b.handlerTimeout(Duration.ofSeconds(1)));
-      rig.handlerFault(cmd -> {
+      rig.workers().configure(b -> b.handlerTimeout(Duration.ofSeconds(1)));
+      rig.workers().handlerFault(cmd -> {
         int h = Math.floorMod(cmd.instanceId().hashCode(), 20);
         if (!armed.get() || cmd.retries() > 0 || !"charge".equals(cmd.step()) || h > 1) {
           return Map.of();
@@ -343,7 +344,7 @@ public final class Scenarios {
         }
         return Map.of();
       });
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
         armed.set(true);
@@ -367,7 +368,7 @@ public final class Scenarios {
     try (RabbitCluster cluster = RabbitCluster.start(dir, infra.ca, 3);
         Rig rig = Rig.create(infra, "cluster", new Rig.Options(cluster.node(2), cluster.amqpPorts(),
             QueueType.QUORUM, Rig.SERVICES))) {
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
         cluster.node(0).kill();
@@ -375,7 +376,7 @@ public final class Scenarios {
       });
       long restart = System.nanoTime();
       cluster.node(0).restart();
-      boolean rejoined = Rig.await(Duration.ofSeconds(60), () -> cluster.running(cluster.node(2)) == 3);
+      boolean rejoined = Wait.until(Duration.ofSeconds(60), () -> cluster.running(cluster.node(2)) == 3);
       Verdict v = finish(rig, "one node of three SIGKILLed (quorum)", "node 1 of 3 killed, restarted after "
           + Math.round((restart - clock.lastFaultEnd) / 1e9) + "s", flow, clock, 0,
           "runtime and workers connected to node 1, failing over to the others; recover = kill until an instance "
@@ -397,7 +398,7 @@ public final class Scenarios {
       RigOperator[] operator = new RigOperator[1];
       Flow flow = new Flow(rig, 3, () -> {
         operator[0] = RigOperator.start(rig);
-        rig.startWorkers(10);
+        rig.workers().startInProcess(10);
       });
       try {
         Clock clock = new Clock();
@@ -411,17 +412,17 @@ public final class Scenarios {
           // The edit is made once the runtime serves its revision: the next wave starts at once, and started before
           // the runtime's watch saw the last edit it all ran on the revision before (3 revisions counted, not 4).
           int revisions = k[0] + 1;
-          Rig.await(Duration.ofSeconds(30),
-              () -> rig.runtimeCount("SELECT count(*) FROM workflow_definition") >= revisions);
+          Wait.until(Duration.ofSeconds(30),
+              () -> rig.tally().runtimeCount("SELECT count(*) FROM workflow_definition") >= revisions);
           return System.nanoTime();
         });
-        long revisions = rig.runtimeCount("SELECT count(DISTINCT revision) FROM workflow_instance");
-        boolean newestBound = Rig.await(Duration.ofSeconds(30), () -> operator[0].orchestratorBindings()
+        long revisions = rig.tally().runtimeCount("SELECT count(DISTINCT revision) FROM workflow_instance");
+        boolean newestBound = Wait.until(Duration.ofSeconds(30), () -> operator[0].orchestratorBindings()
             .contains("ship2.event.topic.ex parcel.ship.success"));
         Verdict v = finish(rig, "Workflow edited mid-run", "3 edits: action renamed, step moved, entity changed",
             flow, clock, 0, "instances on " + revisions + " revisions; recover = edit until an instance completes");
         // once no instance of the older revisions runs, their keys are unbound (the runtime lists none)
-        boolean oldUnbound = Rig.await(Duration.ofSeconds(30), () -> !operator[0].orchestratorBindings()
+        boolean oldUnbound = Wait.until(Duration.ofSeconds(30), () -> !operator[0].orchestratorBindings()
             .contains("pay.event.topic.ex order.charge.success"));
         v = v.withNotes("older revisions' keys unbound after the drain " + oldUnbound);
         return revisions >= 4 && newestBound && oldUnbound ? v : v.withNotes("EXPECTED 4 REVISIONS, THE NEWEST "
@@ -442,34 +443,36 @@ public final class Scenarios {
    */
   public Verdict oversizedOutputs(int big) throws Exception {
     try (Rig rig = Rig.create(infra, "oversized")) {
-      rig.workerBuilder(b -> b.maxResultBytes(256 * 1024));
+      rig.workers().configure(b -> b.maxResultBytes(256 * 1024));
       String blob = "x".repeat(300 * 1024);
       // the reserve command only, not its compensation (release, of the same step)
-      rig.handlerFault(cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
+      rig.workers().handlerFault(cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
           ? Map.of("blob", blob) : Map.of());
       markBig(rig, big, "");
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
       flow.awaitStarts();
-      Verdict v = finish(rig, "oversized outputs", rig.mayFail().size() + " outputs over maxResultBytes", flow, clock,
-          rig.mayFail().size(), "");
-      long compensated = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE status = 'COMPENSATED'");
+      Verdict v = finish(rig, "oversized outputs", rig.tally().mayFail().size() + " outputs over maxResultBytes", flow,
+          clock, rig.tally().mayFail().size(), "");
+      long compensated = rig.tally().runtimeCount(
+          "SELECT count(*) FROM workflow_instance WHERE status = 'COMPENSATED'");
       v = v.withNotes("those instances COMPENSATED: " + compensated);
-      return compensated == rig.mayFail().size() ? v : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
+      return compensated == rig.tally().mayFail().size() ? v
+          : v.withNotes("EXPECTED EVERY OVERSIZED ONE COMPENSATED").failed();
     }
   }
 
   /**
-   * Marks one instance in {@code n / big} as big (a {@link Rig#mayFail} key, {@code "big": true} in its input, and
+   * Marks one instance in {@code n / big} as big (a {@link Tally#mayFail} key, {@code "big": true} in its input, and
    * {@code extraInput} — further fields, with a leading comma — in it); the others get the usual input.
    */
   private void markBig(Rig rig, int big, String extraInput) {
     int every = Math.max(2, n / Math.max(1, big));
-    rig.startBody(key -> {
+    rig.api().startBody(key -> {
       boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
       if (isBig) {
-        rig.mayFail(key);
+        rig.tally().mayFail(key);
       }
       return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig
           + (isBig ? extraInput : "") + "}}";
@@ -484,21 +487,21 @@ public final class Scenarios {
    */
   public Verdict oversizedCommands(int big) throws Exception {
     try (Rig rig = Rig.create(infra, "bigcommand")) {
-      rig.runtimeEnv("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
+      rig.runtime().addEnv("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
       markBig(rig, big, ",\"blob\":\"" + "x".repeat(80 * 1024) + "\"");
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
       flow.awaitStarts();
-      Verdict v = finish(rig, "oversized commands", rig.mayFail().size() + " commands over BATON_MAX_COMMAND_BYTES",
-          flow, clock, 0, "");
-      List<String> refused = rig.runtimeStrings("SELECT id::text FROM workflow_instance WHERE status = 'FAILED'"
+      Verdict v = finish(rig, "oversized commands", rig.tally().mayFail().size()
+          + " commands over BATON_MAX_COMMAND_BYTES", flow, clock, 0, "");
+      List<String> refused = rig.tally().runtimeStrings("SELECT id::text FROM workflow_instance WHERE status = 'FAILED'"
           + " AND last_error->>'errorCode' = 'PayloadTooLarge'");
       Map<String, Integer> effects = rig.ledger.effectsPerInstance();
       long applied = refused.stream().filter(id -> effects.getOrDefault(id, 0) > 0).count();
       v = v.withNotes("those instances FAILED with PayloadTooLarge: " + refused.size() + ", with an effect: "
           + applied);
-      return refused.size() == rig.mayFail().size() && applied == 0 ? v
+      return refused.size() == rig.tally().mayFail().size() && applied == 0 ? v
           : v.withNotes("EXPECTED EVERY OVERSIZED ONE FAILED WITH PayloadTooLarge, NOTHING APPLIED").failed();
     }
   }
@@ -511,31 +514,33 @@ public final class Scenarios {
    */
   public Verdict definitionNoLongerLoads() throws Exception {
     try (Rig rig = Rig.create(infra, "baddef")) {
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
         editWorkflow(rig, spec -> spec.getSteps().get(2).setTimeout("9m"));
-        Rig.await(Duration.ofSeconds(20), () -> rig.runtimeCount("SELECT count(*) FROM workflow_definition") >= 2);
-        rig.killRuntime();
+        Wait.until(Duration.ofSeconds(20),
+            () -> rig.tally().runtimeCount("SELECT count(*) FROM workflow_definition") >= 2);
+        rig.runtime().kill();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(
             infra.postgres.jdbcUrl(rig.runtimeDb), "postgres", ""); java.sql.Statement st = c.createStatement()) {
           try (java.sql.ResultSet rs = st.executeQuery("SELECT business_key FROM workflow_instance WHERE revision = 1"
               + " AND finished_at IS NULL")) {
             while (rs.next()) {
-              rig.mayFail(rs.getString(1));
+              rig.tally().mayFail(rs.getString(1));
             }
           }
           st.executeUpdate("UPDATE workflow_definition SET spec = '{\"steps\": \"no longer a list\"}'::jsonb"
               + " WHERE revision = 1");
         }
         long restart = System.nanoTime();
-        rig.startRuntime();
+        rig.runtime().start();
         return restart;
       });
-      long failed = rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE revision = 1 AND status = 'FAILED'");
-      Verdict v = finish(rig, "a definition that no longer loads", rig.mayFail().size()
+      long failed = rig.tally().runtimeCount(
+          "SELECT count(*) FROM workflow_instance WHERE revision = 1 AND status = 'FAILED'");
+      Verdict v = finish(rig, "a definition that no longer loads", rig.tally().mayFail().size()
           + " unfinished instances on the broken revision", flow, clock, 0, "");
-      return v.withNotes("of them FAILED: " + rig.runtimeCount("SELECT count(*) FROM workflow_instance WHERE "
+      return v.withNotes("of them FAILED: " + rig.tally().runtimeCount("SELECT count(*) FROM workflow_instance WHERE "
           + "revision = 1 AND status = 'FAILED'") + " (before the drain " + failed + ")");
     }
   }
@@ -549,9 +554,9 @@ public final class Scenarios {
   public Verdict laneError(int errors) throws Exception {
     try (Rig rig = Rig.create(infra, "laneerror")) {
       Path arm = infra.dir.resolve("lane-error-" + UUID.randomUUID().toString().substring(0, 6));
-      rig.databaseUrlQuery("?socketFactory=" + LaneErrorSocketFactory.class.getName());
-      rig.addRuntimeJvmArgument("-D" + LaneErrorSocketFactory.ARM + "=" + arm);
-      Flow flow = new Flow(rig, errors, () -> rig.startWorkers(10));
+      rig.runtime().databaseUrlQuery("?socketFactory=" + LaneErrorSocketFactory.class.getName());
+      rig.runtime().addJvmArgument("-D" + LaneErrorSocketFactory.ARM + "=" + arm);
+      Flow flow = new Flow(rig, errors, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       int[] struck = {0};
       int[] reportedDown = {0};
@@ -562,16 +567,16 @@ public final class Scenarios {
         // a small wave may be over already: start a few more instances until a lane takes the Error
         boolean taken = false;
         for (int t = 0; t < 20 && !taken; t++) {
-          taken = Rig.await(Duration.ofSeconds(1), () -> !java.nio.file.Files.exists(arm));
+          taken = Wait.until(Duration.ofSeconds(1), () -> !java.nio.file.Files.exists(arm));
           if (!taken) {
             for (int i = 0; i < 3; i++) {
-              rig.startOne("key-extra-" + extra[0]++, java.time.Instant.now().plusSeconds(20));
+              rig.api().startOne("key-extra-" + extra[0]++, java.time.Instant.now().plusSeconds(20));
             }
           }
         }
         if (taken) {
           struck[0]++;
-          if (Rig.await(Duration.ofSeconds(3), () -> rig.get("/healthz").body().contains("lanesNotRunning"))) {
+          if (Wait.until(Duration.ofSeconds(3), () -> rig.api().get("/healthz").body().contains("lanesNotRunning"))) {
             reportedDown[0]++;
           }
         }
@@ -592,7 +597,7 @@ public final class Scenarios {
    */
   public Verdict poison(int poison) throws Exception {
     try (Rig rig = Rig.create(infra, "poison")) {
-      Flow flow = new Flow(rig, 1, () -> rig.startWorkers(10));
+      Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       flow.next();
       clock.faultBegins(rig);
@@ -616,7 +621,7 @@ public final class Scenarios {
       flow.last();
       Verdict v = finish(rig, "1,000 poison messages", sent + " poison (events + commands)", flow, clock, poison,
           "");
-      Rig.await(Duration.ofSeconds(30), () -> rig.parked() >= poison);
+      Wait.until(Duration.ofSeconds(30), () -> rig.tally().parked() >= poison);
       long withoutReason = drainParkedWithoutReason(rig);
       return new Verdict(v.scenario(), v.instances(), v.faults(), v.lost(), v.appliedTwice(), v.stuck(), v.parked(),
           v.expectedParked(), v.leftovers() + withoutReason, -1, v.drainSeconds(),
