@@ -1,8 +1,8 @@
 package dev.baton.devapi;
 
-import dev.baton.devapi.cel.RuleBudget;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
+import dev.baton.devapi.cel.RuleBudget;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -108,8 +108,8 @@ public final class DevApiServer implements AutoCloseable {
   }
 
   private void bootstrap() {
-    for (String file : CrdSchemaValidator.CRD_FILES) {
-      JsonNode crd = CrdSchemaValidator.readCrd(file);
+    for (String file : CommittedCrds.CRD_FILES) {
+      JsonNode crd = CommittedCrds.read(file);
       // Compiles and costs the CRD's CEL rules here, once, rather than inside the request that creates the CRD
       // (seconds on a loaded machine: the client's request timed out).
       RuleBudget.check(crd);

@@ -1,9 +1,9 @@
 package dev.baton.devapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.api.crd.CrdSchemaValidator;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.cel.CelValidator;
+import dev.baton.devapi.schema.CrdSchemaValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +21,7 @@ class CelAdmissionTest {
   private final SchemaAdmission admission = new SchemaAdmission();
 
   private static ResourceType type(String kind) {
-    return CrdSchemaValidator.CRD_FILES.stream().map(CrdSchemaValidator::readCrd)
+    return CommittedCrds.CRD_FILES.stream().map(CommittedCrds::read)
         .filter(crd -> crd.at("/spec/names/kind").asText().equals(kind))
         .map(crd -> ResourceType.fromCrd(crd).get(0)).findFirst().orElseThrow();
   }

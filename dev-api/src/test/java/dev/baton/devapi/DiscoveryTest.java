@@ -3,14 +3,14 @@ package dev.baton.devapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DiscoveryTest {
 
-  private final KnownResources resources = new KnownResources(() -> CrdSchemaValidator.CRD_FILES.stream()
-      .map(CrdSchemaValidator::readCrd).toList());
+  private final KnownResources resources = new KnownResources(() -> CommittedCrds.CRD_FILES.stream()
+      .map(CommittedCrds::read).toList());
   private final Discovery discovery = new Discovery(resources);
   private final OpenApiV3 openApi = new OpenApiV3(resources);
 

@@ -3,7 +3,7 @@ package dev.baton.devapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import dev.baton.api.json.Json;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +42,7 @@ class TableRendererTest {
 
   @Test
   void workflowRowsUseTheCrdPrinterColumns() {
-    ResourceType workflows = ResourceType.fromCrd(CrdSchemaValidator.readCrd("workflows.baton.dev-v1.yml")).get(0);
+    ResourceType workflows = ResourceType.fromCrd(CommittedCrds.read("workflows.baton.dev-v1.yml")).get(0);
     JsonNode list = Json.parse("""
         {"kind": "List", "metadata": {"resourceVersion": "42"}, "items": [
           {"metadata": {"name": "order", "namespace": "default", "creationTimestamp": "2026-11-30T11:55:30Z"},
@@ -72,7 +72,7 @@ class TableRendererTest {
 
   @Test
   void stringColumnsPrintListsAsJsonAndObjectsCanBeLeftOut() {
-    ResourceType policies = ResourceType.fromCrd(CrdSchemaValidator.readCrd("retrypolicies.baton.dev-v1.yml")).get(0);
+    ResourceType policies = ResourceType.fromCrd(CommittedCrds.read("retrypolicies.baton.dev-v1.yml")).get(0);
     JsonNode policy = Json.parse("""
         {"metadata": {"name": "quick", "creationTimestamp": "2026-11-30T09:00:00Z"},
          "spec": {"maxAttempts": 4}, "status": {"delays": ["1s", "2s"]}}""");

@@ -9,9 +9,10 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.DevApiServer;
+import dev.baton.devapi.schema.CrdSchemaValidator;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.reliability.infra.Infra;
@@ -115,7 +116,7 @@ class CrFuzzIT {
 
   /** Every schema-forbidden variant of every field that the base resource of {@code kind} has. */
   static List<Variant> schemaVariants(String kind) {
-    JsonNode crd = CrdSchemaValidator.readCrd(CrdSchemaValidator.CRD_FILES.stream()
+    JsonNode crd = CommittedCrds.read(CommittedCrds.CRD_FILES.stream()
         .filter(f -> f.startsWith(PLURALS.get(kind))).findFirst().orElseThrow());
     JsonNode schema = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
     List<Variant> out = new ArrayList<>();

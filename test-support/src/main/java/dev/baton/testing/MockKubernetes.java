@@ -1,6 +1,6 @@
 package dev.baton.testing;
 
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -31,7 +31,7 @@ import java.util.function.Consumer;
 public final class MockKubernetes implements AutoCloseable {
 
   /** Every Baton kind: RetryPolicy, WorkerService, Workflow. */
-  public static final List<String> ALL_CRDS = CrdSchemaValidator.CRD_FILES;
+  public static final List<String> ALL_CRDS = CommittedCrds.CRD_FILES;
   /** The Workflow kind alone: what the runtime watches. */
   public static final List<String> WORKFLOW_CRD = List.of("workflows.baton.dev-v1.yml");
 
@@ -110,7 +110,7 @@ public final class MockKubernetes implements AutoCloseable {
 
   private static void install(KubernetesClient client, String file) {
     try (InputStream in = MockKubernetes.class.getClassLoader()
-        .getResourceAsStream(CrdSchemaValidator.CLASSPATH_DIR + file)) {
+        .getResourceAsStream(CommittedCrds.CLASSPATH_DIR + file)) {
       if (in == null) {
         throw new IllegalStateException("no CRD " + file + " on the class path");
       }

@@ -3,7 +3,7 @@ package dev.baton.devapi.cel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.api.crd.CrdSchemaValidator;
+import dev.baton.api.crd.CommittedCrds;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,13 +19,13 @@ class CelRuleCostTest {
   static final long CEILING = RuleCost.PER_CALL_LIMIT / 10;
 
   static List<String> crds() {
-    return CrdSchemaValidator.CRD_FILES;
+    return CommittedCrds.CRD_FILES;
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("crds")
   void everyRuleIsCheapOnARealApiServer(String file) {
-    JsonNode crd = CrdSchemaValidator.readCrd(file);
+    JsonNode crd = CommittedCrds.read(file);
     String kind = crd.at("/spec/names/kind").asText();
     CelValidator validator = new CelValidator(crd.at("/spec/versions/0/schema/openAPIV3Schema"));
     long total = 0;

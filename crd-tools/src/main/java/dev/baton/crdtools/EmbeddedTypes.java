@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.devapi.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,7 @@ class CrdReferenceIsCurrentTest {
     if (Boolean.getBoolean("baton.docs.update")) {
       Files.writeString(committed, expected);
     }
-    assertThat(committed).as("docs/crd-reference.md is stale: run `mvn -pl api test -Dtest=CrdReferenceIsCurrentTest "
+    assertThat(committed).as("docs/crd-reference.md is stale: run `mvn -pl crd-tools -am test -Dtest=CrdReferenceIsCurrentTest "
         + "-Dbaton.docs.update=true` and commit it").exists();
     assertThat(Files.readString(committed)).isEqualTo(expected);
   }

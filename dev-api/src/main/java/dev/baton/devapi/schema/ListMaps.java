@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.devapi.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

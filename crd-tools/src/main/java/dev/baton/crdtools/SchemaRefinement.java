@@ -1,10 +1,13 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.crd.AllowedValues;
+import dev.baton.api.crd.ListMap;
+import dev.baton.api.crd.MetadataName;
 import dev.baton.api.v1alpha1.Workflow;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,15 +1,16 @@
-package dev.baton.api.crd;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.baton.crdtools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.crd.CommittedCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a real API server (Kubernetes 1.27 or later) needs of a CRD before it accepts it, checked on the generated
@@ -29,9 +30,9 @@ class CrdStructureTest {
   }
 
   static Stream<Crd> crds() {
-    return CrdSchemaValidator.CRD_FILES.stream().map(file -> {
-      JsonNode crd = CrdSchemaValidator.readCrd(file);
-      Class<? extends HasMetadata> type = CrdGeneration.RESOURCES.stream()
+    return CommittedCrds.CRD_FILES.stream().map(file -> {
+      JsonNode crd = CommittedCrds.read(file);
+      Class<? extends HasMetadata> type = CommittedCrds.RESOURCES.stream()
           .filter(c -> c.getSimpleName().equals(crd.at("/spec/names/kind").asText())).findFirst().orElseThrow();
       return new Crd(file, type, (ObjectNode) crd.at("/spec/versions/0/schema/openAPIV3Schema"));
     });

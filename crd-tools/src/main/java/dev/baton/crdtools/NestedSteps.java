@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,16 +1,12 @@
-package dev.baton.api.crd;
+package dev.baton.devapi.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.baton.api.crd.CommittedCrds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -28,14 +24,6 @@ import java.util.Map;
  */
 public final class CrdSchemaValidator {
 
-  /** Where the committed CRDs ({@code crds/}) are packaged inside the api jar. */
-  public static final String CLASSPATH_DIR = "META-INF/baton/crds/";
-
-  public static final List<String> CRD_FILES = List.of(
-      "retrypolicies.baton.dev-v1.yml", "workerservices.baton.dev-v1.yml", "workflows.baton.dev-v1.yml");
-
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
   private final Map<String, JsonSchema> schemasByKind = new HashMap<>();
   /** The structural schemas as written, {@code x-kubernetes-*} extensions included. */
   private final Map<String, JsonNode> structuralByKind = new HashMap<>();
@@ -51,30 +39,14 @@ public final class CrdSchemaValidator {
     }
   }
 
-  /** The validator over the CRDs packaged in this jar. */
+  /** The validator over the committed CRDs (packaged in the api jar). */
   public static CrdSchemaValidator fromClasspath() {
-    List<JsonNode> crds = new ArrayList<>();
-    for (String file : CRD_FILES) {
-      crds.add(readCrd(file));
-    }
-    return new CrdSchemaValidator(crds);
+    return new CrdSchemaValidator(CommittedCrds.all());
   }
 
   /** The validator over the given CRD documents. */
   public static CrdSchemaValidator of(List<JsonNode> crds) {
     return new CrdSchemaValidator(crds);
-  }
-
-  /** A packaged CRD file as a tree. */
-  public static JsonNode readCrd(String file) {
-    try (InputStream in = CrdSchemaValidator.class.getClassLoader().getResourceAsStream(CLASSPATH_DIR + file)) {
-      if (in == null) {
-        throw new IllegalStateException("CRD " + file + " is not on the classpath under " + CLASSPATH_DIR);
-      }
-      return YAML.readTree(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   public boolean knows(String kind) {

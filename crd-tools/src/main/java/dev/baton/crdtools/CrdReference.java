@@ -1,6 +1,7 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.crd.CommittedCrds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,11 +32,11 @@ public final class CrdReference {
     StringBuilder md = new StringBuilder();
     md.append("# Resource reference\n\n")
         .append("Generated from the CRDs in `crds/` by `CrdReference`; refresh with\n")
-        .append("`mvn -pl api test -Dtest=CrdReferenceIsCurrentTest -Dbaton.docs.update=true`.\n")
+        .append("`mvn -pl crd-tools -am test -Dtest=CrdReferenceIsCurrentTest -Dsurefire.failIfNoSpecifiedTests=false -Dbaton.docs.update=true`.\n")
         .append("Group `baton.dev`, version `v1alpha1`, all namespaced.\n")
         .append("Commented examples: `examples/reference/`. `kubectl explain <kind>.spec` shows the same descriptions.\n");
-    for (String file : CrdSchemaValidator.CRD_FILES) {
-      JsonNode crd = CrdSchemaValidator.readCrd(file);
+    for (String file : CommittedCrds.CRD_FILES) {
+      JsonNode crd = CommittedCrds.read(file);
       JsonNode version = crd.at("/spec/versions/0");
       String kind = crd.at("/spec/names/kind").asText();
       md.append("\n## ").append(kind).append("\n\n");

@@ -1,4 +1,4 @@
-package dev.baton.api.crd;
+package dev.baton.devapi.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import dev.baton.api.crd.CommittedCrds;
 import dev.baton.api.v1alpha1.BatonGroup;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -45,7 +46,7 @@ class ExamplesAreValidTest {
       }
       assertThat(VALIDATOR.knows(doc.path("kind").asText())).as("kind of %s", doc).isTrue();
       assertThat(VALIDATOR.validate(doc)).as("schema errors in %s", file).isEmpty();
-      Class<? extends HasMetadata> type = CrdGeneration.RESOURCES.stream()
+      Class<? extends HasMetadata> type = CommittedCrds.RESOURCES.stream()
           .filter(c -> c.getSimpleName().equals(doc.path("kind").asText())).findFirst().orElseThrow();
       HasMetadata resource = Serialization.unmarshal(YAML.writeValueAsString(doc), type);
       assertThat(resource.getMetadata().getName()).isNotBlank();

@@ -1,8 +1,6 @@
-package dev.baton.api.crd;
+package dev.baton.crdtools;
 
-import dev.baton.api.v1alpha1.RetryPolicy;
-import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.crd.CommittedCrds;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
@@ -19,14 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the CRD YAML of every Baton resource. Run at build time into {@code api/target/crds}; a test compares that
+ * Writes the CRD YAML of every Baton resource. Run at build time into {@code crd-tools/target/crds}; a test compares that
  * with the committed {@code crds/}. The fabric8 generator sorts printer columns by JSON path, which would put Age
  * first: the post-processor restores the order of the {@code @AdditionalPrinterColumn} annotations.
  */
 public final class CrdGeneration {
-
-  public static final List<Class<? extends HasMetadata>> RESOURCES =
-      List.of(RetryPolicy.class, WorkerService.class, Workflow.class);
 
   private CrdGeneration() {}
 
@@ -41,8 +36,8 @@ public final class CrdGeneration {
     new CRDGenerator()
         .inOutputDir(outputDir.toFile())
         .forCRDVersions("v1")
-        .withPostProcessor(new ColumnOrder(new SchemaRefinement(RESOURCES)))
-        .customResourceClasses(RESOURCES)
+        .withPostProcessor(new ColumnOrder(new SchemaRefinement(CommittedCrds.RESOURCES)))
+        .customResourceClasses(CommittedCrds.RESOURCES)
         .detailedGenerate();
   }
 
@@ -59,7 +54,7 @@ public final class CrdGeneration {
       crd = next.process(crd, crdSpecVersion);
       if (crd instanceof CustomResourceDefinition definition) {
         String kind = definition.getSpec().getNames().getKind();
-        RESOURCES.stream().filter(c -> c.getSimpleName().equals(kind)).findFirst().ifPresent(c -> {
+        CommittedCrds.RESOURCES.stream().filter(c -> c.getSimpleName().equals(kind)).findFirst().ifPresent(c -> {
           List<String> declared =
               Arrays.stream(c.getAnnotationsByType(AdditionalPrinterColumn.class)).map(AdditionalPrinterColumn::name).toList();
           Map<String, Integer> rank = new java.util.HashMap<>();
