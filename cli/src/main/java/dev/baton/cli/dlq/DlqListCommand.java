@@ -2,9 +2,10 @@ package dev.baton.cli.dlq;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.cli.support.CliException;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.Table;
 import dev.baton.cli.support.Times;
@@ -78,7 +79,7 @@ public final class DlqListCommand implements Callable<Integer> {
         items.addObject().put("name", dlq.name()).put("service", dlq.service()).put("consumer", dlq.consumer())
             .put("messages", q.messages());
       }
-      Json.print(out, output.format(), doc);
+      Documents.print(out, output.format(), doc);
       return;
     }
     if (queues.isEmpty()) {
@@ -111,7 +112,7 @@ public final class DlqListCommand implements Callable<Integer> {
       doc.put("vhost", broker.vhost);
       ArrayNode items = doc.putArray("messages");
       messages.forEach(m -> items.add(toJson(m)));
-      Json.print(out, output.format(), doc);
+      Documents.print(out, output.format(), doc);
       return;
     }
     if (messages.isEmpty()) {

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import dev.baton.api.json.Json;
 import dev.baton.cli.support.CliException;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.Table;
 import dev.baton.deadletters.DeadLetterQueue;
@@ -109,7 +110,7 @@ public final class DlqReplayCommand implements Callable<Integer> {
             .put("exchange", m.target().exchange()).put("routingKey", m.target().routingKey());
       }
       doc.put("left", result.left());
-      Json.print(out, output.format(), doc);
+      Documents.print(out, output.format(), doc);
       return;
     }
     if (result.moved().isEmpty()) {

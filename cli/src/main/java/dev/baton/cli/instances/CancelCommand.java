@@ -1,8 +1,9 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.CancelRequest;
+import dev.baton.httpapi.InstanceDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,18 +20,17 @@ public final class CancelCommand extends InstanceAction {
   boolean compensate;
 
   @Override
-  JsonNode body() {
-    return compensate ? Json.MAPPER.createObjectNode().put("compensate", true) : null;
+  CancelRequest body() {
+    return new CancelRequest(compensate);
   }
 
   @Override
-  String action() {
-    return "cancel";
+  String path(String id) {
+    return ApiPaths.cancel(id);
   }
 
   @Override
-  String done(JsonNode i) {
-    return "instance " + Json.text(i, "id") + " (" + Json.text(i, "workflow") + ", business key "
-        + Json.text(i, "businessKey") + "): " + Json.text(i, "status") + " at " + Instances.step(i);
+  String done(InstanceDocument i) {
+    return Instances.summary(i) + i.status() + " at " + Instances.step(i);
   }
 }

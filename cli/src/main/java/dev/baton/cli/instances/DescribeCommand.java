@@ -1,9 +1,10 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.InstanceDocument;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,11 +30,11 @@ public final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JsonNode i = runtime.client().get(Instances.path(id)).body();
+    InstanceDocument i = runtime.client().get(ApiPaths.instance(id), InstanceDocument.class);
     if (output.isTable()) {
       Instances.describe(spec.commandLine().getOut(), i, Instant.now());
     } else {
-      Json.print(spec.commandLine().getOut(), output.format(), i);
+      Documents.print(spec.commandLine().getOut(), output.format(), i);
     }
     return ExitCodes.OK;
   }

@@ -1,12 +1,13 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
-import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.CliException;
+import dev.baton.cli.support.Documents;
+import dev.baton.cli.support.ExitCodes;
+import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.Health;
+import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InstanceList;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -74,18 +75,15 @@ public final class GetCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + MAX_LIMIT + ", got " + limit);
     }
     RuntimeClient client = runtime.client();
-    List<JsonNode> items = args.isEmpty() ? everyWorkflow(client) : list(client, args.get(0), false);
-    items.sort(Comparator.comparing((JsonNode i) -> Json.text(i, "createdAt")).reversed());
+    List<InstanceDocument> items = args.isEmpty() ? everyWorkflow(client) : list(client, args.get(0), false);
+    items.sort(Comparator.comparing(InstanceDocument::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+        .reversed());
     if (items.size() > limit) {
       items = items.subList(0, limit);
     }
     var out = spec.commandLine().getOut();
     if (!output.isTable()) {
-      ObjectNode doc = Json.object();
-      ArrayNode array = doc.putArray("items");
-      items.forEach(array::add);
-      doc.put("count", items.size());
-      Json.print(out, output.format(), doc);
+      Documents.print(out, output.format(), InstanceList.of(items));
     } else if (items.isEmpty()) {
       out.println("No instances" + (args.isEmpty() ? "" : " of " + namespace.namespace() + "/" + args.get(0))
           + (status == null && businessKey == null ? "" : " match") + ".");
@@ -97,44 +95,41 @@ public final class GetCommand implements Callable<Integer> {
   }
 
   private int one(String id) {
-    JsonNode i = runtime.client().get(Instances.path(id)).body();
+    InstanceDocument i = runtime.client().get(ApiPaths.instance(id), InstanceDocument.class);
     var out = spec.commandLine().getOut();
     if (output.isTable()) {
       Instances.table(List.of(i), Instant.now()).print(out);
     } else {
-      Json.print(out, output.format(), i);
+      Documents.print(out, output.format(), i);
     }
     return ExitCodes.OK;
   }
 
   /** One workflow's instances; {@code quiet}: a workflow unknown in this namespace has none. */
-  private List<JsonNode> list(RuntimeClient client, String workflow, boolean quiet) {
-    StringBuilder path = new StringBuilder(Instances.listPath(namespace.namespace(), workflow))
-        .append("?limit=").append(limit);
-    if (status != null) {
-      path.append("&status=").append(status.name());
-    }
-    if (businessKey != null) {
-      path.append("&businessKey=").append(RuntimeClient.encode(businessKey));
-    }
-    RuntimeClient.Response r = quiet ? client.getAccepting(path.toString(), Set.of(404)) : client.get(path.toString());
-    List<JsonNode> items = new ArrayList<>();
-    if (r.status() == 200) {
-      r.body().path("items").forEach(items::add);
+  private List<InstanceDocument> list(RuntimeClient client, String workflow, boolean quiet) {
+    String path = ApiPaths.instances(namespace.namespace(), workflow, status == null ? null : status.name(),
+        businessKey, limit);
+    RuntimeClient.Response<InstanceList> r = client.getAccepting(path, InstanceList.class,
+        quiet ? Set.of(404) : Set.of());
+    List<InstanceDocument> items = new ArrayList<>();
+    if (r.status() == 200 && r.body().items() != null) {
+      items.addAll(r.body().items());
     }
     return items;
   }
 
   /** The runtime says which workflows it consumes on {@code /healthz}; their instances, merged. */
-  private List<JsonNode> everyWorkflow(RuntimeClient client) {
-    JsonNode health = client.getAccepting("/healthz", Set.of(503)).body();
+  private List<InstanceDocument> everyWorkflow(RuntimeClient client) {
+    Health health = client.getAccepting(ApiPaths.HEALTH, Health.class, Set.of(503)).body();
     Set<String> workflows = new TreeSet<>();
-    health.path("consuming").forEach(w -> workflows.add(w.asText()));
+    if (health.consuming() != null) {
+      workflows.addAll(health.consuming());
+    }
     if (workflows.isEmpty()) {
       throw CliException.server("the runtime at " + client.url() + " runs no workflow yet: apply one"
           + " (kubectl apply -f examples/order-saga/) or name it: baton get <workflow>");
     }
-    List<JsonNode> items = new ArrayList<>();
+    List<InstanceDocument> items = new ArrayList<>();
     for (String workflow : workflows) {
       items.addAll(list(client, workflow, true));
     }

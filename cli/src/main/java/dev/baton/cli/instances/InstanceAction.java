@@ -1,16 +1,16 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.InstanceDocument;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cancel} and {@code retry}: a POST on one instance, then the instance as it is now. */
+/** {@code cancel}, {@code retry} and {@code signal}: a POST on one instance, then the instance as it is now. */
 abstract class InstanceAction implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "<id>", description = "The instance id.")
@@ -20,26 +20,27 @@ abstract class InstanceAction implements Callable<Integer> {
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
-  /** {@code cancel} or {@code retry}: the last segment of the path. */
-  abstract String action();
+  /** The path of the action on instance {@code id} ({@link dev.baton.httpapi.ApiPaths}). */
+  abstract String path(String id);
 
   /** One line on what happened, for the table output. */
-  abstract String done(JsonNode instance);
+  abstract String done(InstanceDocument instance);
 
   /** The request's body; none by default. */
-  JsonNode body() {
+  Object body() {
     return null;
   }
 
   @Override
   public Integer call() {
-    JsonNode i = runtime.client().post(Instances.path(id) + "/" + action(), body()).body();
+    Object body = body();
+    InstanceDocument i = runtime.client().post(path(id), body, InstanceDocument.class);
     var out = spec.commandLine().getOut();
     if (output.isTable()) {
       out.println(done(i));
       out.flush();
     } else {
-      Json.print(out, output.format(), i);
+      Documents.print(out, output.format(), i);
     }
     return ExitCodes.OK;
   }

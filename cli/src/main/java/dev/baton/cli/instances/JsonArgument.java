@@ -1,7 +1,8 @@
 package dev.baton.cli.instances;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.cli.support.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,10 +16,20 @@ final class JsonArgument {
   private JsonArgument() {}
 
   /**
+   * Any JSON value.
+   *
    * @param option the option's name, for the message of a bad value
-   * @param objectOnly the value must be a JSON object (else any JSON value)
    */
-  static JsonNode parse(CommandSpec spec, String option, String value, boolean objectOnly) {
+  static JsonNode parse(CommandSpec spec, String option, String value) {
+    return parse(spec, option, value, false);
+  }
+
+  /** A JSON object. */
+  static ObjectNode object(CommandSpec spec, String option, String value) {
+    return (ObjectNode) parse(spec, option, value, true);
+  }
+
+  private static JsonNode parse(CommandSpec spec, String option, String value, boolean objectOnly) {
     String text = value.startsWith("@") ? read(spec, option, value.substring(1)) : value;
     JsonNode json = Json.parseOrNull(text);
     if (json == null || (objectOnly && !json.isObject())) {

@@ -1,8 +1,8 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.InstanceDocument;
 import picocli.CommandLine.Command;
 
 /** {@code baton retry <id>}. */
@@ -14,14 +14,12 @@ import picocli.CommandLine.Command;
 public final class RetryCommand extends InstanceAction {
 
   @Override
-  String action() {
-    return "retry";
+  String path(String id) {
+    return ApiPaths.retry(id);
   }
 
   @Override
-  String done(JsonNode i) {
-    return "instance " + Json.text(i, "id") + " (" + Json.text(i, "workflow") + ", business key "
-        + Json.text(i, "businessKey") + "): " + Json.text(i, "status") + ", " + Instances.step(i) + " sent again"
-        + " as attempt " + Json.text(i, "attempt");
+  String done(InstanceDocument i) {
+    return Instances.summary(i) + i.status() + ", " + Instances.step(i) + " sent again as attempt " + i.attempt();
   }
 }

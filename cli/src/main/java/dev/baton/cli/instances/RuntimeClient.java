@@ -1,14 +1,15 @@
 package dev.baton.cli.instances;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.json.Json;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
+import dev.baton.httpapi.ErrorBody;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -20,17 +21,17 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * The runtime's HTTP API (docs/design.md#interfaces) from the command line: JSON in, JSON out, and every failure turned into a
- * {@link CliException} with the exit code it deserves: the server's own message for 4xx/5xx, one clear line when
- * the runtime cannot be reached.
+ * The runtime's HTTP API (docs/design.md#interfaces) from the command line: the API's own types (module http-api)
+ * sent and read as JSON, and every failure turned into a {@link CliException} with the exit code it deserves: the
+ * server's own message ({@link ErrorBody}) for 4xx/5xx, one clear line when the runtime cannot be reached.
  */
 public final class RuntimeClient {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-  /** An answer: its HTTP status and JSON body. */
-  public record Response(int status, JsonNode body) {}
+  /** An answer: its HTTP status and its body, read as the document asked for. */
+  public record Response<T>(int status, T body) {}
 
   private final URI base;
   private final HttpClient http;
@@ -52,28 +53,32 @@ public final class RuntimeClient {
     return base.toString();
   }
 
-  public Response get(String path) {
-    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, Set.of());
+  public <T> T get(String path, Class<T> type) {
+    return getAccepting(path, type, Set.of()).body();
   }
 
-  /** A GET whose listed error statuses are answers, not failures (e.g. {@code /healthz} says 503 when DOWN). */
-  public Response getAccepting(String path, Set<Integer> accepted) {
-    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, accepted);
+  /**
+   * A GET whose listed error statuses are answers, not failures (e.g. {@code /healthz} says 503 when DOWN); their body
+   * is read as {@code type} too.
+   */
+  public <T> Response<T> getAccepting(String path, Class<T> type, Set<Integer> accepted) {
+    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, type, accepted);
   }
 
-  public Response post(String path, JsonNode body) {
+  /** @param body sent as JSON; null sends none */
+  public <T> T post(String path, Object body, Class<T> type) {
+    return postWithStatus(path, body, type).body();
+  }
+
+  /** {@link #post}, with the status of the answer (a start says 201 when it created the instance, 200 when not). */
+  public <T> Response<T> postWithStatus(String path, Object body, Class<T> type) {
     HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-        : HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8);
+        : HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8);
     return send(HttpRequest.newBuilder(resolve(path)).header("Content-Type", "application/json").POST(publisher),
-        path, Set.of());
+        path, type, Set.of());
   }
 
-  /** A path segment or query value, percent-encoded. */
-  public static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  private Response send(HttpRequest.Builder request, String path, Set<Integer> accepted) {
+  private <T> Response<T> send(HttpRequest.Builder request, String path, Class<T> type, Set<Integer> accepted) {
     HttpResponse<String> response;
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
@@ -99,13 +104,28 @@ public final class RuntimeClient {
           + " and no JSON: is --runtime-url the Baton runtime?");
     }
     if (status >= 400 && !accepted.contains(status)) {
-      String message = Json.text(body, "message");
-      String code = Json.text(body, "error");
+      ErrorBody error = readOrNull(body, ErrorBody.class);
+      String message = error == null || error.message() == null ? "" : error.message();
+      String code = error == null || error.error() == null ? "" : error.error();
       String hint = status == 401 && token == null ? "; pass --token or set BATON_RUNTIME_TOKEN" : "";
       throw CliException.server((message.isEmpty() ? "request failed" : message) + " (HTTP " + status
           + (code.isEmpty() ? "" : " " + code) + ")" + hint);
     }
-    return new Response(status, body);
+    T document = readOrNull(body, type);
+    if (document == null) {
+      throw CliException.server("the server at " + base + " answered " + path + " with HTTP " + status
+          + " and JSON that is not the runtime's " + type.getSimpleName() + ": is --runtime-url the Baton runtime?");
+    }
+    return new Response<>(status, document);
+  }
+
+  /** The JSON read as {@code type}, or null when it is not of that shape. */
+  private static <T> T readOrNull(JsonNode json, Class<T> type) {
+    try {
+      return Json.MAPPER.treeToValue(json, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private CliException unreachable(String why, Throwable cause) {

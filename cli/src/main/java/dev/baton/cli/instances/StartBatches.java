@@ -1,11 +1,15 @@
 package dev.baton.cli.instances;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.BatchStartRequest;
+import dev.baton.httpapi.BatchStartResponse;
+import dev.baton.httpapi.InvalidRequest;
+import dev.baton.httpapi.StartRequest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,13 +23,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code baton start --from-file}: JSON lines, checked whole before anything is sent, then sent to the runtime's batch
- * start in batches of up to {@value #BATCH} starts and about half a MiB (each one transaction, idempotent per business key), with progress per batch.
- * A run stopped half-way is simply run again: the keys already started come back as existing instances.
+ * {@code baton start --from-file}: JSON lines, each checked as the runtime checks a start ({@link StartRequest}) before
+ * anything is sent, then sent to the runtime's batch start in batches of up to {@value #BATCH} starts and about half a
+ * MiB (each one transaction, idempotent per business key), with progress per batch. A run stopped half-way is simply
+ * run again: the keys already started come back as existing instances.
  */
 final class StartBatches {
 
-  static final int BATCH = 1000;
+  static final int BATCH = BatchStartRequest.MAX_INSTANCES;
   /** Half the runtime's default request limit (BATON_HTTP_MAX_REQUEST_BYTES, 1 MiB): large inputs make batches smaller. */
   static final int BATCH_BYTES = 512 * 1024;
 
@@ -34,16 +39,17 @@ final class StartBatches {
   private final OutputOptions output;
   private final String path;
 
-  StartBatches(CommandSpec spec, RuntimeClient client, OutputOptions output, String instancesPath) {
+  /** @param path where to send the batches ({@link dev.baton.httpapi.ApiPaths#batch}) */
+  StartBatches(CommandSpec spec, RuntimeClient client, OutputOptions output, String path) {
     this.spec = spec;
     this.client = client;
     this.output = output;
-    this.path = instancesPath + "/batch";
+    this.path = path;
   }
 
   /** The starts of the file, each line a JSON object with a businessKey; blank lines are skipped. */
-  static List<ObjectNode> read(CommandSpec spec, String file) {
-    List<ObjectNode> starts = new ArrayList<>();
+  static List<StartRequest> read(CommandSpec spec, String file) {
+    List<StartRequest> starts = new ArrayList<>();
     try (BufferedReader in = file.equals("-")
         ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
         : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
@@ -66,7 +72,11 @@ final class StartBatches {
           throw new ParameterException(spec.commandLine(), file + " line " + number
               + ": expected {\"businessKey\": \"...\", \"input\": {...}}");
         }
-        starts.add(o);
+        try {
+          starts.add(StartRequest.parse(o, ""));
+        } catch (InvalidRequest e) {
+          throw new ParameterException(spec.commandLine(), file + " line " + number + ": " + e.getMessage());
+        }
       }
     } catch (IOException e) {
       throw new ParameterException(spec.commandLine(), "--from-file " + file + ": cannot read it (" + e.getMessage()
@@ -78,25 +88,22 @@ final class StartBatches {
     return starts;
   }
 
-  int run(List<ObjectNode> starts) {
+  int run(List<StartRequest> starts) {
     PrintWriter out = spec.commandLine().getOut();
-    ArrayNode all = Json.MAPPER.createArrayNode();
+    List<BatchStartResponse.Result> all = new ArrayList<>();
     int created = 0;
     for (int from = 0; from < starts.size(); ) {
       int to = from;
       long bytes = 0;
       while (to < starts.size() && to - from < BATCH && (to == from || bytes < BATCH_BYTES)) {
-        bytes += starts.get(to).toString().length();
+        bytes += Json.write(starts.get(to)).length();
         to++;
       }
-      List<ObjectNode> batch = starts.subList(from, to);
+      BatchStartRequest batch = new BatchStartRequest(starts.subList(from, to));
       from = to;
-      ObjectNode body = Json.object();
-      body.putArray("instances").addAll(batch);
-      RuntimeClient.Response r = client.post(path, body);
-      for (JsonNode result : r.body().path("results")) {
+      for (BatchStartResponse.Result result : client.post(path, batch, BatchStartResponse.class).results()) {
         all.add(result);
-        created += result.path("created").asBoolean() ? 1 : 0;
+        created += result.created() ? 1 : 0;
       }
       if (output.isTable()) {
         out.println("sent " + all.size() + " of " + starts.size() + " (" + created + " started, "
@@ -105,9 +112,7 @@ final class StartBatches {
       }
     }
     if (!output.isTable()) {
-      ObjectNode results = Json.object();
-      results.set("results", all);
-      Json.print(out, output.format(), results);
+      Documents.print(out, output.format(), new BatchStartResponse(all));
     }
     out.flush();
     return ExitCodes.OK;

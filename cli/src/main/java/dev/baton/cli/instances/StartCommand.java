@@ -1,10 +1,13 @@
 package dev.baton.cli.instances;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
+import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.cli.support.Json;
 import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.StartRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,35 +58,33 @@ public final class StartCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--from-file takes the business keys and inputs from the file:"
             + " leave out --business-key and --input");
       }
-      return new StartBatches(spec, runtime.client(), output, Instances.listPath(namespace.namespace(), workflow))
+      return new StartBatches(spec, runtime.client(), output, ApiPaths.batch(namespace.namespace(), workflow))
           .run(StartBatches.read(spec, fromFile));
     }
     if (businessKey == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--business-key=KEY'"
           + " (or --from-file FILE to start many)");
     }
-    ObjectNode body = Json.object();
-    body.put("businessKey", businessKey);
-    body.set("input", input());
-    RuntimeClient.Response r = runtime.client().post(Instances.listPath(namespace.namespace(), workflow), body);
+    StartRequest request = new StartRequest(businessKey, input());
+    RuntimeClient.Response<InstanceDocument> r = runtime.client()
+        .postWithStatus(ApiPaths.instances(namespace.namespace(), workflow), request, InstanceDocument.class);
     var out = spec.commandLine().getOut();
+    InstanceDocument i = r.body();
     if (!output.isTable()) {
-      Json.print(out, output.format(), r.body());
+      Documents.print(out, output.format(), i);
       return ExitCodes.OK;
     }
-    JsonNode i = r.body();
-    String id = Json.text(i, "id");
     out.println(r.status() == 201
-        ? "started " + namespace.namespace() + "/" + workflow + " instance " + id + " (business key "
-            + businessKey + "): " + Json.text(i, "status") + " at " + Instances.step(i)
-        : "business key " + businessKey + " was already started: instance " + id + " is " + Json.text(i, "status")
+        ? "started " + namespace.namespace() + "/" + workflow + " instance " + i.id() + " (business key "
+            + businessKey + "): " + i.status() + " at " + Instances.step(i)
+        : "business key " + businessKey + " was already started: instance " + i.id() + " is " + i.status()
             + " (nothing new started)");
-    out.println("  baton describe " + id);
+    out.println("  baton describe " + i.id());
     out.flush();
     return ExitCodes.OK;
   }
 
-  private JsonNode input() {
-    return input == null ? Json.object() : JsonArgument.parse(spec, "--input", input, true);
+  private ObjectNode input() {
+    return input == null ? Json.object() : JsonArgument.object(spec, "--input", input);
   }
 }

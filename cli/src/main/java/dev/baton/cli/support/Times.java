@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 
 /** Times as people read them in a terminal: ages like kubectl's, clock times in the local zone. */
 public final class Times {
@@ -13,18 +12,6 @@ public final class Times {
   private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z");
 
   private Times() {}
-
-  /** An ISO-8601 instant, or null when absent or unreadable. */
-  public static Instant parse(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
 
   /** {@code 45s}, {@code 3m12s}, {@code 25m}, {@code 4h10m}, {@code 3d}; "" for no time. */
   public static String age(Instant from, Instant now) {
