@@ -7,9 +7,9 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import dev.baton.contract.topology.QueueType;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.RabbitVhost;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.PostgresDatabase;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
@@ -53,7 +53,7 @@ final class Ceiling implements AutoCloseable {
 
   private final BenchConfig config;
   /** Its own vhost and database, as Baton's runs have theirs. */
-  private final TestStack infrastructure;
+  private final Sandbox infrastructure;
   private final RabbitVhost vhost;
   private final PostgresDatabase database;
   private final Connection consumerConnection;
@@ -82,7 +82,7 @@ final class Ceiling implements AutoCloseable {
 
   Ceiling(BenchConfig config) {
     this.config = config;
-    this.infrastructure = TestStack.builder("bench-ceiling").vhost().database()
+    this.infrastructure = Sandbox.builder("bench-ceiling").vhost().database()
         .with(s -> Resources.trackDatabase(s.database().name())).start();
     try {
       this.vhost = infrastructure.vhost();

@@ -11,9 +11,9 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -103,7 +103,7 @@ final class OperatorScale {
   private OperatorScale() {}
 
   static Result run(int services, int workflows, int resyncSeconds) throws Exception {
-    try (TestStack stack = TestStack.builder("bench-operator").kubernetes(MockKubernetes.ALL_CRDS)
+    try (Sandbox stack = Sandbox.builder("bench-operator").kubernetes(MockKubernetes.ALL_CRDS)
         .brokerUsers("baton-b").start()) {
       KubernetesMockServer server = stack.kubernetes().server();
       KubernetesClient client = stack.client();

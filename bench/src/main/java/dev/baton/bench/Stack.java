@@ -10,9 +10,9 @@ import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.Sandbox;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
 import java.sql.ResultSet;
@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything one Baton measurement stands on, as the product runs it: the shared {@link TestStack} (a fresh vhost on
+ * Everything one Baton measurement stands on, as the product runs it: the shared {@link Sandbox} (a fresh vhost on
  * the real RabbitMQ, a fresh database on the real PostgreSQL, the mock API server holding the Workflow resource the
  * runtime watches, the topology the operator would declare: same planner, so no operator is needed), the real
  * runtime ({@link BatonRuntime#start}) and no-op workers written with the worker SDK. Closing it removes the vhost,
@@ -33,21 +33,21 @@ import java.util.Map;
  */
 final class Stack implements AutoCloseable {
 
-  static final String NS = TestStack.NAMESPACE;
+  static final String NS = Sandbox.NAMESPACE;
   static final String WORKFLOW = "bench";
   static final String ENTITY = "order";
   /** Steps spread over at most this many services, as a real workflow spreads over a few (one worker each). */
   static final int MAX_SERVICES = 3;
 
   final BenchConfig config;
-  private final TestStack stack;
+  private final Sandbox stack;
   final WorkflowSpec spec;
   BatonRuntime runtime;
   private final List<BatonWorker> workers = new ArrayList<>();
   /** While set: when the workers received each command ("instance/step/attempt"), for the hop breakdown. */
   volatile Map<String, java.time.Instant> commandsSeen;
 
-  private Stack(BenchConfig config, WorkflowSpec spec, TestStack stack) {
+  private Stack(BenchConfig config, WorkflowSpec spec, Sandbox stack) {
     this.config = config;
     this.spec = spec;
     this.stack = stack;
@@ -56,7 +56,7 @@ final class Stack implements AutoCloseable {
   /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
   static Stack create(BenchConfig config, String prefix) {
     WorkflowSpec spec = spec(config.steps(), config.stepTimeout(), config.shape());
-    return TestStack.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
         .with(s -> Resources.trackDatabase(s.database().name()))
         .with(s -> s.declareTopology(WORKFLOW, spec, config.queueType(), RetryStaircase.NONE))
         .with(s -> s.applyWorkflow(WORKFLOW, spec))

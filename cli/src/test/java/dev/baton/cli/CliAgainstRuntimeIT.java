@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.examples.ShippingWorker;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;

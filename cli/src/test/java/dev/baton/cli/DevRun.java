@@ -2,15 +2,15 @@ package dev.baton.cli;
 
 import dev.baton.devapi.Kubectl;
 import dev.baton.runtime.tracing.RuntimeTracing;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.PostgresDatabase;
+import dev.baton.sandbox.Sandbox;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * {@code baton dev} started in-process on a {@link TestStack}'s vhost, broker users and database (the stack owns it,
+ * {@code baton dev} started in-process on a {@link Sandbox}'s vhost, broker users and database (the stack owns it,
  * so closing the stack stops it first), and the real kubectl pointed at its API.
  */
 record DevRun(DevStack stack, Kubectl kubectl) {
@@ -21,12 +21,12 @@ record DevRun(DevStack stack, Kubectl kubectl) {
    * @param exampleWorkers whether the example workers run in-process
    * @param printed what {@code baton dev} prints
    */
-  static DevRun start(TestStack on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed) {
+  static DevRun start(Sandbox on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed) {
     return start(on, home, resync, exampleWorkers, printed, null);
   }
 
   /** @param tracing where the runtime's and the example workers' spans go (null: the OTEL_* variables) */
-  static DevRun start(TestStack on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed,
+  static DevRun start(Sandbox on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed,
       RuntimeTracing tracing) {
     PostgresDatabase database = on.database();
     DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,

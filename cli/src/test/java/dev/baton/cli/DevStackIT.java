@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.http.client.domain.QueueInfo;
 import dev.baton.devapi.Kubectl;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.Sandbox;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code baton dev} in-process, against the real RabbitMQ (a fresh vhost) and PostgreSQL (a fresh database) of a
- * {@link TestStack}: the README's quickstart with the real kubectl. Every part must run: a component that does not
+ * {@link Sandbox}: the README's quickstart with the real kubectl. Every part must run: a component that does not
  * start fails the class (DevStack.start throws), it is never skipped.
  */
 class DevStackIT {
@@ -32,7 +32,7 @@ class DevStackIT {
   @TempDir
   static Path tmp;
 
-  private static TestStack infrastructure;
+  private static Sandbox infrastructure;
   private static DevStack stack;
   private static Kubectl kubectl;
   private static final ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -40,7 +40,7 @@ class DevStackIT {
   @BeforeAll
   static void start() {
     Kubectl.executable();
-    infrastructure = TestStack.builder("baton-dev-test").database().brokerUsers("baton-devtest-").start();
+    infrastructure = Sandbox.builder("baton-dev-test").database().brokerUsers("baton-devtest-").start();
     DevRun dev = DevRun.start(infrastructure, tmp, Duration.ofSeconds(5), false,
         new PrintStream(printed, true, StandardCharsets.UTF_8));
     stack = dev.stack();

@@ -10,14 +10,14 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
 import dev.baton.runtime.tracing.RuntimeTracing;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import dev.baton.testing.RabbitVhost;
-import dev.baton.testing.TestStack;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -60,14 +60,14 @@ final class SagaStack implements AutoCloseable {
 
   /** Every span of the runtime and the example workers (OrderSagaTraceIT picks an instance's by its trace id). */
   final InMemorySpanExporter spans = InMemorySpanExporter.create();
-  private final TestStack infrastructure;
+  private final Sandbox infrastructure;
   final RabbitVhost vhost;
   final DevStack stack;
   final Kubectl kubectl;
   private final HttpClient http = HttpClient.newHttpClient();
 
   /** Starts {@code baton dev} on the stack's vhost and database, applies the saga and waits until it runs. */
-  private SagaStack(TestStack infrastructure, ByteArrayOutputStream printed) throws Exception {
+  private SagaStack(Sandbox infrastructure, ByteArrayOutputStream printed) throws Exception {
     this.infrastructure = infrastructure;
     this.vhost = infrastructure.vhost();
     DevRun dev = DevRun.start(infrastructure, Files.createTempDirectory("baton-saga"), Duration.ofSeconds(10), true,
@@ -109,7 +109,7 @@ final class SagaStack implements AutoCloseable {
     Kubectl.executable();
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     try {
-      return TestStack.builder("baton-saga").database().brokerUsers("baton-sagatest-")
+      return Sandbox.builder("baton-saga").database().brokerUsers("baton-sagatest-")
           .start(s -> new SagaStack(s, printed));
     } catch (RuntimeException | Error e) {
       throw new IllegalStateException("the saga stack did not come up: " + e.getMessage() + "\nbaton dev printed:\n"

@@ -17,9 +17,9 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.runtime.definitions.WorkflowWatcher;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -136,7 +136,7 @@ class RecordedRequestsIT {
 
     List<OwnerReference> ownerReferences = new ArrayList<>();
     // The broker users the operator makes live outside the vhost: the stack deletes any it leaves.
-    try (TestStack broker = TestStack.builder("helm-rbac").brokerUsers("baton-h").start();
+    try (Sandbox broker = Sandbox.builder("helm-rbac").brokerUsers("baton-h").start();
         KubernetesClient client = clientAs(OPERATOR_AGENT)) {
       OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
           .managementUrl(LocalServices.RABBITMQ_MANAGEMENT_URL)

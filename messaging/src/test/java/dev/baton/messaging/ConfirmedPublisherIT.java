@@ -10,7 +10,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.http.client.domain.ConnectionInfo;
 import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.messaging.PublishResult.Status;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.sandbox.RabbitVhost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

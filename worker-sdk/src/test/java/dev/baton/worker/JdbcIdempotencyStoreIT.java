@@ -10,7 +10,7 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ServiceModel;
-import dev.baton.testing.PostgresDatabase;
+import dev.baton.sandbox.PostgresDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package dev.baton.operator.it;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.sandbox.RabbitVhost;
 import java.nio.charset.StandardCharsets;
 
 /** Publishing and counting over AMQP as the admin user: counts are exact, unlike the management statistics. */

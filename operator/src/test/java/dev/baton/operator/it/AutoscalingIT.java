@@ -17,7 +17,7 @@ import com.rabbitmq.http.client.domain.UserPermissions;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.operator.autoscaling.KedaObjects;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

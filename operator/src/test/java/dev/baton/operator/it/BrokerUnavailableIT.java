@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import dev.baton.testing.TcpProxy;
 import java.net.URI;
 import java.time.Duration;

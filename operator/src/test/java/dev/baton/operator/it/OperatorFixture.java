@@ -9,11 +9,11 @@ import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.HopBrokerClient;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import dev.baton.testing.ResourceEdits;
-import dev.baton.testing.TestStack;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * One operator per test class over the shared {@link TestStack}: the mock API server (CRUD mode, server-side apply
+ * One operator per test class over the shared {@link Sandbox}: the mock API server (CRUD mode, server-side apply
  * off) with Baton's CRDs and a fresh vhost on the real broker. Broker users get a prefix unique to the fixture and
  * are deleted on close.
  */
@@ -35,7 +35,7 @@ public final class OperatorFixture implements AutoCloseable {
   /** Comfortably more than one resync plus the management API's statistics interval. */
   public static final Duration WITHIN = Duration.ofSeconds(20);
 
-  private final TestStack stack;
+  private final Sandbox stack;
   public final KubernetesMockServer server;
   public final KubernetesClient client;
   public final RabbitVhost vhost;
@@ -43,7 +43,7 @@ public final class OperatorFixture implements AutoCloseable {
   public final OperatorSettings settings;
   public final BatonOperator operator;
 
-  private OperatorFixture(TestStack stack, UnaryOperator<OperatorSettings> adjust, UnaryOperator<BrokerClient> broker) {
+  private OperatorFixture(Sandbox stack, UnaryOperator<OperatorSettings> adjust, UnaryOperator<BrokerClient> broker) {
     this.stack = stack;
     this.server = stack.kubernetes().server();
     this.client = stack.client();
@@ -75,7 +75,7 @@ public final class OperatorFixture implements AutoCloseable {
    */
   public static OperatorFixture start(String name, UnaryOperator<OperatorSettings> adjust,
       Consumer<KubernetesMockServer> expectations, UnaryOperator<BrokerClient> broker) {
-    return TestStack.builder("op-" + name).kubernetes(MockKubernetes.ALL_CRDS, expectations).brokerUsers("baton-t")
+    return Sandbox.builder("op-" + name).kubernetes(MockKubernetes.ALL_CRDS, expectations).brokerUsers("baton-t")
         .start(stack -> new OperatorFixture(stack, adjust, broker));
   }
 

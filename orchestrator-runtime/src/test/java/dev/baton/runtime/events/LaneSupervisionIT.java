@@ -16,8 +16,8 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
-import dev.baton.testing.RabbitVhost;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 class LaneSupervisionIT {
 
   static final String WORKFLOW = "lanes";
-  static TestStack infrastructure;
+  static Sandbox infrastructure;
   static RabbitVhost vhost;
   static Database database;
   static Connection consumer;
@@ -48,7 +48,7 @@ class LaneSupervisionIT {
 
   @BeforeAll
   static void infrastructure() throws Exception {
-    infrastructure = TestStack.builder("lanes").vhost().database().start();
+    infrastructure = Sandbox.builder("lanes").vhost().database().start();
     vhost = infrastructure.vhost();
     database = TestDatabases.open(infrastructure, 4);
     consumer = infrastructure.own(vhost.newConnection("lanes-consumer"));

@@ -18,7 +18,7 @@ import dev.baton.contract.topology.ServiceModel;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.it.TestWorker.Reply;
 import dev.baton.runtime.tracing.RuntimeTracing;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
 import io.opentelemetry.api.common.AttributeKey;

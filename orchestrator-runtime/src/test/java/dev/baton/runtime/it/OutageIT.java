@@ -10,7 +10,7 @@ import com.rabbitmq.http.client.Client;
 import com.rabbitmq.http.client.domain.ConnectionInfo;
 import dev.baton.contract.Names;
 import dev.baton.runtime.it.TestWorker.Reply;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;

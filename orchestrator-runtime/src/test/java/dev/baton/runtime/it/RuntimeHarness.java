@@ -15,11 +15,11 @@ import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.tracing.RuntimeTracing;
-import dev.baton.testing.LocalServices;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.RabbitVhost;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.LocalServices;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.PostgresDatabase;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,16 +34,16 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * What an integration test class of the runtime stands on: the shared {@link TestStack} (a fresh vhost on the real
+ * What an integration test class of the runtime stands on: the shared {@link Sandbox} (a fresh vhost on the real
  * RabbitMQ, a fresh database on the real PostgreSQL, the mock API server with the Workflow CRD, the topology the
  * operator would declare) and the runtime itself, with the HTTP and database reads the tests make.
  */
 final class RuntimeHarness implements AutoCloseable {
 
-  static final String NS = TestStack.NAMESPACE;
+  static final String NS = Sandbox.NAMESPACE;
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private final TestStack stack;
+  private final Sandbox stack;
   final RabbitVhost vhost;
   final PostgresDatabase database;
   final KubernetesClient client;
@@ -52,7 +52,7 @@ final class RuntimeHarness implements AutoCloseable {
   BatonRuntime runtime;
   private int port;
 
-  private RuntimeHarness(TestStack stack) {
+  private RuntimeHarness(Sandbox stack) {
     this.stack = stack;
     vhost = stack.vhost();
     database = stack.database();
@@ -61,7 +61,7 @@ final class RuntimeHarness implements AutoCloseable {
   }
 
   static RuntimeHarness create(String prefix) {
-    return TestStack.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
         .start(RuntimeHarness::new);
   }
 

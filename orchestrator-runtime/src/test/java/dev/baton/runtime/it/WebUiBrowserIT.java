@@ -14,7 +14,7 @@ import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.it.TestWorker.Reply;
-import dev.baton.testing.LocalServices;
+import dev.baton.sandbox.LocalServices;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;

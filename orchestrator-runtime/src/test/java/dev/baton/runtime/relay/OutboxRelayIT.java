@@ -16,10 +16,10 @@ import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.RabbitVhost;
+import dev.baton.sandbox.PostgresDatabase;
+import dev.baton.sandbox.RabbitVhost;
+import dev.baton.sandbox.Sandbox;
 import dev.baton.testing.TcpProxy;
-import dev.baton.testing.TestStack;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 class OutboxRelayIT {
 
   static final String SERVICE = "relay-pay";
-  static TestStack infrastructure;
+  static Sandbox infrastructure;
   static RabbitVhost vhost;
   static PostgresDatabase postgres;
   static Database database;
@@ -58,7 +58,7 @@ class OutboxRelayIT {
 
   @BeforeAll
   static void infrastructure() throws Exception {
-    infrastructure = TestStack.builder("relay").vhost().database().start();
+    infrastructure = Sandbox.builder("relay").vhost().database().start();
     vhost = infrastructure.vhost();
     postgres = infrastructure.database();
     database = TestDatabases.open(infrastructure, 8);

@@ -2,7 +2,7 @@ package dev.baton.runtime.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.Sandbox;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 /** Which transactions plan their prepared statements once (see {@link Database#GENERIC_PLANS}). */
 class DatabasePlansIT {
 
-  static TestStack infrastructure;
+  static Sandbox infrastructure;
   static Database database;
 
   @BeforeAll
   static void infrastructure() {
-    infrastructure = TestStack.builder("plans").database().start();
+    infrastructure = Sandbox.builder("plans").database().start();
     database = TestDatabases.open(infrastructure, 2);
   }
 

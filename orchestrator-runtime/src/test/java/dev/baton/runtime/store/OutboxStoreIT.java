@@ -2,7 +2,7 @@ package dev.baton.runtime.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.Sandbox;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
 
 class OutboxStoreIT {
 
-  static TestStack infrastructure;
+  static Sandbox infrastructure;
   static Database database;
   final OutboxStore outbox = new OutboxStore();
 
   @BeforeAll
   static void infrastructure() {
-    infrastructure = TestStack.builder("outbox-store").database().start();
+    infrastructure = Sandbox.builder("outbox-store").database().start();
     database = TestDatabases.open(infrastructure, 2);
   }
 

@@ -12,7 +12,7 @@ import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.reliability.infra.Infra;
-import dev.baton.testing.MockKubernetes;
+import dev.baton.sandbox.MockKubernetes;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -10,9 +10,9 @@ import dev.baton.contract.topology.ServiceModel;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.infra.PrivateRabbit;
 import dev.baton.reliability.ledger.Ledger;
-import dev.baton.testing.MockKubernetes;
-import dev.baton.testing.PostgresDatabase;
-import dev.baton.testing.TestStack;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.PostgresDatabase;
+import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ import java.util.UUID;
 /**
  * One scenario's world: a vhost on the private RabbitMQ node with the topology the operator would declare (same
  * planner) for a three-step saga, the runtime's database on the private PostgreSQL, and over test-support's
- * {@link TestStack} the ledger on the shared one (the private one is restarted by some scenarios; the ledger must not
+ * {@link Sandbox} the ledger on the shared one (the private one is restarted by some scenarios; the ledger must not
  * be) and the mock API server with the CRDs and the Workflow. The rig owns the pieces a scenario drives, and closes
  * them: the {@link #runtime()} (its own JVM, bearer token on, or in this JVM; replicas), the {@link #workers()}
  * (in-process or their own JVMs), the {@link #api()} its clients call (which keeps which starts it accepted), and the
@@ -48,7 +48,7 @@ public final class Rig implements AutoCloseable {
   public final String apiToken = "rt-" + UUID.randomUUID();
   /** The node the suite administers through (management API, its own AMQP connection). */
   public final PrivateRabbit rabbit;
-  private final TestStack stack;
+  private final Sandbox stack;
   final KubernetesClient client;
   private final Connection amqp;
   private final QueueType queueType;
@@ -89,7 +89,7 @@ public final class Rig implements AutoCloseable {
     this.vhost = rabbit.createVhost("fi-" + name);
     this.runtimeDb = infra.postgres.createDatabase("fi_" + name.replace('-', '_'));
     // all three kinds in the mock API: some scenarios run the operator too
-    this.stack = TestStack.builder("ledger-" + name).database().kubernetes(MockKubernetes.ALL_CRDS)
+    this.stack = Sandbox.builder("ledger-" + name).database().kubernetes(MockKubernetes.ALL_CRDS)
         .amqp(() -> rabbit.connectionFactory(vhost).newConnection("suite-admin")).start();
     stack.own(this::dropVhostAndRuntimeDb);
     this.ledgerDb = stack.database();

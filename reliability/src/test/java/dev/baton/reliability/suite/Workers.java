@@ -6,7 +6,7 @@ import dev.baton.reliability.infra.JavaProcess;
 import dev.baton.reliability.infra.PrivateRabbit;
 import dev.baton.reliability.ledger.Ledger;
 import dev.baton.reliability.ledger.LedgerWorker;
-import dev.baton.testing.PostgresDatabase;
+import dev.baton.sandbox.PostgresDatabase;
 import dev.baton.worker.BatonWorker;
 import java.util.ArrayList;
 import java.util.HashMap;

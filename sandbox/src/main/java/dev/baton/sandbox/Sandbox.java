@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -33,13 +33,13 @@ import java.util.function.Consumer;
  * closes what it had made.
  *
  * <pre>{@code
- * MyRig rig = TestStack.builder("my-thing").vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+ * MyRig rig = Sandbox.builder("my-thing").vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
  *     .with(s -> s.declareTopology("order", spec, QueueType.CLASSIC, RetryStaircase.NONE))
  *     .with(s -> s.applyWorkflow("order", spec))
- *     .start(MyRig::new); // MyRig(TestStack) starts its runtime and workers, each stack.own(…)
+ *     .start(MyRig::new); // MyRig(Sandbox) starts its runtime and workers, each stack.own(…)
  * }</pre>
  */
-public final class TestStack implements AutoCloseable {
+public final class Sandbox implements AutoCloseable {
 
   /** The namespace resources are applied in. */
   public static final String NAMESPACE = "default";
@@ -47,8 +47,8 @@ public final class TestStack implements AutoCloseable {
   /** A module's part of the stack, started once the shared infrastructure is up, in the order given. */
   @FunctionalInterface
   public interface Component {
-    /** Starts the part; what it makes that needs closing it hands to {@link TestStack#own}. */
-    void start(TestStack stack) throws Exception;
+    /** Starts the part; what it makes that needs closing it hands to {@link Sandbox#own}. */
+    void start(Sandbox stack) throws Exception;
   }
 
   /**
@@ -57,7 +57,7 @@ public final class TestStack implements AutoCloseable {
    */
   @FunctionalInterface
   public interface Layer<T> {
-    T on(TestStack stack) throws Exception;
+    T on(Sandbox stack) throws Exception;
   }
 
   private final String prefix;
@@ -69,7 +69,7 @@ public final class TestStack implements AutoCloseable {
   private final Callable<Connection> connectAmqp;
   private Connection amqp;
 
-  private TestStack(String prefix, Callable<Connection> connectAmqp) {
+  private Sandbox(String prefix, Callable<Connection> connectAmqp) {
     this.prefix = prefix;
     this.connectAmqp = connectAmqp;
   }
@@ -101,7 +101,7 @@ public final class TestStack implements AutoCloseable {
     }
 
     /**
-     * Broker users are named {@code <start><random>-…} ({@link TestStack#userPrefix()}); those left when the stack
+     * Broker users are named {@code <start><random>-…} ({@link Sandbox#userPrefix()}); those left when the stack
      * closes are deleted (they live outside the vhost). Implies {@link #vhost()}.
      */
     public Builder brokerUsers(String start) {
@@ -129,7 +129,7 @@ public final class TestStack implements AutoCloseable {
     }
 
     /**
-     * Where {@link TestStack#amqp()} connects instead of the stack's own vhost: a vhost on another broker (the fault
+     * Where {@link Sandbox#amqp()} connects instead of the stack's own vhost: a vhost on another broker (the fault
      * suite's private node), opened on first use as that one is.
      */
     public Builder amqp(Callable<Connection> connect) {
@@ -145,7 +145,7 @@ public final class TestStack implements AutoCloseable {
 
     /** Starts the stack and makes {@code layer} on it. */
     public <T> T start(Layer<T> layer) {
-      TestStack stack = start();
+      Sandbox stack = start();
       try {
         return layer.on(stack);
       } catch (Exception | Error e) {
@@ -153,8 +153,8 @@ public final class TestStack implements AutoCloseable {
       }
     }
 
-    public TestStack start() {
-      TestStack stack = new TestStack(prefix, amqp);
+    public Sandbox start() {
+      Sandbox stack = new Sandbox(prefix, amqp);
       try {
         if (vhost) {
           stack.vhost = stack.own(RabbitVhost.create(prefix));

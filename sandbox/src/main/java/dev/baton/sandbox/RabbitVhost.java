@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;

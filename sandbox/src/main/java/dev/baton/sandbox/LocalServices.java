@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import dev.baton.contract.settings.SettingsReader;
 

@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The closing rules every rig relies on, with parts that need no broker, database or API server. */
-class TestStackTest {
+class SandboxTest {
 
   private final List<String> closed = new ArrayList<>();
 
@@ -18,7 +18,7 @@ class TestStackTest {
 
   @Test
   void closesTheLastMadeFirst() {
-    TestStack stack = TestStack.builder("t").with(s -> s.own(part("first"))).with(s -> s.own(part("second"))).start();
+    Sandbox stack = Sandbox.builder("t").with(s -> s.own(part("first"))).with(s -> s.own(part("second"))).start();
     stack.own(part("third"));
 
     stack.close();
@@ -28,7 +28,7 @@ class TestStackTest {
 
   @Test
   void aPartThatFailsToCloseDoesNotKeepTheOthersOpen() {
-    TestStack stack = TestStack.builder("t").start();
+    Sandbox stack = Sandbox.builder("t").start();
     stack.own(part("first"));
     stack.own(() -> {
       throw new IllegalStateException("stuck");
@@ -41,7 +41,7 @@ class TestStackTest {
 
   @Test
   void aComponentThatFailsClosesWhatWasMadeBeforeIt() {
-    assertThatThrownBy(() -> TestStack.builder("t").with(s -> s.own(part("made")))
+    assertThatThrownBy(() -> Sandbox.builder("t").with(s -> s.own(part("made")))
         .with(s -> {
           throw new IllegalStateException("does not start");
         }).start()).hasMessage("does not start");
@@ -51,7 +51,7 @@ class TestStackTest {
 
   @Test
   void aLayerThatFailsClosesTheStack() {
-    assertThatThrownBy(() -> TestStack.builder("t").with(s -> s.own(part("made"))).start(s -> {
+    assertThatThrownBy(() -> Sandbox.builder("t").with(s -> s.own(part("made"))).start(s -> {
       throw new java.io.IOException("no rig");
     })).isInstanceOf(IllegalStateException.class).hasMessageContaining("no rig");
 
@@ -60,7 +60,7 @@ class TestStackTest {
 
   @Test
   void aPartNotBuiltIsNamedWithTheBuilderCallThatAddsIt() {
-    TestStack stack = TestStack.builder("t").start();
+    Sandbox stack = Sandbox.builder("t").start();
 
     assertThatThrownBy(stack::database).hasMessageContaining("database()");
     assertThatThrownBy(stack::client).hasMessageContaining("kubernetes(");

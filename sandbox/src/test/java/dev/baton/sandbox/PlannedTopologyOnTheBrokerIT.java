@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

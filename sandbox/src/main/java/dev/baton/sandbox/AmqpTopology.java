@@ -1,4 +1,4 @@
-package dev.baton.testing;
+package dev.baton.sandbox;
 
 import com.rabbitmq.client.Channel;
 import dev.baton.contract.topology.BindingSpec;
