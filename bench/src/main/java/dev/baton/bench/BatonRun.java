@@ -1,5 +1,8 @@
 package dev.baton.bench;
 
+import dev.baton.api.json.Json;
+import dev.baton.httpapi.ApiPaths;
+import dev.baton.httpapi.BatchStartResponse;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -76,9 +79,8 @@ final class BatonRun implements AutoCloseable {
     close(); // connections to a runtime started before
     http = new ThreadLocal<>();
     stack.startRuntime(settings);
-    startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + "/api/v1/namespaces/" + Stack.NS
-        + "/workflows/" + Stack.WORKFLOW + "/instances");
-    batchUri = URI.create(startUri + "/batch");
+    startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.instances(Stack.NS, Stack.WORKFLOW));
+    batchUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.batch(Stack.NS, Stack.WORKFLOW));
     stack.awaitConsuming(Duration.ofSeconds(30));
   }
 
@@ -148,11 +150,8 @@ final class BatonRun implements AutoCloseable {
     try {
       KeepAliveClient.Response r = client().post(batchUri.getRawPath(), body.toString());
       if (r.status() == 200) {
-        int created = 0;
-        for (com.fasterxml.jackson.databind.JsonNode item : Report.JSON.readTree(r.body()).path("results")) {
-          created += item.path("created").asBoolean() ? 1 : 0;
-        }
-        return created;
+        return (int) Json.MAPPER.readValue(r.body(), BatchStartResponse.class).results().stream()
+            .filter(BatchStartResponse.Result::created).count();
       }
       failures.addAndGet(size);
       LOG.warn("batch start answered {}: {}", r.status(), r.body().substring(0, Math.min(300, r.body().length())));

@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code baton bench}: the end-to-end benchmark. Prints the Markdown report and writes it with its JSON. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,

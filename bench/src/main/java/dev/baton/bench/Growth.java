@@ -2,6 +2,8 @@ package dev.baton.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
+import dev.baton.httpapi.ApiPaths;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,7 +76,7 @@ final class Growth {
     }
 
     ObjectNode json() {
-      ObjectNode o = Report.JSON.createObjectNode();
+      ObjectNode o = Json.PRETTY.createObjectNode();
       o.put("rows", rows);
       Report.num(o, "loadSeconds", loadSeconds);
       o.put("tableSizes", tableSizes);
@@ -218,11 +220,10 @@ final class Growth {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + stack.runtime.httpPort();
     String[][] reads = {
-        {"GET /api/v1/counts", "/api/v1/counts"},
-        {"GET instances?limit=50 (newest first)", "/api/v1/namespaces/default/workflows/bench/instances?limit=50"},
-        {"GET instances?status=FAILED&limit=50", "/api/v1/namespaces/default/workflows/bench/instances"
-            + "?status=FAILED&limit=50"},
-        {"GET /metrics", "/metrics"}};
+        {"GET /api/v1/counts", ApiPaths.COUNTS},
+        {"GET instances?limit=50 (newest first)", ApiPaths.instances(Stack.NS, Stack.WORKFLOW, null, null, 50)},
+        {"GET instances?status=FAILED&limit=50", ApiPaths.instances(Stack.NS, Stack.WORKFLOW, "FAILED", null, 50)},
+        {"GET /metrics", ApiPaths.METRICS}};
     for (String[] r : reads) {
       result.add(time(r[0], () -> {
         HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(base + r[1])).build(),

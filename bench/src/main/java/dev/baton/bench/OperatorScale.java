@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicySpec;
@@ -80,20 +81,20 @@ final class OperatorScale {
     }
 
     ObjectNode json() {
-      ObjectNode o = Report.JSON.createObjectNode();
+      ObjectNode o = Json.PRETTY.createObjectNode();
       o.put("workerServices", services);
       o.put("workflows", workflows);
       Report.num(o, "secondsToReady", secondsToReady);
       o.put("kubeCallsToReady", kubeCallsToReady);
       o.put("brokerCallsToReady", brokerCallsToReady);
-      o.set("kubeCallsToReadyByKind", Report.JSON.valueToTree(kubeByKind));
-      o.set("brokerCallsToReadyByKind", Report.JSON.valueToTree(brokerByKind));
+      o.set("kubeCallsToReadyByKind", Json.PRETTY.valueToTree(kubeByKind));
+      o.set("brokerCallsToReadyByKind", Json.PRETTY.valueToTree(brokerByKind));
       o.put("resyncSeconds", resyncSeconds);
       Report.num(o, "resyncsObserved", resyncs);
       Report.num(o, "kubeCallsPerIdleResync", kubePerResync());
       Report.num(o, "brokerCallsPerIdleResync", brokerPerResync());
-      o.set("idleKubeCallsByKind", Report.JSON.valueToTree(idleKubeByKind));
-      o.set("idleBrokerCallsByKind", Report.JSON.valueToTree(idleBrokerByKind));
+      o.set("idleKubeCallsByKind", Json.PRETTY.valueToTree(idleKubeByKind));
+      o.set("idleBrokerCallsByKind", Json.PRETTY.valueToTree(idleBrokerByKind));
       Report.num(o, "heapAfterGcMb", heapAfterGcMb);
       Report.num(o, "maxHeapMb", maxHeapMb);
       return o;

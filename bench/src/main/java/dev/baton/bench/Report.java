@@ -1,9 +1,8 @@
 package dev.baton.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Locale;
 /** What a run found: written as Markdown (stdout and {@code report.md}) and JSON ({@code report.json}). */
 final class Report {
 
-  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   final BenchConfig config;
   final Instant startedAt = Instant.now();
@@ -310,7 +308,7 @@ final class Report {
   // --- JSON ------------------------------------------------------------------------------------------------------
 
   ObjectNode json() {
-    ObjectNode root = JSON.createObjectNode();
+    ObjectNode root = Json.PRETTY.createObjectNode();
     root.put("startedAt", startedAt.toString());
     ObjectNode machine = root.putObject("machine");
     machine.put("cpus", machineBefore.cpus());
@@ -319,7 +317,7 @@ final class Report {
     machine.put("quiet", machineBefore.quiet());
     num(machine, "stealShareDuringRun", stealShareDuringRun());
     num(root, "jitSettleSeconds", jitSettleSeconds);
-    root.set("config", JSON.valueToTree(config));
+    root.set("config", Json.PRETTY.valueToTree(config));
     num(root, "stepsPerSecond", stepsPerSecond());
     num(root, "workflowsPerSecond", stepsPerSecond() / config.steps());
     num(root, "ceilingStepsPerSecond", ceiling == null ? Double.NaN : ceiling);
@@ -435,7 +433,7 @@ final class Report {
   }
 
   static ObjectNode percentiles(Percentiles p) {
-    ObjectNode o = JSON.createObjectNode();
+    ObjectNode o = Json.PRETTY.createObjectNode();
     num(o, "p50", p.p50());
     num(o, "p95", p.p95());
     num(o, "p99", p.p99());
@@ -444,7 +442,7 @@ final class Report {
   }
 
   static ObjectNode usage(Resources.Usage u) {
-    ObjectNode o = JSON.createObjectNode();
+    ObjectNode o = Json.PRETTY.createObjectNode();
     num(o, "jvmCores", u.jvmCores());
     num(o, "jitCores", u.jitCores());
     num(o, "machineCores", u.machineCores());
@@ -459,7 +457,7 @@ final class Report {
   }
 
   static ObjectNode perStep(Resources.PerStep p) {
-    ObjectNode o = JSON.createObjectNode();
+    ObjectNode o = Json.PRETTY.createObjectNode();
     num(o, "jvm", p.jvmMs());
     num(o, "postgres", p.postgresMs());
     num(o, "rabbitmq", p.rabbitMs());
@@ -480,6 +478,6 @@ final class Report {
   void write(Path dir) throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("report.md"), markdown());
-    JSON.writeValue(dir.resolve("report.json").toFile(), json());
+    Json.PRETTY.writeValue(dir.resolve("report.json").toFile(), json());
   }
 }

@@ -1,5 +1,6 @@
 package dev.baton.reliability.suite;
 
+import dev.baton.httpapi.ApiPaths;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -66,8 +67,7 @@ public final class RuntimeApi {
       List<Integer> ports = runtimes.livePorts(); // a replica that does not answer: the next attempt asks another
       int port = ports.get(Math.floorMod(key.hashCode() + attempt++, ports.size()));
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(RuntimeHttp.uri(port, "/api/v1/namespaces/" + Rig.NS
-                + "/workflows/" + Rig.WORKFLOW + "/instances")).header("Content-Type", "application/json")
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(RuntimeHttp.uri(port, ApiPaths.instances(Rig.NS, Rig.WORKFLOW))).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(startBody.apply(key))));
         if (r.statusCode() / 100 == 2) {
           accepted.add(key);
