@@ -9,7 +9,12 @@ public enum EventResult {
   /** A business outcome: not retried; the body holds {@code errorCode} and {@code reason}. */
   FAILED("failed"),
   /** A technical failure after the worker's retries were spent; the body holds {@code errorCode} and {@code reason}. */
-  ERROR("error");
+  ERROR("error"),
+  /**
+   * Not executed: the command reached the worker after its {@code baton-deadline}, so the worker did not start it;
+   * the body holds {@code reason}.
+   */
+  EXPIRED("expired");
 
   private final String key;
 

@@ -19,6 +19,14 @@ public final class Headers {
    * timeout by it.
    */
   public static final String STEP_TIMEOUT = "baton-step-timeout";
+  /**
+   * The instant at which the runtime treats this attempt as timed out, in epoch milliseconds (a long, or its decimal
+   * text from clients that only send strings), on every command of a step that has a timeout and kept unchanged
+   * across the retry staircase. A worker never starts handling a command after it: it answers {@code expired} and
+   * ACKs (docs/design.md#message-contract). So once the runtime has timed the attempt out, the command can no
+   * longer start anywhere, and its compensation cannot overtake it.
+   */
+  public static final String DEADLINE = "baton-deadline";
   /** Namespace of the Workflow (an addition to the message contract, docs/design.md#message-contract: Workflow names are unique per namespace only). */
   public static final String NAMESPACE = "baton-namespace";
   public static final String TRACEPARENT = "traceparent";
@@ -47,6 +55,25 @@ public final class Headers {
   }
 
   private Headers() {}
+
+  /**
+   * A command's {@link #DEADLINE} in epoch milliseconds, or null when it has none (a step without a timeout) or the
+   * value is not a whole number (a worker then treats the command as having none, as it would without the header).
+   */
+  public static Long deadline(Object value) {
+    if (value instanceof Number n) {
+      return n.longValue();
+    }
+    String text = text(value);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
 
   /**
    * A header's value as text, or null when absent or blank: AMQP strings arrive as the client's {@code LongString},

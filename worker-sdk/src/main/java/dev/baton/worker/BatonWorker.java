@@ -90,9 +90,14 @@ public final class BatonWorker implements AutoCloseable {
     this.concurrency = b.concurrency;
     this.shutdownTimeout = b.shutdownTimeout;
     this.limits = new HandlerLimits(b.handlerTimeout, b.maxResultBytes);
-    // Handlers run here, never on the client's dispatch thread; a hung one keeps its thread, nothing waits for it.
-    this.handlers = new TimedHandlers(Executors.newCachedThreadPool(threads(topology.service() + "-handler", true)));
     WorkerListener listener = new SafeListener(b.listener);
+    // Handlers run here, never on the client's dispatch thread. By default a thread for every delivery that can be
+    // unacked at once: a handler past its limit keeps its delivery unacked, so the prefetch bounds them anyway, and
+    // the bound still holds when a lost connection hands its deliveries back while their handlers run on.
+    int handlerThreads = b.handlerThreads != null ? b.handlerThreads
+        : (int) Math.min(Integer.MAX_VALUE, (long) prefetch * concurrency * topology.consumers().size());
+    this.handlers = new TimedHandlers(Math.max(1, handlerThreads), threads(topology.service() + "-handler", true),
+        listener);
     CommandTracing tracing = new CommandTracing(b.openTelemetry != null ? b.openTelemetry : GlobalOpenTelemetry.get());
     this.processors = new LinkedHashMap<>();
     for (ConsumerTopology c : topology.consumers()) {
@@ -141,7 +146,8 @@ public final class BatonWorker implements AutoCloseable {
             topology.service(), reason),
         () -> LOG.info("worker {}: the broker unblocked publishing", topology.service()));
     publisher = new ConfirmedPublisher(publisherConnection, topology.service(), CONFIRM_TIMEOUT);
-    // A duplicate waits at most for its first delivery's handler, which is bounded by the handler timeout.
+    // A duplicate waits for its first delivery's handler; one that outlives its limit may keep it waiting longer,
+    // then the duplicate looks again after the same while.
     ConsumerChannel.Shared shared = new ConsumerChannel.Shared(publisher, inFlight, () -> stopping, supervisor,
         publishRetries, acks, limits.handlerTimeout().plusSeconds(30), topology.eventExchange());
     for (ConsumerTopology c : topology.consumers()) {
@@ -166,9 +172,10 @@ public final class BatonWorker implements AutoCloseable {
     }
     state = State.RUNNING;
     LOG.info("worker {} connected to {} (connections '{}' and '{}-publisher'); consuming {} (prefetch {}, {} "
-        + "channel(s) each, handler timeout {} ms)", topology.service(), BrokerConnection.describe(factory),
-        connectionName, connectionName, topology.consumers().stream().map(ConsumerTopology::queue).toList(), prefetch,
-        concurrency, limits.handlerTimeout().toMillis());
+        + "channel(s) each, handler timeout {} ms, at most {} handlers at once)", topology.service(),
+        BrokerConnection.describe(factory), connectionName, connectionName,
+        topology.consumers().stream().map(ConsumerTopology::queue).toList(), prefetch, concurrency,
+        limits.handlerTimeout().toMillis(), handlers.maxThreads());
   }
 
   /**
@@ -234,6 +241,11 @@ public final class BatonWorker implements AutoCloseable {
     return limits;
   }
 
+  /** The most handlers that run at once, as configured or derived (tests). */
+  int handlerThreads() {
+    return handlers.maxThreads();
+  }
+
   private void closeConnections() {
     for (Connection c : new Connection[] {connection, publisherConnection}) {
       if (c == null) {
@@ -285,6 +297,7 @@ public final class BatonWorker implements AutoCloseable {
     private Duration shutdownTimeout = Duration.ofSeconds(20);
     private Duration handlerTimeout = HandlerLimits.DEFAULT_HANDLER_TIMEOUT;
     private int maxResultBytes = HandlerLimits.DEFAULT_MAX_RESULT_BYTES;
+    private Integer handlerThreads;
     private IdempotencyStore idempotency = IdempotencyStore.inMemory(10_000);
     private WorkerListener listener = WorkerListener.NONE;
     private OpenTelemetry openTelemetry;
@@ -301,8 +314,9 @@ public final class BatonWorker implements AutoCloseable {
     /**
      * The service's queues, staircases and prefetch from the {@code BATON_*} variables ({@link WorkerEnvironment}),
      * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD} and
-     * {@code BATON_RABBITMQ_CA_FILE}; {@code BATON_HANDLER_TIMEOUT} and {@code BATON_MAX_RESULT_BYTES}, when set,
-     * replace {@link #handlerTimeout(Duration)} and {@link #maxResultBytes(int)}.
+     * {@code BATON_RABBITMQ_CA_FILE}; {@code BATON_HANDLER_TIMEOUT}, {@code BATON_MAX_RESULT_BYTES} and
+     * {@code BATON_HANDLER_THREADS}, when set, replace {@link #handlerTimeout(Duration)}, {@link #maxResultBytes(int)}
+     * and {@link #handlerThreads(int)}.
      *
      * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable that is missing or
      *     malformed
@@ -310,12 +324,14 @@ public final class BatonWorker implements AutoCloseable {
     public Builder fromEnvironment(Map<String, String> env) {
       HandlerLimits configured = new HandlerLimits(handlerTimeout, maxResultBytes);
       FromEnvironment read = SettingsReader.read(env, r -> new FromEnvironment(WorkerEnvironment.read(r),
-          BrokerConnection.fromEnvironment(r), BrokerConnection.addresses(r), WorkerSettings.limits(r, configured)));
+          BrokerConnection.fromEnvironment(r), BrokerConnection.addresses(r), WorkerSettings.limits(r, configured),
+          WorkerSettings.handlerThreads(r, handlerThreads)));
       this.environment = read.environment();
       this.connectionFactory = read.connectionFactory();
       this.addresses = read.addresses();
       this.handlerTimeout = read.limits().handlerTimeout();
       this.maxResultBytes = read.limits().maxResultBytes();
+      this.handlerThreads = read.handlerThreads();
       return this;
     }
 
@@ -324,7 +340,7 @@ public final class BatonWorker implements AutoCloseable {
      * every bad variable.
      */
     private record FromEnvironment(WorkerEnvironment environment, ConnectionFactory connectionFactory,
-        List<String> addresses, HandlerLimits limits) {}
+        List<String> addresses, HandlerLimits limits, Integer handlerThreads) {}
 
     /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
     public Builder environment(WorkerEnvironment environment) {
@@ -377,6 +393,17 @@ public final class BatonWorker implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The most handlers that run at once, over all queues (default: prefetch × concurrency × queues, a thread for
+     * every delivery that can be unacked; {@code BATON_HANDLER_THREADS}). A handler that ignores its interrupt keeps
+     * its thread until it ends; when all are taken, deliveries wait for one (unacked, so the prefetch stops the
+     * broker) rather than starting more threads.
+     */
+    public Builder handlerThreads(int handlerThreads) {
+      this.handlerThreads = HandlerLimits.atLeastOne(handlerThreads, "handlerThreads");
+      return this;
+    }
+
     /** Channels (each with its own consumer thread) per queue; default 1. */
     public Builder concurrency(int concurrency) {
       this.concurrency = HandlerLimits.atLeastOne(concurrency, "concurrency");
@@ -391,8 +418,11 @@ public final class BatonWorker implements AutoCloseable {
 
     /**
      * The longest a handler may run (default 10 minutes, {@code BATON_HANDLER_TIMEOUT}); a command of a step with a
-     * timeout gets the smaller of this and its step's timeout ({@code baton-step-timeout}). A handler still running
-     * then is interrupted and its command fails technically (retried along the staircase).
+     * timeout gets the smaller of this and its step's timeout ({@code baton-step-timeout}), and no more than the time
+     * left until its deadline ({@code baton-deadline}). A handler still running then is interrupted, and the channel
+     * goes on without it; its delivery stays unacked and its message is not run again until it ends. If it then
+     * throws, its command fails technically (retried along the staircase); if it returns, its outcome is published
+     * (late) and remembered.
      */
     public Builder handlerTimeout(Duration handlerTimeout) {
       this.handlerTimeout = HandlerLimits.positive(handlerTimeout, "the handler timeout");

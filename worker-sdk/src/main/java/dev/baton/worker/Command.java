@@ -3,7 +3,9 @@ package dev.baton.worker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.baton.contract.Headers;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A command as a handler sees it (docs/design.md#message-contract): the body's {@code input} and ids, the {@code baton-*} headers, and
@@ -97,6 +99,17 @@ public final class Command {
   /** Whether a technical failure now would dead-letter the command instead of retrying it. */
   public boolean isLastAttempt() {
     return lastAttempt;
+  }
+
+  /**
+   * When the runtime treats this attempt as timed out ({@code baton-deadline}); empty for a step without a timeout
+   * (or an unreadable header). The SDK never starts a handler after it, and stops waiting for one at it; a handler
+   * whose effect must not land after the attempt timed out (the runtime may have compensated or re-dispatched by
+   * then) can fence its effect by it, e.g. by making its commit conditional on {@code Instant.now()} being before
+   * it.
+   */
+  public Optional<Instant> deadline() {
+    return HandlerLimits.deadline(message);
   }
 
   /** Every header, strings as {@link String}. */

@@ -1,21 +1,24 @@
 package dev.baton.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.messaging.OutboundMessage;
 import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One command queue: checks the message can be handled at all, answers duplicates from the idempotency store, runs
- * the handler (on a thread of its own, within its timeout), and turns its outcome or failure into a
- * {@link DeliveryDecision}.
+ * One command queue: checks the message can be handled at all, answers duplicates from the idempotency store and
+ * commands past their deadline with {@code expired}, runs the handler (on a thread of its own, within its time limit),
+ * and turns its outcome or failure into a {@link DeliveryDecision}.
  */
 final class CommandProcessor implements DeliveryProcessor {
 
@@ -89,18 +92,38 @@ final class CommandProcessor implements DeliveryProcessor {
       held.close();
       return done(router.onFailure(message, retries, failure, errorEvent));
     }
-    long started = System.nanoTime();
+    // After the store: a command answered before is answered the same way, even past its deadline (its effect
+    // happened). Checked here so that an expired command takes no handler thread, and again when the handler would
+    // start, since the pool may keep it waiting.
+    Optional<Duration> expired = HandlerLimits.expiredBy(message, Instant.now());
+    if (expired.isPresent()) {
+      held.close();
+      return done(expired(message, commandBody, expired.get(), Span.getInvalid()));
+    }
     Command command = new Command(consumer.name(), message, commandBody, retries,
         !consumer.retry().mayRetryAfter(retries));
     Span span = tracing.start(service, consumer.name(), message, retries);
     Function<CommandResult, OutboundMessage> tracedErrorEvent =
         outcome -> events.event(message, commandBody, outcome, span.getSpanContext());
-    return handlers.start("command " + consumer.name(), limits.timeoutFor(message),
-            CommandTracing.within(span, message, () -> handler.handle(command)))
-        .handle((outcome, thrown) -> {
-          // The handler is over (returned, threw, or timed out): released only now, so that its duplicate finds the
-          // outcome instead of running the handler a second time.
+    AtomicLong started = new AtomicLong();
+    return handlers.start("command " + consumer.name(), key, () -> limits.limitFor(message, Instant.now()),
+            CommandTracing.within(span, message, () -> {
+              Optional<Duration> late = HandlerLimits.expiredBy(message, Instant.now());
+              if (late.isPresent()) {
+                throw new Expired(late.get());
+              }
+              started.set(System.nanoTime());
+              return handler.handle(command);
+            }))
+        .decide((outcome, thrown) -> {
+          // The handler is over (returned or threw; past its limit perhaps, but over): the claim is released only
+          // now, after its outcome is remembered, so that a copy of the message finds the outcome instead of running
+          // the handler a second time.
           try {
+            // (at a limit of a millisecond, the timer may have reported the refusal to start as an overrun)
+            if ((thrown instanceof HandlerTimeoutException ? thrown.getCause() : thrown) instanceof Expired late) {
+              return expired(message, commandBody, late.by, span);
+            }
             if (thrown != null) {
               throw thrown;
             }
@@ -108,14 +131,14 @@ final class CommandProcessor implements DeliveryProcessor {
               throw new IllegalStateException("the handler of command " + consumer.name()
                   + " returned no CommandResult");
             }
-            listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started));
+            listener.handled(consumer.name(), outcome.result(), Duration.ofNanos(System.nanoTime() - started.get()));
             OutboundMessage event = resultEvent(message, commandBody, outcome, span);
             if (key != null) {
               remember(key, outcome);
             }
             return DeliveryDecision.publishThenAck(event);
           } catch (Throwable failure) {
-            // The handler failed, timed out, or produced a result too large to publish.
+            // The handler failed, overran its limit and then failed, or produced a result too large to publish.
             CommandTracing.failed(span, failure);
             rethrowIfFatal(failure);
             return router.onFailure(message, retriesSoFar, failure, tracedErrorEvent);
@@ -124,6 +147,32 @@ final class CommandProcessor implements DeliveryProcessor {
             held.close();
           }
         });
+  }
+
+  /**
+   * The command came after its deadline: not run, answered {@code expired} (never remembered, never retried: a later
+   * copy is past the deadline too). The runtime reads it as "not executed".
+   */
+  private DeliveryDecision expired(InboundMessage message, JsonNode body, Duration late, Span handling) {
+    String reason = "not run: its deadline (" + Headers.DEADLINE + ") had passed " + late.toMillis()
+        + " ms before the worker could start it";
+    LOG.warn("command {} message_id={} (instance {}, step {}) came {} ms after its deadline: not run, answered {}",
+        consumer.name(), message.messageId(), message.header(Headers.INSTANCE), message.header(Headers.STEP),
+        late.toMillis(), EventResult.EXPIRED.key());
+    listener.expired(consumer.name(), message.messageId(), late);
+    return DeliveryDecision.publishThenAck(
+        events.event(message, body, CommandResult.expired(reason), handling.getSpanContext()));
+  }
+
+  /** Thrown instead of starting a handler whose command's deadline passed while it waited for a thread. */
+  private static final class Expired extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient Duration by;
+
+    Expired(Duration by) {
+      super(null, null, false, false);
+      this.by = by;
+    }
   }
 
   static CompletableFuture<DeliveryDecision> done(DeliveryDecision decision) {

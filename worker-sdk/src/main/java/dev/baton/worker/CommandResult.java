@@ -56,6 +56,14 @@ public final class CommandResult {
         Objects.requireNonNullElse(reason, ""));
   }
 
+  /**
+   * Not run: the command came after its deadline ({@code baton-deadline}); only the SDK produces it, and it is never
+   * remembered (a later copy of the command is past its deadline too, and is answered the same way).
+   */
+  static CommandResult expired(String reason) {
+    return new CommandResult(EventResult.EXPIRED, null, null, requireText(reason, "reason"));
+  }
+
   public EventResult result() {
     return result;
   }
@@ -65,7 +73,7 @@ public final class CommandResult {
     return output;
   }
 
-  /** The error code of a failure; {@code null} for a success. */
+  /** The error code of a failure; {@code null} for a success (and for {@code expired}, which has a reason only). */
   public String errorCode() {
     return errorCode;
   }
@@ -82,7 +90,9 @@ public final class CommandResult {
     if (result == EventResult.SUCCESS) {
       node.set("output", output);
     } else {
-      node.put("errorCode", errorCode);
+      if (errorCode != null) {
+        node.put("errorCode", errorCode);
+      }
       node.put("reason", reason);
     }
     return node.toString();
@@ -103,6 +113,7 @@ public final class CommandResult {
           ? JsonNodeFactory.instance.objectNode() : node.get("output"), null, null);
       case FAILED, ERROR -> new CommandResult(result, null, node.path("errorCode").asText(),
           node.path("reason").asText());
+      case EXPIRED -> new CommandResult(result, null, null, node.path("reason").asText());
     };
   }
 

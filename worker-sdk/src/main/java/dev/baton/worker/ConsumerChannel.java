@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * ({@link ConfirmedPublisher}), so a broker throttling publishers never holds up acks.
  *
  * <p>Deliveries are handed from the client's dispatch thread to the channel's own thread at once and handled there
- * one at a time, in order; the handler itself runs on a handler thread within its timeout ({@link TimedHandlers}).
- * A duplicate of a message still in a handler is put aside until that one is over, instead of holding up the
- * deliveries behind it.
+ * one at a time, in order; the handler itself runs on a handler thread within its time limit ({@link TimedHandlers}).
+ * A handler that outlives its limit no longer holds up the deliveries behind it, but its own delivery stays unacked
+ * until it ends, and its decision is carried out then. A duplicate of a message still in a handler is put aside until
+ * that one is over, instead of holding up the deliveries behind it.
  *
  * <p>Losing the connection is handled by the client's automatic recovery (channel, qos and consumer come back; the
  * holder does not open a second channel meanwhile). What recovery does not cover is the broker closing just this
@@ -204,7 +205,7 @@ final class ConsumerChannel {
     }
     if (!deciding.isDone()) {
       // Left to the broker; still in flight (a graceful shutdown waits for the handler) until the handler is over.
-      deciding.whenComplete((d, e) -> delivery.decided());
+      DeliveryDecision.eventually(deciding).whenComplete((d, e) -> delivery.decided());
       return;
     }
     carryOut(delivery, message, deciding);
@@ -232,12 +233,20 @@ final class ConsumerChannel {
           consumer.queue(), delivery.tag, cause);
       decision = DeliveryDecision.reject();
     }
+    CompletableFuture<DeliveryDecision> overdue = decision.overdue();
+    if (overdue != null) {
+      // The handler outlived its limit and still runs: the channel goes on; this delivery stays unacked and in
+      // flight (also if the channel goes away meanwhile) until the handler ends, and its decision is carried out then,
+      // on the thread that ends it (not this channel's, which may be waiting for another handler by then).
+      overdue.whenComplete((d, e) -> carryOut(delivery, message, overdue));
+      return;
+    }
     if (!delivery.decided()) {
       // The channel went away while the handler ran: the redelivered copy publishes (answered from the store).
       return;
     }
     if (decision.later() != null) {
-      // Its duplicate is in a handler (bounded by the handler timeout): decide again once that one is over.
+      // Its duplicate is in a handler: decide again once that one is over (or after a while, to look again).
       decision.later().copy().orTimeout(shared.longestWait().toMillis(), TimeUnit.MILLISECONDS)
           .whenComplete((v, e) -> submit(delivery, message));
       return;

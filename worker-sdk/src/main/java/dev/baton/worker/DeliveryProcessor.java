@@ -7,7 +7,8 @@ interface DeliveryProcessor {
 
   /**
    * Never throws, and the future fails only with a {@link VirtualMachineError} (not the message's fault): every other
-   * failure is part of the decision. It completes once the handler is over (within its timeout).
+   * failure is part of the decision. It completes once the handler is over, or with
+   * {@link DeliveryDecision#overdue} once it outlived its time limit.
    */
   CompletableFuture<DeliveryDecision> decide(InboundMessage message);
 }

@@ -8,7 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Keys being handled right now in this process. A duplicate can arrive while its first delivery is still in the
  * handler: after a connection drop the broker redelivers at once on the recovered channel, or a re-sent command
  * lands on another channel. It must not run the handler a second time, nor hold up the deliveries behind it: it is
- * put aside until the first is over (bounded by the handler timeout), and then finds its outcome in the store.
+ * put aside until the first is over, and then finds its outcome in the store. Over means the handler really ended:
+ * one that outlived its time limit and ignores the interrupt keeps its claim until it returns, since it may still be
+ * applying its effect.
  */
 final class InProgress {
 

@@ -126,7 +126,9 @@ final class ResultEvents {
     if (outcome.result() == EventResult.SUCCESS) {
       body.set("output", outcome.output());
     } else {
-      body.put("errorCode", outcome.errorCode());
+      if (outcome.errorCode() != null) { // expired has a reason only
+        body.put("errorCode", outcome.errorCode());
+      }
       body.put("reason", outcome.reason());
     }
     return body;

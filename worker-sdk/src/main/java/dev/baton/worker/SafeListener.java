@@ -37,6 +37,16 @@ final class SafeListener implements WorkerListener {
     guard(() -> delegate.duplicate(consumer, key));
   }
 
+  @Override
+  public void expired(String consumer, String messageId, Duration late) {
+    guard(() -> delegate.expired(consumer, messageId, late));
+  }
+
+  @Override
+  public void stuck(String consumer, String messageId, Duration running) {
+    guard(() -> delegate.stuck(consumer, messageId, running));
+  }
+
   private static void guard(Runnable call) {
     try {
       call.run();

@@ -66,11 +66,13 @@ final class SubscriptionProcessor implements DeliveryProcessor {
     }
     long started = System.nanoTime();
     Event event = new Event(consumer.name(), message, body, retries);
-    // Not the step timeout an event may carry (copied from its command): that bounds the producer's handler.
-    return handlers.start("subscription " + consumer.name(), limits.handlerTimeout(), () -> {
+    // Not the step timeout nor the deadline an event may carry (copied from its command): those bound the producer's
+    // handler, not what others do with its event.
+    return handlers.start("subscription " + consumer.name(), message.messageId(), limits::handlerTimeout, () -> {
       handler.handle(event);
       return Boolean.TRUE;
-    }).handle((ok, thrown) -> {
+    }).decide((ok, thrown) -> {
+      // Over (past its limit perhaps): the claim is released only now, as for commands.
       try {
         if (thrown != null) {
           throw thrown;

@@ -5,9 +5,9 @@ import dev.baton.contract.EventResult;
 import java.time.Duration;
 
 /**
- * Hooks for metrics and alerts, called on the consumer thread right after the SDK decided what to do with a
- * delivery. Keep them fast; an exception thrown here is logged and ignored. {@code consumer} is the command or
- * subscription name.
+ * Hooks for metrics and alerts, called on the SDK's own threads (a consumer's or a handler's, as the SDK decides what
+ * to do with a delivery; {@link #stuck} on its timer's) and possibly concurrently. Keep them fast and thread-safe; an
+ * exception thrown here is logged and ignored. {@code consumer} is the command or subscription name.
  */
 public interface WorkerListener {
 
@@ -22,6 +22,19 @@ public interface WorkerListener {
 
   /** A duplicate delivery was answered from the {@link IdempotencyStore} without running the handler. */
   default void duplicate(String consumer, String key) {}
+
+  /**
+   * A command reached the worker {@code late} after its deadline ({@code baton-deadline}): its handler was not run,
+   * an {@code expired} event answered it.
+   */
+  default void expired(String consumer, String messageId, Duration late) {}
+
+  /**
+   * A handler is still running {@code running} after it started, well past its time limit (it was interrupted at the
+   * limit and ignores it): its thread, its delivery and its message id stay taken until it returns. Called when it
+   * has run twice its limit, then each time its running time doubles.
+   */
+  default void stuck(String consumer, String messageId, Duration running) {}
 
   /** The listener that does nothing. */
   WorkerListener NONE = new WorkerListener() {};

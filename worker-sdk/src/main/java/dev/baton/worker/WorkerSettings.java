@@ -4,13 +4,14 @@ import dev.baton.contract.settings.SettingsReader;
 
 /**
  * The SDK's own knobs in the environment (the operator does not set them; a WorkerService's pod template may):
- * {@value #HANDLER_TIMEOUT} and {@value #MAX_RESULT_BYTES}. Read with the worker's other variables by one
+ * {@value #HANDLER_TIMEOUT}, {@value #MAX_RESULT_BYTES} and {@value #HANDLER_THREADS}. Read with the worker's other variables by one
  * {@link SettingsReader}, so a malformed value is reported with every other bad variable, named after its variable.
  */
 final class WorkerSettings {
 
   static final String HANDLER_TIMEOUT = "BATON_HANDLER_TIMEOUT";
   static final String MAX_RESULT_BYTES = "BATON_MAX_RESULT_BYTES";
+  static final String HANDLER_THREADS = "BATON_HANDLER_THREADS";
 
   private WorkerSettings() {}
 
@@ -18,5 +19,10 @@ final class WorkerSettings {
   static HandlerLimits limits(SettingsReader r, HandlerLimits fallback) {
     return new HandlerLimits(r.duration(HANDLER_TIMEOUT, fallback.handlerTimeout()),
         r.integer(MAX_RESULT_BYTES, fallback.maxResultBytes(), 1, Integer.MAX_VALUE));
+  }
+
+  /** The most handlers that run at once; {@code fallback} (null: derived from the prefetch) where unset. */
+  static Integer handlerThreads(SettingsReader r, Integer fallback) {
+    return r.integer(HANDLER_THREADS, fallback, 1, Integer.MAX_VALUE);
   }
 }

@@ -81,6 +81,25 @@ class FromEnvironmentTest {
   }
 
   @Test
+  void theHandlerThreadsComeFromTheEnvironmentOrElseOneForEveryDeliveryThatCanBeUnacked() {
+    Map<String, String> env = pod();
+    env.put(WorkerSettings.HANDLER_THREADS, "3");
+    try (BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve",
+        cmd -> CommandResult.success()).build()) {
+      assertThat(worker.handlerThreads()).isEqualTo(3);
+    }
+    // prefetch 7 × 2 channels × 1 queue
+    try (BatonWorker worker = BatonWorker.builder().concurrency(2).fromEnvironment(pod()).command("reserve",
+        cmd -> CommandResult.success()).build()) {
+      assertThat(worker.handlerThreads()).isEqualTo(14);
+    }
+    env.put(WorkerSettings.HANDLER_THREADS, "0");
+    assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("BATON_HANDLER_THREADS: expected a whole number of at least 1, got '0'");
+  }
+
+  @Test
   void aBadHandlerLimitIsNamedWithTheOtherBadVariables() {
     Map<String, String> env = pod();
     env.put(WorkerEnvironment.PREFETCH, "many");

@@ -7,16 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
-import com.rabbitmq.client.SocketConfigurators;
 import dev.baton.contract.Headers;
 import dev.baton.contract.RetryStaircase;
-import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.ServiceModel;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,10 +34,7 @@ class HungHandlerIT {
   static final TestBroker broker = new TestBroker("sdk-hung");
 
   static AMQP.BasicProperties withStepTimeout(String messageId, long millis) {
-    AMQP.BasicProperties p = TestBroker.commandProperties(messageId, "i-" + messageId, "pay");
-    Map<String, Object> headers = new LinkedHashMap<>(p.getHeaders());
-    headers.put(Headers.STEP_TIMEOUT, millis);
-    return p.builder().headers(headers).build();
+    return TestBroker.commandProperties(messageId, "pay", Headers.STEP_TIMEOUT, millis);
   }
 
   @Test
@@ -108,9 +100,6 @@ class HungHandlerIT {
     }
   }
 
-  /** Every socket the worker's connections open, so a test can cut them. */
-  static final List<Socket> sockets = new CopyOnWriteArrayList<>();
-
   @Test
   void aDuplicateRedeliveredWhileItsFirstCopyIsInTheHandlerDoesNotBlockTheRecoveredChannel() throws Exception {
     ServiceModel model = TestBroker.commandService("dup", "pay", RetryStaircase.NONE);
@@ -118,15 +107,8 @@ class HungHandlerIT {
     CountDownLatch working = new CountDownLatch(1);
     CountDownLatch mayFinish = new CountDownLatch(1);
     List<String> calls = new CopyOnWriteArrayList<>();
-    ConnectionFactory factory = broker.vhost.connectionFactory();
-    factory.setSocketConfigurator(socket -> {
-      SocketConfigurators.defaultConfigurator().configure(socket);
-      sockets.add(socket);
-    });
-    factory.setNetworkRecoveryInterval(200);
 
-    try (BatonWorker worker = BatonWorker.builder().environment(new WorkerEnvironment(model, 10))
-        .connectionFactory(factory).shutdownTimeout(Duration.ofSeconds(5))
+    try (BatonWorker worker = broker.cuttableWorker(model)
         .command("pay", cmd -> {
           calls.add(cmd.messageId());
           if (cmd.messageId().equals("long")) {
@@ -136,15 +118,12 @@ class HungHandlerIT {
           return CommandResult.success();
         })
         .build()) {
-      sockets.clear();
       worker.start();
       broker.sendCommand("dup", "pay", "long", commandBody("i-long", "{}"));
       assertThat(working.await(5, TimeUnit.SECONDS)).isTrue();
 
       // The network drops; the broker redelivers "long" on the recovered channel while its handler still works.
-      for (Socket s : sockets) {
-        s.close();
-      }
+      broker.cutConnections();
       await().atMost(TestBroker.WAIT).until(() -> worker.inFlight() == 2);
       broker.sendCommand("dup", "pay", "next", commandBody("i-next", "{}"));
       GetResponse next = broker.take(events);

@@ -2,19 +2,14 @@ package dev.baton.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.rabbitmq.client.AMQP;
 import dev.baton.contract.Headers;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ConsumerTopology;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.MDC;
 
 /**
@@ -25,19 +20,8 @@ class RetryLogFieldsTest {
 
   private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 
-  private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger("dev.baton.worker");
-
-  @BeforeEach
-  void capture() {
-    lines.start();
-    logger.addAppender(lines);
-  }
-
-  @AfterEach
-  void release() {
-    logger.detachAppender(lines);
-  }
+  @RegisterExtension
+  final CapturedLines lines = new CapturedLines("dev.baton.worker");
 
   @Test
   void a_retry_and_a_dead_letter_name_the_instance_its_workflow_step_and_trace() {
@@ -54,7 +38,7 @@ class RetryLogFieldsTest {
     router.onFailure(message, 0, new IllegalStateException("down"), r -> null);
     router.onFailure(message, 1, new IllegalStateException("still down"), r -> null);
 
-    assertThat(lines.list).filteredOn(e -> e.getFormattedMessage().contains("retry 1 of 1")
+    assertThat(lines.list()).filteredOn(e -> e.getFormattedMessage().contains("retry 1 of 1")
             || e.getFormattedMessage().startsWith("dead letter:")).hasSize(2)
         .allSatisfy(e -> assertThat(e.getMDCPropertyMap())
             .containsEntry("instanceId", "0b6f5f0e-0000-4000-8000-000000000001")

@@ -1,12 +1,15 @@
 package dev.baton.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.SocketConfigurators;
 import dev.baton.contract.Names;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
@@ -17,6 +20,7 @@ import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.sandbox.AmqpTopology;
 import dev.baton.sandbox.RabbitVhost;
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -42,6 +47,8 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
   RabbitVhost vhost;
   private Connection connection;
   private Channel channel;
+  /** The sockets of the connections of the last {@link #cuttableWorker}, so that a test can cut them. */
+  private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
   TestBroker(String prefix) {
     this.prefix = prefix;
@@ -82,6 +89,28 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
         .environment(new WorkerEnvironment(model, 10))
         .connectionFactory(vhost.connectionFactory())
         .shutdownTimeout(Duration.ofSeconds(5));
+  }
+
+  /**
+   * A worker builder like {@link #worker} whose connections {@link #cutConnections()} cuts, as a network drop would;
+   * automatic recovery brings them back after 200 ms.
+   */
+  BatonWorker.Builder cuttableWorker(ServiceModel model) {
+    sockets.clear();
+    ConnectionFactory factory = vhost.connectionFactory();
+    factory.setSocketConfigurator(socket -> {
+      SocketConfigurators.defaultConfigurator().configure(socket);
+      sockets.add(socket);
+    });
+    factory.setNetworkRecoveryInterval(200);
+    return worker(model).connectionFactory(factory);
+  }
+
+  /** The network drops under the worker of {@link #cuttableWorker}. */
+  void cutConnections() throws IOException {
+    for (Socket s : sockets) {
+      s.close();
+    }
   }
 
   /** A queue that receives a copy of every message published to {@code exchange} with a matching key. */
@@ -126,6 +155,14 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
         .build();
   }
 
+  /** {@link #commandProperties} with one header more (or replaced). */
+  static AMQP.BasicProperties commandProperties(String messageId, String action, String header, Object value) {
+    AMQP.BasicProperties p = commandProperties(messageId, "i-" + messageId, action);
+    Map<String, Object> headers = new LinkedHashMap<>(p.getHeaders());
+    headers.put(header, value);
+    return p.builder().headers(headers).build();
+  }
+
   static Map<String, Object> commandHeaders(String instance, String action) {
     Map<String, Object> h = new LinkedHashMap<>();
     h.put("baton-workflow", "order-fulfilment");
@@ -164,6 +201,13 @@ final class TestBroker implements BeforeAllCallback, AfterAllCallback {
   /** Ready messages (unacked ones are not counted: close the worker first to see those too). */
   long count(String queue) throws IOException {
     return channel.messageCount(queue);
+  }
+
+  /** None of these queues holds a ready message (close the worker first to see its unacked ones too). */
+  void assertEmpty(String... queues) throws IOException {
+    for (String queue : queues) {
+      assertThat(count(queue)).as("ready messages in " + queue).isZero();
+    }
   }
 
   long consumers(String queue) throws IOException {

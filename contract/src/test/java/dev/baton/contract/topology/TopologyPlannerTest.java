@@ -3,6 +3,7 @@ package dev.baton.contract.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.baton.contract.EventResult;
 import dev.baton.contract.RetryStaircase;
 import java.util.List;
 import java.util.Map;
@@ -171,18 +172,23 @@ class TopologyPlannerTest {
         tuple("inventory.event.topic.ex", "order.reserve.success"),
         tuple("inventory.event.topic.ex", "order.reserve.failed"),
         tuple("inventory.event.topic.ex", "order.reserve.error"),
+        tuple("inventory.event.topic.ex", "order.reserve.expired"),
         tuple("inventory.event.topic.ex", "order.release.success"),
         tuple("inventory.event.topic.ex", "order.release.failed"),
         tuple("inventory.event.topic.ex", "order.release.error"),
+        tuple("inventory.event.topic.ex", "order.release.expired"),
         tuple("payment.event.topic.ex", "order.pay.success"),
         tuple("payment.event.topic.ex", "order.pay.failed"),
         tuple("payment.event.topic.ex", "order.pay.error"),
+        tuple("payment.event.topic.ex", "order.pay.expired"),
         tuple("payment.event.topic.ex", "order.refund.success"),
         tuple("payment.event.topic.ex", "order.refund.failed"),
         tuple("payment.event.topic.ex", "order.refund.error"),
+        tuple("payment.event.topic.ex", "order.refund.expired"),
         tuple("shipping.event.topic.ex", "order.ship.success"),
         tuple("shipping.event.topic.ex", "order.ship.failed"),
-        tuple("shipping.event.topic.ex", "order.ship.error"));
+        tuple("shipping.event.topic.ex", "order.ship.error"),
+        tuple("shipping.event.topic.ex", "order.ship.expired"));
   }
 
   @Test
@@ -190,6 +196,6 @@ class TopologyPlannerTest {
     WorkflowModel w = new WorkflowModel("w", "doc", QueueType.CLASSIC, List.of(
         new WorkflowModel.Step("a", "svc", "check", null),
         new WorkflowModel.Step("b", "svc", "check", null)));
-    assertThat(TopologyPlanner.plan(w).bindings()).hasSize(3);
+    assertThat(TopologyPlanner.plan(w).bindings()).hasSize(EventResult.values().length);
   }
 }

@@ -22,6 +22,7 @@ public final class KubeEvents {
 
   public static final String COMPONENT = "baton-operator";
   public static final String WARNING = "Warning";
+  public static final String NORMAL = "Normal";
   private static final int MAX_MESSAGE = 1024;
   private static final Logger LOG = LoggerFactory.getLogger(KubeEvents.class);
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -47,6 +48,15 @@ public final class KubeEvents {
   }
 
   public void warning(HasMetadata involved, String reason, String message) {
+    record(involved, WARNING, reason, message);
+  }
+
+  /** Expected progress worth telling (a deletion that waits), which {@code kubectl describe} lists with the rest. */
+  public void normal(HasMetadata involved, String reason, String message) {
+    record(involved, NORMAL, reason, message);
+  }
+
+  private void record(HasMetadata involved, String type, String reason, String message) {
     if (client == null) {
       return;
     }
@@ -64,7 +74,7 @@ public final class KubeEvents {
         .withNamespace(involved.getMetadata().getNamespace())
         .withUid(involved.getMetadata().getUid())
         .endInvolvedObject()
-        .withType(WARNING)
+        .withType(type)
         .withReason(reason)
         .withMessage(message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3) + "..." : message)
         .withFirstTimestamp(now)

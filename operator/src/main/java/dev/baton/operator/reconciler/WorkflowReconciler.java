@@ -10,8 +10,8 @@ import dev.baton.contract.topology.OrchestratorTopology;
 import dev.baton.contract.topology.TopologyPlanner;
 import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.OperatorSettings;
-import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.BrokerException;
+import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
 import dev.baton.operator.model.WorkflowTranslator;
@@ -21,8 +21,9 @@ import dev.baton.operator.runtime.InstanceCountsEventSource;
 import dev.baton.operator.runtime.RuntimeApi;
 import dev.baton.operator.runtime.RuntimeCounts;
 import dev.baton.operator.runtime.RuntimeRoutes;
-import dev.baton.operator.status.Reason;
+import dev.baton.operator.runtime.UnfinishedInstances;
 import dev.baton.operator.status.ConditionState;
+import dev.baton.operator.status.Reason;
 import dev.baton.operator.status.WorkflowFindings;
 import dev.baton.operator.status.WorkflowStatusWriter;
 import dev.baton.operator.topology.RemovalReport;
@@ -55,7 +56,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Workflow becomes its orchestrator queue {@code q.orchestrator.W}, the parking queue {@code q.dlx.orchestrator.W}
- * and the bindings from each step's service events (step and compensation actions, all three results) — once every
+ * and the bindings from each step's service events (step and compensation actions, every result) — once every
  * step's service and commands exist. Until then it is Ready=False with a reason naming the missing reference, and
  * becomes ready by itself when the WorkerService appears.
  *
@@ -67,6 +68,8 @@ import org.slf4j.LoggerFactory;
 public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflow> {
 
   public static final String NAME = "workflow";
+  /** How often a deleted Workflow waiting for its instances is looked at besides the runtime's answers. */
+  static final Duration WAIT_CHECK = Duration.ofSeconds(5);
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowReconciler.class);
 
   private final OperatorSettings settings;
@@ -167,16 +170,36 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     return status.failed(workflow, e);
   }
 
-  /** Removes the orchestrator queues per deletionPolicy; keeps the finalizer while the broker cannot be reached. */
+  /**
+   * Removes the orchestrator queues per deletionPolicy once no instance of the Workflow is unfinished; keeps the
+   * finalizer while the broker cannot be reached.
+   *
+   * <p>Deleting a Workflow never strands its running instances (docs/design.md#runtime-semantics): while the runtime
+   * lists unfinished instances of it, or cannot be read, its finalizer, queues and bindings (the current spec's and
+   * the older revisions') stay as they are, Ready says why ({@link Reason#WAITING_FOR_INSTANCES},
+   * {@link Reason#RUNTIME_UNAVAILABLE}) and it is looked at again every {@link #WAIT_CHECK} and whenever the runtime's
+   * answer changes. {@code baton.dev/on-delete: fail-running} makes the runtime fail them at once. Without a runtime
+   * URL nothing is known of instances, and the queues go at once.
+   */
   @Override
   public DeleteControl cleanup(Workflow workflow, Context<Workflow> context) {
     String name = workflow.getMetadata().getName();
     ResourceID id = ResourceID.fromResource(workflow);
     passes.forget(id);
-    status.forget(workflow);
     if (!claims(context).isFreeFor(workflow, name)) {
+      status.forget(workflow);
       return DeleteControl.defaultDelete();
     }
+    if (counts != null) {
+      UnfinishedInstances unfinished = counts.unfinishedOf(workflow);
+      if (unfinished.state() != UnfinishedInstances.State.NONE) {
+        // Until the runtime answers after the deletion (one poll), the status stays as it is.
+        waitingFor(unfinished).ifPresent(ready ->
+            status.writeWhileDeleting(workflow, ready, counts.countsOf(workflow).orElse(null), context));
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(WAIT_CHECK);
+      }
+    }
+    status.forget(workflow);
     boolean retain = workflow.getSpec() == null || workflow.getSpec().getDeletionPolicy() != DeletionPolicy.Delete;
     try {
       RemovalReport removed = topology.remove(name, retain);
@@ -188,6 +211,21 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     } catch (BrokerException e) {
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(backoff.after(e, id, "keeping the finalizer of Workflow"));
     }
+  }
+
+  /** What Ready says while a deleted Workflow keeps its queues and finalizer; empty while the runtime is asked. */
+  private static Optional<ConditionState> waitingFor(UnfinishedInstances unfinished) {
+    String stays = "its orchestrator queue and bindings stay until then (to fail them at once instead, annotate it "
+        + "baton.dev/on-delete=fail-running)";
+    return switch (unfinished.state()) {
+      case UNREADABLE -> Optional.of(ConditionState.failed(Reason.RUNTIME_UNAVAILABLE, "being deleted, but the "
+          + "runtime cannot tell whether instances of it are unfinished (" + unfinished.problem() + "): waiting for it "
+          + "to answer; " + stays));
+      case SOME -> Optional.of(ConditionState.failed(Reason.WAITING_FOR_INSTANCES, "being deleted: waiting for "
+          + (unfinished.running() > 0 ? unfinished.running() + " instance(s)" : "its unfinished instances")
+          + " to end; " + stays));
+      case ASKING, NONE -> Optional.empty();
+    };
   }
 
   /** The plan with the bindings the older revisions' unfinished instances need (the runtime's routes) added. */

@@ -58,6 +58,18 @@ public enum Reason {
   /** Something unexpected failed while reconciling; retried with backoff. */
   RECONCILE_ERROR("ReconcileError"),
 
+  // --- the runtime (a Workflow being deleted) -------------------------------------------------------------------
+  /**
+   * The Workflow is being deleted and the runtime lists unfinished instances of it: its finalizer, orchestrator queue
+   * and bindings stay until they have ended (docs/design.md#runtime-semantics).
+   */
+  WAITING_FOR_INSTANCES("WaitingForInstances"),
+  /**
+   * The Workflow is being deleted and the runtime cannot be read, so nobody can tell whether instances of it are
+   * unfinished: everything stays, as for {@link #WAITING_FOR_INSTANCES}, until it answers.
+   */
+  RUNTIME_UNAVAILABLE("RuntimeUnavailable"),
+
   // --- autoscaling (AutoscalingReady; optional, so Ready does not depend on it) ---------------------------------
   /** The KEDA ScaledObject, its TriggerAuthentication and read-only broker user are in place. */
   SCALED_OBJECT_READY("ScaledObjectReady"),
@@ -81,7 +93,12 @@ public enum Reason {
    * progress, which Kubernetes reports on the Deployment and its pods itself.
    */
   public boolean isFailure() {
-    return this != DEPLOYMENT_PENDING && this != REPLICAS_UNAVAILABLE;
+    return this != DEPLOYMENT_PENDING && this != REPLICAS_UNAVAILABLE && this != WAITING_FOR_INSTANCES;
+  }
+
+  /** Whether a Ready=False with this reason is no failure but worth a Normal Event: a deletion that waits. */
+  public boolean isNotice() {
+    return this == WAITING_FOR_INSTANCES;
   }
 
   /** The condition reason of a kind of spec problem (the api module's validation knows no conditions). */

@@ -4,9 +4,10 @@ import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowStatus;
 import dev.baton.operator.monitoring.KubeEvents;
+import dev.baton.operator.runtime.InstanceCounts;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import dev.baton.operator.runtime.InstanceCounts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,6 +60,23 @@ public final class WorkflowStatusWriter {
         .toList()));
     ReadyEvents.onTransition(events, workflow, f.ready());
     return StatusPatch.ifChanged(workflow, quiet.settle(workflow, workflow.getStatus(), status), Workflow::new);
+  }
+
+  /**
+   * While the Workflow is being deleted and its finalizer waits (docs/design.md#runtime-semantics): Ready says why,
+   * TopologyReady keeps what it said (the topology stays), the counts are the runtime's. JOSDK's cleanup returns no
+   * status, so the patch is sent here, at once and only when something changed.
+   */
+  public void writeWhileDeleting(Workflow workflow, ConditionState ready, InstanceCounts counts,
+      Context<Workflow> context) {
+    WorkflowStatus status = StatusPatch.copy(workflow.getStatus(), WorkflowStatus.class, WorkflowStatus::new);
+    if (counts != null) {
+      counts.applyTo(status);
+    }
+    status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), workflow.getMetadata().getGeneration(),
+        clock).keep(ConditionTypes.TOPOLOGY_READY).set(ConditionTypes.READY, ready).toList()));
+    ReadyEvents.onTransition(events, workflow, ready);
+    StatusPatch.patchNow(workflow, quiet.settle(workflow, workflow.getStatus(), status), Workflow::new, context);
   }
 
   public ErrorStatusUpdateControl<Workflow> failed(Workflow workflow, Exception e) {

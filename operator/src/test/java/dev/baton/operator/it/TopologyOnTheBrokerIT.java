@@ -105,9 +105,11 @@ class TopologyOnTheBrokerIT {
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.pay.success"),
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.pay.failed"),
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.pay.error"),
+        binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.pay.expired"),
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.success"),
         binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.failed"),
-        binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.error"));
+        binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.error"),
+        binding("payment.event.topic.ex", "q.orchestrator.checkout", "order.refund.expired"));
 
     // docs/design.md#security: the worker's user reads only its own consumer queues and writes only its event and retry exchanges.
     String user = f.username("payment");

@@ -7,6 +7,7 @@ import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
 import dev.baton.runtime.definitions.RouteTable;
+import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.Engine;
@@ -37,6 +38,7 @@ import dev.baton.runtime.ui.TraceLink;
 import dev.baton.runtime.ui.WebUi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,7 +117,7 @@ public final class BatonRuntime implements AutoCloseable {
     DefinitionCatalog catalog = new DefinitionCatalog(definitions);
     InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
     Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next, settings.maxCommandBytes()),
-        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing);
+        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing, outbox, Clock.systemUTC());
 
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
         settings.outboxPollInterval());
@@ -136,11 +138,16 @@ public final class BatonRuntime implements AutoCloseable {
         exporter);
     gauges.run(); // learn the workflows with unfinished instances before consuming
 
+    InstanceService service = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
+    started.add(service); // answers the starts still waiting before the database closes
+    RouteTable routes = new RouteTable(database, definitions);
+    WorkflowDeletions deletions = new WorkflowDeletions(service::failRunning, routes);
+    started.add(deletions);
     watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
         new DefinitionRecorder(database, catalog, consumers::ensure, () -> {
           gauges.run(); // a deleted Workflow's queue stays consumed while it has unfinished instances: recount first
           consumers.reconcile();
-        }));
+        }), deletions);
     started.add(watcher[0]);
     consumers.reconcile();
 
@@ -149,18 +156,15 @@ public final class BatonRuntime implements AutoCloseable {
       scheduler.shutdownNow();
       scheduler.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
-    every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, unitOfWork, instances, steps, engine,
-        metrics, settings.timeoutBatchSize()));
-    every(scheduler, settings.metricsRefreshInterval(), gauges);
-    RouteTable routes = new RouteTable(database, definitions);
+    Periodic.every(scheduler, settings.timeoutPollInterval(), new TimeoutSweeper(database, unitOfWork, instances,
+        steps, engine, metrics, settings.timeoutBatchSize()));
+    Periodic.every(scheduler, settings.metricsRefreshInterval(), gauges);
     routes.run(); // known before the API answers
-    every(scheduler, settings.metricsRefreshInterval(), routes);
-    every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
-    every(scheduler, settings.retentionInterval(),
+    Periodic.every(scheduler, settings.metricsRefreshInterval(), routes);
+    Periodic.every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
+    Periodic.every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, settings.retention()));
 
-    InstanceService service = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
-    started.add(service); // answers the starts still waiting before the database closes
     HealthCheck health = new HealthCheck() {
       @Override
       public boolean databaseUp() {
@@ -230,16 +234,6 @@ public final class BatonRuntime implements AutoCloseable {
   }
 
   /** Fixed delay: a slow round (a big timeout sweep) is never run twice at once. */
-  private static void every(ScheduledExecutorService scheduler, Duration interval, Runnable task) {
-    scheduler.scheduleWithFixedDelay(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        LOG.warn("Periodic task failed: {}", e.toString());
-      }
-    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
   private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {

@@ -31,10 +31,12 @@ public final class DefinitionCatalog {
     if (known != null) {
       return known;
     }
-    String json = store.loadSpec(c, namespace, name, revision).orElseThrow(() -> new IllegalStateException(
+    DefinitionStore.Spec spec = store.load(c, namespace, name, revision).orElseThrow(() -> new IllegalStateException(
         "workflow " + namespace + "/" + name + " has no revision " + revision + " in the database"));
-    WorkflowDefinition d = WorkflowParser.runnable(namespace, name, revision, SpecCodec.parse(json));
-    byRevision.putIfAbsent(key, d);
+    WorkflowDefinition d = WorkflowParser.runnable(namespace, name, revision, SpecCodec.parse(spec.json()));
+    if (!spec.uncommitted()) { // a revision this transaction wrote is remembered once another one reads it
+      byRevision.putIfAbsent(key, d);
+    }
     return d;
   }
 
@@ -61,8 +63,9 @@ public final class DefinitionCatalog {
       return pinned(c, namespace, name, known);
     }
     DefinitionStore.Revision revision = store.ensureRevision(c, namespace, name, json, hashKey.hash());
-    if (revision.inserted()) {
-      // Not cached: this transaction may still roll back, and the number would then go to another spec.
+    if (revision.uncommitted()) {
+      // Not remembered: this transaction (this call, or an earlier start of the same batch) wrote it and may still
+      // roll back; the number would then go to another spec, and every start would name a revision that is not there.
       return WorkflowParser.runnable(namespace, name, revision.number(), spec);
     }
     revisionByHash.putIfAbsent(hashKey, revision.number());

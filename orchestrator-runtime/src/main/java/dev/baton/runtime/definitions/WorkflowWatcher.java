@@ -8,18 +8,29 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches Workflow resources, read-only, in all namespaces or in the configured ones. The runtime never writes
  * resources: the operator is the only writer of their status.
+ *
+ * <p>A Workflow that is being deleted ({@code metadata.deletionTimestamp} set: the operator's finalizer holds it while
+ * it has unfinished instances) is still seen, as an update; {@link #isBeingDeleted} and {@link #failsRunningOnDelete}
+ * say what that means for its instances (docs/design.md#runtime-semantics).
  */
 public final class WorkflowWatcher implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowWatcher.class);
+
+  /** The annotation that says what deleting the Workflow does to its unfinished instances. */
+  public static final String ON_DELETE = "baton.dev/on-delete";
+  /** {@link #ON_DELETE}: fail them at once (reason {@code WorkflowDeleted}); without it they run to their end. */
+  public static final String FAIL_RUNNING = "fail-running";
 
   /** Told about Workflows as the watch sees them. */
   public interface Listener {
@@ -37,23 +48,27 @@ public final class WorkflowWatcher implements AutoCloseable {
     this.namespaces = List.copyOf(namespaces);
   }
 
-  /** Starts the watch and returns once the first listing is in (so lookups right after start find what exists). */
-  public static WorkflowWatcher start(KubernetesClient client, List<String> namespaces, Listener listener) {
+  /**
+   * Starts the watch and returns once the first listing is in (so lookups right after start find what exists).
+   *
+   * @param listeners told in this order, each whatever the one before did
+   */
+  public static WorkflowWatcher start(KubernetesClient client, List<String> namespaces, Listener... listeners) {
     WorkflowWatcher w = new WorkflowWatcher(client, namespaces);
     ResourceEventHandler<Workflow> handler = new ResourceEventHandler<>() {
       @Override
       public void onAdd(Workflow obj) {
-        safely(() -> listener.changed(obj), obj);
+        tell(listeners, l -> l.changed(obj), obj);
       }
 
       @Override
       public void onUpdate(Workflow oldObj, Workflow newObj) {
-        safely(() -> listener.changed(newObj), newObj);
+        tell(listeners, l -> l.changed(newObj), newObj);
       }
 
       @Override
       public void onDelete(Workflow obj, boolean deletedFinalStateUnknown) {
-        safely(() -> listener.deleted(obj), obj);
+        tell(listeners, l -> l.deleted(obj), obj);
       }
     };
     if (namespaces.isEmpty()) {
@@ -67,14 +82,28 @@ public final class WorkflowWatcher implements AutoCloseable {
     return w;
   }
 
-  private static void safely(Runnable r, Workflow w) {
-    try {
-      r.run();
-    } catch (RuntimeException e) {
-      // The watch must survive anything a listener does.
-      LOG.warn("Handling Workflow {}/{} failed: {}", w.getMetadata().getNamespace(), w.getMetadata().getName(),
-          e.toString());
+  private static void tell(Listener[] listeners, Consumer<Listener> call, Workflow w) {
+    for (Listener listener : listeners) {
+      try {
+        call.accept(listener);
+      } catch (RuntimeException e) {
+        // The watch must survive anything a listener does.
+        LOG.warn("Handling Workflow {}/{} failed: {}", w.getMetadata().getNamespace(), w.getMetadata().getName(),
+            e.toString());
+      }
     }
+  }
+
+  /** Whether the Workflow is being deleted: a finalizer (the operator's) holds it, and it takes no new instances. */
+  public static boolean isBeingDeleted(Workflow workflow) {
+    return workflow.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  /** Whether deleting the Workflow fails its unfinished instances at once ({@code on-delete: fail-running}). */
+  public static boolean failsRunningOnDelete(Workflow workflow) {
+    Map<String, String> annotations = workflow.getMetadata().getAnnotations();
+    return annotations != null && annotations.get(ON_DELETE) != null
+        && FAIL_RUNNING.equals(annotations.get(ON_DELETE).trim());
   }
 
   public boolean watches(String namespace) {

@@ -11,6 +11,7 @@ import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.OpenTelemetry;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -47,7 +48,11 @@ public final class CommandComposer {
    * mapped object, or the instance input with earlier outputs merged in). Earlier outputs are not sent twice: the
    * body's {@code outputs} holds only those that could not be merged (outputs that are not JSON objects).
    */
-  public OutboxMessage compose(Subject s, Transition.Dispatch dispatch) {
+  /**
+   * @param decidedAt when the dispatch was decided: its attempt's deadline ({@code baton-deadline}) is this plus the
+   *     step's timeout, the instant at which the runtime times the attempt out
+   */
+  public OutboxMessage compose(Subject s, Transition.Dispatch dispatch, Instant decidedAt) {
     WorkflowDefinition d = s.definition();
     Step.Task task = dispatch.task();
     StepState row = dispatch.row();
@@ -63,6 +68,7 @@ public final class CommandComposer {
     headers.put(Headers.RETRIES, 0);
     if (task.timeout() != null) {
       headers.put(Headers.STEP_TIMEOUT, task.timeout().toMillis()); // workers bound their handlers by it
+      headers.put(Headers.DEADLINE, decidedAt.plus(task.timeout()).toEpochMilli()); // nor start after it
     }
     headers.putAll(tracing.dispatch(s.traceparent(), s.instanceId().toString(), d.name(),
         dispatch.compensation() ? row.stepName() + "/compensate" : row.stepName(), row.attempt(),

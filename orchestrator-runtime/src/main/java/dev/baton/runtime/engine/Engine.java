@@ -17,6 +17,7 @@ import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -27,7 +28,9 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Scope;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,9 +61,17 @@ public final class Engine {
   private final CommandComposer composer;
   private final TransitionWriter writer;
   private final InstanceTracing tracing;
+  private final OutboxStore outbox;
+  private final Clock clock;
 
+  /**
+   * @param outbox where a cancel and a timeout withdraw the commands still unpublished
+   * @param clock when decisions are made: the deadlines of the attempts they start count from it
+   */
   public Engine(InstanceStore instances, StepStore steps, DefinitionCatalog definitions, StateMachine machine,
-      CommandComposer composer, TransitionWriter writer, InstanceTracing tracing) {
+      CommandComposer composer, TransitionWriter writer, InstanceTracing tracing, OutboxStore outbox, Clock clock) {
+    this.outbox = outbox;
+    this.clock = clock;
     this.tracing = tracing;
     this.instances = instances;
     this.steps = steps;
@@ -87,7 +98,7 @@ public final class Engine {
     Connection c = tx.connection();
     List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
-    Planned p = plan(c, instance, rows, stimulus, null);
+    Planned p = plan(c, instance, rows, withdrawing(c, instance, rows, stimulus), null);
     TransitionWriter.Written written = writer.write(c, List.of(p.write()));
     tx.queued(written.queued());
     return new Applied(p.transition(), written);
@@ -176,6 +187,34 @@ public final class Engine {
 
   private record Planned(Transition transition, TransitionWriter.Write write) {}
 
+  /**
+   * Now, to the millisecond: deadlines travel on commands as epoch milliseconds, and the step rows keep the same
+   * instant, so the answer a start gives and what a read shows agree to the digit.
+   */
+  private Instant decisionTime() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  /**
+   * Takes back, before deciding, the commands that must never reach a worker once the decision is made
+   * (docs/design.md#runtime-semantics, "No effect after its compensation"): a cancel withdraws every unpublished
+   * command of the instance, and tells the state machine which they were (their tasks never ran; the others may
+   * have, and are awaited before anything is undone); a timeout withdraws the unpublished command of each attempt
+   * that timed out, before it is sent again or failed.
+   */
+  private Stimulus withdrawing(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
+      throws SQLException {
+    if (stimulus instanceof Stimulus.Cancel cancel && instance.status().isActive()) {
+      return new Stimulus.Cancel(cancel.compensate(), outbox.withdrawAll(c, instance.id()));
+    }
+    if (stimulus instanceof Stimulus.TimersDue) {
+      List<UUID> due = rows.stream().filter(s -> s.isRunning() && s.due() && s.commandMessageId() != null)
+          .map(StepState::commandMessageId).toList();
+      outbox.withdraw(c, instance.id(), due);
+    }
+    return stimulus;
+  }
+
   /** The instance's trace (docs/design.md#observability). */
   public InstanceTracing tracing() {
     return tracing;
@@ -221,6 +260,9 @@ public final class Engine {
     if (stimulus instanceof Stimulus.Cancel cancel) {
       return tracing.instanceWork(cancel.compensate() ? "cancel and compensate" : "cancel", trace, id);
     }
+    if (stimulus instanceof Stimulus.Abandon abandon) {
+      return tracing.instanceWork("fail: " + abandon.errorCode(), trace, id);
+    }
     return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
   }
 
@@ -250,26 +292,28 @@ public final class Engine {
       InstanceState state = state(instance, rows, List.of());
       if (!state.status().isActive()) {
         Transition t = Transition.nothing(Transition.Kind.STALE, "instance is " + state.status(), state);
-        return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), null));
+        return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), null, decisionTime()));
       }
       String reason = "the definition of " + instance.namespace() + "/" + instance.workflow() + " revision "
           + instance.revision() + " cannot be loaded: " + e.getMessage();
       LOG.error("Instance {} fails: {}", instance.id(), reason);
       Transition t = StateMachine.abandon(state, StateMachine.DEFINITION_UNAVAILABLE, reason);
-      return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t)));
+      return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t),
+          decisionTime()));
     }
     // Only Workflows with waits store signals: the others skip the read.
     List<StoredSignal> stored = !waitsForSignals(definition) ? List.of()
         : signals != null ? signals.getOrDefault(instance.id(), List.of())
         : steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
+    Instant decidedAt = decisionTime();
     List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
     CommandComposer.Subject subject = new CommandComposer.Subject(instance.id(), instance.namespace(),
         instance.businessKey(), definition, instance.traceparent());
     for (Transition.Dispatch d : t.dispatches()) {
-      commands.add(composer.compose(subject, d));
+      commands.add(composer.compose(subject, d, decidedAt));
     }
-    return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t)));
+    return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t), decidedAt));
   }
 
   /**

@@ -198,7 +198,7 @@ public final class InstanceService implements AutoCloseable {
     for (StepState s : t.rows()) {
       boolean running = s.isRunning();
       if (running && s.timeout() != null) {
-        Instant due = now.plus(s.timeout());
+        Instant due = write.deadlineOf(s);
         deadline = deadline == null || due.isBefore(deadline) ? due : deadline;
       }
       rows.add(new StepState(s.id(), s.name(), s.kind(), s.parent(), s.attempt(), s.status(), s.action(),
@@ -306,6 +306,74 @@ public final class InstanceService implements AutoCloseable {
       }
       return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id));
     });
+  }
+
+  /** How many instances {@link #failRunning} reads at a time: each is then failed in a transaction of its own. */
+  public static final int FAIL_PAGE = 200;
+
+  /**
+   * Fails every RUNNING or COMPENSATING instance of the Workflow at once (docs/design.md#runtime-semantics, deleting a
+   * Workflow with {@code baton.dev/on-delete: fail-running}): as an instance whose definition no longer loads fails
+   * ({@link Stimulus.Abandon}), its attempts in flight are cancelled, its unpublished commands withdrawn and it
+   * ends FAILED with {@code errorCode} and {@code reason} as its last error. Each instance in a transaction of its own
+   * on its locked row, read a page of {@link #FAIL_PAGE} at a time, so however many there are no transaction grows
+   * with them and an instance that ended meanwhile is left as it is. An instance that cannot be failed (its
+   * transaction failed) does not stop the others; the first such failure is thrown once all were tried.
+   *
+   * @return how many instances this call failed
+   */
+  public long failRunning(String namespace, String workflow, String errorCode, String reason) throws SQLException {
+    long failed = 0;
+    long withdrawn = 0;
+    SQLException first = null;
+    for (InstanceStatus status : List.of(InstanceStatus.RUNNING, InstanceStatus.COMPENSATING)) {
+      while (true) {
+        List<InstanceRecord> page = unitOfWork.run(tx ->
+            instances.list(tx.connection(), namespace, workflow, status, null, FAIL_PAGE));
+        int moved = 0;
+        int refused = 0;
+        for (InstanceRecord listed : page) {
+          try {
+            long out = unitOfWork.run(tx -> abandon(tx, listed.id(), errorCode, reason));
+            if (out >= 0) {
+              moved++;
+              withdrawn += out;
+            }
+          } catch (SQLException e) {
+            LOG.warn("Instance {} of Workflow {}/{} could not be failed ({}): {}", listed.id(), namespace, workflow,
+                errorCode, e.toString());
+            first = first == null ? e : first;
+            refused++;
+          }
+        }
+        failed += moved;
+        // A short page was the last; a page of which none could be failed would only be read again.
+        if (page.size() < FAIL_PAGE || refused == page.size()) {
+          break;
+        }
+      }
+    }
+    if (failed > 0) {
+      LOG.info("Workflow {}/{}: {} unfinished instance(s) failed with {}, {} unpublished command(s) withdrawn: {}",
+          namespace, workflow, failed, errorCode, withdrawn, reason);
+    }
+    if (first != null) {
+      throw first;
+    }
+    return failed;
+  }
+
+  /**
+   * One instance failed by {@link #failRunning}, on its locked row, by the engine like any other stimulus.
+   *
+   * @return how many of its unpublished commands were withdrawn; -1 when it had ended meanwhile (left as it is)
+   */
+  private long abandon(UnitOfWork.Transaction tx, UUID id, String errorCode, String reason) throws SQLException {
+    Optional<InstanceRecord> locked = instances.lock(tx.connection(), id);
+    if (locked.isEmpty() || !locked.get().status().isActive()) {
+      return -1;
+    }
+    return engine.apply(tx, locked.get(), new Stimulus.Abandon(errorCode, reason)).written().withdrawn();
   }
 
   @FunctionalInterface

@@ -118,7 +118,15 @@ final class StartGroups implements AutoCloseable {
       List<Request> group = new ArrayList<>();
       group.add(first);
       queue.drainTo(group, MAX_GROUP - 1);
-      write(group);
+      try {
+        write(group);
+      } catch (Throwable t) {
+        // Supervised (docs/design.md#runtime-semantics): whatever a write throws, an Error included, its callers get
+        // an answer and the writer goes on; otherwise they would wait for ever and the next starts with them.
+        LOG.error("A start writer failed on a group of {}; they are answered with the error and the writer goes on",
+            group.size(), t);
+        group.forEach(r -> r.answer().completeExceptionally(t));
+      }
     }
   }
 
@@ -140,7 +148,7 @@ final class StartGroups implements AutoCloseable {
           group.get(i).answer().complete(results.get(i));
         }
         return;
-      } catch (SQLException | RuntimeException e) {
+      } catch (Exception | Error e) {
         LOG.debug("a group of {} starts failed ({}); each is tried alone", group.size(), e.toString());
       }
     }

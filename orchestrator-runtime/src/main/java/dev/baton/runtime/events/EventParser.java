@@ -7,10 +7,15 @@ import dev.baton.api.json.Json;
 import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.runtime.core.InboundEvent;
+import dev.baton.runtime.core.StateMachine;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Reads an event as docs/design.md#message-contract defines it: the result is the last word of the routing key, the rest comes from
@@ -35,7 +40,8 @@ final class EventParser {
     }
     Optional<EventResult> result = EventResult.fromRoutingKey(routingKey);
     if (result.isEmpty()) {
-      return malformed("routing key '" + routingKey + "' does not end in success, failed or error");
+      return malformed("routing key '" + routingKey + "' does not end in "
+          + Arrays.stream(EventResult.values()).map(EventResult::key).collect(Collectors.joining(", ")));
     }
     String messageId = props.getMessageId();
     if (messageId == null || messageId.isBlank()) {
@@ -84,9 +90,44 @@ final class EventParser {
       reason = "(no reason given)";
     }
     String namespace = Headers.text(headers.get(Headers.NAMESPACE));
+    String traceparent = Headers.text(headers.get(Headers.TRACEPARENT));
+    String unstorable = holdsNul(output) ? "output" : holdsNul(errorCode) ? "errorCode" : holdsNul(reason) ? "reason"
+        : null;
+    if (unstorable != null) {
+      // PostgreSQL stores no NUL in text or jsonb: parked, the event would leave its step waiting for ever. The worker
+      // did answer, so the step ends, as an unknown outcome (compensated when it declares a compensation).
+      return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt,
+          action, EventResult.ERROR, null, StateMachine.UNSTORABLE_OUTPUT, "the worker answered " + result.get().key()
+          + " with a NUL character (\\u0000) in its " + unstorable + ", which cannot be stored", traceparent));
+    }
     return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt, action,
-        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason,
-        Headers.text(headers.get(Headers.TRACEPARENT))));
+        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason, traceparent));
+  }
+
+  private static boolean holdsNul(String text) {
+    return text != null && text.indexOf('\0') >= 0;
+  }
+
+  /** Whether a JSON value holds a NUL character in any text or field name. */
+  private static boolean holdsNul(JsonNode node) {
+    if (node == null) {
+      return false;
+    }
+    if (node.isTextual()) {
+      return holdsNul(node.textValue());
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      if (holdsNul(field.getKey()) || holdsNul(field.getValue())) {
+        return true;
+      }
+    }
+    for (JsonNode element : node.isArray() ? node : List.<JsonNode>of()) {
+      if (holdsNul(element)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static ParsedDelivery malformed(String reason) {

@@ -111,12 +111,28 @@ final class InstanceRoutes {
     respond(ctx, 200, new BatchStartResponse(results));
   }
 
-  /** The Workflow instances may start from: known (else 404) and not refused by the operator (else 409). */
+  /**
+   * The Workflow instances may start from: known (else 404), not being deleted and not refused by the operator (else
+   * 409).
+   */
   private Workflow startable(String ns, String name) {
     Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
         "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
+    refuseWhileDeleted(workflow);
     refuseUnlessReady(workflow);
     return workflow;
+  }
+
+  /** A Workflow being deleted takes no new instances; those it has go on or fail, as it was deleted (design.md). */
+  private static void refuseWhileDeleted(Workflow workflow) {
+    if (WorkflowWatcher.isBeingDeleted(workflow)) {
+      throw ApiError.conflict("Workflow " + workflow.getMetadata().getNamespace() + "/"
+          + workflow.getMetadata().getName() + " is being deleted: it starts no new instances; "
+          + (WorkflowWatcher.failsRunningOnDelete(workflow)
+              ? "its unfinished ones are failed (" + WorkflowWatcher.ON_DELETE + ": " + WorkflowWatcher.FAIL_RUNNING
+                  + ")"
+              : "its unfinished ones run to their end, then it is gone"));
+    }
   }
 
   private static Map<String, Object> requestTraceHeaders(Context ctx) {

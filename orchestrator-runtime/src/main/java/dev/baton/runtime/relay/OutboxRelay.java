@@ -197,7 +197,12 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
-      } catch (Exception e) {
+      } catch (Exception | Error e) {
+        // Supervised (docs/design.md#runtime-semantics): whatever a round throws, an Error included, the relay
+        // thread goes on; ended silently, it would leave every later command in the outbox.
+        if (e instanceof Error) {
+          LOG.error("Outbox relay round failed on an Error; the relay goes on", e);
+        }
         gate.failed(); // the next search finds everything, the commands in hand included
         dropHanded();
         settleAll();

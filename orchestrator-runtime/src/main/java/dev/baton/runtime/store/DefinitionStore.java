@@ -11,20 +11,25 @@ public final class DefinitionStore {
 
   // Serialises revision numbering per workflow across replicas; released at commit.
   private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
-  private static final String FIND_BY_HASH =
-      "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
+  /**
+   * Whether a row was written by this very transaction, not committed yet: its xmin is our transaction id (a
+   * transaction that has written nothing has none, and then no row is its own).
+   */
+  private static final String UNCOMMITTED = "coalesce(xmin = pg_current_xact_id_if_assigned()::xid, false)";
+  private static final String FIND_BY_HASH = "SELECT revision, " + UNCOMMITTED
+      + " FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
   private static final String INSERT_NEXT = "INSERT INTO workflow_definition (namespace, name, revision, spec,"
       + " spec_hash) SELECT ?, ?, coalesce(max(revision), 0) + 1, ?::jsonb, ? FROM workflow_definition"
       + " WHERE namespace = ? AND name = ? RETURNING revision";
-  private static final String LOAD =
-      "SELECT spec::text FROM workflow_definition WHERE namespace = ? AND name = ? AND revision = ?";
+  private static final String LOAD = "SELECT spec::text, " + UNCOMMITTED
+      + " FROM workflow_definition WHERE namespace = ? AND name = ? AND revision = ?";
 
   /** The revision of this spec: the existing one for a known hash, else the next number. */
   public Revision ensureRevision(Connection c, String namespace, String name, String specJson, String specHash)
       throws SQLException {
-    Optional<Integer> known = findByHash(c, namespace, name, specHash);
+    Optional<Revision> known = findByHash(c, namespace, name, specHash);
     if (known.isPresent()) {
-      return new Revision(known.get(), false);
+      return known.get();
     }
     try (PreparedStatement ps = c.prepareStatement(LOCK)) {
       ps.setString(1, "baton-definition/" + namespace + "/" + name);
@@ -32,7 +37,7 @@ public final class DefinitionStore {
     }
     known = findByHash(c, namespace, name, specHash);
     if (known.isPresent()) {
-      return new Revision(known.get(), false);
+      return known.get();
     }
     try (PreparedStatement ps = c.prepareStatement(INSERT_NEXT)) {
       ps.setString(1, namespace);
@@ -49,28 +54,39 @@ public final class DefinitionStore {
   }
 
   public Optional<String> loadSpec(Connection c, String namespace, String name, int revision) throws SQLException {
+    return load(c, namespace, name, revision).map(Spec::json);
+  }
+
+  /** A revision's spec, and whether this transaction wrote it (so it may still be rolled back). */
+  public Optional<Spec> load(Connection c, String namespace, String name, int revision) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(LOAD)) {
       ps.setString(1, namespace);
       ps.setString(2, name);
       ps.setInt(3, revision);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+        return rs.next() ? Optional.of(new Spec(rs.getString(1), rs.getBoolean(2))) : Optional.empty();
       }
     }
   }
 
-  private static Optional<Integer> findByHash(Connection c, String namespace, String name, String hash)
+  private static Optional<Revision> findByHash(Connection c, String namespace, String name, String hash)
       throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(FIND_BY_HASH)) {
       ps.setString(1, namespace);
       ps.setString(2, name);
       ps.setString(3, hash);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
+        return rs.next() ? Optional.of(new Revision(rs.getInt(1), rs.getBoolean(2))) : Optional.empty();
       }
     }
   }
 
-  /** A revision number, and whether this transaction wrote it (then it is not visible to others until commit). */
-  public record Revision(int number, boolean inserted) {}
+  /**
+   * A revision number, and whether this transaction wrote it, now or earlier: then others do not see it until the
+   * commit, and a rollback takes it away, so nothing may remember it yet.
+   */
+  public record Revision(int number, boolean uncommitted) {}
+
+  /** A revision's spec as stored, and whether this transaction wrote it (see {@link Revision}). */
+  public record Spec(String json, boolean uncommitted) {}
 }

@@ -8,11 +8,13 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /** The outbox: written with the state change that asks for a command, drained by the relay. */
-public final class OutboxStore {
+public class OutboxStore {
 
   private static final String CLAIM = "SELECT id, message_id, exchange, routing_key, correlation_id,"
       + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
@@ -34,6 +36,15 @@ public final class OutboxStore {
   // Backoff doubles from 1s up to a minute: a WorkerService that is not Ready yet is retried, not hammered.
   private static final String DEFER = "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
       + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)";
+  /**
+   * An instance's unpublished commands taken back, all or those of some attempts. A row the relay holds is waited
+   * for (it is being published, for milliseconds, at most the relay's confirm timeout): then it is gone (published,
+   * so not withdrawn) or still there (the broker refused it) and deleted. Skipping it instead would let a command be
+   * delivered after its step had moved on. The relay never waits for an instance row, so this cannot deadlock.
+   */
+  private static final String WITHDRAW_ALL = "DELETE FROM outbox WHERE instance_id = ? RETURNING message_id";
+  private static final String WITHDRAW = "DELETE FROM outbox WHERE instance_id = ? AND message_id = ANY (?)"
+      + " RETURNING message_id";
   private static final String STATS =
       "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox";
 
@@ -93,6 +104,36 @@ public final class OutboxStore {
       ps.setArray(2, bigints(c, ids));
       ps.executeUpdate();
     }
+  }
+
+  /** Withdraws every unpublished command of the instance; the message ids of those that were still there. */
+  public Set<UUID> withdrawAll(Connection c, UUID instanceId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(WITHDRAW_ALL)) {
+      ps.setObject(1, instanceId);
+      return messageIds(ps);
+    }
+  }
+
+  /** Withdraws these commands of the instance if still unpublished; the message ids of those that were. */
+  public Set<UUID> withdraw(Connection c, UUID instanceId, Collection<UUID> messageIds) throws SQLException {
+    if (messageIds.isEmpty()) {
+      return Set.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(WITHDRAW)) {
+      ps.setObject(1, instanceId);
+      ps.setArray(2, c.createArrayOf("uuid", messageIds.toArray()));
+      return messageIds(ps);
+    }
+  }
+
+  private static Set<UUID> messageIds(PreparedStatement ps) throws SQLException {
+    Set<UUID> ids = new HashSet<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        ids.add(rs.getObject(1, UUID.class));
+      }
+    }
+    return ids;
   }
 
   /** How many rows wait and how old the oldest is. */

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +60,11 @@ public final class TransitionWriter {
     INSERTED(" n AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],"
         + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[])"
         + "   AS n(instance_id, name, kind, parent, attempt, status, action, command_message_id, dispatches,"
-        + "   timeout_ms, chosen, finish_seq, output, error_code, error_reason)),"
+        + "   deadline_ms, chosen, finish_seq, output, error_code, error_reason)),"
         + " inserted AS (INSERT INTO instance_step (instance_id, name, kind, parent, attempt, status, action,"
         + "   command_message_id, dispatches, deadline, chosen, finish_seq, output, error_code, error_reason,"
         + "   finished_at) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
-        + "   dispatches, CASE WHEN status = 'RUNNING' THEN now() + timeout_ms * interval '1 millisecond' END, chosen,"
+        + "   dispatches, CASE WHEN status = 'RUNNING' THEN to_timestamp(deadline_ms / 1000.0) END, chosen,"
         + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END"
         + "   FROM n RETURNING 1)", "inserted", "step rows inserted"),
     QUEUED(" queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
@@ -133,8 +134,18 @@ public final class TransitionWriter {
    * One instance's transition, with the commands composed for its dispatches.
    *
    * @param lastErrorJson the instance's new lastError as JSON, or null to keep it
+   * @param decidedAt when the transition was decided: the deadlines of the attempts it starts count from it, as the
+   *     {@code baton-deadline} of their commands does, so that a step times out at the very instant its command
+   *     stops being startable
    */
-  public record Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson) {}
+  public record Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson,
+      Instant decidedAt) {
+
+    /** The deadline of an attempt this write starts: {@code decidedAt} plus its timeout, or null without one. */
+    public Instant deadlineOf(StepState started) {
+      return started.timeout() == null ? null : decidedAt.plus(started.timeout());
+    }
+  }
 
   /**
    * What a write did besides what it was asked: the unpublished commands it withdrew, and the commands it queued
@@ -158,7 +169,7 @@ public final class TransitionWriter {
         uChosen = u.of("text");
     List<Object> nInstance = n.of("uuid"), nName = n.of("text"), nKind = n.of("text"), nParent = n.of("text"),
         nAttempt = n.of("integer"), nStatus = n.of("text"), nAction = n.of("text"), nCommand = n.of("uuid"),
-        nDispatches = n.of("integer"), nTimeout = n.of("bigint"), nChosen = n.of("text"), nSeq = n.of("integer"),
+        nDispatches = n.of("integer"), nDeadline = n.of("bigint"), nChosen = n.of("text"), nSeq = n.of("integer"),
         nOutput = n.of("text"), nCode = n.of("text"), nReason = n.of("text");
     List<Object> oMessage = o.of("uuid"), oExchange = o.of("text"), oKey = o.of("text"),
         oCorrelation = o.of("text"), oHeaders = o.of("text"), oBody = o.of("bytea"), oInstance = o.of("uuid");
@@ -196,7 +207,8 @@ public final class TransitionWriter {
           nAction.add(s.action());
           nCommand.add(s.commandMessageId());
           nDispatches.add(s.dispatches());
-          nTimeout.add(s.timeout() == null ? null : s.timeout().toMillis());
+          Instant deadline = write.deadlineOf(s);
+          nDeadline.add(deadline == null ? null : deadline.toEpochMilli());
           nChosen.add(s.chosen());
           nSeq.add(s.finishSeq());
           nOutput.add(output);

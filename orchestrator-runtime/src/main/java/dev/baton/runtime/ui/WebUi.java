@@ -242,7 +242,8 @@ public final class WebUi {
     }
     return switch (done) {
       case "cancelled" -> "Cancelled.";
-      case "cancelled-compensating" -> "Cancelled: compensating the completed steps first.";
+      case "cancelled-compensating" ->
+          "Cancelled: a step still at a worker is awaited, then the completed steps are compensated.";
       case "retried" -> "Sent again: the instance carries on from the failed step.";
       case "signalled" -> "Signal sent.";
       default -> null;

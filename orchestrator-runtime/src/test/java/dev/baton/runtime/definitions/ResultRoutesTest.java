@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ResultRoutesTest {
 
   @Test
-  void everyStepAndCompensationActionWithAllThreeResultsOnItsServicesEventExchange() {
+  void everyStepAndCompensationActionWithEveryResultOnItsServicesEventExchange() {
     StepSpec reserve = new StepSpec("reserve", "stock", "reserve");
     reserve.setCompensate("release");
     StepSpec charge = new StepSpec("charge", "pay", "charge");
@@ -29,12 +29,15 @@ class ResultRoutesTest {
             tuple("stock.event.topic.ex", "order.reserve.success"),
             tuple("stock.event.topic.ex", "order.reserve.failed"),
             tuple("stock.event.topic.ex", "order.reserve.error"),
+            tuple("stock.event.topic.ex", "order.reserve.expired"),
             tuple("stock.event.topic.ex", "order.release.success"),
             tuple("stock.event.topic.ex", "order.release.failed"),
             tuple("stock.event.topic.ex", "order.release.error"),
+            tuple("stock.event.topic.ex", "order.release.expired"),
             tuple("pay.event.topic.ex", "order.debit.success"),
             tuple("pay.event.topic.ex", "order.debit.failed"),
-            tuple("pay.event.topic.ex", "order.debit.error"));
+            tuple("pay.event.topic.ex", "order.debit.error"),
+            tuple("pay.event.topic.ex", "order.debit.expired"));
     assertThat(ResultRoutes.of("fulfil", spec)).allMatch(b -> b.queue().equals("q.orchestrator.fulfil"));
   }
 
@@ -50,9 +53,9 @@ class ResultRoutesTest {
         """, WorkflowSpec.class);
 
     assertThat(ResultRoutes.of("approve", spec)).extracting(BindingSpec::routingKey).containsExactly(
-        "order.score.success", "order.score.failed", "order.score.error",
-        "order.authorize.success", "order.authorize.failed", "order.authorize.error",
-        "order.void.success", "order.void.failed", "order.void.error",
-        "order.send.success", "order.send.failed", "order.send.error");
+        "order.score.success", "order.score.failed", "order.score.error", "order.score.expired",
+        "order.authorize.success", "order.authorize.failed", "order.authorize.error", "order.authorize.expired",
+        "order.void.success", "order.void.failed", "order.void.error", "order.void.expired",
+        "order.send.success", "order.send.failed", "order.send.error", "order.send.expired");
   }
 }

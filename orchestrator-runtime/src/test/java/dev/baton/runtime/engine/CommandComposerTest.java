@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class CommandComposerTest {
 
+  private static final java.time.Instant DECIDED_AT = java.time.Instant.parse("2026-12-04T10:00:00.250Z");
+
   /** A saga whose step charge sends pay, compensated by refund, with a timeout of 1m. */
   private static final dev.baton.workflow.WorkflowDefinition SAGA = saga();
 
@@ -39,7 +41,7 @@ class CommandComposerTest {
     StepState row = StepState.started("charge/compensate", "task", null, 3, 1, "refund", messageId, null);
     OutboxMessage m = new CommandComposer().compose(new CommandComposer.Subject(instance, "shop", "order-42", d),
         new Transition.Dispatch(row, (dev.baton.workflow.Step.Task) d.step("charge").orElseThrow(), true, input,
-            outputs));
+            outputs), DECIDED_AT);
 
     assertThat(m.messageId()).isEqualTo(messageId);
     assertThat(m.exchange()).isEqualTo("svc.command.topic.ex");
@@ -52,11 +54,25 @@ class CommandComposerTest {
     assertThat(headers.get("baton-retries").asInt()).isZero();
     assertThat(headers.get("baton-step-timeout").asLong()).as("the step's 1m, for the worker's handler timeout")
         .isEqualTo(60_000);
+    assertThat(headers.get("baton-deadline").asLong()).as("when the runtime times the attempt out: decided + 1m")
+        .isEqualTo(DECIDED_AT.toEpochMilli() + 60_000);
     JsonNode body = Json.MAPPER.readTree(m.body());
     // later outputs win; non-object outputs are not merged into input but stay in outputs
     assertThat(body.get("input")).isEqualTo(Json.read("{\"sku\": \"A1\", \"qty\": 2, \"lot\": 7, \"paid\": 5}"));
     assertThat(body.get("outputs").get("check").asText()).isEqualTo("ok");
     assertThat(body.get("outputs").has("charge")).as("merged outputs are not sent twice").isFalse();
     assertThat(body.get("businessKey").asText()).isEqualTo("order-42");
+  }
+
+  @Test
+  void aStepWithoutATimeoutSendsNoDeadline() throws Exception {
+    StepState row = StepState.started("reserve", "task", null, 1, 1, "reserve", UUID.randomUUID(), null);
+    OutboxMessage m = new CommandComposer().compose(new CommandComposer.Subject(UUID.randomUUID(), "shop", "o-1", SAGA),
+        new Transition.Dispatch(row, (dev.baton.workflow.Step.Task) SAGA.step("reserve").orElseThrow(), false,
+            Json.object(), null), DECIDED_AT);
+
+    JsonNode headers = Json.read(m.headersJson());
+    assertThat(headers.has("baton-deadline")).isFalse();
+    assertThat(headers.has("baton-step-timeout")).isFalse();
   }
 }

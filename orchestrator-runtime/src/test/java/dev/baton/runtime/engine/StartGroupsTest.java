@@ -36,6 +36,9 @@ class StartGroupsTest {
       if (group.stream().anyMatch(r -> r.businessKey().startsWith("bad"))) {
         throw new SQLException("one of them cannot start");
       }
+      if (group.stream().anyMatch(r -> r.businessKey().startsWith("boom"))) {
+        throw new AssertionError("a bug in the writer"); // an Error, not an exception
+      }
       together.add(group.stream().map(StartGroups.Request::businessKey).toList());
       return group.stream().map(r -> (Started) null).toList();
     }
@@ -45,6 +48,9 @@ class StartGroupsTest {
       hold(1);
       if (request.businessKey().startsWith("bad")) {
         throw new IllegalArgumentException("spec.steps is empty");
+      }
+      if (request.businessKey().startsWith("boom")) {
+        throw new AssertionError("a bug in the writer");
       }
       alone.add(request.businessKey());
       return null;
@@ -101,6 +107,36 @@ class StartGroupsTest {
       callers.shutdownNow();
     }
     assertThat(writer.alone).contains("good-1").doesNotContain("bad-1");
+  }
+
+  /** Fails on the code before: an Error in a group's write ended the writer thread and its callers waited for ever. */
+  @Test
+  void a_writer_that_throws_an_error_answers_its_callers_and_goes_on() throws Exception {
+    RecordingWriter writer = new RecordingWriter();
+    ExecutorService callers = Executors.newFixedThreadPool(8);
+    try (StartGroups groups = new StartGroups(writer)) {
+      List<Future<?>> calls = new ArrayList<>();
+      for (String key : List.of("boom-1", "ok-1", "boom-2", "ok-2", "boom-3", "ok-3")) {
+        calls.add(callers.submit(() -> groups.submit(request(key))));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> groups.waiting() + writer.held.get() >= 6);
+      writer.gate.countDown();
+      for (Future<?> f : calls) {
+        try {
+          f.get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          assertThat(e).hasRootCauseMessage("a bug in the writer");
+        }
+      }
+      // Both writers are still there: later starts are made.
+      callers.submit(() -> groups.submit(request("later-1"))).get(10, TimeUnit.SECONDS);
+      callers.submit(() -> groups.submit(request("later-2"))).get(10, TimeUnit.SECONDS);
+    } finally {
+      callers.shutdownNow();
+    }
+    List<String> all = new ArrayList<>(writer.alone);
+    writer.together.forEach(all::addAll);
+    assertThat(all).contains("ok-1", "ok-2", "ok-3", "later-1", "later-2").noneMatch(k -> k.startsWith("boom"));
   }
 
   private static StartGroups.Request request(String key) {

@@ -65,6 +65,30 @@ class EventParserTest {
     assertThat(e.output()).isNull();
   }
 
+  /** Fails on the code before: the output reached the database, which refused it, and the event was parked for ever. */
+  @Test
+  void anAnswerPostgresCannotStoreEndsTheStepInErrorWithTheReason() {
+    ParsedDelivery p = parse("order.pay.success", h -> {}, "m-nul", "{\"output\": {\"memo\": [\"a\\u0000b\"]}}");
+    var e = ((ParsedDelivery.Event) p).event();
+    assertThat(e.result()).isEqualTo(EventResult.ERROR);
+    assertThat(e.output()).isNull();
+    assertThat(e.errorCode()).isEqualTo("UnstorableOutput");
+    assertThat(e.reason()).contains("NUL").contains("output");
+
+    var reason = ((ParsedDelivery.Event) parse("order.pay.failed", h -> {}, "m-nul2",
+        "{\"errorCode\": \"X\", \"reason\": \"bad\\u0000\"}")).event();
+    assertThat(reason.errorCode()).isEqualTo("UnstorableOutput");
+    assertThat(reason.reason()).contains("reason");
+  }
+
+  @Test
+  void anExpiredAnswerSaysTheCommandWasNotExecuted() {
+    var e = ((ParsedDelivery.Event) parse("order.pay.expired", h -> {}, "m-exp",
+        "{\"reason\": \"the deadline had passed 300 ms before\"}")).event();
+    assertThat(e.result()).isEqualTo(EventResult.EXPIRED);
+    assertThat(e.reason()).contains("deadline");
+  }
+
   @Test
   void anotherWorkflowsEventIsForeign() {
     assertThat(parse("order.pay.success", h -> h.put("baton-workflow", "refunds"), "m", "{}"))

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What happens off the happy path (docs/design.md#runtime-semantics): commands of an instance that ended are
- * withdrawn before a worker gets them; steps whose outcome is unknown (error, timed out, cancelled in flight) are
- * compensated, a business refusal is not; a cancel may compensate first.
+ * withdrawn before a worker gets them; steps whose outcome is unknown (error, timed out) are compensated, a business
+ * refusal is not; a cancel may compensate first, awaiting a step whose command may be at a worker and never undoing
+ * one that never ran.
  */
 class CancelAndUnknownOutcomesIT {
 
@@ -95,6 +96,35 @@ class CancelAndUnknownOutcomesIT {
     assertThat(commandsOf(id)).isZero();
   }
 
+  /**
+   * Fails on the code before: each timed-out attempt's command stayed in the outbox beside the next one, so a relay or
+   * broker stall ended with attempts 1, 2 and 3 all published, and the worker ran the step three times.
+   */
+  @Test
+  void aTimedOutAttemptsUnsentCommandIsWithdrawnBeforeTheStepIsSentAgain() throws Exception {
+    StepSpec charge = withTimeout(step("charge", "rd-payment", "pay", null), "3s");
+    charge.setOnTimeout(dev.baton.api.v1alpha1.OnTimeout.Redispatch);
+    charge.setMaxDispatches(3);
+    WorkflowSpec spec = spec("order", charge);
+    applyWithoutTopology("redispatched", spec);
+    UUID id = h.startOk("redispatched", "rd-1");
+    await().atMost(Duration.ofSeconds(15)).until(() -> h.instance(id).get("attempt").asInt() == 2);
+
+    // Only attempt 2's command waits to be published; it carries its attempt's deadline, to the millisecond.
+    assertThat(commandsOf(id)).isEqualTo(1);
+    String second = h.instance(id).get("steps").get(1).get("commandMessageId").asText();
+    assertThat(h.scalar("SELECT message_id FROM outbox WHERE correlation_id = '" + id + "'")).isEqualTo(second);
+    assertThat(h.scalar("SELECT (headers->>'baton-deadline') = (extract(epoch FROM s.deadline) * 1000)::bigint::text"
+        + " FROM outbox o JOIN instance_step s ON s.command_message_id = o.message_id"
+        + " WHERE o.correlation_id = '" + id + "'")).isEqualTo("t");
+
+    h.declareTopology("redispatched", spec);
+    TestWorker w = h.worker().serve("q.rd-payment.pay", "rd-payment", "pay", c -> Reply.success(output("paid")));
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(20));
+    assertThat(w.received()).as("one attempt reached the worker, never attempt 1")
+        .extracting(Command::attempt).doesNotContain(1).hasSize(1);
+  }
+
   static void applySaga(String name, String prefix) {
     h.apply(name, spec("order",
         step("reserve", prefix + "-inventory", "reserve", "release"),
@@ -157,6 +187,22 @@ class CancelAndUnknownOutcomesIT {
     assertThat(charge.get("late").get("output").get("manual").asBoolean()).isTrue();
   }
 
+  /**
+   * Fails on the code before: PostgreSQL refused the NUL in pay's output, the event was parked, and the instance
+   * waited at charge for ever.
+   */
+  @Test
+  void anAnswerThatCannotBeStoredEndsItsStepInErrorAndIsCompensated() throws Exception {
+    applySaga("nul", "nl");
+    TestWorker w = sagaWorker("nl", c -> Reply.success(RuntimeHarness.JSON.createObjectNode().put("memo", "a\u0000b")));
+    UUID id = h.startOk("nul", "nl-1");
+    JsonNode i = h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(20));
+    assertThat(effects(w, id)).containsExactly("reserve", "pay", "refund", "release");
+    JsonNode charge = i.get("steps").get(1);
+    assertThat(charge.get("status").asText()).isEqualTo("ERROR");
+    assertThat(charge.get("error").get("code").asText()).isEqualTo("UnstorableOutput");
+  }
+
   @Test
   void aBusinessRefusalIsNotCompensated() throws Exception {
     applySaga("refused", "rf");
@@ -166,8 +212,12 @@ class CancelAndUnknownOutcomesIT {
     assertThat(effects(w, id)).containsExactly("reserve", "pay", "release");
   }
 
+  /**
+   * Fails on the code before: the cancel undid pay (refund) while the worker still held pay's command, whose success
+   * then landed after its compensation and was never undone.
+   */
   @Test
-  void cancelWithCompensateUndoesTheCompletedAndInFlightStepsAndEndsCancelled() throws Exception {
+  void cancelWithCompensateAwaitsTheStepInFlightThenUndoesEverythingNewestFirst() throws Exception {
     applySaga("cancelled", "cc");
     TestWorker w = sagaWorker("cc", c -> Reply.HOLD);
     UUID id = h.startOk("cancelled", "cc-1");
@@ -177,17 +227,40 @@ class CancelAndUnknownOutcomesIT {
     assertThat(bad.status()).isEqualTo(400);
     RuntimeHarness.Response r = h.post("/api/v1/instances/" + id + "/cancel", "{\"compensate\": true}");
     assertThat(r.status()).as(r.text()).isEqualTo(200);
-    JsonNode i = h.awaitStatus(id, "CANCELLED", Duration.ofSeconds(20));
-    // pay was in flight: its outcome is unknown, so it is undone first (refund), then reserve (release).
-    assertThat(effects(w, id)).containsExactly("reserve", "refund", "release");
-    assertThat(history(i)).containsExactly("reserve:SUCCEEDED", "charge:CANCELLED", "charge/compensate:SUCCEEDED",
-        "reserve/compensate:SUCCEEDED");
+    assertThat(r.json().get("status").asText()).isEqualTo("COMPENSATING");
+    // pay is at the worker and may still take effect: nothing is undone until it answers (or its deadline passes).
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+        .until(() -> effects(w, id).equals(List.of("reserve")) && h.status(id).equals("COMPENSATING"));
 
-    // The held command's answer arrives after the cancel: recorded on the step, nothing else changes.
     w.release(c -> Reply.success(output("paid")));
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(h.instance(id).get("steps").get(1).path("late").path("result").asText()).isEqualTo("success"));
-    assertThat(h.status(id)).isEqualTo("CANCELLED");
+    JsonNode i = h.awaitStatus(id, "CANCELLED", Duration.ofSeconds(20));
+    assertThat(effects(w, id)).containsExactly("reserve", "pay", "refund", "release");
+    assertThat(history(i)).containsExactly("reserve:SUCCEEDED", "charge:SUCCEEDED", "charge/compensate:SUCCEEDED",
+        "reserve/compensate:SUCCEEDED");
+  }
+
+  /** Fails on the code before: pay was cancelled in flight although its command never left the outbox. */
+  @Test
+  void cancelWithCompensateStopsAtOnceAStepWhoseCommandWasNeverSent() throws Exception {
+    WorkflowSpec spec = spec("order", step("reserve", "un-inventory", "reserve", "release"),
+        step("charge", "un-payment", "pay", "refund"));
+    applyWithoutTopology("unsent", spec);
+    h.declareTopology("unsent", spec("order", step("reserve", "un-inventory", "reserve", "release")));
+    TestWorker w = h.worker()
+        .serve("q.un-inventory.reserve", "un-inventory", "reserve", c -> Reply.success(output("reserved")))
+        .serve("q.un-inventory.release", "un-inventory", "release", c -> Reply.success(output("released")));
+    UUID id = h.startOk("unsent", "un-1");
+    // reserve succeeds; pay's service does not exist yet, so its command waits in the outbox, unpublished.
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(h.scalar(
+        "SELECT last_error FROM outbox WHERE correlation_id = '" + id + "'")).contains("does not exist"));
+
+    RuntimeHarness.Response r = h.post("/api/v1/instances/" + id + "/cancel", "{\"compensate\": true}");
+    assertThat(r.status()).as(r.text()).isEqualTo(200);
+    JsonNode i = h.awaitStatus(id, "CANCELLED", Duration.ofSeconds(20));
+    assertThat(commandsOf(id)).isZero();
+    assertThat(effects(w, id)).containsExactly("reserve", "release");
+    // pay never ran: nothing to undo there (its refund could not even be sent), reserve is undone.
+    assertThat(history(i)).containsExactly("reserve:SUCCEEDED", "charge:CANCELLED", "reserve/compensate:SUCCEEDED");
   }
 
   static StepSpec withTimeout(StepSpec s, String timeout) {

@@ -253,8 +253,9 @@ class HttpApiIT {
           .map(b -> b.get("exchange").asText() + " " + b.get("routingKey").asText()).toList();
       assertThat(bindings).containsExactlyInAnyOrder(
           "api-routed.event.topic.ex order.hold.success", "api-routed.event.topic.ex order.hold.failed",
-          "api-routed.event.topic.ex order.hold.error", "api-routed-2.event.topic.ex parcel.keep.success",
-          "api-routed-2.event.topic.ex parcel.keep.failed", "api-routed-2.event.topic.ex parcel.keep.error");
+          "api-routed.event.topic.ex order.hold.error", "api-routed.event.topic.ex order.hold.expired",
+          "api-routed-2.event.topic.ex parcel.keep.success", "api-routed-2.event.topic.ex parcel.keep.failed",
+          "api-routed-2.event.topic.ex parcel.keep.error", "api-routed-2.event.topic.ex parcel.keep.expired");
     });
   }
 }

@@ -12,9 +12,9 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.Names;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import dev.baton.runtime.it.TestWorker.Command;
 import dev.baton.runtime.it.TestWorker.Reply;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -249,7 +249,7 @@ class StepLoopIT {
     assertThat(reasons).anyMatch(m -> m.contains("body is not JSON"))
         .anyMatch(m -> m.startsWith("unknown instance"))
         .anyMatch(m -> m.contains("baton-step is missing"))
-        .anyMatch(m -> m.contains("does not end in success, failed or error"));
+        .anyMatch(m -> m.contains("does not end in success, failed, error, expired"));
     assertThat(h.counter("baton.events.parked", "bad")).isEqualTo(4);
   }
 

@@ -288,7 +288,7 @@ class WebUiBrowserIT {
   }
 
   @Test
-  void cancellingWithCompensationUndoesTheCompletedStepsFirst() throws Exception {
+  void cancellingWithCompensationAwaitsTheStepInFlightThenUndoesTheCompletedSteps() throws Exception {
     UUID id = h.startOk("ui-shop", "hold-cancel-compensate-1");
     await().atMost(WITHIN).until(() -> "ship".equals(h.scalar(
         "SELECT current_step_name FROM workflow_instance WHERE id = '" + id + "'")));
@@ -297,7 +297,14 @@ class WebUiBrowserIT {
       b.driver.findElement(By.id("cancel-compensate")).click();
       b.driver.findElement(By.id("cancel")).click();
       b.driver.switchTo().alert().accept();
-      awaitText(b, "compensating the completed steps first");
+      awaitText(b, "then the completed steps are compensated");
+      // ship is at the worker and may still take effect: nothing is undone before it answers.
+      assertThat(h.status(id)).isEqualTo("COMPENSATING");
+      assertThat(stepStatus(b, "ship")).isEqualTo("RUNNING");
+
+      TestWorker.Command ship = worker.received().stream()
+          .filter(c -> c.instance().equals(id.toString()) && c.command().equals("ship")).findFirst().orElseThrow();
+      worker.publishEvent(ship, "success", UUID.randomUUID().toString(), ship.attempt());
       await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
       await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
         assertThat(b.driver.findElement(By.id("instance-status")).getText()).contains("CANCELLED");

@@ -13,6 +13,7 @@ import dev.baton.contract.Names;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.OutboxMessage;
+import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.store.TestDatabases;
@@ -111,6 +112,10 @@ class OutboxRelayIT {
 
   /** With a proxy: the relay's broker connection goes through it. */
   private void startRelay(Duration poll, TcpProxy proxy) throws Exception {
+    startRelay(poll, proxy, new OutboxStore());
+  }
+
+  private void startRelay(Duration poll, TcpProxy proxy, OutboxStore store) throws Exception {
     ConnectionFactory f = vhost.connectionFactory();
     if (proxy != null) {
       f.setHost("127.0.0.1");
@@ -118,8 +123,26 @@ class OutboxRelayIT {
     }
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
-    relay = new OutboxRelay(database, new OutboxStore(), publisherConnection, new RuntimeMetrics(), 200, poll);
+    relay = new OutboxRelay(database, store, publisherConnection, new RuntimeMetrics(), 200, poll);
     relay.start();
+  }
+
+  /** Fails on the code before: an Error in a round ended the relay's thread, and no command was published again. */
+  @Test
+  void aRoundThatThrowsAnErrorDoesNotStopTheRelay() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger errors = new java.util.concurrent.atomic.AtomicInteger();
+    startRelay(Duration.ofMillis(200), null, new OutboxStore() {
+      @Override
+      public List<OutboxRow> claim(java.sql.Connection c, int limit) throws java.sql.SQLException {
+        if (errors.getAndIncrement() == 0) {
+          throw new StackOverflowError("test hook: the relay's round blew its stack");
+        }
+        return super.claim(c, limit);
+      }
+    });
+    String after = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
+    await().atMost(Duration.ofSeconds(15)).until(() -> received.contains(after) && outboxRows() == 0);
+    assertThat(errors.get()).isGreaterThan(1);
   }
 
   /**

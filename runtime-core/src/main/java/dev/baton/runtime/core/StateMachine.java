@@ -59,6 +59,15 @@ public final class StateMachine {
 
   /** The error code of a task whose command would be larger than the limit: never sent, the step fails. */
   public static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+  /** The error code of an attempt the worker did not start because it came after its deadline. */
+  public static final String EXPIRED = "Expired";
+  /**
+   * The error code of an answer whose output or reason PostgreSQL cannot store (a NUL character): the step ends in
+   * {@code error}, an unknown outcome, instead of the event being parked and the step waiting for ever.
+   */
+  public static final String UNSTORABLE_OUTPUT = "UnstorableOutput";
+  /** The error code of a task cancelled while its command was still unpublished: withdrawn, it never ran. */
+  public static final String NOT_SENT = "NotSent";
   /** The error code of an instance that failed because its definition no longer loads ({@link #abandon}). */
   public static final String DEFINITION_UNAVAILABLE = "DefinitionUnavailable";
   /** The default limit of a command's input (BATON_MAX_COMMAND_BYTES): well under any broker's max_message_size. */
@@ -87,7 +96,7 @@ public final class StateMachine {
       return onResult(definition, state, r.event());
     }
     if (stimulus instanceof Cancel c) {
-      return onCancel(definition, state, c.compensate());
+      return onCancel(definition, state, c);
     }
     if (stimulus instanceof Retry) {
       if (state.status() != InstanceStatus.FAILED) {
@@ -100,6 +109,9 @@ public final class StateMachine {
     }
     if (!state.status().isActive()) {
       return Transition.nothing(Kind.STALE, "instance is " + state.status(), state);
+    }
+    if (stimulus instanceof Stimulus.Abandon a) {
+      return abandon(state, a.errorCode(), a.reason());
     }
     Draft d = new Draft(definition, state);
     if (stimulus instanceof Start) {
@@ -186,12 +198,15 @@ public final class StateMachine {
       case SUCCESS -> d.end(row, StepStatus.SUCCEEDED, e.output(), null, null, e.messageId(), false);
       case FAILED -> d.end(row, StepStatus.FAILED, null, e.errorCode(), e.reason(), e.messageId(), true);
       case ERROR -> d.end(row, StepStatus.ERROR, null, e.errorCode(), e.reason(), e.messageId(), true);
+      // Not executed: the worker got the command after its deadline and did not start it. The attempt is over as if
+      // it had timed out (the runtime's own timer was about to say so), with the worker's reason.
+      case EXPIRED -> d.timedOut(row, task, EXPIRED, e.reason(), e.messageId());
     }
     d.walk();
     return d.transition();
   }
 
-  private Transition onCancel(WorkflowDefinition definition, InstanceState state, boolean compensate) {
+  private Transition onCancel(WorkflowDefinition definition, InstanceState state, Cancel cancel) {
     if (state.status() == InstanceStatus.CANCELLED) {
       return Transition.nothing(Kind.UNCHANGED, null, state);
     }
@@ -200,7 +215,7 @@ public final class StateMachine {
           + "; only RUNNING or COMPENSATING instances can be cancelled", state);
     }
     Draft d = new Draft(definition, state);
-    d.cancel(compensate);
+    d.cancel(cancel.compensate(), cancel.withdrawn());
     return d.transition();
   }
 
@@ -447,13 +462,14 @@ public final class StateMachine {
     /**
      * The tasks to undo, newest first by the order they ended (across branches): those that declare
      * {@code compensate} and succeeded or may have taken effect (timed out, error, cancelled in flight). A
-     * {@code failed} one is not undone.
+     * {@code failed} one is not undone, nor one known not to have run (withdrawn unsent, or expired at the worker).
      */
     List<Step.Task> compensable() {
       List<Step.Task> tasks = new ArrayList<>();
       for (Step.Task t : definition.tasks()) {
         StepState row = latest(t.name());
-        if (t.isCompensable() && row != null && !row.isRunning() && row.status().mayHaveTakenEffect()) {
+        if (t.isCompensable() && row != null && !row.isRunning() && row.status().mayHaveTakenEffect()
+            && !NOT_SENT.equals(row.errorCode()) && !EXPIRED.equals(row.errorCode())) {
           tasks.add(t);
         }
       }
@@ -463,6 +479,9 @@ public final class StateMachine {
 
     void compensate() {
       status = InstanceStatus.COMPENSATING;
+      if (taskInFlight()) {
+        return; // a forward task may still take effect: undoing starts once it has answered or timed out
+      }
       for (Step.Task t : compensable()) {
         StepState c = latest(StepState.compensationOf(t.name()));
         if (c == null) {
@@ -495,12 +514,7 @@ public final class StateMachine {
         any = true;
         Step step = byName.get(row.stepName());
         if (step instanceof Step.Task task) {
-          boolean resend = task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches()
-              && (row.isCompensation() || !forwardFailed());
-          end(row, StepStatus.TIMED_OUT, null, TIMEOUT, TIMEOUT, null, !resend);
-          if (resend) {
-            startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());
-          }
+          timedOut(row, task, TIMEOUT, TIMEOUT, null);
         } else if (step instanceof Step.Delay) {
           end(row, StepStatus.SUCCEEDED, null, null, null, null, false);
         } else {
@@ -510,16 +524,44 @@ public final class StateMachine {
       return any;
     }
 
-    void cancel(boolean compensate) {
+    /**
+     * A task attempt that is over without an answer: by its deadline, or by the worker's {@code expired}. It is sent
+     * again (a new attempt, with a deadline of its own) when its step says {@code Redispatch} and has sends left, the
+     * instance goes forward and nothing failed; otherwise it is a failure of its step.
+     */
+    void timedOut(StepState row, Step.Task task, String code, String reason, String messageId) {
+      boolean forward = phase == Phase.FORWARD && !cancelRequested;
+      boolean resend = task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches()
+          && (row.isCompensation() || forward && !forwardFailed());
+      end(row, StepStatus.TIMED_OUT, null, code, reason, messageId, !resend);
+      if (resend) {
+        startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());
+      }
+    }
+
+    /**
+     * @param withdrawn commands of the instance withdrawn unpublished: their tasks never reached a worker
+     */
+    void cancel(boolean compensate, java.util.Set<UUID> withdrawn) {
       cancelRequested |= compensate;
       if (compensate && phase == Phase.COMPENSATION) {
         return; // already undoing: it ends CANCELLED instead of COMPENSATED
       }
-      cancelInFlight("Cancelled");
       withdraw = true;
       if (!compensate) {
         finish(InstanceStatus.CANCELLED);
         return;
+      }
+      // A task whose command may already be at a worker is awaited, its answer or its deadline, before any
+      // compensation starts: undoing first could let its effect land afterwards, never to be undone. The others
+      // (waits, delays, groups, tasks whose command was withdrawn unsent) stop now.
+      for (StepState row : List.copyOf(latest.values())) {
+        boolean task = row.kind().equals("task") && !row.isCompensation() && row.commandMessageId() != null;
+        if (!row.isRunning() || task && !withdrawn.contains(row.commandMessageId())) {
+          continue;
+        }
+        end(row, StepStatus.CANCELLED, null, task ? NOT_SENT : null,
+            task ? "Cancelled before its command was sent: it never ran" : "Cancelled", null, false);
       }
       phase = Phase.COMPENSATION;
       compensate();

@@ -1,5 +1,8 @@
 package dev.baton.runtime.core;
 
+import java.util.Set;
+import java.util.UUID;
+
 /** What can move an instance: the state machine takes one at a time, on the locked instance. */
 public sealed interface Stimulus {
 
@@ -15,9 +18,31 @@ public sealed interface Stimulus {
   /** A signal was stored for the instance: a wait for it may go on. */
   record SignalStored(String signal) implements Stimulus {}
 
-  /** Stop the instance; with {@code compensate}, undo the completed and unknown-outcome steps first. */
-  record Cancel(boolean compensate) implements Stimulus {}
+  /**
+   * Stop the instance; with {@code compensate}, undo the completed and unknown-outcome steps first.
+   *
+   * @param withdrawn the message ids of the instance's commands that were still unpublished and have been withdrawn
+   *     (a worker will never receive them); any other command in flight may already be at a worker, so its step is
+   *     awaited (its answer, or its deadline) before the compensation, which must never overtake it
+   */
+  record Cancel(boolean compensate, Set<UUID> withdrawn) implements Stimulus {
+
+    public Cancel {
+      withdrawn = Set.copyOf(withdrawn);
+    }
+
+    /** A cancel that knows of no withdrawn command: every task in flight counts as sent. */
+    public Cancel(boolean compensate) {
+      this(compensate, Set.of());
+    }
+  }
 
   /** Send the failed steps (or the failed compensation) of a FAILED instance again, as new attempts. */
   record Retry() implements Stimulus {}
+
+  /**
+   * The instance cannot or may not go on (its Workflow was deleted with {@code fail-running}, say): it fails at once
+   * with this error, its attempts in flight cancelled and its unpublished commands withdrawn.
+   */
+  record Abandon(String errorCode, String reason) implements Stimulus {}
 }

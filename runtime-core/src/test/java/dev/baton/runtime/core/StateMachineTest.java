@@ -385,18 +385,25 @@ class StateMachineTest {
             cancel(false), "end reserve/compensate#1 CANCELLED", "-> CANCELLED", "withdraw"),
         row("cancel SUCCEEDED", SAGA, state(SUCCEEDED, FORWARD, ok("reserve")), cancel(false), "REFUSED"),
         row("cancel CANCELLED again", SAGA, state(CANCELLED, FORWARD, ok("reserve")), cancel(true), "UNCHANGED"),
-        row("cancel with compensate: completed steps undone first", SAGA,
-            state(RUNNING, FORWARD, ok("reserve"), running("check", 1)), cancel(true),
-            "end check#1 CANCELLED", "send reserve/compensate#1 release", "-> COMPENSATING", "withdraw"),
-        row("cancel with compensate: the step in flight may have taken effect and is undone first", SAGA,
-            state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1)), cancel(true),
-            "end charge#1 CANCELLED", "send charge/compensate#1 refund", "-> COMPENSATING", "withdraw"),
+        row("cancel with compensate: a task whose command may be at a worker is awaited before anything is undone",
+            SAGA, state(RUNNING, FORWARD, ok("reserve"), running("check", 1)), cancel(true),
+            "-> COMPENSATING", "withdraw"),
+        row("cancel with compensate: the awaited task's answer, then the undoing, newest first", SAGA,
+            state(COMPENSATING, COMPENSATION, true, ok("reserve"), ok("check"), running("charge", 1)),
+            result("charge", "pay", 1, EventResult.SUCCESS),
+            "end charge#1 SUCCEEDED", "send charge/compensate#1 refund", "-> COMPENSATING"),
+        row("cancel with compensate: the awaited task times out, is not sent again, and is undone", SAGA,
+            state(COMPENSATING, COMPENSATION, true, ok("reserve"), ok("check"), due("charge", 1, 1)), DUE,
+            "end charge#1 TIMED_OUT", "send charge/compensate#1 refund", "-> COMPENSATING"),
         row("cancel with compensate while compensating: carries on, to end CANCELLED", SAGA,
             state(COMPENSATING, COMPENSATION, ok("reserve"), ended("check", 1, StepStatus.FAILED),
                 running("reserve/compensate", 1)),
             cancel(true), "-> COMPENSATING"),
-        row("cancel with compensate, nothing to undo", SAGA, state(RUNNING, FORWARD, running("check", 1)),
-            cancel(true), "end check#1 CANCELLED", "-> CANCELLED", "withdraw"),
+        row("cancel with compensate, nothing to undo: the task in flight is awaited all the same", SAGA,
+            state(RUNNING, FORWARD, running("check", 1)), cancel(true), "-> COMPENSATING", "withdraw"),
+        row("cancel with compensate, nothing to undo: the awaited task answers, the instance ends CANCELLED", SAGA,
+            state(COMPENSATING, COMPENSATION, true, running("check", 1)), result("check", "check", 1, EventResult.SUCCESS),
+            "end check#1 SUCCEEDED", "-> CANCELLED", "withdraw"),
         row("the last compensation of a cancel ends the instance CANCELLED", SAGA,
             state(COMPENSATING, COMPENSATION, true, ok("reserve"), ended("check", 1, StepStatus.CANCELLED),
                 running("reserve/compensate", 1)),
@@ -704,5 +711,67 @@ class StateMachineTest {
     assertThat(lines(t)).containsExactly("end check#1 CANCELLED", "-> FAILED", "withdraw");
     assertThat(t.lastError().errorCode()).isEqualTo("DefinitionUnavailable");
     assertThat(t.lastError().reason()).isEqualTo("revision 1 cannot be loaded");
+  }
+
+  @Test
+  void aCancelThatCompensatesStopsAtOnceATaskWhoseCommandWasWithdrawnUnsent() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), running("check", 1));
+    UUID checkCommand = s.steps().get(1).commandMessageId();
+    Transition t = MACHINE.decide(SAGA, s, new Stimulus.Cancel(true, java.util.Set.of(checkCommand)));
+    // check never reached a worker: nothing to await, and reserve is undone at once.
+    assertThat(lines(t)).containsExactly("end check#1 CANCELLED", "send reserve/compensate#1 release",
+        "-> COMPENSATING", "withdraw");
+    assertThat(t.rows().get(0).errorCode()).isEqualTo(StateMachine.NOT_SENT);
+  }
+
+  @Test
+  void aTaskThatNeverRanIsNotUndone() {
+    // charge was withdrawn unsent by the cancel: reserve is undone, charge is not.
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1));
+    UUID chargeCommand = s.steps().get(2).commandMessageId();
+    Transition t = MACHINE.decide(SAGA, s, new Stimulus.Cancel(true, java.util.Set.of(chargeCommand)));
+    assertThat(lines(t)).containsExactly("end charge#1 CANCELLED", "send reserve/compensate#1 release",
+        "-> COMPENSATING", "withdraw");
+  }
+
+  @Test
+  void aCancelThatCompensatesAwaitsOnlyTheTasksWhoseCommandMayHaveBeenSent() {
+    InstanceState s = tree(RUNNING, FORWARD, "{}", List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+        running("fraud", 1), running("authorize", 1));
+    UUID fraudCommand = s.steps().get(2).commandMessageId();
+    Transition t = MACHINE.decide(TREE, s, new Stimulus.Cancel(true, java.util.Set.of(fraudCommand)));
+    assertThat(lines(t)).contains("end checks#1 CANCELLED", "end fraud#1 CANCELLED", "-> COMPENSATING")
+        .noneMatch(line -> line.startsWith("end authorize")).noneMatch(line -> line.startsWith("send"));
+  }
+
+  @Test
+  void anExpiredCommandWasNotExecutedAndIsSentAgainAsARedispatchingTimeoutWouldBe() {
+    Transition t = MACHINE.decide(SAGA, state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1)),
+        new Stimulus.Result(new InboundEvent("ev-x", "orders", "default", UUID.randomUUID(), "charge", 1, "pay",
+            EventResult.EXPIRED, null, null, "the deadline had passed 1200 ms before", null)));
+    assertThat(lines(t)).containsExactly("end charge#1 TIMED_OUT", "send charge#2 pay", "-> RUNNING");
+    StepState charge = t.rows().get(0);
+    assertThat(charge.errorCode()).isEqualTo(StateMachine.EXPIRED);
+    assertThat(charge.errorReason()).contains("deadline had passed");
+  }
+
+  @Test
+  void anExpiredAnswerForAnAttemptThatAlreadyTimedOutIsRecordedAsLate() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), ended("charge", 1, StepStatus.TIMED_OUT),
+        running("charge", 2));
+    Transition t = MACHINE.decide(SAGA, s, new Stimulus.Result(new InboundEvent("ev-y", "orders", "default",
+        UUID.randomUUID(), "charge", 1, "pay", EventResult.EXPIRED, null, null, "too late", null)));
+    assertThat(t.kind()).isEqualTo(Transition.Kind.LATE);
+    assertThat(t.rows().get(0).late().get("result").asText()).isEqualTo("expired");
+  }
+
+  @Test
+  void anAbandonedInstanceFailsWithTheGivenErrorAndAFinishedOneIsLeftAsItIs() {
+    Transition t = MACHINE.decide(SAGA, state(RUNNING, FORWARD, ok("reserve"), running("check", 1)),
+        new Stimulus.Abandon("WorkflowDeleted", "Workflow default/orders was deleted"));
+    assertThat(lines(t)).containsExactly("end check#1 CANCELLED", "-> FAILED", "withdraw");
+    assertThat(t.lastError().errorCode()).isEqualTo("WorkflowDeleted");
+    assertThat(MACHINE.decide(SAGA, state(SUCCEEDED, FORWARD, ok("reserve")),
+        new Stimulus.Abandon("WorkflowDeleted", "gone")).kind()).isEqualTo(Transition.Kind.STALE);
   }
 }
