@@ -41,6 +41,9 @@ public final class AmqpConnector {
    * @param addresses {@code host:port} of the nodes of a cluster, tried in order, in place of the URI's host and port
    *     (the URI still gives credentials, vhost and TLS); empty for the URI's host
    */
+  /** The largest message the runtime's connections receive: RabbitMQ's own largest {@code max_message_size}. */
+  public static final int MAX_INBOUND_BYTES = 512 * 1024 * 1024;
+
   public AmqpConnector(String uri, String username, String password, String caFile, List<String> addresses) {
     factory = new ConnectionFactory();
     try {
@@ -65,6 +68,10 @@ public final class AmqpConnector {
     factory.setTopologyRecoveryEnabled(true);
     factory.setNetworkRecoveryInterval(2_000L);
     factory.setRequestedHeartbeat(20);
+    // The client closes the connection on a message over its limit (64 MiB by default), and the broker then delivers
+    // it again for ever: a poison event that is never parked. Accept what any broker accepts (RabbitMQ's own maximum
+    // is 512 MiB); the step loop parks an event it will not apply.
+    factory.setMaxInboundMessageBodySize(MAX_INBOUND_BYTES);
     this.addresses = BrokerAddresses.orFactory(BrokerAddresses.parse(addresses, factory.getPort()), factory);
     safeAddress = addresses.isEmpty() ? safeAddress(uri, factory.getUsername())
         : factory.getUsername() + "@" + BrokerAddresses.describe(this.addresses) + " vhost " + factory.getVirtualHost();

@@ -90,6 +90,10 @@ public final class WorkflowWatcher implements AutoCloseable {
         // The watch must survive anything a listener does.
         LOG.warn("Handling Workflow {}/{} failed: {}", w.getMetadata().getNamespace(), w.getMetadata().getName(),
             e.toString());
+      } catch (Error e) {
+        // An Error too: thrown into the informer, it would end the watch's event thread, silently.
+        LOG.error("Handling Workflow {}/{} failed on an Error; the watch goes on", w.getMetadata().getNamespace(),
+            w.getMetadata().getName(), e);
       }
     }
   }

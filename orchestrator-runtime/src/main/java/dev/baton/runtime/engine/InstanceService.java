@@ -261,18 +261,30 @@ public final class InstanceService implements AutoCloseable {
     return change(id, new Stimulus.Retry());
   }
 
+  /** The most signals an instance holds that no wait has consumed; more are refused until waits consume them. */
+  public static final int MAX_PENDING_SIGNALS = 100;
+
   /**
    * Stores a signal for the instance, in the order received; a wait for it consumes it now or when it starts.
    *
-   * @return NotFound, Conflict (the instance has finished) or Done
+   * @param idempotencyKey the request's Idempotency-Key, or null: the same key again stores nothing and changes
+   *     nothing (a client's retry after an ambiguous answer is not consumed by a later wait of the same name)
+   * @return NotFound, Conflict (the instance has finished, or holds {@value #MAX_PENDING_SIGNALS} signals already) or
+   *     Done
    */
-  public Result signal(UUID id, String signal, String bodyJson) throws SQLException {
+  public Result signal(UUID id, String signal, String bodyJson, String idempotencyKey) throws SQLException {
     return change(id, (c, instance) -> {
       if (!instance.status().isActive()) {
         return Optional.of(new Result.Conflict("instance is " + instance.status()
             + "; signals are taken only while it is RUNNING or COMPENSATING"));
       }
-      steps.storeSignal(c, id, signal, bodyJson);
+      if (steps.pendingSignals(c, id) >= MAX_PENDING_SIGNALS) {
+        return Optional.of(new Result.Conflict("instance holds " + MAX_PENDING_SIGNALS + " signals that no wait has"
+            + " consumed yet; send more once its waits have taken some"));
+      }
+      if (!steps.storeSignal(c, id, signal, bodyJson, idempotencyKey)) {
+        return Optional.of(new Result.Done(instance, steps.listFor(c, id))); // stored before: nothing changes
+      }
       return Optional.empty();
     }, new Stimulus.SignalStored(signal));
   }

@@ -24,6 +24,9 @@ import java.util.stream.Collectors;
  */
 final class EventParser {
 
+  /** The largest event body the runtime reads: an output beyond it could not be kept and carried on anyway. */
+  static final int MAX_EVENT_BYTES = 64 * 1024 * 1024;
+
   private EventParser() {}
 
   static ParsedDelivery parse(String queueWorkflow, String routingKey, AMQP.BasicProperties props, byte[] body) {
@@ -72,6 +75,15 @@ final class EventParser {
     if (attempt == null) {
       return malformed("header " + Headers.ATTEMPT + " is missing or not a number");
     }
+    String namespace = Headers.text(headers.get(Headers.NAMESPACE));
+    String traceparent = Headers.text(headers.get(Headers.TRACEPARENT));
+    if (body != null && body.length > MAX_EVENT_BYTES) {
+      // Too large to keep in a step's row and carry in the commands after it: the worker answered, so the step ends,
+      // as an unknown outcome, without reading the body.
+      return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt,
+          action, EventResult.ERROR, null, StateMachine.UNSTORABLE_OUTPUT, "the worker answered " + result.get().key()
+          + " with a body of " + body.length + " bytes, over the limit of " + MAX_EVENT_BYTES, traceparent));
+    }
     JsonNode json;
     try {
       json = body == null || body.length == 0 ? Json.object() : Json.MAPPER.readTree(body);
@@ -89,8 +101,6 @@ final class EventParser {
     if (result.get() != EventResult.SUCCESS && reason == null) {
       reason = "(no reason given)";
     }
-    String namespace = Headers.text(headers.get(Headers.NAMESPACE));
-    String traceparent = Headers.text(headers.get(Headers.TRACEPARENT));
     String unstorable = holdsNul(output) ? "output" : holdsNul(errorCode) ? "errorCode" : holdsNul(reason) ? "reason"
         : null;
     if (unstorable != null) {

@@ -86,6 +86,27 @@ final class StepLoop {
       });
       settleCommitted(events, receipts, wholeBatch);
       return List.of();
+    } catch (Error e) {
+      // An Error is first taken for a passing fault: it goes up, the lane starts again and the events come back. An
+      // event that raises one again when it comes back is a poison: parked, so it never loops for ever.
+      if (events.size() == 1 && events.get(0).delivery().envelope().isRedeliver()) {
+        Parsed p = events.get(0);
+        try (LogFields.Scope fields = fieldsOf(p)) {
+          LOG.error("Event {} to instance {} raised an Error again when it came back: parked", p.event().messageId(),
+              p.event().instanceId(), e);
+        }
+        settler.park(p.delivery(), "applying the event raised " + e + " again when it came back",
+            e.getClass().getName(), ParkReason.PROCESSING_ERROR);
+        return List.of();
+      }
+      if (events.size() > 1 && events.stream().anyMatch(p -> p.delivery().envelope().isRedeliver())) {
+        List<PendingDelivery> retry = new ArrayList<>(); // which of them raises it?
+        for (Parsed p : events) {
+          retry.addAll(applyTogether(List.of(p), false));
+        }
+        return retry;
+      }
+      throw e;
     } catch (SQLException | RuntimeException e) {
       if (SqlErrors.isTransient(e)) {
         LOG.warn("Database unavailable, {} event(s) stay unacknowledged and are retried: {}", events.size(),

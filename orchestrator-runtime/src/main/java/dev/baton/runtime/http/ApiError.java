@@ -34,6 +34,10 @@ final class ApiError extends RuntimeException {
     return new ApiError(409, "Conflict", message);
   }
 
+  static ApiError unprocessable(String message) {
+    return new ApiError(422, "Unprocessable", message);
+  }
+
   static ApiError tooLarge(String message) {
     return new ApiError(413, "PayloadTooLarge", message);
   }

@@ -10,6 +10,7 @@ import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.RequestKeyStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.store.StepStore;
 import io.javalin.Javalin;
@@ -55,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
   /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiAuth auth) {
+    IdempotentRequests idempotent = new IdempotentRequests(p.database(), new RequestKeyStore());
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics());
     Javalin app = Javalin.create(config -> {
@@ -70,13 +72,13 @@ public final class HttpApi implements AutoCloseable {
         p.pages().register(config.routes, auth);
       }
 
-      config.routes.post(ApiPaths.INSTANCES, routes::start);
-      config.routes.post(ApiPaths.BATCH, routes::startBatch);
+      config.routes.post(ApiPaths.INSTANCES, idempotent.wrap(routes::start));
+      config.routes.post(ApiPaths.BATCH, idempotent.wrap(routes::startBatch));
       config.routes.get(ApiPaths.INSTANCES, routes::list);
       config.routes.get(ApiPaths.INSTANCE, routes::get);
-      config.routes.post(ApiPaths.CANCEL, routes::cancel);
-      config.routes.post(ApiPaths.RETRY, routes::retry);
-      config.routes.post(ApiPaths.SIGNAL, routes::signal);
+      config.routes.post(ApiPaths.CANCEL, idempotent.wrap(routes::cancel));
+      config.routes.post(ApiPaths.RETRY, idempotent.wrap(routes::retry));
+      config.routes.post(ApiPaths.SIGNAL, idempotent.wrap(routes::signal));
       config.routes.get(ApiPaths.COUNTS, new CountsRoute(p.metrics())::counts);
       config.routes.get(ApiPaths.ROUTES, new RoutesRoute(p.routes())::routes);
       config.routes.get(ApiPaths.HEALTH, ctx -> health(ctx, p.health()));

@@ -189,7 +189,7 @@ final class InstanceRoutes {
       throw ApiError.badRequest("a signal name is 1 to " + MAX_SIGNAL + " characters");
     }
     String json = Json.write(RequestBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
-    settle(ctx, id, service.signal(id, signal, json), 202);
+    settle(ctx, id, service.signal(id, signal, json, ctx.header(IdempotentRequests.HEADER)), 202);
   }
 
   private void settle(Context ctx, UUID id, InstanceService.Result result, int status) {

@@ -2,6 +2,7 @@ package dev.baton.runtime.retention;
 
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.RequestKeyStore;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -9,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Purges finished instances older than the retention, with their steps and signals (they cascade), in small batches
- * so no transaction holds many locks. Nothing else grows: an event leaves no row of its own behind.
+ * so no transaction holds many locks, and the answers kept for Idempotency-Keys once a day old. Nothing else grows: an
+ * event leaves no row of its own behind.
  */
 public final class RetentionJob implements Runnable {
 
@@ -19,6 +21,9 @@ public final class RetentionJob implements Runnable {
   private final Database database;
   private final InstanceStore instances;
   private final Duration retention;
+  private final RequestKeyStore keys = new RequestKeyStore();
+  /** How long the answer to an Idempotency-Key is kept (docs/design.md#interfaces: within 24 h). */
+  public static final Duration IDEMPOTENCY_WINDOW = Duration.ofHours(24);
 
   public RetentionJob(Database database, InstanceStore instances, Duration retention) {
     this.database = database;
@@ -38,6 +43,8 @@ public final class RetentionJob implements Runnable {
       if (total > 0) {
         LOG.info("Retention ({}): purged {} finished instance(s) with their steps", retention, total);
       }
+      // The answers kept for Idempotency-Keys are worth a day, whatever the instances' retention.
+      database.inTransaction(c -> keys.purge(c, IDEMPOTENCY_WINDOW));
     } catch (SQLException | RuntimeException e) {
       LOG.warn("Retention purge failed, trying again later: {}", e.toString());
     }

@@ -36,8 +36,11 @@ public final class StepStore {
       + " GROUP BY instance_id ORDER BY min(deadline) LIMIT ?";
   private static final String SIGNALS = "SELECT instance_id, id, name, body::text AS body FROM instance_signal"
       + " WHERE instance_id = ANY (?) AND consumed_at IS NULL ORDER BY instance_id, id";
-  private static final String STORE_SIGNAL = "INSERT INTO instance_signal (instance_id, name, body)"
-      + " VALUES (?, ?, ?::jsonb) RETURNING id";
+  private static final String STORE_SIGNAL = "INSERT INTO instance_signal (instance_id, name, body, idempotency_key)"
+      + " VALUES (?, ?, ?::jsonb, ?) ON CONFLICT (instance_id, idempotency_key) WHERE idempotency_key IS NOT NULL"
+      + " DO NOTHING RETURNING id";
+  private static final String PENDING_SIGNALS =
+      "SELECT count(*) FROM instance_signal WHERE instance_id = ? AND consumed_at IS NULL";
 
   /** Every attempt of the given instances' steps, oldest first per instance. */
   public Map<UUID, List<StepState>> load(Connection c, Collection<UUID> instanceIds) throws SQLException {
@@ -105,12 +108,30 @@ public final class StepStore {
     return signals;
   }
 
-  /** Stores a signal for the instance (the caller holds its row lock). */
-  public long storeSignal(Connection c, UUID instanceId, String name, String bodyJson) throws SQLException {
+  /**
+   * Stores a signal for the instance (the caller holds its row lock).
+   *
+   * @param idempotencyKey the request's Idempotency-Key, or null: a signal with a key already stored for the instance
+   *     is not stored again
+   * @return whether it was stored (false: the same key was stored before)
+   */
+  public boolean storeSignal(Connection c, UUID instanceId, String name, String bodyJson, String idempotencyKey)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(STORE_SIGNAL)) {
       ps.setObject(1, instanceId);
       ps.setString(2, name);
       ps.setString(3, bodyJson);
+      ps.setString(4, idempotencyKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** How many signals the instance holds that no wait has consumed yet. */
+  public long pendingSignals(Connection c, UUID instanceId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(PENDING_SIGNALS)) {
+      ps.setObject(1, instanceId);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getLong(1);

@@ -40,7 +40,7 @@ public final class InstanceButtons {
   }
 
   Outcome signal(UUID id, String signal, String bodyJson) throws SQLException {
-    return outcome(service.signal(id, signal, bodyJson));
+    return outcome(service.signal(id, signal, bodyJson, null));
   }
 
   private static Outcome outcome(InstanceService.Result result) {

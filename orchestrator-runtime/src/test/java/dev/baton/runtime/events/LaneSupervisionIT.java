@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.Names;
 import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.core.InstanceStatus;
@@ -55,6 +56,7 @@ class LaneSupervisionIT {
     publisher = infrastructure.own(vhost.newConnection("lanes-publisher"));
     try (Channel ch = consumer.createChannel()) {
       ch.queueDeclare(Names.orchestratorQueue(WORKFLOW), true, false, false, Map.of());
+      ch.queueDeclare(Names.orchestratorDeadLetterQueue(WORKFLOW), true, false, false, Map.of());
       ch.exchangeDeclare(Names.eventExchange("lanes-a"), "topic", true);
       ch.queueBind(Names.orchestratorQueue(WORKFLOW), Names.eventExchange("lanes-a"), "order.#");
     }
@@ -112,6 +114,56 @@ class LaneSupervisionIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> ch.messageCount(Names.orchestratorQueue(WORKFLOW)) == 0);
       }
       assertThat(applied).containsExactly("first", "second");
+    } finally {
+      registry.stop(Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * Fails on the code before: an event that raises an Error every time was redelivered for ever, the lane restarting
+   * each time, and never parked.
+   */
+  @Test
+  void anEventThatRaisesAnErrorAgainWhenItComesBackIsParkedAndTheOthersFlow() throws Exception {
+    List<String> applied = new CopyOnWriteArrayList<>();
+    EventBatchApplier engine = (c, events) -> {
+      if (events.stream().anyMatch(e -> e.messageId().equals("poison"))) {
+        throw new AssertionError("test hook: a bug this event always hits");
+      }
+      List<Receipt> verdicts = new ArrayList<>();
+      for (InboundEvent e : events) {
+        applied.add(e.messageId());
+        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
+      }
+      return verdicts;
+    };
+    OutboxSignal noRelay = new OutboxSignal() {
+      @Override
+      public void committed(List<QueuedCommand> commands) {}
+
+      @Override
+      public void commandsWritten() {}
+    };
+    ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, new UnitOfWork(database, noRelay), engine,
+        new RuntimeMetrics(), new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+    try {
+      registry.reconcile();
+      publishEvent("poison");
+      publishEvent("healthy");
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        registry.reconcile(); // as the runtime does periodically: a restarted lane is subscribed again
+        return applied.contains("healthy");
+      });
+      try (Channel ch = consumer.createChannel()) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+          registry.reconcile();
+          return ch.messageCount(Names.orchestratorDeadLetterQueue(WORKFLOW)) == 1
+              && ch.messageCount(Names.orchestratorQueue(WORKFLOW)) == 0;
+        });
+        GetResponse parked = ch.basicGet(Names.orchestratorDeadLetterQueue(WORKFLOW), true);
+        assertThat(parked.getProps().getMessageId()).isEqualTo("poison");
+      }
+      assertThat(applied).doesNotContain("poison");
     } finally {
       registry.stop(Duration.ofSeconds(2));
     }

@@ -203,6 +203,23 @@ class CancelAndUnknownOutcomesIT {
     assertThat(charge.get("error").get("code").asText()).isEqualTo("UnstorableOutput");
   }
 
+  /**
+   * Fails on the code before: the runtime's client closed its connection on an event over 64 MiB, the broker delivered
+   * it again, and again: never parked, the instance waiting at charge for ever.
+   */
+  @Test
+  void anAnswerTooLargeToKeepEndsItsStepInErrorAndIsCompensated() throws Exception {
+    applySaga("huge", "hg");
+    TestWorker w = sagaWorker("hg", c -> Reply.success(RuntimeHarness.JSON.createObjectNode()
+        .put("receipt", "x".repeat(65 * 1024 * 1024))));
+    UUID id = h.startOk("huge", "hg-1");
+    JsonNode i = h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(60));
+    assertThat(effects(w, id)).containsExactly("reserve", "pay", "refund", "release");
+    JsonNode charge = i.get("steps").get(1);
+    assertThat(charge.get("error").get("code").asText()).isEqualTo("UnstorableOutput");
+    assertThat(charge.get("error").get("reason").asText()).contains("over the limit of");
+  }
+
   @Test
   void aBusinessRefusalIsNotCompensated() throws Exception {
     applySaga("refused", "rf");

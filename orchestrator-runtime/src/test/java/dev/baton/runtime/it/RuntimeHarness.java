@@ -169,6 +169,13 @@ final class RuntimeHarness implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body)));
   }
 
+  /** A POST with an Idempotency-Key, as a client that may send it again does. */
+  Response post(String path, String body, String idempotencyKey) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .header("Idempotency-Key", idempotencyKey)
+        .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body)));
+  }
+
   Response get(String path) {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }

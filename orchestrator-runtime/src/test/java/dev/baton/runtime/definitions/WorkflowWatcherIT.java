@@ -1,0 +1,67 @@
+package dev.baton.runtime.definitions;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.sandbox.MockKubernetes;
+import dev.baton.sandbox.Sandbox;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The watch of Workflows survives whatever its listeners throw. */
+class WorkflowWatcherIT {
+
+  static Sandbox stack;
+
+  @BeforeAll
+  static void start() {
+    stack = Sandbox.builder("watcher").kubernetes(MockKubernetes.WORKFLOW_CRD).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    stack.close();
+  }
+
+  static WorkflowSpec spec() {
+    WorkflowSpec spec = new WorkflowSpec();
+    spec.setEntity("order");
+    spec.setSteps(List.of(new StepSpec("go", "svc", "go")));
+    return spec;
+  }
+
+  /** Fails on the code before: the Error ended the informer's event thread, and the next Workflow was never seen. */
+  @Test
+  void aListenerThatThrowsAnErrorDoesNotEndTheWatch() {
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    AtomicBoolean thrown = new AtomicBoolean();
+    WorkflowWatcher watcher = WorkflowWatcher.start(stack.client(), List.of(), new WorkflowWatcher.Listener() {
+      @Override
+      public void changed(Workflow workflow) {
+        if (thrown.compareAndSet(false, true)) {
+          throw new StackOverflowError("test hook: a listener blew its stack");
+        }
+        seen.add(workflow.getMetadata().getName());
+      }
+
+      @Override
+      public void deleted(Workflow workflow) {}
+    });
+    try {
+      stack.applyWorkflow("first", spec());
+      await().atMost(Duration.ofSeconds(10)).until(thrown::get);
+      stack.applyWorkflow("second", spec());
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains("second"));
+    } finally {
+      watcher.close();
+    }
+  }
+}
