@@ -10,6 +10,7 @@ import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
+import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.Engine;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.engine.UnitOfWork;
@@ -21,6 +22,7 @@ import dev.baton.runtime.http.InstanceDocuments;
 import dev.baton.runtime.metrics.DatabaseGauges;
 import dev.baton.runtime.metrics.GaugeExporter;
 import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.relay.BrokerMessageLimit;
 import dev.baton.runtime.relay.OutboxRelay;
 import dev.baton.runtime.retention.RetentionJob;
 import dev.baton.runtime.store.Database;
@@ -43,11 +45,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,13 +121,20 @@ public final class BatonRuntime implements AutoCloseable {
     DefinitionStore definitions = new DefinitionStore();
     DefinitionCatalog catalog = new DefinitionCatalog(definitions);
     InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
-    Engine engine = new Engine(instances, steps, catalog, new StateMachine(RandomIds::next, settings.maxCommandBytes()),
+    // Learned from the broker's first refusal of an oversized command: then no command over it is written at all.
+    BrokerMessageLimit brokerLimit = new BrokerMessageLimit();
+    Engine engine = new Engine(instances, steps, catalog,
+        new StateMachine(RandomIds::next, settings.maxCommandBytes(), brokerLimit::commandBytes),
         new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing, outbox, Clock.systemUTC());
 
+    InstanceService[] service = new InstanceService[1];
+    Refusals refusals = new Refusals(() -> service[0]);
+    started.add(refusals);
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
-        settings.outboxPollInterval());
+        settings.outboxPollInterval(), refusals, brokerLimit);
     relay.start();
     started.add(relay);
+    metrics.brokerBlocked(relay::brokerBlocked);
 
     WorkflowWatcher[] watcher = new WorkflowWatcher[1];
     UnitOfWork unitOfWork = new UnitOfWork(database, relay);
@@ -138,10 +150,10 @@ public final class BatonRuntime implements AutoCloseable {
         exporter);
     gauges.run(); // learn the workflows with unfinished instances before consuming
 
-    InstanceService service = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
-    started.add(service); // answers the starts still waiting before the database closes
+    service[0] = new InstanceService(unitOfWork, instances, steps, catalog, engine, metrics);
+    started.add(service[0]); // answers the starts still waiting before the database closes
     RouteTable routes = new RouteTable(database, definitions);
-    WorkflowDeletions deletions = new WorkflowDeletions(service::failRunning, routes);
+    WorkflowDeletions deletions = new WorkflowDeletions(service[0]::failRunning, routes);
     started.add(deletions);
     watcher[0] = WorkflowWatcher.start(client, settings.namespaces(),
         new DefinitionRecorder(database, catalog, consumers::ensure, () -> {
@@ -164,6 +176,8 @@ public final class BatonRuntime implements AutoCloseable {
     Periodic.every(scheduler, settings.consumerRetryInterval(), consumers::reconcile);
     Periodic.every(scheduler, settings.retentionInterval(),
         new RetentionJob(database, instances, settings.retention()));
+    // The relay hands refusals over after its commit; this catches those a crash in between left marked.
+    Periodic.every(scheduler, settings.timeoutPollInterval(), refusals::refused);
 
     HealthCheck health = new HealthCheck() {
       @Override
@@ -185,16 +199,21 @@ public final class BatonRuntime implements AutoCloseable {
       public List<String> lanesNotRunning() {
         return consumers.lanesNotRunning();
       }
+
+      @Override
+      public boolean brokerBlocked() {
+        return relay.brokerBlocked();
+      }
     };
     metrics.dependencies(health::databaseUp, health::brokerUp);
     WebUi.Parts ui = new WebUi.Parts(database, watcher[0],
-        new InstanceDocuments(database, instances, steps), new InstanceButtons(service), new DefinitionStore(),
+        new InstanceDocuments(database, instances, steps), new InstanceButtons(service[0]), new DefinitionStore(),
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
             settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
             settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
             settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
-        new HttpApi.Parts(database, instances, steps, service, watcher[0], metrics, health, routes,
+        new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
             (javalinRoutes, auth) -> WebUi.register(javalinRoutes, ui, auth)),
         new ApiAuth(settings.apiToken(), settings.apiReadToken()));
     started.add(http);
@@ -231,6 +250,48 @@ public final class BatonRuntime implements AutoCloseable {
     }
     started.clear();
     LOG.info("Baton runtime stopped");
+  }
+
+  /**
+   * Applies the commands the broker refused ({@link InstanceService#applyRefusals}) on a thread of its own, once per
+   * hand-over however many come meanwhile: the relay's thread never waits for an instance row.
+   */
+  private static final class Refusals implements CommandRefusals, AutoCloseable {
+
+    private final java.util.function.Supplier<InstanceService> service;
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(daemonThreads("baton-refusals"));
+    private final AtomicBoolean due = new AtomicBoolean();
+
+    Refusals(java.util.function.Supplier<InstanceService> service) {
+      this.service = service;
+    }
+
+    @Override
+    public void refused() {
+      if (service.get() == null || !due.compareAndSet(false, true)) {
+        return; // not wired yet (the periodic run catches up), or a run is due already and will see these too
+      }
+      try {
+        thread.execute(this::apply);
+      } catch (RejectedExecutionException stopping) {
+        due.set(false);
+      }
+    }
+
+    private void apply() {
+      due.set(false);
+      try {
+        service.get().applyRefusals();
+      } catch (java.sql.SQLException | RuntimeException e) {
+        LOG.warn("Applying the commands the broker refused failed, tried again shortly: {}", e.toString());
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      thread.shutdownNow();
+      thread.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    }
   }
 
   /** Fixed delay: a slow round (a big timeout sweep) is never run twice at once. */

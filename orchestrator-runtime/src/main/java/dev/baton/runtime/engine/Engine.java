@@ -215,6 +215,11 @@ public final class Engine {
     return stimulus;
   }
 
+  /** The outbox its decisions write to and withdraw from. */
+  public OutboxStore outbox() {
+    return outbox;
+  }
+
   /** The instance's trace (docs/design.md#observability). */
   public InstanceTracing tracing() {
     return tracing;
@@ -262,6 +267,9 @@ public final class Engine {
     }
     if (stimulus instanceof Stimulus.Abandon abandon) {
       return tracing.instanceWork("fail: " + abandon.errorCode(), trace, id);
+    }
+    if (stimulus instanceof Stimulus.Refused refused) {
+      return tracing.instanceWork("command refused: " + refused.errorCode(), trace, id);
     }
     return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
   }

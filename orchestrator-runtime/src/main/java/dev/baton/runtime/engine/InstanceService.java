@@ -5,6 +5,7 @@ import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.core.RandomIds;
+import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.Stimulus;
 import dev.baton.runtime.core.Transition;
@@ -13,6 +14,8 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.OutboxStore;
+import dev.baton.runtime.store.RefusedCommand;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
@@ -145,6 +148,7 @@ public final class InstanceService implements AutoCloseable {
     Started[] out = new Started[orders.size()];
     List<InstanceRecord> created = news.stream().map(n -> inserted.get(n.id())).filter(Objects::nonNull).toList();
     List<TransitionWriter.Write> writes = engine.startAll(tx, created);
+    refuseOversizedStarts(orders, created, writes, orderOf);
     for (int k = 0; k < created.size(); k++) {
       InstanceRecord r = created.get(k);
       out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps);
@@ -386,6 +390,115 @@ public final class InstanceService implements AutoCloseable {
       return -1;
     }
     return engine.apply(tx, locked.get(), new Stimulus.Abandon(errorCode, reason)).written().withdrawn();
+  }
+
+  /**
+   * A start whose first commands would not fit (over {@code BATON_MAX_COMMAND_BYTES}, or what the broker's
+   * {@code max_message_size} leaves) is refused rather than created to fail at once (docs/design.md#runtime-semantics,
+   * "refused commands fail fast"): the caller's transaction rolls back, a batch with it. A start's state machine
+   * fails a step with {@code PayloadTooLarge} only for a command of its own: nothing has run yet.
+   */
+  private static void refuseOversizedStarts(List<Order> orders, List<InstanceRecord> created,
+      List<TransitionWriter.Write> writes, Map<UUID, Integer> orderOf) {
+    for (int k = 0; k < created.size(); k++) {
+      for (StepState s : writes.get(k).transition().rows()) {
+        if (StateMachine.PAYLOAD_TOO_LARGE.equals(s.errorCode())) {
+          int item = orderOf.get(created.get(k).id());
+          throw new FirstCommandTooLarge(item, orders.get(item).businessKey(), s.name(), s.errorReason());
+        }
+      }
+    }
+  }
+
+  /**
+   * A start refused because its first command would be too large: nothing was created (HTTP 413).
+   *
+   * @param item the start's position in its batch (0 for a single start)
+   */
+  public static final class FirstCommandTooLarge extends RuntimeException {
+
+    private final int item;
+    private final String businessKey;
+
+    FirstCommandTooLarge(int item, String businessKey, String step, String reason) {
+      super("the command of its first step '" + step + "' would not fit: " + reason, null, false, false);
+      this.item = item;
+      this.businessKey = businessKey;
+    }
+
+    public int item() {
+      return item;
+    }
+
+    public String businessKey() {
+      return businessKey;
+    }
+  }
+
+  /** How many refused commands {@link #applyRefusals} reads at a time; each is applied in a transaction of its own. */
+  public static final int REFUSAL_PAGE = 100;
+
+  /**
+   * Fails the attempts whose command the broker refused (docs/design.md#runtime-semantics, "refused commands fail
+   * fast"), as the relay marked them in the outbox: each in a transaction of its own, on the instance's locked row
+   * (locked before the outbox row, as a cancel does), the row deleted and {@link Stimulus.Refused} applied. A refusal
+   * that no attempt in flight waits for (it timed out meanwhile, the instance ended) only deletes the row. Run when
+   * the relay hands refusals over, and periodically: a crash between the relay's commit and the hand-over leaves the
+   * rows marked. A refusal that cannot be applied does not stop the others; the first failure is thrown at the end.
+   *
+   * @return how many attempts this call failed
+   */
+  public int applyRefusals() throws SQLException {
+    OutboxStore outbox = engine.outbox();
+    int failed = 0;
+    SQLException first = null;
+    while (true) {
+      List<RefusedCommand> page = unitOfWork.run(tx -> outbox.refused(tx.connection(), REFUSAL_PAGE));
+      int notApplied = 0;
+      for (RefusedCommand r : page) {
+        try {
+          if (unitOfWork.run(tx -> applyRefusal(tx, r))) {
+            failed++;
+          }
+        } catch (SQLException e) {
+          LOG.warn("The refusal of command {} (instance {}) could not be applied: {}", r.messageId(), r.instanceId(),
+              e.toString());
+          first = first == null ? e : first;
+          notApplied++;
+        }
+      }
+      // A short page was the last; a page with a refusal that could not be applied would only be read again.
+      if (page.size() < REFUSAL_PAGE || notApplied > 0) {
+        break;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+    return failed;
+  }
+
+  /** @return whether an attempt failed (the row was there and an attempt in flight had sent the command) */
+  private boolean applyRefusal(UnitOfWork.Transaction tx, RefusedCommand r) throws SQLException {
+    Connection c = tx.connection();
+    Optional<InstanceRecord> locked = r.instanceId() == null ? Optional.empty() : instances.lock(c, r.instanceId());
+    if (!engine.outbox().takeRefused(c, r.outboxId()) || locked.isEmpty()) {
+      return false;
+    }
+    InstanceRecord instance = locked.get();
+    Transition t = engine.apply(tx, instance, new Stimulus.Refused(r.messageId(), r.errorCode(), r.reason()))
+        .transition();
+    try (LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), null,
+        MessageTracing.traceIdOf(instance.traceparent()))) {
+      if (t.moved()) {
+        LOG.warn("Instance {}: the broker refused command {}, its attempt failed ({}): {}", instance.id(),
+            r.messageId(), r.errorCode(), r.reason());
+      } else {
+        LOG.info("Instance {}: the broker refused command {}, which no attempt in flight waits for ({})",
+            instance.id(), r.messageId(), t.reason());
+      }
+    }
+    return t.moved();
   }
 
   @FunctionalInterface

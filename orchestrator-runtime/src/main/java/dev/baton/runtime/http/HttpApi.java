@@ -135,7 +135,9 @@ public final class HttpApi implements AutoCloseable {
     boolean broker = health.brokerUp();
     List<String> lanesDown = health.lanesNotRunning();
     boolean up = db && broker && lanesDown.isEmpty();
-    InstanceRoutes.respond(ctx, up ? 200 : 503, new Health(upOrDown(up), upOrDown(db), upOrDown(broker),
+    // A broker alarm keeps the runtime in service: its API still starts (into the outbox), cancels and times out.
+    String brokerState = broker && health.brokerBlocked() ? Health.BLOCKED : upOrDown(broker);
+    InstanceRoutes.respond(ctx, up ? 200 : 503, new Health(upOrDown(up), upOrDown(db), brokerState,
         upOrDown(lanesDown.isEmpty()), lanesDown, List.copyOf(new TreeSet<>(health.consuming()))));
   }
 

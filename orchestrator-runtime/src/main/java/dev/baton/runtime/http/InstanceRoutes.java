@@ -71,6 +71,10 @@ final class InstanceRoutes {
     Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
     try (Scope current = span.makeCurrent()) {
       started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()));
+    } catch (InstanceService.FirstCommandTooLarge e) {
+      // Nothing was created: an instance whose first command cannot be sent would only fail at once.
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw ApiError.tooLarge("the instance was not started: " + e.getMessage());
     } catch (IllegalArgumentException e) {
       span.setStatus(StatusCode.ERROR, e.getMessage());
       throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
@@ -98,6 +102,9 @@ final class InstanceRoutes {
     List<InstanceService.BatchStarted> started;
     try {
       started = service.startAll(ns, name, workflow.getSpec(), items);
+    } catch (InstanceService.FirstCommandTooLarge e) {
+      throw ApiError.tooLarge("no instance of the batch was started: instances[" + e.item() + "] (businessKey '"
+          + e.businessKey() + "'): " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw ApiError.conflict("Workflow " + ns + "/" + name + " cannot be run: " + e.getMessage());
     }

@@ -126,6 +126,17 @@ public final class RuntimeMetrics {
     dependency("broker", brokerUp);
   }
 
+  /**
+   * {@code baton_broker_blocked}: 1 while the broker blocks this runtime's publishing connection (a memory or disk
+   * alarm: commands wait in the outbox until it clears), 0 otherwise; read at each scrape.
+   */
+  public void brokerBlocked(BooleanSupplier blocked) {
+    Gauge.builder("baton.broker.blocked", blocked, b -> b.getAsBoolean() ? 1 : 0)
+        .description("1 while the broker blocks the runtime's publishing connection (memory or disk alarm)")
+        .strongReference(true)
+        .register(registry);
+  }
+
   private void dependency(String name, BooleanSupplier up) {
     Gauge.builder("baton.runtime.dependency.up", up, u -> u.getAsBoolean() ? 1 : 0)
         .description("1 while the dependency answers this runtime, 0 while it does not")
@@ -209,7 +220,8 @@ public final class RuntimeMetrics {
   }
   public void outboxRefused(String exchange, int count) {
     counters.computeIfAbsent("baton.outbox.refused\u0000" + exchange, k -> Counter.builder("baton.outbox.refused")
-        .description("Commands the broker refused (nack, channel error on the command alone; kept and retried later)")
+        .description("Commands the broker refused (nack, channel error on the command alone, unroutable for good):"
+            + " their attempts fail")
         .tag("exchange", exchange).register(registry)).increment(count);
   }
 

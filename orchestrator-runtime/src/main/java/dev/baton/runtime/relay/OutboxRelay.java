@@ -3,7 +3,9 @@ package dev.baton.runtime.relay;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ShutdownListener;
 import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
@@ -12,6 +14,7 @@ import dev.baton.messaging.OutboundMessage;
 import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.messaging.PublishResult;
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
@@ -63,15 +66,31 @@ import org.slf4j.LoggerFactory;
  * newest batch, so none waits for confirms to be published. The relay thread finishes a batch once the broker has
  * answered for all of it; batches finish in the order they were published.
  *
- * <p>One bad row never stops the others (docs/design.md#runtime-semantics, "one bad item"). Each message has its
- * own outcome: confirmed rows are deleted (never sent again), unroutable ones and those the broker refuses (nack)
- * are set aside with {@code last_error}, {@code attempts} and a backoff. A channel error (a command over the
- * broker's {@code max_message_size}, an exchange that may not be written) fails every message on the channel that
- * was not confirmed yet, without saying which one caused it (some may have been routed before it, their confirms
- * lost with the channel): publishing stops there, no newer batch is sent, and the rows that failed are published
- * again one at a time, in order (at least once: a worker dedupes by message id); the one that fails alone is the
- * culprit and is set aside, the others flow. Only a failure that says nothing about the messages (the connection is
- * down, no confirm in time) leaves rows as they are for the next round, after a backoff.
+ * <p>One bad row never stops the others (docs/design.md#runtime-semantics, "one bad item", "refused commands fail
+ * fast"). Each message has its own outcome: confirmed rows are deleted (never sent again); a command the broker
+ * refuses (a nack, headers that cannot be sent) is marked refused with the broker's reason ({@code refused}, never
+ * claimed again) and, once the batch has committed, handed to the engine ({@link CommandRefusals}), which fails the
+ * attempt that sent it. A command whose exchange does not exist, or that is returned unroutable (no queue bound), is
+ * set aside with {@code last_error}, {@code attempts} and a backoff: its WorkerService may not be Ready yet; still
+ * returned unroutable {@link #UNROUTABLE_REFUSED_AFTER} after its first return, it counts as refused. A channel error
+ * (a command over the broker's {@code max_message_size}, an exchange that may not be written) fails every message on
+ * the channel that was not confirmed yet, without saying which one caused it (some may have been routed before it,
+ * their confirms lost with the channel): publishing stops there, no newer batch is sent, and the rows that failed are
+ * published again one at a time, in order (at least once: a worker dedupes by message id); the one that fails alone
+ * is the culprit and is refused (a missing exchange, 404, is set aside instead), the others flow. A refusal that names
+ * the broker's {@code max_message_size} teaches it to {@link BrokerMessageLimit}. Only a failure that says nothing
+ * about the messages (the connection is down, no confirm in time) leaves rows as they are for the next round, after a
+ * backoff.
+ *
+ * <p>A broker alarm (memory, disk) never holds the runtime up. The broker stops reading a publishing connection it
+ * blocks, so confirms stop and RPCs wait; it says so ({@code connection.blocked}). While blocked the relay claims
+ * nothing (it holds no new row lock), and the batches in flight let go of their rows at once: what the broker
+ * answered is recorded, the rows still waiting for a confirm are committed in doubt ({@code in_doubt}: their command
+ * may reach a worker once the alarm clears, so a cancel awaits their step instead of taking it for one that never
+ * ran) and not due for {@link #IN_DOUBT_FOR}, and their confirms are awaited apart ({@link #detached}): a confirm
+ * deletes its row then, a confirm that never comes makes it due again (sent again, same message id). A batch whose
+ * confirms take longer than {@link #HOLD_AT_MOST} lets go of its rows the same way, notification or not. Timers,
+ * cancels and lanes, which withdraw or write rows, never wait long for the relay's.
  */
 public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
@@ -84,6 +103,15 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private static final ObjectReader HEADERS = Json.MAPPER.readerFor(LinkedHashMap.class);
   /** Commands kept in hand at most; the commits beyond are left for the search (the broker is slow or away). */
   static final int MAX_HANDED = 20_000;
+  /**
+   * A command returned unroutable this long after its first return (with the backoff, its sixth publish or so) counts
+   * as refused: a WorkerService being declared has its bindings well before.
+   */
+  static final Duration UNROUTABLE_REFUSED_AFTER = Duration.ofSeconds(30);
+  /** The longest a batch keeps its rows locked waiting for confirms; then it lets go of them, as in an alarm. */
+  static final Duration HOLD_AT_MOST = Duration.ofSeconds(3);
+  /** Rows let go of while their confirms may still come are not due for this long: their confirms come first. */
+  static final Duration IN_DOUBT_FOR = CONFIRM_TIMEOUT.plusSeconds(15);
 
   private final Database database;
   private final OutboxStore store;
@@ -102,18 +130,69 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private int handedTaken;
   private final Thread thread;
   private volatile boolean running = true;
+  private final CommandRefusals refusals;
+  private final BrokerMessageLimit limit;
+  private final Connection connection;
+  /** Batches that let go of their rows with confirms still to come (the relay's thread only). */
+  private final List<Detached> detached = new ArrayList<>();
+  /** The broker's reason while it blocks the relay's connection (a memory or disk alarm); null otherwise. */
+  private volatile String blockedBy;
+  private final BlockedListener blockedListener = new BlockedListener() {
+    @Override
+    public void handleBlocked(String reason) {
+      blockedBy = reason == null || reason.isBlank() ? "blocked" : reason;
+      LOG.warn("The broker blocks the outbox relay's connection ({}): nothing is claimed until it lets go, and the"
+          + " batches in flight let go of their rows", blockedBy);
+      wakeUp();
+    }
+
+    @Override
+    public void handleUnblocked() {
+      unblocked();
+    }
+  };
+  /** A connection that goes down forgets its block: a new one is blocked again only if the alarm still holds. */
+  private final ShutdownListener unblockOnShutdown = cause -> unblocked();
+
+  private void unblocked() {
+    if (blockedBy != null) {
+      LOG.info("The broker no longer blocks the outbox relay's connection");
+    }
+    blockedBy = null;
+    wakeUp();
+  }
 
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
+    this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
+        new BrokerMessageLimit());
+  }
+
+  /**
+   * @param refusals told after a commit that marked commands refused
+   * @param limit where the broker's {@code max_message_size} is remembered once a refusal names it
+   */
+  public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
+      int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit) {
     this.database = database;
     this.store = store;
-    this.probe = new ExchangeProbe(connection);
+    this.connection = connection;
+    this.probe = new ExchangeProbe(connection, this::brokerBlocked);
     this.metrics = metrics;
     this.batchSize = batchSize;
     this.pollInterval = pollInterval;
+    this.refusals = refusals;
+    this.limit = limit;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
+    connection.addBlockedListener(blockedListener);
+    connection.addShutdownListener(unblockOnShutdown);
+  }
+
+  /** Whether the broker blocks the relay's connection (a memory or disk alarm): {@code /healthz} and the gauge. */
+  public boolean brokerBlocked() {
+    return blockedBy != null;
   }
 
   public void start() {
@@ -168,14 +247,23 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       Thread.currentThread().interrupt();
     }
     publisher.close();
+    probe.close();
+    connection.removeBlockedListener(blockedListener);
+    connection.removeShutdownListener(unblockOnShutdown);
   }
 
   private void run() {
     long backoff = 0;
     while (running) {
       try {
+        // A batch with a failure is finished below instead: its culprit is looked for first.
+        if (!inFlight.isEmpty() && (brokerBlocked() || heldTooLong(inFlight.peekFirst()) && !anyFailure())) {
+          letGoOfAll(); // never hold row locks across a blocked publish: timers and cancels would wait for them
+          continue;
+        }
+        settleDetached();
         boolean more = fill();
-        if (inFlight.size() >= DEPTH && handedCount.get() > 0 && !anyFailure()) {
+        if (inFlight.size() >= DEPTH && handedCount.get() > 0 && !anyFailure() && !brokerBlocked()) {
           more |= extendNewest();
         }
         Batch oldest = inFlight.peekFirst();
@@ -191,8 +279,13 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           continue;
         }
         // Until a batch's confirms are in or new commands are handed over or written, whichever comes first:
-        // commands committed meanwhile are published at once, not after the batches before them are settled.
-        wakeups.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        // commands committed meanwhile are published at once, not after the batches before them are settled. A
+        // batch in flight is looked at again when it has held its rows for long enough.
+        long waitMs = pollInterval.toMillis();
+        if (oldest != null) {
+          waitMs = Math.max(1, Math.min(waitMs, HOLD_AT_MOST.toMillis() - oldest.heldMillis()));
+        }
+        wakeups.tryAcquire(waitMs, TimeUnit.MILLISECONDS);
         wakeups.drainPermits();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -229,7 +322,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    */
   private boolean fill() throws SQLException {
     boolean full = false;
-    while (running && inFlight.size() < DEPTH && !anyFailure() && (handedCount.get() > 0 || gate.claimDue())) {
+    while (running && !brokerBlocked() && inFlight.size() < DEPTH && !anyFailure()
+        && (handedCount.get() > 0 || gate.claimDue())) {
       Batch b = claimAndPublish();
       if (b == null) {
         if (handedCount.get() > 0) {
@@ -239,7 +333,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
       full = b.claimed >= batchSize || handedCount.get() > 0;
       if (b.entries.isEmpty()) {
-        b.commit(); // everything was set aside: nothing to wait for
+        commit(b); // everything was set aside: nothing to wait for
       } else {
         inFlight.addLast(b);
       }
@@ -350,6 +444,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         // turn instead of overtaking the rows that failed.
         metrics.hop(RuntimeMetrics.Hop.OUTBOX_WAIT,
             TimeUnit.MILLISECONDS.toNanos(claimedMillis - row.createdAt().toEpochMilli()));
+        if (b.publishedNanos == 0) {
+          b.publishedNanos = System.nanoTime();
+        }
         entry.result = publisher.publishInGeneration(message, b.generation);
         entry.result.thenAccept(r -> {
           if (r.confirmed()) { // on the connection's thread: a timer's record only
@@ -367,7 +464,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           + readyHint(e.getKey()), true);
     }
     if (!unreadable.isEmpty()) {
-      setAside(b.connection, unreadable, "(unreadable)", "the command's headers cannot be read", false);
+      refuse(b, unreadable, "(unreadable)", "the runtime refused the command: its headers cannot be read");
     }
   }
 
@@ -453,9 +550,148 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     outcomes.write(b);
-    b.commit();
+    commit(b);
     metrics.outboxPublished(outcomes.confirmed.size());
     return !outcomes.unknown;
+  }
+
+  /** Commits the batch's transaction; refusals it marked go to the engine once they are committed. */
+  private void commit(Batch b) throws SQLException {
+    b.commit();
+    if (b.refused) {
+      refusals.refused();
+    }
+  }
+
+  /** Whether the batch has waited for its confirms, rows locked, for longer than {@link #HOLD_AT_MOST}. */
+  private static boolean heldTooLong(Batch b) {
+    return b != null && !b.answered() && b.heldMillis() >= HOLD_AT_MOST.toMillis();
+  }
+
+  /**
+   * Every batch in flight lets go of its rows (the broker blocks publishers, or its confirms are slow): what the
+   * broker answered is recorded as {@link #finish} would, the rows whose confirm is still to come are committed in
+   * doubt and not due for {@link #IN_DOUBT_FOR}, their confirms awaited apart ({@link #settleDetached}); rows not
+   * sent, and those a channel error failed, are left as they were, for a later round.
+   */
+  private void letGoOfAll() throws SQLException {
+    gate.failed(); // rows not sent stay due: the next claim searches for them
+    int waiting = 0;
+    Batch b;
+    while ((b = inFlight.pollFirst()) != null) {
+      try {
+        waiting += letGoOf(b);
+      } catch (SQLException | RuntimeException e) {
+        b.rollback(); // the rows stay as they were: sent again, with the same message ids
+        throw e;
+      }
+    }
+    if (waiting > 0) {
+      LOG.warn("{} command(s) published without a confirm yet{}: their rows are released, in doubt, and their"
+          + " confirms awaited apart", waiting, brokerBlocked() ? " while the broker blocks publishers (" + blockedBy
+          + ")" : " after " + HOLD_AT_MOST.toMillis() + " ms");
+    }
+  }
+
+  /** {@link #letGoOfAll} after a failed round: the rows of a batch that cannot be written stay as they were. */
+  private void letGoOfAllQuietly() {
+    try {
+      letGoOfAll();
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("Could not release the batches in flight, their commands are sent again: {}", e.toString());
+    }
+  }
+
+  /** @return how many of its commands still wait for their confirm */
+  private int letGoOf(Batch b) throws SQLException {
+    Outcomes outcomes = new Outcomes();
+    List<Entry> waiting = new ArrayList<>();
+    for (Entry e : b.entries) {
+      if (e.result == null) {
+        continue; // never sent: its row stays as it was
+      }
+      if (!e.result.isDone()) {
+        waiting.add(e);
+        continue;
+      }
+      PublishResult r = e.result.join();
+      if (r.failure() != Failure.CHANNEL_ERROR) { // which one caused a channel error is found out in a later round
+        outcomes.add(e, r);
+      }
+    }
+    outcomes.write(b);
+    store.inDoubt(b.connection, ids(waiting), IN_DOUBT_FOR);
+    commit(b);
+    metrics.outboxPublished(outcomes.confirmed.size());
+    if (!waiting.isEmpty()) {
+      detached.add(new Detached(waiting));
+    }
+    return waiting.size();
+  }
+
+  /**
+   * The batches that let go of their rows, once the broker has answered for all of a batch (confirms come as soon as
+   * it reads the connection again; the publisher fails them after its confirm timeout): a confirmed row is deleted,
+   * a refused one marked, one whose confirm never came made due again. In a short transaction of its own that waits
+   * briefly for row locks: a cancel may be withdrawing those rows meanwhile, and may itself wait for a batch in flight
+   * that only this thread finishes. A batch whose rows are busy is tried again at the next round.
+   */
+  private void settleDetached() throws SQLException {
+    for (java.util.Iterator<Detached> it = detached.iterator(); it.hasNext(); ) {
+      Detached d = it.next();
+      if (!d.answered()) {
+        continue;
+      }
+      Outcomes outcomes = new Outcomes();
+      List<Long> unanswered = new ArrayList<>();
+      for (Entry e : d.entries()) {
+        PublishResult r = e.result.join();
+        if (r.confirmed() || r.status() != PublishResult.Status.FAILED || r.failure() == Failure.REJECTED_BY_CLIENT) {
+          outcomes.add(e, r);
+        } else {
+          unanswered.add(e.row.id()); // no confirm, or a channel error that says not which: sent again
+        }
+      }
+      Batch b = new Batch(database.dataSource().getConnection());
+      try {
+        try (java.sql.Statement st = b.connection.createStatement()) {
+          st.execute("SET LOCAL lock_timeout = '200ms'");
+        }
+        outcomes.write(b);
+        store.dueNow(b.connection, unanswered);
+        commit(b);
+        if (!unanswered.isEmpty()) {
+          gate.failed(); // due again: the next claim searches for them
+        }
+      } catch (SQLException e) {
+        b.rollback();
+        if ("55P03".equals(e.getSQLState())) { // lock_not_available: rows busy, tried again next round
+          continue;
+        }
+        throw e;
+      } catch (RuntimeException e) {
+        b.rollback();
+        throw e;
+      }
+      metrics.outboxPublished(outcomes.confirmed.size());
+      it.remove();
+    }
+  }
+
+  private static List<Long> ids(List<Entry> entries) {
+    List<Long> ids = new ArrayList<>(entries.size());
+    for (Entry e : entries) {
+      ids.add(e.row.id());
+    }
+    return ids;
+  }
+
+  /** Commands published and then let go of, awaiting the broker's answers. */
+  private record Detached(List<Entry> entries) {
+
+    boolean answered() {
+      return entries.stream().allMatch(e -> e.result.isDone());
+    }
   }
 
   /** What a batch's rows came to; written in the batch's transaction. */
@@ -463,6 +699,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     final List<Long> confirmed = new ArrayList<>();
     final Map<String, List<Long>> unroutable = new LinkedHashMap<>();
     final Map<String, List<Long>> refused = new LinkedHashMap<>();
+    final Map<String, List<Long>> missingExchange = new LinkedHashMap<>();
     boolean unknown;
 
     void add(Entry e, PublishResult r) {
@@ -474,7 +711,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         case NACKED -> refused.computeIfAbsent(m.exchange() + " the broker refused the command (nack)",
             k -> new ArrayList<>()).add(e.row.id());
         case FAILED -> {
-          if (r.aboutTheMessage()) {
+          if (r.failure() == Failure.CHANNEL_ERROR && r.detail().startsWith("404")) {
+            // Deleted since the probe found it: as a missing exchange, set aside (its WorkerService may come back).
+            missingExchange.computeIfAbsent(m.exchange(), k -> new ArrayList<>()).add(e.row.id());
+          } else if (r.aboutTheMessage()) {
             refused.computeIfAbsent(m.exchange() + " the broker refused the command: " + r.detail(),
                 k -> new ArrayList<>()).add(e.row.id());
           } else {
@@ -487,12 +727,27 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     void write(Batch b) throws SQLException {
       for (Map.Entry<String, List<Long>> e : unroutable.entrySet()) {
         String[] exchangeAndKey = e.getKey().split(" ", 2);
-        setAside(b.connection, e.getValue(), exchangeAndKey[0], "no queue bound to " + exchangeAndKey[1] + " on "
-            + exchangeAndKey[0] + readyHint(exchangeAndKey[0]), true);
+        String error = "no queue bound to " + exchangeAndKey[1] + " on " + exchangeAndKey[0];
+        java.util.Set<Long> overdue = store.deferUnroutable(b.connection, e.getValue(), error
+            + readyHint(exchangeAndKey[0]), UNROUTABLE_REFUSED_AFTER);
+        metrics.outboxUnroutable(exchangeAndKey[0], e.getValue().size());
+        if (overdue.isEmpty()) {
+          LOG.warn("{} command(s) kept in the outbox and retried later: {}{}", e.getValue().size(), error,
+              readyHint(exchangeAndKey[0]));
+        } else {
+          refuse(b, overdue, exchangeAndKey[0], "the broker could not route the command for "
+              + UNROUTABLE_REFUSED_AFTER.toSeconds() + " s: " + error + readyHint(exchangeAndKey[0]));
+        }
       }
       for (Map.Entry<String, List<Long>> e : refused.entrySet()) {
         String[] exchangeAndReason = e.getKey().split(" ", 2);
-        setAside(b.connection, e.getValue(), exchangeAndReason[0], exchangeAndReason[1], false);
+        limit.learnFrom(exchangeAndReason[1]);
+        refuse(b, e.getValue(), exchangeAndReason[0], exchangeAndReason[1]);
+      }
+      for (Map.Entry<String, List<Long>> e : missingExchange.entrySet()) {
+        probe.forget();
+        setAside(b.connection, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist"
+            + readyHint(e.getKey()), true);
       }
       store.confirmed(b.connection, confirmed);
     }
@@ -500,6 +755,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
 
   /** After a failed round: each batch in flight keeps what the broker confirmed (deleted) and leaves the rest. */
   private void settleAll() {
+    if (brokerBlocked()) {
+      letGoOfAllQuietly(); // no waiting for confirms that will not come before the alarm ends
+    }
     Batch b;
     while ((b = inFlight.pollFirst()) != null) {
       try {
@@ -512,6 +770,17 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         b.rollback();
       }
     }
+  }
+
+  /**
+   * Marks rows refused with the reason, in the batch's transaction: never claimed again, handed to the engine once the
+   * batch has committed.
+   */
+  private void refuse(Batch b, java.util.Collection<Long> ids, String exchange, String reason) throws SQLException {
+    store.refuse(b.connection, ids, reason);
+    b.refused = true;
+    metrics.outboxRefused(exchange, ids.size());
+    LOG.warn("{} command(s) refused, their attempts fail: {}", ids.size(), reason);
   }
 
   /** The publisher completes every future within its confirm timeout; the margin only guards against a bug. */
@@ -595,10 +864,19 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long generation;
     /** Publishing stopped at a failure: the entries after it were not sent. */
     boolean stopped;
+    /** Its transaction marked commands refused: the engine is told once it has committed. */
+    boolean refused;
+    /** When its first message was published ({@link System#nanoTime}); 0 before. */
+    long publishedNanos;
     private boolean closed;
 
     Batch(java.sql.Connection connection) {
       this.connection = connection;
+    }
+
+    /** How long it has held its rows since it published. */
+    long heldMillis() {
+      return publishedNanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - publishedNanos);
     }
 
     /** Whether the broker has answered for every message it was sent (a batch that stopped early never is). */

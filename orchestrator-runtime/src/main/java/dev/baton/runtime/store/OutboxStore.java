@@ -38,13 +38,35 @@ public class OutboxStore {
       + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)";
   /**
    * An instance's unpublished commands taken back, all or those of some attempts. A row the relay holds is waited
-   * for (it is being published, for milliseconds, at most the relay's confirm timeout): then it is gone (published,
-   * so not withdrawn) or still there (the broker refused it) and deleted. Skipping it instead would let a command be
+   * for (it is being published, for milliseconds; a few seconds at most, after which the relay lets go of it): then
+   * it is gone (published, so not withdrawn) or still there (refused, or in doubt) and deleted. Skipping it instead would let a command be
    * delivered after its step had moved on. The relay never waits for an instance row, so this cannot deadlock.
+   * Rows in doubt (published during a broker alarm, not confirmed yet) are deleted but not reported as withdrawn:
+   * their command may still reach a worker.
    */
-  private static final String WITHDRAW_ALL = "DELETE FROM outbox WHERE instance_id = ? RETURNING message_id";
-  private static final String WITHDRAW = "DELETE FROM outbox WHERE instance_id = ? AND message_id = ANY (?)"
-      + " RETURNING message_id";
+  private static final String WITHDRAW_ALL = "WITH gone AS (DELETE FROM outbox WHERE instance_id = ?"
+      + " RETURNING message_id, in_doubt) SELECT message_id FROM gone WHERE NOT in_doubt";
+  private static final String WITHDRAW = "WITH gone AS (DELETE FROM outbox WHERE instance_id = ?"
+      + " AND message_id = ANY (?) RETURNING message_id, in_doubt) SELECT message_id FROM gone WHERE NOT in_doubt";
+  /** Set aside for good with the broker's reason: no claim takes a row due at 'infinity'; the engine deletes it. */
+  private static final String REFUSE = "UPDATE outbox SET attempts = attempts + 1, last_error = ?, refused = ?,"
+      + " next_attempt_at = 'infinity' WHERE id = ANY (?)";
+  /** {@link #DEFER}, remembering when the command was first returned unroutable; which have been for long enough. */
+  private static final String DEFER_UNROUTABLE = "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
+      + " unroutable_since = coalesce(unroutable_since, now()),"
+      + " next_attempt_at = now() + least(power(2, attempts), 60) * interval '1 second' WHERE id = ANY (?)"
+      + " RETURNING id, now() - unroutable_since >= ? * interval '1 millisecond'";
+  private static final String REFUSED = "SELECT id, instance_id, message_id, refused FROM outbox"
+      + " WHERE refused IS NOT NULL ORDER BY id LIMIT ?";
+  private static final String TAKE_REFUSED = "DELETE FROM outbox WHERE id = ? AND refused IS NOT NULL RETURNING id";
+  /**
+   * Published, no confirm yet, and the relay lets go of the rows (the broker blocks publishers): not due again for a
+   * while, so that nothing claims them while their confirms may still come, and in doubt from now on.
+   */
+  private static final String IN_DOUBT = "UPDATE outbox SET in_doubt = true,"
+      + " next_attempt_at = now() + ? * interval '1 millisecond' WHERE id = ANY (?)";
+  private static final String DUE_NOW = "UPDATE outbox SET next_attempt_at = now()"
+      + " WHERE id = ANY (?) AND refused IS NULL";
   private static final String STATS =
       "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox";
 
@@ -106,7 +128,107 @@ public class OutboxStore {
     }
   }
 
-  /** Withdraws every unpublished command of the instance; the message ids of those that were still there. */
+  /**
+   * Marks rows refused by the broker, with its reason (docs/design.md#runtime-semantics, "refused commands fail
+   * fast"): never claimed again; {@link #refused} finds them for the engine.
+   */
+  public void refuse(Connection c, Collection<Long> ids, String reason) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(REFUSE)) {
+      ps.setString(1, reason);
+      ps.setString(2, reason);
+      ps.setArray(3, bigints(c, ids));
+      ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Sets aside rows the broker returned unroutable, as {@link #defer} does.
+   *
+   * @return the ids of those first returned at least {@code refuseAfter} ago: unroutable for that long, they count
+   *     as refused (the caller marks them)
+   */
+  public Set<Long> deferUnroutable(Connection c, Collection<Long> ids, String error, java.time.Duration refuseAfter)
+      throws SQLException {
+    Set<Long> overdue = new HashSet<>();
+    if (ids.isEmpty()) {
+      return overdue;
+    }
+    try (PreparedStatement ps = c.prepareStatement(DEFER_UNROUTABLE)) {
+      ps.setString(1, error);
+      ps.setArray(2, bigints(c, ids));
+      ps.setLong(3, refuseAfter.toMillis());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          if (rs.getBoolean(2)) {
+            overdue.add(rs.getLong(1));
+          }
+        }
+      }
+    }
+    return overdue;
+  }
+
+  /** The oldest rows the broker refused, up to {@code limit}, for the engine to fail their attempts. */
+  public List<RefusedCommand> refused(Connection c, int limit) throws SQLException {
+    List<RefusedCommand> rows = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(REFUSED)) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new RefusedCommand(rs.getLong("id"), rs.getObject("instance_id", UUID.class),
+              rs.getObject("message_id", UUID.class), rs.getString("refused")));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Deletes a refused row in the transaction that applies the refusal (the instance's row locked first, as a cancel
+   * does); false when it is gone already (withdrawn, or applied by another replica).
+   */
+  public boolean takeRefused(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(TAKE_REFUSED)) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /**
+   * Rows published without a confirm that the relay lets go of (the broker blocks publishers): in doubt from now on,
+   * and not due for {@code until}, while their confirms may still come.
+   */
+  public void inDoubt(Connection c, Collection<Long> ids, java.time.Duration until) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(IN_DOUBT)) {
+      ps.setLong(1, until.toMillis());
+      ps.setArray(2, bigints(c, ids));
+      ps.executeUpdate();
+    }
+  }
+
+  /** Rows in doubt whose confirm never came: due again at once (those still there). */
+  public void dueNow(Connection c, Collection<Long> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(DUE_NOW)) {
+      ps.setArray(1, bigints(c, ids));
+      ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Withdraws every unpublished command of the instance; the message ids of those that were still there and never
+   * went out (a worker will not receive them).
+   */
   public Set<UUID> withdrawAll(Connection c, UUID instanceId) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(WITHDRAW_ALL)) {
       ps.setObject(1, instanceId);
@@ -114,7 +236,10 @@ public class OutboxStore {
     }
   }
 
-  /** Withdraws these commands of the instance if still unpublished; the message ids of those that were. */
+  /**
+   * Withdraws these commands of the instance if still unpublished; the message ids of those that were, and never went
+   * out.
+   */
   public Set<UUID> withdraw(Connection c, UUID instanceId, Collection<UUID> messageIds) throws SQLException {
     if (messageIds.isEmpty()) {
       return Set.of();

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One bad outbox row must not stop the others: a command the broker refuses by closing the
- * channel is pinned to its row and set aside with its error and a backoff; every other command is published, in
- * order, and rows already confirmed are never sent again.
+ * One bad outbox row must not stop the others: a command the broker refuses (a nack, or a channel it closes on that
+ * command alone) is pinned to its row, marked refused with the broker's reason and handed to the engine side, never
+ * retried; every other command is published, in order, and rows already confirmed are never sent again.
  */
 class OutboxRelayIT {
 
@@ -56,6 +56,9 @@ class OutboxRelayIT {
   OutboxRelay relay;
   TcpProxy proxy;
   final List<String> received = new CopyOnWriteArrayList<>();
+  /** How many times the relay handed refusals to the engine side. */
+  final java.util.concurrent.atomic.AtomicInteger handedOver = new java.util.concurrent.atomic.AtomicInteger();
+  final BrokerMessageLimit limit = new BrokerMessageLimit();
 
   @BeforeAll
   static void infrastructure() throws Exception {
@@ -68,6 +71,11 @@ class OutboxRelayIT {
     adminChannel.exchangeDeclare(Names.commandExchange(SERVICE), "topic", true);
     // Exists (the relay's probe finds it) but no one may publish to it: the broker closes the channel (403).
     adminChannel.exchangeDeclare("relay.internal.ex", "topic", true, false, true, Map.of());
+    // Routes to a queue that takes nothing: the broker nacks every publish.
+    adminChannel.exchangeDeclare("relay.full.ex", "topic", true);
+    String full = "q.relay.full." + UUID.randomUUID();
+    adminChannel.queueDeclare(full, false, true, false, Map.of("x-max-length", 0, "x-overflow", "reject-publish"));
+    adminChannel.queueBind(full, "relay.full.ex", "#");
   }
 
   @AfterAll
@@ -123,7 +131,8 @@ class OutboxRelayIT {
     }
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
-    relay = new OutboxRelay(database, store, publisherConnection, new RuntimeMetrics(), 200, poll);
+    relay = new OutboxRelay(database, store, publisherConnection, new RuntimeMetrics(), 200, poll,
+        handedOver::incrementAndGet, limit);
     relay.start();
   }
 
@@ -281,8 +290,9 @@ class OutboxRelayIT {
     }
   }
 
+  /** Fails on the code before: the refused command was set aside with a backoff and published again and again. */
   @Test
-  void oneRefusedCommandAmongManyIsSetAsideAndEveryOtherIsConfirmedOnceInOrder() throws Exception {
+  void oneRefusedCommandAmongManyIsMarkedRefusedAndHandedOverAndEveryOtherIsConfirmedOnceInOrder() throws Exception {
     List<String> expected = new ArrayList<>();
     String poisoned = null;
     for (int i = 0; i < 700; i++) {
@@ -294,12 +304,16 @@ class OutboxRelayIT {
     }
     startRelay();
 
-    assertSetAsideWhileTheOthersFlowInOrder(poisoned, expected, Duration.ofSeconds(30), "403", "ACCESS_REFUSED");
+    assertRefusedWhileTheOthersFlowInOrder(poisoned, expected, Duration.ofSeconds(30), "403", "ACCESS_REFUSED");
+    assertThat(limit.maxMessageSize()).as("a refusal that names no size teaches none").isEmpty();
   }
 
-  /** The brief's example: one command over the broker's {@code max_message_size} (128 MiB on RabbitMQ 3.x). */
+  /**
+   * The brief's example: one command over the broker's {@code max_message_size} (128 MiB on RabbitMQ 3.x); the relay
+   * learns the limit from the broker's reason.
+   */
   @Test
-  void aCommandOverTheBrokersMaxMessageSizeIsSetAsideAndTheOthersFlow() throws Exception {
+  void aCommandOverTheBrokersMaxMessageSizeIsRefusedTheOthersFlowAndTheLimitIsLearned() throws Exception {
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
@@ -310,33 +324,61 @@ class OutboxRelayIT {
     }
     startRelay();
 
-    assertSetAsideWhileTheOthersFlowInOrder(oversized, expected, Duration.ofSeconds(60), "406", "PRECONDITION_FAILED",
+    assertRefusedWhileTheOthersFlowInOrder(oversized, expected, Duration.ofSeconds(60), "406", "PRECONDITION_FAILED",
         "larger than");
+    assertThat(limit.maxMessageSize()).as("the broker's max_message_size, from its reason").isPresent();
+    assertThat(limit.commandBytes()).isEqualTo(limit.maxMessageSize().getAsLong() - BrokerMessageLimit.MARGIN);
+  }
+
+  /** A nack (a queue that takes nothing) is the broker's refusal too: marked refused at once, not retried. */
+  @Test
+  void aCommandTheBrokerNacksIsMarkedRefusedAndTheOthersFlow() throws Exception {
+    List<String> expected = new ArrayList<>();
+    expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
+    String nacked = insert("relay.full.ex", new byte[] {'{', '}'});
+    expected.add(insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'}));
+    startRelay();
+
+    assertRefusedWhileTheOthersFlowInOrder(nacked, expected, Duration.ofSeconds(30), "nack");
   }
 
   /**
-   * The bad row is kept with its error (retried with a backoff, so maybe on a later attempt already); every other
-   * command arrives, in the order of the outbox, and nothing is sent again and again. Commands the channel error left
-   * unconfirmed may have reached the queue before it and are sent once more (same message id: at least once, workers
-   * dedupe); confirmed ones never are.
+   * The bad row is kept, marked refused with the broker's reason, never claimed again (published once: a
+   * backoff would have sent it again within seconds), and the engine side is told; every other command arrives, in
+   * the order of the outbox, and nothing is sent again and again. Commands the channel error left unconfirmed may
+   * have reached the queue before it and are sent once more (same message id: at least once, workers dedupe);
+   * confirmed ones never are.
    */
-  private void assertSetAsideWhileTheOthersFlowInOrder(String bad, List<String> expected, Duration within,
+  private void assertRefusedWhileTheOthersFlowInOrder(String bad, List<String> expected, Duration within,
       String... error) throws Exception {
-    await().atMost(within).until(() -> new LinkedHashSet<>(received).size() >= expected.size() && outboxRows() == 1);
+    await().atMost(within).until(() -> new LinkedHashSet<>(received).size() >= expected.size() && outboxRows() == 1
+        && refusedAttempts(bad) > 0 && handedOver.get() > 0);
     try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
-        "SELECT attempts, last_error FROM outbox WHERE message_id = ?::uuid")) {
+        "SELECT refused, next_attempt_at = 'infinity' AS never FROM outbox WHERE message_id = ?::uuid")) {
       ps.setString(1, bad);
       try (ResultSet rs = ps.executeQuery()) {
-        assertThat(rs.next()).as("the refused row is kept").isTrue();
-        assertThat(rs.getInt("attempts")).isPositive();
-        assertThat(rs.getString("last_error")).contains(error);
+        assertThat(rs.next()).as("the refused row is kept for the engine").isTrue();
+        assertThat(rs.getString("refused")).as("the broker's reason").contains(error);
+        assertThat(rs.getBoolean("never")).as("never due again").isTrue();
       }
     }
     int arrived = received.size();
-    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> received.size() == arrived);
+    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+        .until(() -> received.size() == arrived && refusedAttempts(bad) == 1);
     assertThat(new ArrayList<>(new LinkedHashSet<>(received))).as("first arrivals").containsExactlyElementsOf(expected);
     assertThat(received.size() - expected.size()).as("sent again: at most what was in flight when the channel failed")
         .isLessThanOrEqualTo(OutboxRelay.DEPTH * 200);
+  }
+
+  /** How many times the row was given up on (0 while it has not been; 1 once refused, and not retried). */
+  private int refusedAttempts(String messageId) throws Exception {
+    try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
+        "SELECT attempts FROM outbox WHERE message_id = ?::uuid AND refused IS NOT NULL")) {
+      ps.setString(1, messageId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : 0;
+      }
+    }
   }
 
   private String insert(String exchange, byte[] body) throws Exception {

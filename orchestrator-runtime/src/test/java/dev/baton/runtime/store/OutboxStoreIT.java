@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -130,6 +131,101 @@ class OutboxStoreIT {
   }
 
   /** Pages of the outbox and its primary key read so far in this transaction (from the buffers or the disk). */
+  @Test
+  void aCommandReturnedUnroutableCountsAsRefusedOnlyOnceItHasBeenUnroutableForTheWholeGrace() throws SQLException {
+    long fresh = insertRow();
+    long longUnroutable = insertRow();
+    database.inTransaction(c -> outbox.deferUnroutable(c, List.of(fresh, longUnroutable), "no queue bound",
+        Duration.ofSeconds(30)));
+    execute("UPDATE outbox SET unroutable_since = now() - interval '31 seconds', next_attempt_at = now()"
+        + " WHERE id = " + longUnroutable);
+
+    Set<Long> overdue = database.inTransaction(c -> outbox.deferUnroutable(c, List.of(fresh, longUnroutable),
+        "no queue bound", Duration.ofSeconds(30)));
+
+    assertThat(overdue).containsExactly(longUnroutable);
+  }
+
+  @Test
+  void aRefusedRowIsNeverClaimedAgainAndIsTakenOnceWithItsReason() throws SQLException {
+    long refused = insertRow();
+    database.inTransaction(c -> {
+      outbox.refuse(c, List.of(refused), "403 ACCESS_REFUSED");
+      return null;
+    });
+
+    List<OutboxRow> claimed = database.inTransaction(c -> outbox.claim(c, 1000));
+    Set<Long> claimedById = database.inTransaction(c -> outbox.claimById(c, List.of(refused)));
+    assertThat(claimed).noneMatch(r -> r.id() == refused);
+    assertThat(claimedById).isEmpty();
+    List<RefusedCommand> found = database.inTransaction(c -> outbox.refused(c, 10));
+    assertThat(found).extracting(RefusedCommand::outboxId).containsExactly(refused);
+    assertThat(found.get(0).reason()).isEqualTo("403 ACCESS_REFUSED");
+    assertThat(found.get(0).errorCode()).isEqualTo("CommandRefused");
+    boolean taken = database.inTransaction(c -> outbox.takeRefused(c, refused));
+    boolean takenAgain = database.inTransaction(c -> outbox.takeRefused(c, refused));
+    assertThat(taken).isTrue();
+    assertThat(takenAgain).as("gone once taken").isFalse();
+  }
+
+  @Test
+  void aRefusalOverTheBrokersMaxMessageSizeIsPayloadTooLargeAndNamesTheLimit() {
+    String reason = "the broker refused the command: 406 PRECONDITION_FAILED - message size 409832 is larger than"
+        + " configured max size 262144";
+    RefusedCommand r = new RefusedCommand(1, UUID.randomUUID(), UUID.randomUUID(), reason);
+    assertThat(r.errorCode()).isEqualTo("PayloadTooLarge");
+    assertThat(RefusedCommand.brokerMaxSize(reason)).hasValue(262144);
+    assertThat(RefusedCommand.brokerMaxSize("406 PRECONDITION_FAILED - message size 9 is larger than max size 8"))
+        .hasValue(8);
+    assertThat(RefusedCommand.brokerMaxSize("403 ACCESS_REFUSED")).isEmpty();
+  }
+
+  @Test
+  void aCommandInDoubtIsWithdrawnButNotReportedAsNeverSentAndIsNotDueMeanwhile() throws SQLException {
+    UUID instance = UUID.randomUUID();
+    UUID unsent = UUID.randomUUID();
+    UUID published = UUID.randomUUID();
+    insertRow(instance, unsent);
+    long inDoubt = insertRow(instance, published);
+    database.inTransaction(c -> {
+      outbox.inDoubt(c, List.of(inDoubt), Duration.ofSeconds(30));
+      return null;
+    });
+    Set<Long> claimedMeanwhile = database.inTransaction(c -> outbox.claimById(c, List.of(inDoubt)));
+    assertThat(claimedMeanwhile).as("not due while its confirm may come").isEmpty();
+
+    Set<UUID> withdrawn = database.inTransaction(c -> outbox.withdrawAll(c, instance));
+
+    assertThat(withdrawn).containsExactly(unsent);
+    assertThat(remaining()).doesNotContain(inDoubt);
+  }
+
+  private static void execute(String sql) throws SQLException {
+    database.inTransaction(c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute(sql);
+      }
+      return null;
+    });
+  }
+
+  private static long insertRow(UUID instance, UUID messageId) throws SQLException {
+    return database.inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (message_id, exchange, routing_key,"
+          + " correlation_id, headers, body, instance_id) VALUES (?, 'x.command.topic.ex', 'k', ?, '{}', ?, ?)"
+          + " RETURNING id")) {
+        ps.setObject(1, messageId);
+        ps.setString(2, instance.toString());
+        ps.setBytes(3, new byte[] {'{', '}'});
+        ps.setObject(4, instance);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          return rs.getLong(1);
+        }
+      }
+    });
+  }
+
   private static long blocksRead(Connection c) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
         "SELECT pg_stat_get_xact_blocks_fetched('outbox'::regclass)"

@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -59,6 +60,11 @@ public final class StateMachine {
 
   /** The error code of a task whose command would be larger than the limit: never sent, the step fails. */
   public static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+  /**
+   * The error code of a task whose command the broker refused for another reason than its size (no permission,
+   * unroutable for good): it never reached a worker, the step fails.
+   */
+  public static final String COMMAND_REFUSED = "CommandRefused";
   /** The error code of an attempt the worker did not start because it came after its deadline. */
   public static final String EXPIRED = "Expired";
   /**
@@ -75,6 +81,7 @@ public final class StateMachine {
 
   private final Supplier<UUID> messageIds;
   private final long maxCommandBytes;
+  private final LongSupplier brokerCommandBytes;
 
   /** @param messageIds the message id of each command sent (random in the runtime, counted in tests) */
   public StateMachine(Supplier<UUID> messageIds) {
@@ -87,8 +94,18 @@ public final class StateMachine {
    *     close the channel on it (the input grows with every step's output)
    */
   public StateMachine(Supplier<UUID> messageIds, long maxCommandBytes) {
+    this(messageIds, maxCommandBytes, () -> Long.MAX_VALUE);
+  }
+
+  /**
+   * @param brokerCommandBytes what the broker's {@code max_message_size} leaves for a command's input, once the
+   *     runtime has learned it from a refusal ({@link Long#MAX_VALUE} until then): the smaller of the two limits
+   *     applies, so a command the broker would refuse is not written at all
+   */
+  public StateMachine(Supplier<UUID> messageIds, long maxCommandBytes, LongSupplier brokerCommandBytes) {
     this.messageIds = messageIds;
     this.maxCommandBytes = maxCommandBytes;
+    this.brokerCommandBytes = brokerCommandBytes;
   }
 
   public Transition decide(WorkflowDefinition definition, InstanceState state, Stimulus stimulus) {
@@ -112,6 +129,9 @@ public final class StateMachine {
     }
     if (stimulus instanceof Stimulus.Abandon a) {
       return abandon(state, a.errorCode(), a.reason());
+    }
+    if (stimulus instanceof Stimulus.Refused r) {
+      return onRefused(definition, state, r);
     }
     Draft d = new Draft(definition, state);
     if (stimulus instanceof Start) {
@@ -202,6 +222,28 @@ public final class StateMachine {
       // it had timed out (the runtime's own timer was about to say so), with the worker's reason.
       case EXPIRED -> d.timedOut(row, task, EXPIRED, e.reason(), e.messageId());
     }
+    d.walk();
+    return d.transition();
+  }
+
+  /**
+   * The attempt in flight whose command the broker refused fails as a worker's {@code failed} would: its step fails
+   * and {@code onFailure} applies, but it is not compensated (it never ran; a FAILED step is not); a compensation
+   * refused ends the instance FAILED, as a failed compensation does.
+   */
+  private Transition onRefused(WorkflowDefinition definition, InstanceState state, Stimulus.Refused refused) {
+    StepState row = null;
+    for (StepState s : state.steps()) {
+      if (s.isRunning() && refused.commandMessageId().equals(s.commandMessageId())) {
+        row = s;
+      }
+    }
+    if (row == null) {
+      return Transition.nothing(Kind.STALE, "no attempt in flight sent command " + refused.commandMessageId(),
+          state);
+    }
+    Draft d = new Draft(definition, state);
+    d.end(row, StepStatus.FAILED, null, refused.errorCode(), refused.reason(), null, true);
     d.walk();
     return d.transition();
   }
@@ -623,12 +665,15 @@ public final class StateMachine {
         outputs = in.outputs();
       }
       long bytes = Json.writeBytes(input).length + (outputs == null ? 0 : Json.writeBytes(outputs).length);
-      if (bytes > maxCommandBytes) {
+      long broker = brokerCommandBytes.getAsLong();
+      long limit = Math.min(maxCommandBytes, broker);
+      if (bytes > limit) {
         // Nothing is sent: the step fails (a compensation's failure fails the instance), as it would at the broker,
-        // but at once and with the reason, instead of a command the broker refuses again and again.
+        // but at once and with the reason, instead of a command the broker refuses.
         end(row.withoutCommand(), StepStatus.FAILED, null, PAYLOAD_TOO_LARGE, "its command would carry " + bytes
-            + " bytes of input and earlier outputs, over the limit of " + maxCommandBytes
-            + " (BATON_MAX_COMMAND_BYTES)", null, true);
+            + " bytes of input and earlier outputs, over the limit of " + limit + (broker < maxCommandBytes
+                ? " (what the broker's max_message_size leaves for a command's input)"
+                : " (BATON_MAX_COMMAND_BYTES)"), null, true);
         return;
       }
       dispatches.add(new Dispatch(row, task, compensation, input, outputs));

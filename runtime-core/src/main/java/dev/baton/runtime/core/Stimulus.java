@@ -45,4 +45,17 @@ public sealed interface Stimulus {
    * with this error, its attempts in flight cancelled and its unpublished commands withdrawn.
    */
   record Abandon(String errorCode, String reason) implements Stimulus {}
+
+  /**
+   * The broker refused the command of a task attempt (docs/design.md#runtime-semantics, "refused commands fail
+   * fast"): over its {@code max_message_size}, not permitted, unroutable for good. The command never reached a
+   * worker, so the attempt in flight that sent it fails at once with the broker's reason; no attempt in flight sent
+   * it (it timed out meanwhile, the instance ended): nothing changes.
+   *
+   * @param commandMessageId the refused command's message id, which names the attempt that sent it
+   * @param errorCode {@link StateMachine#PAYLOAD_TOO_LARGE} when the broker said the message was too large, else
+   *     {@link StateMachine#COMMAND_REFUSED}
+   * @param reason the broker's reason
+   */
+  record Refused(UUID commandMessageId, String errorCode, String reason) implements Stimulus {}
 }

@@ -774,4 +774,80 @@ class StateMachineTest {
     assertThat(MACHINE.decide(SAGA, state(SUCCEEDED, FORWARD, ok("reserve")),
         new Stimulus.Abandon("WorkflowDeleted", "gone")).kind()).isEqualTo(Transition.Kind.STALE);
   }
+
+  static Stimulus refused(InstanceState s, String step, String errorCode, String reason) {
+    UUID command = s.steps().stream().filter(r -> r.name().equals(step) && r.isRunning()).findFirst().orElseThrow()
+        .commandMessageId();
+    return new Stimulus.Refused(command, errorCode, reason);
+  }
+
+  static final String TOO_LARGE = "the broker refused the command: 406 PRECONDITION_FAILED - message size 409832 is"
+      + " larger than configured max size 262144";
+
+  @Test
+  void aCommandTheBrokerRefusedFailsItsStepAtOnceAndTheEarlierStepsAreUndoneButNotIt() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1));
+
+    Transition t = MACHINE.decide(SAGA, s, refused(s, "charge", StateMachine.PAYLOAD_TOO_LARGE, TOO_LARGE));
+
+    // charge declares a compensation, but its command never reached a worker: only reserve is undone.
+    assertThat(lines(t)).containsExactly("end charge#1 FAILED", "send reserve/compensate#1 release",
+        "-> COMPENSATING");
+    assertThat(t.lastError().step()).isEqualTo("charge");
+    assertThat(t.lastError().errorCode()).isEqualTo(StateMachine.PAYLOAD_TOO_LARGE);
+    assertThat(t.lastError().reason()).contains("message size 409832", "max size 262144");
+  }
+
+  @Test
+  void aCommandTheBrokerRefusedFailsItsStepAsTheWorkflowSaysWhenItStopsOnFailure() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), running("check", 1));
+
+    Transition t = MACHINE.decide(STOP, s, refused(s, "check", StateMachine.COMMAND_REFUSED, "403 ACCESS_REFUSED"));
+
+    assertThat(lines(t)).containsExactly("end check#1 FAILED", "-> FAILED", "withdraw");
+    assertThat(t.lastError().errorCode()).isEqualTo(StateMachine.COMMAND_REFUSED);
+  }
+
+  @Test
+  void aCompensationTheBrokerRefusedEndsTheInstanceFailedWithTheBrokersReason() {
+    InstanceState s = state(COMPENSATING, COMPENSATION, ok("reserve"), ended("check", 1, StepStatus.FAILED),
+        running("reserve/compensate", 1));
+
+    Transition t = MACHINE.decide(SAGA, s,
+        refused(s, "reserve/compensate", StateMachine.PAYLOAD_TOO_LARGE, TOO_LARGE));
+
+    assertThat(lines(t)).containsExactly("end reserve/compensate#1 FAILED", "-> FAILED", "withdraw");
+    assertThat(t.lastError().step()).isEqualTo("reserve/compensate");
+    assertThat(t.lastError().reason()).isEqualTo(TOO_LARGE);
+  }
+
+  @Test
+  void aRefusalOfACommandNoAttemptInFlightSentChangesNothing() {
+    InstanceState timedOut = state(RUNNING, FORWARD, ok("reserve"), ok("check"),
+        ended("charge", 1, StepStatus.TIMED_OUT), running("charge", 2));
+    UUID firstCharge = timedOut.steps().get(2).commandMessageId();
+    assertThat(MACHINE.decide(SAGA, timedOut,
+        new Stimulus.Refused(firstCharge, StateMachine.COMMAND_REFUSED, "nack")).kind())
+        .isEqualTo(Transition.Kind.STALE);
+
+    InstanceState cancelled = state(CANCELLED, FORWARD, ok("reserve"), ended("check", 1, StepStatus.CANCELLED));
+    assertThat(MACHINE.decide(SAGA, cancelled,
+        new Stimulus.Refused(cancelled.steps().get(1).commandMessageId(), StateMachine.COMMAND_REFUSED, "nack"))
+        .kind()).isEqualTo(Transition.Kind.STALE);
+  }
+
+  @Test
+  void theBrokersLimitAppliesWhenItIsSmallerThanTheSettingAndTheReasonSaysWhichLimitItWas() {
+    StateMachine learned = new StateMachine(UUID::randomUUID, StateMachine.DEFAULT_MAX_COMMAND_BYTES, () -> 200);
+    String big = "{\"note\": \"" + "x".repeat(300) + "\"}";
+
+    Transition t = learned.decide(SAGA, state(RUNNING, FORWARD, false, big, List.of()), START);
+
+    StepState reserve = t.rows().get(0);
+    assertThat(reserve.errorCode()).isEqualTo(StateMachine.PAYLOAD_TOO_LARGE);
+    assertThat(reserve.errorReason()).contains("over the limit of 200", "broker's max_message_size");
+    assertThat(new StateMachine(UUID::randomUUID, 100, () -> 200).decide(SAGA,
+        state(RUNNING, FORWARD, false, big, List.of()), START).rows().get(0).errorReason())
+        .contains("over the limit of 100 (BATON_MAX_COMMAND_BYTES)");
+  }
 }
