@@ -75,22 +75,9 @@ class LaneSupervisionIT {
       if (failNext.getAndSet(false)) {
         throw new StackOverflowError("test hook: the engine blew its stack");
       }
-      List<Receipt> verdicts = new ArrayList<>();
-      for (InboundEvent e : events) {
-        applied.add(e.messageId());
-        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
-      }
-      return verdicts;
+      return applyAll(events, applied);
     };
-    OutboxSignal noRelay = new OutboxSignal() {
-      @Override
-      public void committed(List<QueuedCommand> commands) {}
-
-      @Override
-      public void commandsWritten() {}
-    };
-    ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, new UnitOfWork(database, noRelay), engine,
-        new RuntimeMetrics(), new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+    ConsumerRegistry registry = lanes(engine);
     try {
       registry.reconcile();
       assertThat(registry.lanesNotRunning()).isEmpty();
@@ -130,22 +117,9 @@ class LaneSupervisionIT {
       if (events.stream().anyMatch(e -> e.messageId().equals("poison"))) {
         throw new AssertionError("test hook: a bug this event always hits");
       }
-      List<Receipt> verdicts = new ArrayList<>();
-      for (InboundEvent e : events) {
-        applied.add(e.messageId());
-        verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
-      }
-      return verdicts;
+      return applyAll(events, applied);
     };
-    OutboxSignal noRelay = new OutboxSignal() {
-      @Override
-      public void committed(List<QueuedCommand> commands) {}
-
-      @Override
-      public void commandsWritten() {}
-    };
-    ConsumerRegistry registry = ConsumerRegistry.start(consumer, publisher, new UnitOfWork(database, noRelay), engine,
-        new RuntimeMetrics(), new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+    ConsumerRegistry registry = lanes(engine);
     try {
       registry.reconcile();
       publishEvent("poison");
@@ -167,6 +141,29 @@ class LaneSupervisionIT {
     } finally {
       registry.stop(Duration.ofSeconds(2));
     }
+  }
+
+  /** One lane on the test's queue, with the engine's stand-in and no relay (nothing here sends commands). */
+  private static ConsumerRegistry lanes(EventBatchApplier engine) {
+    OutboxSignal noRelay = new OutboxSignal() {
+      @Override
+      public void committed(List<QueuedCommand> commands) {}
+
+      @Override
+      public void commandsWritten() {}
+    };
+    return ConsumerRegistry.start(consumer, publisher, new UnitOfWork(database, noRelay), engine, new RuntimeMetrics(),
+        new ConsumerRegistry.Settings(1, 10, 5), () -> Set.of(WORKFLOW));
+  }
+
+  /** The stand-in's work: every event applied, in order. */
+  private static List<Receipt> applyAll(List<InboundEvent> events, List<String> applied) {
+    List<Receipt> verdicts = new ArrayList<>();
+    for (InboundEvent e : events) {
+      applied.add(e.messageId());
+      verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
+    }
+    return verdicts;
   }
 
   private static void publishEvent(String messageId) throws Exception {
