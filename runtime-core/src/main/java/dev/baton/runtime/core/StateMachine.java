@@ -503,20 +503,40 @@ public final class StateMachine {
 
     /**
      * The tasks to undo, newest first by the order they ended (across branches): those that declare
-     * {@code compensate} and succeeded or may have taken effect (timed out, error, cancelled in flight). A
-     * {@code failed} one is not undone, nor one known not to have run (withdrawn unsent, or expired at the worker).
+     * {@code compensate} and succeeded or may have taken effect in any attempt (timed out, error, cancelled in flight).
+     * A step whose every attempt was refused ({@code failed}) or is known not to have run (withdrawn unsent, expired at
+     * the worker) is not undone.
      */
     List<Step.Task> compensable() {
       List<Step.Task> tasks = new ArrayList<>();
       for (Step.Task t : definition.tasks()) {
         StepState row = latest(t.name());
-        if (t.isCompensable() && row != null && !row.isRunning() && row.status().mayHaveTakenEffect()
-            && !NOT_SENT.equals(row.errorCode()) && !EXPIRED.equals(row.errorCode())) {
+        if (t.isCompensable() && row != null && !row.isRunning() && anyMayHaveTakenEffect(t.name())) {
           tasks.add(t);
         }
       }
       tasks.sort(Comparator.comparingInt((Step.Task t) -> seqOf(latest(t.name()))).reversed());
       return tasks;
+    }
+
+    /**
+     * Whether any attempt of the step may have taken effect, not only its last: an attempt that timed out may have
+     * run, and a later one that expired, was withdrawn or was refused does not undo it.
+     */
+    boolean anyMayHaveTakenEffect(String name) {
+      Map<String, StepState> attempts = new LinkedHashMap<>();
+      for (StepState r : state.steps()) {
+        if (r.name().equals(name)) {
+          attempts.put(name + "#" + r.attempt(), r);
+        }
+      }
+      written.forEach((key, r) -> {
+        if (r.name().equals(name)) {
+          attempts.put(key, r);
+        }
+      });
+      return attempts.values().stream().anyMatch(r -> !r.isRunning() && r.status().mayHaveTakenEffect()
+          && !NOT_SENT.equals(r.errorCode()) && !EXPIRED.equals(r.errorCode()));
     }
 
     void compensate() {

@@ -850,4 +850,19 @@ class StateMachineTest {
         state(RUNNING, FORWARD, false, big, List.of()), START).rows().get(0).errorReason())
         .contains("over the limit of 100 (BATON_MAX_COMMAND_BYTES)");
   }
+
+  /**
+   * Fails on the code before (found by the history checker, seed 3): charge's attempt 1 timed out having taken
+   * effect, attempt 2 expired at the worker; only the last attempt was looked at, and charge was never undone.
+   */
+  @Test
+  void aStepIsUndoneWhenAnyOfItsAttemptsMayHaveTakenEffectNotOnlyItsLast() {
+    InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), ended("charge", 1, StepStatus.TIMED_OUT),
+        running("charge", 2));
+    Transition t = MACHINE.decide(SAGA, s, new Stimulus.Result(new InboundEvent("ev-z", "orders", "default",
+        UUID.randomUUID(), "charge", 2, "pay", EventResult.EXPIRED, null, null, "too late to start", null)));
+    // charge has no sends left (maxDispatches 2): the step fails, and its first attempt may have charged.
+    assertThat(lines(t)).containsExactly("end charge#2 TIMED_OUT", "send charge/compensate#1 refund",
+        "-> COMPENSATING");
+  }
 }
