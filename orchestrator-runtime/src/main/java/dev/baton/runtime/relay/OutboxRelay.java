@@ -297,8 +297,14 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           LOG.error("Outbox relay round failed on an Error; the relay goes on", e);
         }
         gate.failed(); // the next search finds everything, the commands in hand included
-        dropHanded();
-        settleAll();
+        try {
+          dropHanded();
+          settleAll();
+        } catch (Exception | Error again) {
+          // The recovery itself may fail (an Error thrown again): the rows stay in the outbox, found by the next
+          // search; the thread must not end here either.
+          LOG.error("Outbox relay could not settle its batches after a failed round; they are sent again", again);
+        }
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands not confirmed stay in the outbox and are sent again in {} "
             + "ms: {}", backoff, e.toString());

@@ -569,13 +569,18 @@ public final class StateMachine {
     /** @return whether any step was due */
     boolean timersDue() {
       boolean any = false;
+      // The timeouts that may be sent again are decided last, once every failure among the due steps is known: a
+      // re-send decided first would start a step in the very transaction that fails its group.
+      List<StepState> resendable = new ArrayList<>();
       for (StepState row : List.copyOf(latest.values())) {
         if (!row.isRunning() || !row.due()) {
           continue;
         }
         any = true;
         Step step = byName.get(row.stepName());
-        if (step instanceof Step.Task task) {
+        if (step instanceof Step.Task task && mayBeSentAgain(task, row)) {
+          resendable.add(row);
+        } else if (step instanceof Step.Task task) {
           timedOut(row, task, TIMEOUT, TIMEOUT, null);
         } else if (step instanceof Step.Delay) {
           end(row, StepStatus.SUCCEEDED, null, null, null, null, false);
@@ -583,7 +588,14 @@ public final class StateMachine {
           end(row, StepStatus.TIMED_OUT, null, TIMEOUT, TIMEOUT, null, true); // a wait without its signal
         }
       }
+      for (StepState row : resendable) {
+        timedOut(row, (Step.Task) byName.get(row.stepName()), TIMEOUT, TIMEOUT, null);
+      }
       return any;
+    }
+
+    boolean mayBeSentAgain(Step.Task task, StepState row) {
+      return task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches();
     }
 
     /**
@@ -593,8 +605,7 @@ public final class StateMachine {
      */
     void timedOut(StepState row, Step.Task task, String code, String reason, String messageId) {
       boolean forward = phase == Phase.FORWARD && !cancelRequested;
-      boolean resend = task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches()
-          && (row.isCompensation() || forward && !forwardFailed());
+      boolean resend = mayBeSentAgain(task, row) && (row.isCompensation() || forward && !forwardFailed());
       end(row, StepStatus.TIMED_OUT, null, code, reason, messageId, !resend);
       if (resend) {
         startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());

@@ -98,7 +98,14 @@ class StateMachineTest {
          otherwise: [{name: free, service: s, command: free}]},
         {name: done, service: s, command: done}]}
       """);
-  static final List<WorkflowDefinition> KNOWN = List.of(SAGA, TREE, NEST, BROKEN, TIERS);
+  /** Two branches timing out together: one may be sent again, the other fails. */
+  static final WorkflowDefinition RACE = yaml("race", """
+      {entity: order, steps: [
+        {name: race, parallel: [
+          {steps: [{name: race-a, service: s, command: a, timeout: 1s, onTimeout: Redispatch, maxDispatches: 3}]},
+          {steps: [{name: race-b, service: s, command: b, timeout: 1s}]}]}]}
+      """);
+  static final List<WorkflowDefinition> KNOWN = List.of(SAGA, TREE, NEST, BROKEN, TIERS, RACE);
 
   static WorkflowDefinition saga(OnFailure onFailure) {
     WorkflowSpec spec = new WorkflowSpec();
@@ -864,5 +871,17 @@ class StateMachineTest {
     // charge has no sends left (maxDispatches 2): the step fails, and its first attempt may have charged.
     assertThat(lines(t)).containsExactly("end charge#2 TIMED_OUT", "send charge/compensate#1 refund",
         "-> COMPENSATING");
+  }
+
+  /**
+   * Fails on the code before (found by the history checker): the sweep sent race-a again before it saw race-b's
+   * failure, starting a step in the very transaction that failed its group.
+   */
+  @Test
+  void aTimeoutThatMayBeSentAgainIsNotWhenAnotherDueStepFailsInTheSameSweep() {
+    Transition t = MACHINE.decide(RACE, state(RUNNING, FORWARD, group("race", StepStatus.RUNNING), due("race-a", 1, 1),
+        due("race-b", 1, 1)), DUE);
+    assertThat(lines(t)).contains("end race-a#1 TIMED_OUT", "end race-b#1 TIMED_OUT")
+        .noneMatch(line -> line.startsWith("send race-a"));
   }
 }
