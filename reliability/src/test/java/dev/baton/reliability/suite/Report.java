@@ -12,6 +12,8 @@ import java.util.List;
 public final class Report {
 
   private static final List<Verdict> VERDICTS = new ArrayList<>();
+  /** More tables of the same run (the history checker's), by title, in the order they came. */
+  private static final java.util.Map<String, String> SECTIONS = new java.util.LinkedHashMap<>();
 
   private Report() {}
 
@@ -21,11 +23,25 @@ public final class Report {
     System.out.println("VERDICT " + v.row() + (v.notes().isEmpty() ? "" : "  notes: " + v.notes()));
   }
 
+  /** A table of its own in the report (replacing an earlier one of the same title). */
+  public static synchronized void section(String title, String markdown) {
+    SECTIONS.put(title, markdown);
+  }
+
   public static synchronized String table(String mode) {
     StringBuilder sb = new StringBuilder();
     sb.append("Fault-injection suite, ").append(mode).append(" run, ")
         .append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" (")
         .append(Runtime.getRuntime().availableProcessors()).append(" CPUs)\n\n");
+    if (!VERDICTS.isEmpty()) {
+      faultTable(sb);
+    }
+    SECTIONS.forEach((title, markdown) -> sb.append("## ").append(title).append("\n\n").append(markdown)
+        .append('\n'));
+    return sb.toString();
+  }
+
+  private static void faultTable(StringBuilder sb) {
     sb.append("| scenario | instances | faults | lost | applied twice | stuck | parked | leftovers | recover (s) "
         + "| drain (s) | verdict |\n");
     sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -38,7 +54,7 @@ public final class Report {
         sb.append("- ").append(v.scenario()).append(": ").append(v.notes()).append('\n');
       }
     }
-    return sb.toString();
+    sb.append('\n');
   }
 
   /** Prints the table and writes it to {@code <repo>/.baton/reliability/report.md}; returns the file. */

@@ -54,6 +54,8 @@ public final class Rig implements AutoCloseable {
   private final QueueType queueType;
   /** service → commands of this rig: {@link #SERVICES}, and more for scenarios that move a step elsewhere. */
   final Map<String, List<String>> services;
+  /** name → spec of this rig's Workflows: the saga {@value #WORKFLOW}, or a scenario's own. */
+  private final Map<String, WorkflowSpec> workflows;
   private final ChildJvms childJvms;
   private final Runtimes runtime;
   private final RuntimeApi api;
@@ -62,10 +64,16 @@ public final class Rig implements AutoCloseable {
 
   /**
    * What a scenario's world is made of besides the defaults: the broker (one node, or a cluster whose nodes are all
-   * given to the runtime and the workers), the queue type, and the services.
+   * given to the runtime and the workers), the queue type, the services, and the Workflows (name → spec; empty: the
+   * saga {@value #WORKFLOW}).
    */
   public record Options(PrivateRabbit rabbit, List<Integer> nodePorts, QueueType queueType,
-      Map<String, List<String>> services) {
+      Map<String, List<String>> services, Map<String, WorkflowSpec> workflows) {
+
+    public Options(PrivateRabbit rabbit, List<Integer> nodePorts, QueueType queueType,
+        Map<String, List<String>> services) {
+      this(rabbit, nodePorts, queueType, services, Map.of());
+    }
 
     public static Options of(Infra infra) {
       return new Options(infra.rabbit, List.of(), QueueType.CLASSIC, SERVICES);
@@ -74,7 +82,12 @@ public final class Rig implements AutoCloseable {
     public Options withServices(Map<String, List<String>> more) {
       Map<String, List<String>> all = new LinkedHashMap<>(services);
       all.putAll(more);
-      return new Options(rabbit, nodePorts, queueType, all);
+      return new Options(rabbit, nodePorts, queueType, all, workflows);
+    }
+
+    /** These Workflows instead of the saga, and exactly the services (service → commands) their steps send to. */
+    public Options withWorkflows(Map<String, WorkflowSpec> specs, Map<String, List<String>> theirServices) {
+      return new Options(rabbit, nodePorts, queueType, theirServices, new LinkedHashMap<>(specs));
     }
   }
 
@@ -86,6 +99,8 @@ public final class Rig implements AutoCloseable {
     List<String> addresses = options.nodePorts().stream().map(p -> "127.0.0.1:" + p).toList();
     this.queueType = options.queueType();
     this.services = Map.copyOf(options.services());
+    this.workflows = options.workflows().isEmpty() ? Map.of(WORKFLOW, orderSaga(queueType))
+        : new LinkedHashMap<>(options.workflows());
     this.vhost = rabbit.createVhost("fi-" + name);
     this.runtimeDb = infra.postgres.createDatabase("fi_" + name.replace('-', '_'));
     // all three kinds in the mock API: some scenarios run the operator too
@@ -105,7 +120,7 @@ public final class Rig implements AutoCloseable {
     childJvms = new ChildJvms(name);
     runtime = new Runtimes(childJvms, http, client, runtimeDbUrl, rabbit.amqpUri(vhost), addresses, apiToken);
     api = new RuntimeApi(http, runtime);
-    tally = new Tally(runtimeDbUrl, ledger, amqp, services, api.accepted());
+    tally = new Tally(runtimeDbUrl, ledger, amqp, services, workflows.keySet(), api.accepted());
     workers = new Workers(childJvms, name, rabbit, vhost, addresses, ledgerDb, ledger, models);
   }
 
@@ -132,15 +147,48 @@ public final class Rig implements AutoCloseable {
     return queueType;
   }
 
-  private void declareTopologyAndWorkflow(Map<String, ServiceModel> models) {
+  /** The three-step saga {@value #WORKFLOW}: reserve (compensate: release), charge, ship. */
+  private static WorkflowSpec orderSaga(QueueType queueType) {
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity("order");
     spec.setQueueType(queueType == QueueType.QUORUM ? QueueKind.QUORUM : QueueKind.CLASSIC);
     spec.setSteps(new ArrayList<>(List.of(step("reserve", "stock", "reserve", "release"),
         step("charge", "pay", "charge", null), step("ship", "ship", "ship", null))));
+    return spec;
+  }
+
+  private void declareTopologyAndWorkflow(Map<String, ServiceModel> models) {
     models.values().forEach(stack::declare);
-    stack.declareWorkflow(WORKFLOW, spec, queueType);
-    stack.applyWorkflow(WORKFLOW, spec);
+    workflows.forEach((name, spec) -> {
+      stack.declareWorkflow(name, spec, queueType);
+      stack.applyWorkflow(name, spec);
+    });
+  }
+
+  /** The mock API server's client, as the operator and the runtime see the custom resources. */
+  public KubernetesClient kubernetes() {
+    return client;
+  }
+
+  /** The names of this rig's services. */
+  public java.util.Set<String> services() {
+    return services.keySet();
+  }
+
+  /** The names of this rig's Workflows. */
+  public java.util.Set<String> workflows() {
+    return workflows.keySet();
+  }
+
+  /**
+   * Edits a Workflow as a user would (a new revision for the instances started afterwards): again on the newer
+   * version when the operator wrote its status meanwhile.
+   */
+  public void editWorkflow(String workflow, java.util.function.Consumer<WorkflowSpec> edit) {
+    dev.baton.testing.ResourceEdits.edit(client, dev.baton.api.v1alpha1.Workflow.class, NS, workflow, w -> {
+      edit.accept(w.getSpec());
+      return w;
+    });
   }
 
   static StepSpec step(String name, String service, String command, String compensate) {

@@ -24,6 +24,8 @@ import java.util.function.Function;
  */
 public final class RuntimeApi {
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
   private final RuntimeHttp http;
   private final Runtimes runtimes;
   private final Set<String> accepted = ConcurrentHashMap.newKeySet();
@@ -62,23 +64,56 @@ public final class RuntimeApi {
 
   /** Starts the instance of {@code key}, retrying until the API accepts it or the deadline passes. */
   public boolean startOne(String key, Instant until) {
+    return start(Rig.WORKFLOW, key, startBody.apply(key), until) != null;
+  }
+
+  /**
+   * Starts an instance of {@code workflow} with the start request {@code body}, retrying until the API accepts it or
+   * {@code until} passes; the instance's id, or null when it was never accepted.
+   */
+  public String start(String workflow, String key, String body, Instant until) {
     int attempt = 0;
     while (Instant.now().isBefore(until)) {
       List<Integer> ports = runtimes.livePorts(); // a replica that does not answer: the next attempt asks another
       int port = ports.get(Math.floorMod(key.hashCode() + attempt++, ports.size()));
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(RuntimeHttp.uri(port, ApiPaths.instances(Rig.NS, Rig.WORKFLOW))).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(startBody.apply(key))));
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(RuntimeHttp.uri(port,
+            ApiPaths.instances(Rig.NS, workflow))).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
         if (r.statusCode() / 100 == 2) {
           accepted.add(key);
-          return true;
+          return JSON.readTree(r.body()).path("id").asText(null);
+        }
+      } catch (RuntimeException | java.io.IOException down) {
+        // the runtime is down: try again
+      }
+      Wait.sleep(250);
+    }
+    return null;
+  }
+
+  /**
+   * POSTs {@code body} to {@code path}, again while no runtime answers or one answers 5xx (down, its database away),
+   * until {@code until}; the last status (-1: none answered).
+   */
+  public int postUntilAnswered(String path, String body, Instant until) {
+    int status = -1;
+    int attempt = 0;
+    while (Instant.now().isBefore(until)) {
+      List<Integer> ports = runtimes.livePorts();
+      int port = ports.get(Math.floorMod(path.hashCode() + attempt++, ports.size()));
+      try {
+        status = http.send(HttpRequest.newBuilder(RuntimeHttp.uri(port, path)).header("Content-Type",
+            "application/json").POST(HttpRequest.BodyPublishers.ofString(body))).statusCode();
+        if (status < 500) {
+          return status;
         }
       } catch (RuntimeException down) {
         // the runtime is down: try again
       }
       Wait.sleep(250);
     }
-    return false;
+    return status;
   }
 
   /**

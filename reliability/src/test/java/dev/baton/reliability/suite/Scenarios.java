@@ -6,9 +6,11 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.contract.topology.QueueType;
+import dev.baton.httpapi.ApiPaths;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.infra.LaneErrorSocketFactory;
 import dev.baton.reliability.infra.RabbitCluster;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,15 +117,6 @@ public final class Scenarios {
         f.get(10, TimeUnit.MINUTES);
       }
     }
-  }
-
-  /** Edits the Workflow as a user would: again on the newer version when the operator wrote its status meanwhile. */
-  private static void editWorkflow(Rig rig, java.util.function.Consumer<dev.baton.api.v1alpha1.WorkflowSpec> edit) {
-    dev.baton.testing.ResourceEdits.edit(rig.client, dev.baton.api.v1alpha1.Workflow.class, Rig.NS, Rig.WORKFLOW,
-        w -> {
-          edit.accept(w.getSpec());
-          return w;
-        });
   }
 
   /**
@@ -408,7 +401,7 @@ public final class Scenarios {
             spec -> spec.setEntity("parcel"));
         int[] k = {0};
         repeat(flow, clock, edits.size(), () -> {
-          editWorkflow(rig, edits.get(k[0]++));
+          rig.editWorkflow(Rig.WORKFLOW, edits.get(k[0]++));
           // The edit is made once the runtime serves its revision: the next wave starts at once, and started before
           // the runtime's watch saw the last edit it all ran on the revision before (3 revisions counted, not 4).
           int revisions = k[0] + 1;
@@ -448,7 +441,7 @@ public final class Scenarios {
       // the reserve command only, not its compensation (release, of the same step)
       rig.workers().handlerFault(cmd -> "reserve".equals(cmd.action()) && cmd.input().path("big").asBoolean()
           ? Map.of("blob", blob) : Map.of());
-      markBig(rig, big, "");
+      markBig(rig, big);
       Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
@@ -464,45 +457,47 @@ public final class Scenarios {
   }
 
   /**
-   * Marks one instance in {@code n / big} as big (a {@link Tally#mayFail} key, {@code "big": true} in its input, and
-   * {@code extraInput} — further fields, with a leading comma — in it); the others get the usual input.
+   * Marks one instance in {@code n / big} as big (a {@link Tally#mayFail} key and {@code "big": true} in its input);
+   * the others get the usual input.
    */
-  private void markBig(Rig rig, int big, String extraInput) {
+  private void markBig(Rig rig, int big) {
     int every = Math.max(2, n / Math.max(1, big));
     rig.api().startBody(key -> {
       boolean isBig = Integer.parseInt(key.substring(key.indexOf('-') + 1)) % every == 1;
       if (isBig) {
         rig.tally().mayFail(key);
       }
-      return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig
-          + (isBig ? extraInput : "") + "}}";
+      return "{\"businessKey\":\"" + key + "\",\"input\":{\"amount\":42,\"big\":" + isBig + "}}";
     });
   }
 
   /**
-   * {@code big} instances among the others whose start input (80 KiB) makes their first command larger than the
-   * runtime's {@code BATON_MAX_COMMAND_BYTES} (64 KiB here): the runtime does not send it, the step fails with
-   * {@code PayloadTooLarge} and the instance ends FAILED, with no effect in the ledger (nothing was sent, so nothing
-   * is compensated); every other instance succeeds. Nothing is parked: the broker never sees those commands.
+   * {@code big} starts among the others whose input (80 KiB) makes their first command larger than the runtime's
+   * {@code BATON_MAX_COMMAND_BYTES} (64 KiB here): each is refused with 413 naming the limit and nothing is created
+   * (docs/design.md#runtime-semantics, refused commands fail fast), while every other instance succeeds. Nothing is
+   * parked: the broker never sees those commands.
    */
   public Verdict oversizedCommands(int big) throws Exception {
+    int limit = 64 * 1024;
     try (Rig rig = Rig.create(infra, "bigcommand")) {
-      rig.runtime().addEnv("BATON_MAX_COMMAND_BYTES", String.valueOf(64 * 1024));
-      markBig(rig, big, ",\"blob\":\"" + "x".repeat(80 * 1024) + "\"");
+      rig.runtime().addEnv("BATON_MAX_COMMAND_BYTES", String.valueOf(limit));
       Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
+      String blob = "x".repeat(80 * 1024);
+      int refused = 0;
+      for (int i = 0; i < big; i++) {
+        HttpResponse<String> r = rig.api().post(ApiPaths.instances(Rig.NS, Rig.WORKFLOW),
+            "{\"businessKey\":\"big-" + i + "\",\"input\":{\"amount\":42,\"blob\":\"" + blob + "\"}}");
+        refused += r.statusCode() == 413 && r.body().contains(String.valueOf(limit)) ? 1 : 0;
+      }
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> System.nanoTime());
       flow.awaitStarts();
-      Verdict v = finish(rig, "oversized commands", rig.tally().mayFail().size()
-          + " commands over BATON_MAX_COMMAND_BYTES", flow, clock, 0, "");
-      List<String> refused = rig.tally().runtimeStrings("SELECT id::text FROM workflow_instance WHERE status = 'FAILED'"
-          + " AND last_error->>'errorCode' = 'PayloadTooLarge'");
-      Map<String, Integer> effects = rig.ledger.effectsPerInstance();
-      long applied = refused.stream().filter(id -> effects.getOrDefault(id, 0) > 0).count();
-      v = v.withNotes("those instances FAILED with PayloadTooLarge: " + refused.size() + ", with an effect: "
-          + applied);
-      return refused.size() == rig.tally().mayFail().size() && applied == 0 ? v
-          : v.withNotes("EXPECTED EVERY OVERSIZED ONE FAILED WITH PayloadTooLarge, NOTHING APPLIED").failed();
+      Verdict v = finish(rig, "oversized commands", big + " starts over BATON_MAX_COMMAND_BYTES", flow, clock, 0, "");
+      long created = rig.tally().runtimeCount(
+          "SELECT count(*) FROM workflow_instance WHERE business_key LIKE 'big-%'");
+      v = v.withNotes("starts refused with 413 naming the limit: " + refused + ", created: " + created);
+      return refused == big && created == 0 ? v
+          : v.withNotes("EXPECTED EVERY OVERSIZED START REFUSED WITH 413, NONE CREATED").failed();
     }
   }
 
@@ -517,7 +512,7 @@ public final class Scenarios {
       Flow flow = new Flow(rig, 1, () -> rig.workers().startInProcess(10));
       Clock clock = new Clock();
       repeat(flow, clock, 1, () -> {
-        editWorkflow(rig, spec -> spec.getSteps().get(2).setTimeout("9m"));
+        rig.editWorkflow(Rig.WORKFLOW, spec -> spec.getSteps().get(2).setTimeout("9m"));
         Wait.until(Duration.ofSeconds(20),
             () -> rig.tally().runtimeCount("SELECT count(*) FROM workflow_definition") >= 2);
         rig.runtime().kill();

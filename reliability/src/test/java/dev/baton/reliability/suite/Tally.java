@@ -33,6 +33,8 @@ public final class Tally {
   private final Connection amqp;
   /** service → commands of the rig. */
   private final Map<String, List<String>> services;
+  /** The rig's Workflows: their orchestrator queues. */
+  private final Set<String> workflows;
   /** The business keys whose start the API accepted (the client side of the ledger). */
   private final Set<String> accepted;
   /**
@@ -42,11 +44,12 @@ public final class Tally {
   private final Set<String> mayFail = ConcurrentHashMap.newKeySet();
 
   Tally(String runtimeDbUrl, Ledger ledger, Connection amqp, Map<String, List<String>> services,
-      Set<String> accepted) {
+      Set<String> workflows, Set<String> accepted) {
     this.runtimeDbUrl = runtimeDbUrl;
     this.ledger = ledger;
     this.amqp = amqp;
     this.services = services;
+    this.workflows = workflows;
     this.accepted = accepted;
   }
 
@@ -107,7 +110,10 @@ public final class Tally {
 
   /** Messages in every parking queue of the vhost (commands and the orchestrator's). */
   public long parked() {
-    long n = messagesIn(Names.orchestratorDeadLetterQueue(Rig.WORKFLOW));
+    long n = 0;
+    for (String w : workflows) {
+      n += messagesIn(Names.orchestratorDeadLetterQueue(w));
+    }
     for (Map.Entry<String, List<String>> s : services.entrySet()) {
       for (String c : s.getValue()) {
         n += messagesIn(Names.deadLetterQueue(s.getKey(), c));
@@ -119,8 +125,8 @@ public final class Tally {
   /** Where the {@link #leftovers()} are, for the notes. */
   public String leftoversDetail() {
     StringBuilder sb = new StringBuilder("outbox " + Math.max(0, runtimeCount("SELECT count(*) FROM outbox")));
-    sb.append(", ").append(Names.orchestratorQueue(Rig.WORKFLOW)).append(' ')
-        .append(messagesIn(Names.orchestratorQueue(Rig.WORKFLOW)));
+    workflows.forEach(w -> sb.append(", ").append(Names.orchestratorQueue(w)).append(' ')
+        .append(messagesIn(Names.orchestratorQueue(w))));
     services.forEach((service, commands) -> commands.forEach(c -> {
       long m = messagesIn(Names.consumerQueue(service, c));
       if (m != 0) {
@@ -133,7 +139,9 @@ public final class Tally {
   /** Commands or events still waiting: outbox rows and messages in command and orchestrator queues. */
   public long leftovers() {
     long n = Math.max(0, runtimeCount("SELECT count(*) FROM outbox"));
-    n += messagesIn(Names.orchestratorQueue(Rig.WORKFLOW));
+    for (String w : workflows) {
+      n += messagesIn(Names.orchestratorQueue(w));
+    }
     for (Map.Entry<String, List<String>> s : services.entrySet()) {
       for (String c : s.getValue()) {
         n += messagesIn(Names.consumerQueue(s.getKey(), c));

@@ -25,8 +25,10 @@ public final class Workers {
   private final String rig;
   private final PrivateRabbit rabbit;
   private final String vhost;
-  /** {@code 127.0.0.1:port} of every node of a cluster; empty on a single node. */
-  private final List<String> addresses;
+  /**
+   * {@code 127.0.0.1:port} of every node of a cluster, or of a proxy in front of the node; empty: the node itself.
+   */
+  private volatile List<String> addresses;
   private final PostgresDatabase ledgerDb;
   private final Ledger ledger;
   /** service → its model, in the rig's order of services. */
@@ -61,9 +63,22 @@ public final class Workers {
     handlerFault = fault;
   }
 
+  /** The workers started from now on connect to the broker at these addresses (a proxy in front of it, say). */
+  public void connectThrough(List<String> brokerAddresses) {
+    addresses = List.copyOf(brokerAddresses);
+  }
+
   /** One in-process ledger worker per service, each handler taking {@code workMillis} in its transaction. */
   public void startInProcess(long workMillis) {
+    startInProcess(workMillis, service -> true);
+  }
+
+  /** As {@link #startInProcess(long)}, for the services {@code which} accepts. */
+  public void startInProcess(long workMillis, java.util.function.Predicate<String> which) {
     models.forEach((service, model) -> {
+      if (!which.test(service)) {
+        return;
+      }
       BatonWorker.Builder b = BatonWorker.builder().environment(new WorkerEnvironment(model, 20))
           .connectionFactory(rabbit.connectionFactory(vhost)).addresses(addresses).concurrency(2)
           .connectionName("baton-worker-" + service + "-" + rig);
