@@ -5,6 +5,7 @@ import dev.baton.cli.dlq.BrokerOptions;
 import dev.baton.cli.support.BatonDurationConverter;
 import dev.baton.cli.support.EnvVariable;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.runtime.http.auth.AuthMode;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,25 @@ final class DevCommand implements Callable<Integer> {
           + " development aid; the CLI sends a token with --token or BATON_RUNTIME_TOKEN.")
   String apiToken;
 
+  @Option(names = "--auth", paramLabel = "MODE", defaultValue = "token", converter = AuthModes.class,
+      description = "How the runtime knows its callers: 'token' (open, or --api-token) or 'kubernetes' (bearer tokens"
+          + " from `kubectl create token`, checked with TokenReview, allowed by RBAC: bind baton-instances-edit or edit"
+          + " in a namespace), as the Helm chart installs it. Default: ${DEFAULT-VALUE}.")
+  AuthMode auth;
+
+  /** {@code token} or {@code kubernetes}, spelt as {@code BATON_AUTH} is. */
+  static final class AuthModes implements picocli.CommandLine.ITypeConverter<AuthMode> {
+    @Override
+    public AuthMode convert(String value) {
+      for (AuthMode mode : AuthMode.values()) {
+        if (mode.name().equalsIgnoreCase(value.trim())) {
+          return mode;
+        }
+      }
+      throw new picocli.CommandLine.TypeConversionException("expected token or kubernetes, got '" + value + "'");
+    }
+  }
+
   @Option(names = {"-v", "--verbose"}, description = "Log what the components do (INFO), twice for DEBUG.")
   boolean[] verbose = new boolean[0];
 
@@ -75,6 +95,11 @@ final class DevCommand implements Callable<Integer> {
     configureLogging(verbose.length);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
     DevSettings settings = settings();
+    if (settings.auth() == AuthMode.KUBERNETES && settings.apiToken() != null) {
+      spec.commandLine().getErr().println("baton dev: --auth kubernetes checks Kubernetes tokens and takes no"
+          + " --api-token (BATON_API_TOKEN): drop one of them");
+      return 2;
+    }
     out.println("Starting Baton dev…");
     DevStack stack;
     try {
@@ -104,7 +129,7 @@ final class DevCommand implements Callable<Integer> {
         broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resync,
         database.url, database.username, database.password,
         kubeconfig != null ? kubeconfig : BatonHome.of(System.getenv(), Path.of(".")).resolve(".baton/kubeconfig"),
-        exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim());
+        exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim(), auth);
   }
 
   private static void configureLogging(int verbosity) {

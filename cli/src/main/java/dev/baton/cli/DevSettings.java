@@ -2,6 +2,7 @@ package dev.baton.cli;
 
 import dev.baton.operator.OperatorSettings;
 import dev.baton.runtime.app.RuntimeSettings;
+import dev.baton.runtime.http.auth.AuthMode;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,8 @@ import java.time.Duration;
 /**
  * Everything {@code baton dev} needs to know, from flags and environment, and how it maps onto the settings of the
  * operator and the runtime; {@code exampleWorkers}: whether the example workers run in-process; {@code apiToken}: the
- * token the runtime's API requires, null for an open API. Passwords never appear in {@link #toString()}.
+ * token the runtime's API requires, null for an open API; {@code auth}: the runtime's tokens, or Kubernetes tokens
+ * and RBAC answered by the dev API. Passwords never appear in {@link #toString()}.
  */
 record DevSettings(
     String host,
@@ -30,14 +32,23 @@ record DevSettings(
     String databasePassword,
     Path kubeconfig,
     boolean exampleWorkers,
-    String apiToken) {
+    String apiToken,
+    AuthMode auth) {
 
   /** The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes). */
   OperatorSettings operator(String runtimeUrl) {
+    return operator(runtimeUrl, apiToken);
+  }
+
+  /**
+   * {@link #operator(String)} sending {@code runtimeToken} to the runtime: under Kubernetes auth, its ServiceAccount's
+   * token ({@link DevAccess}).
+   */
+  OperatorSettings operator(String runtimeUrl, String runtimeToken) {
     return OperatorSettings.localDefaults().toBuilder()
         .managementUrl(rabbitManagementUrl).admin(rabbitUsername, rabbitPassword).amqp(rabbitHost, rabbitPort)
         .vhost(vhost).userPrefix(userPrefix).resync(resync).serverSideApply(false)
-        .runtimeUrl(runtimeUrl).runtimeToken(apiToken)
+        .runtimeUrl(runtimeUrl).runtimeToken(runtimeToken)
         // One developer watching 'kubectl get': live figures every few seconds cost nothing here.
         .statusInterval(java.time.Duration.ofSeconds(5))
         .build();
@@ -50,6 +61,7 @@ record DevSettings(
         .createDatabase(true)
         .amqpUri(amqpUri()).httpHost(host).httpPort(httpPort)
         .apiToken(apiToken)
+        .auth(auth)
         .management(rabbitManagementUrl, rabbitUsername, rabbitPassword) // the web UI's dead-letter page
         .build();
   }

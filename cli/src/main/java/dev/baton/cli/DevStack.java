@@ -4,6 +4,7 @@ import dev.baton.devapi.DevApiServer;
 import dev.baton.devapi.PortInUseException;
 import dev.baton.operator.BatonOperator;
 import dev.baton.runtime.app.BatonRuntime;
+import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -62,10 +63,16 @@ final class DevStack implements AutoCloseable {
     kubeconfig = api.writeKubeconfig(s.kubeconfig().toAbsolutePath());
     out.println("  dev API      " + api.url() + " (CRDs applied, namespace default)");
 
+    String operatorToken = s.apiToken();
+    if (s.auth() == AuthMode.KUBERNETES) {
+      operatorToken = DevAccess.prepare(newClient());
+      out.println("  access       Kubernetes tokens and RBAC: roles baton-instances-view and -edit (in view and edit)");
+    }
     String plannedRuntimeUrl = "http://" + s.host() + ":" + s.httpPort();
     KubernetesClient operatorClient = newClient();
     try {
-      toClose.push(BatonOperator.start(operatorClient, s.operator(s.httpPort() == 0 ? null : plannedRuntimeUrl)));
+      toClose.push(BatonOperator.start(operatorClient, s.operator(s.httpPort() == 0 ? null : plannedRuntimeUrl,
+          operatorToken)));
     } catch (RuntimeException e) {
       throw new DevStackException("the operator did not start: " + oneLine(e), e);
     }

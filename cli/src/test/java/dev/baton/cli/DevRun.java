@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.devapi.Kubectl;
+import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.sandbox.LocalServices;
 import dev.baton.sandbox.PostgresDatabase;
@@ -28,11 +29,17 @@ record DevRun(DevStack stack, Kubectl kubectl) {
   /** @param tracing where the runtime's and the example workers' spans go (null: the OTEL_* variables) */
   static DevRun start(Sandbox on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed,
       RuntimeTracing tracing) {
+    return start(on, home, resync, exampleWorkers, printed, tracing, AuthMode.TOKEN);
+  }
+
+  /** @param auth how the runtime knows its callers ({@code --auth}) */
+  static DevRun start(Sandbox on, Path home, Duration resync, boolean exampleWorkers, PrintStream printed,
+      RuntimeTracing tracing, AuthMode auth) {
     PostgresDatabase database = on.database();
     DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
         LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
         LocalServices.RABBITMQ_PASSWORD, on.vhost().name(), on.userPrefix(), resync, database.jdbcUrl(),
-        database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null);
+        database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null, auth);
     DevStack stack = on.own(DevStack.start(settings, printed, tracing));
     return new DevRun(stack, new Kubectl(stack.kubeconfig(), home.resolve("kube-cache")));
   }

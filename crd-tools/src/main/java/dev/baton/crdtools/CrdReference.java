@@ -151,6 +151,9 @@ public final class CrdReference {
       f.path("x-kubernetes-list-map-keys").forEach(k -> keys.add("`" + k.asText() + "`"));
       c.add("unique by " + String.join(", ", keys));
     }
+    if (f.path("x-kubernetes-list-type").asText().equals("set")) {
+      c.add("no duplicates");
+    }
     return c.isEmpty() ? "" : " (" + String.join("; ", c) + ")";
   }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.crd.AllowedValues;
 import dev.baton.api.crd.ListMap;
+import dev.baton.api.crd.ListSet;
 import dev.baton.api.crd.MetadataName;
 import dev.baton.api.v1alpha1.Workflow;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
@@ -19,7 +20,7 @@ import java.util.List;
 
 /**
  * What the fabric8 generator cannot express, added from annotations on the model classes: list-map keys
- * ({@link ListMap}), string enums ({@link AllowedValues}), {@code metadata.name} rules ({@link MetadataName}),
+ * ({@link ListMap}), sets of scalars ({@link ListSet}), string enums ({@link AllowedValues}), {@code metadata.name} rules ({@link MetadataName}),
  * the nested steps of a Workflow ({@link NestedSteps}); descriptions of the root, {@code spec}, {@code status} and every object typed by a class with a
  * {@link JsonClassDescription}; a maxLength on every enum string; and the bounds and descriptions of embedded Kubernetes
  * types ({@link EmbeddedTypes}).
@@ -67,6 +68,9 @@ final class SchemaRefinement implements CRDPostProcessor {
         s.put("x-kubernetes-list-type", "map");
         s.set("x-kubernetes-list-map-keys", texts(List.of(listMap.keys())));
         requireKeys((ObjectNode) s.get("items"), listMap.keys());
+      }
+      if (node.field().isAnnotationPresent(ListSet.class)) {
+        s.put("x-kubernetes-list-type", "set");
       }
       AllowedValues allowed = node.field().getAnnotation(AllowedValues.class);
       if (allowed != null) {

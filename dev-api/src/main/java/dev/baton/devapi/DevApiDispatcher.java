@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.cel.RuleBudget;
+import dev.baton.devapi.protobuf.KubeProtobuf;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The fabric8 CRUD store with what kubectl needs in front of it: discovery and OpenAPI documents, Table answers for
  * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), strategic merge patches, field selectors, Status bodies
- * for errors, and a feed of changes for watches over plain HTTP ({@link WatchHub}).
+ * for errors, a feed of changes for watches over plain HTTP ({@link WatchHub}), and ServiceAccount tokens, token
+ * and access reviews ({@link AuthEndpoints}).
  */
 final class DevApiDispatcher extends KubernetesCrudDispatcher {
 
@@ -39,12 +41,14 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
   private final SchemaAdmission admission = new SchemaAdmission();
   private final WatchHub watches;
   private final Clock clock;
+  private final AuthEndpoints auth;
   /** Orders writes with the events they produce, so watchers see resource versions ascending. */
   private final Object writeOrder = new Object();
 
   DevApiDispatcher(WatchHub watches, Clock clock) {
     this.watches = watches;
     this.clock = clock;
+    this.auth = new AuthEndpoints(clock, this::read);
   }
 
   KnownResources knownResources() {
@@ -52,9 +56,14 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
   }
 
   @Override
-  public MockResponse dispatch(RecordedRequest request) {
-    ApiPath path = ApiPath.parse(request.getPath());
+  public MockResponse dispatch(RecordedRequest received) {
+    ApiPath path = ApiPath.parse(received.getPath());
     try {
+      RecordedRequest request = asJson(received);
+      Optional<AuthEndpoints.Answer> answer = auth.answer(request, path);
+      if (answer.isPresent()) {
+        return status(answer.get().code(), answer.get().body());
+      }
       return switch (request.method()) {
         case GET -> get(request, path);
         case POST, PUT, PATCH -> write(request, path);
@@ -64,9 +73,24 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
     } catch (IllegalArgumentException e) {
       return status(ApiStatus.badRequest(e.getMessage()));
     } catch (RuntimeException e) {
-      LOG.warn("dev API failed on {} {}", request.method(), request.getPath(), e);
+      LOG.warn("dev API failed on {} {}", received.method(), received.getPath(), e);
       return status(ApiStatus.failure(500, "InternalError", "dev API: " + e));
     }
+  }
+
+  /**
+   * kubectl's imperative commands send built-in kinds as protobuf: those {@link KubeProtobuf} reads (namespaces,
+   * ServiceAccounts, RBAC objects, token requests, access reviews) go on as JSON; others are refused in {@link #write}.
+   */
+  private static RecordedRequest asJson(RecordedRequest request) {
+    if (!KubeProtobuf.is(request.getHeader("Content-Type")) || request.getBody() == null) {
+      return request;
+    }
+    return KubeProtobuf.toJson(request.getBody().getBytes())
+        .map(json -> new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+            withContentType(request.getHeaders(), "application/json"),
+            new Buffer(Json.write(json).getBytes(StandardCharsets.UTF_8))))
+        .orElse(request);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------------------
@@ -149,8 +173,9 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
     if (contentType != null && contentType.contains("protobuf")) {
       // kubectl's imperative commands (create secret, create deployment) send protobuf; the store speaks JSON.
       return status(ApiStatus.unsupportedMediaType("the Baton dev API accepts JSON only, not " + contentType
-          + ": write the object as YAML and use kubectl apply -f (e.g. kubectl create secret ... --dry-run=client"
-          + " -o yaml | kubectl apply -f -)"));
+          + " (except from kubectl create namespace|serviceaccount|role|clusterrole|rolebinding|clusterrolebinding"
+          + "|token): write the object as YAML and use kubectl apply -f (e.g. kubectl create secret ..."
+          + " --dry-run=client -o yaml | kubectl apply -f -)"));
     }
     Optional<ResourceType> type = known.find(path.group(), path.version(), path.plural());
     String objectPath = objectPath(request.getPath(), path);

@@ -3,8 +3,10 @@ package dev.baton.devapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.crd.CommittedCrds;
 import dev.baton.devapi.cel.RuleBudget;
+import dev.baton.devapi.rbac.DefaultClusterRoles;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,10 +36,15 @@ import org.slf4j.LoggerFactory;
  * A Kubernetes-compatible API for local development: the fabric8 mock server's CRUD store behind enough of the real
  * API (discovery, OpenAPI v3, tables, schema validation, HTTP watches) that the real kubectl can apply, get,
  * describe, wait for and delete Baton resources and the core objects the operator creates. The Baton CRDs are
- * applied and namespace {@code default} exists when {@link #start} returns.
+ * applied, namespace {@code default} exists and the ClusterRoles {@code cluster-admin}, {@code admin},
+ * {@code edit} and {@code view} exist when {@link #start} returns.
+ *
+ * <p>It also serves ServiceAccount tokens ({@code kubectl create token}), TokenReview for the tokens it issued and
+ * SubjectAccessReview decided by RBAC over the stored roles and bindings, always: a runtime started with
+ * {@code BATON_AUTH=kubernetes} against this API needs nothing else ({@link AuthEndpoints}).
  *
  * <p>A development aid, not a cluster: no scheduler, no kubelet, no garbage collection of owned objects, no
- * server-side apply, no CEL validation rules. On a real cluster the operator runs with server-side apply on.
+ * server-side apply. On a real cluster the operator runs with server-side apply on.
  */
 public final class DevApiServer implements AutoCloseable {
 
@@ -118,6 +125,9 @@ public final class DevApiServer implements AutoCloseable {
     }
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default").endMetadata()
         .withNewStatus().withPhase("Active").endStatus().build()).createOr(c -> c.update());
+    for (ClusterRole role : DefaultClusterRoles.all()) {
+      client.rbac().clusterRoles().resource(role).createOr(c -> c.update());
+    }
   }
 
   /** {@code http://host:port} */

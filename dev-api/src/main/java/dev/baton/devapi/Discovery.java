@@ -116,7 +116,7 @@ final class Discovery {
       r.put("singularName", t.singular());
       r.put("namespaced", t.namespaced());
       r.put("kind", t.kind());
-      r.set("verbs", Json.array(ResourceType.VERBS));
+      r.set("verbs", Json.array(t.verbs()));
       if (!t.shortNames().isEmpty()) {
         r.set("shortNames", Json.array(t.shortNames()));
       }
@@ -128,11 +128,13 @@ final class Discovery {
         s.put("name", t.plural() + "/" + sub);
         s.put("singularName", "");
         s.put("namespaced", t.namespaced());
-        s.put("kind", sub.equals("scale") ? "Scale" : t.kind());
-        if (sub.equals("scale")) {
-          s.put("group", "autoscaling").put("version", "v1");
+        switch (sub) {
+          case "scale" -> s.put("kind", "Scale").put("group", "autoscaling").put("version", "v1")
+              .set("verbs", Json.array(List.of("get", "patch", "update")));
+          case "token" -> s.put("kind", "TokenRequest").put("group", "authentication.k8s.io").put("version", "v1")
+              .set("verbs", Json.array(List.of("create")));
+          default -> s.put("kind", t.kind()).set("verbs", Json.array(List.of("get", "patch", "update")));
         }
-        s.set("verbs", Json.array(List.of("get", "patch", "update")));
       }
     }
     return list;

@@ -14,13 +14,18 @@ import java.util.function.Supplier;
  */
 final class KnownResources {
 
-  /** What the operator creates and what a developer looks at; pods and the like never exist here (no kubelet). */
+  private static final String RBAC = "rbac.authorization.k8s.io";
+
+  /**
+   * What the operator creates and what a developer looks at (pods and the like never exist here: no kubelet), plus
+   * what {@code kubectl create serviceaccount|rolebinding|token} and access reviews need ({@link AuthEndpoints}).
+   */
   static final List<ResourceType> BUILT_IN = List.of(
       ResourceType.builtIn("", "v1", "namespaces", "Namespace", false, List.of("ns"), "status"),
       ResourceType.builtIn("", "v1", "secrets", "Secret", true, List.of()),
       ResourceType.builtIn("", "v1", "configmaps", "ConfigMap", true, List.of("cm")),
       ResourceType.builtIn("", "v1", "events", "Event", true, List.of("ev")),
-      ResourceType.builtIn("", "v1", "serviceaccounts", "ServiceAccount", true, List.of("sa")),
+      ResourceType.builtIn("", "v1", "serviceaccounts", "ServiceAccount", true, List.of("sa"), "token"),
       ResourceType.builtIn("", "v1", "services", "Service", true, List.of("svc"), "status"),
       ResourceType.builtIn("", "v1", "pods", "Pod", true, List.of("po"), "status"),
       ResourceType.builtIn("apps", "v1", "deployments", "Deployment", true, List.of("deploy"), "status", "scale"),
@@ -28,6 +33,14 @@ final class KnownResources {
       ResourceType.builtIn("autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true,
           List.of("hpa"), "status"),
       ResourceType.builtIn("coordination.k8s.io", "v1", "leases", "Lease", true, List.of()),
+      ResourceType.builtIn(RBAC, "v1", "roles", "Role", true, List.of()),
+      ResourceType.builtIn(RBAC, "v1", "rolebindings", "RoleBinding", true, List.of()),
+      ResourceType.builtIn(RBAC, "v1", "clusterroles", "ClusterRole", false, List.of()),
+      ResourceType.builtIn(RBAC, "v1", "clusterrolebindings", "ClusterRoleBinding", false, List.of()),
+      ResourceType.review("authentication.k8s.io", "tokenreviews", "TokenReview", false),
+      ResourceType.review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false),
+      ResourceType.review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false),
+      ResourceType.review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true),
       ResourceType.builtIn("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
           false, List.of("crd", "crds"), "status"));
 

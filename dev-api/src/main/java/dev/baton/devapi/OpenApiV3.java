@@ -70,6 +70,9 @@ final class OpenApiV3 {
     ObjectNode paths = doc.putObject("paths");
     ObjectNode schemas = doc.putObject("components").putObject("schemas");
     for (ResourceType t : types) {
+      if (!t.verbs().contains("patch")) {
+        continue; // reviews are only created: nothing to apply or explain
+      }
       String base = (t.group().isEmpty() ? "/api/" : "/apis/") + t.groupVersion()
           + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural() + "/{name}";
       ObjectNode item = paths.putObject(base);

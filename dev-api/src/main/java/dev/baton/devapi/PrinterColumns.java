@@ -48,6 +48,11 @@ final class PrinterColumns {
       }
       case "ConfigMap" -> columns.add(column("Data", "integer", "The number of keys in the config map.",
           (o, now) -> IntNode.valueOf(o.path("data").size() + o.path("binaryData").size())));
+      case "ServiceAccount" -> columns.add(column("Secrets", "integer", "The number of secrets listed.",
+          (o, now) -> IntNode.valueOf(o.path("secrets").size())));
+      case "RoleBinding", "ClusterRoleBinding" -> columns.add(column("Role", "string", "The role it binds.",
+          (o, now) -> TextNode.valueOf(o.path("roleRef").path("kind").asText() + "/"
+              + o.path("roleRef").path("name").asText())));
       case "Namespace" -> columns.add(column("Status", "string", "The phase of the namespace.",
           (o, now) -> TextNode.valueOf(o.path("status").path("phase").asText("Active"))));
       case "Event" -> {

@@ -15,11 +15,12 @@ import java.util.List;
  * @param namespaced whether objects live in a namespace
  * @param shortNames e.g. {@code wf}
  * @param categories e.g. {@code all}
- * @param subresources {@code status}, {@code scale}
+ * @param subresources {@code status}, {@code scale}, {@code token}
  * @param crd the CustomResourceDefinition this comes from, null for built-in kinds
+ * @param verbs what discovery says may be done with it
  */
 record ResourceType(String group, String version, String plural, String singular, String kind, boolean namespaced,
-    List<String> shortNames, List<String> categories, List<String> subresources, JsonNode crd) {
+    List<String> shortNames, List<String> categories, List<String> subresources, JsonNode crd, List<String> verbs) {
 
   static final List<String> VERBS =
       List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
@@ -27,7 +28,13 @@ record ResourceType(String group, String version, String plural, String singular
   static ResourceType builtIn(String group, String version, String plural, String kind, boolean namespaced,
       List<String> shortNames, String... subresources) {
     return new ResourceType(group, version, plural, kind.toLowerCase(), kind, namespaced, shortNames, List.of(),
-        List.of(subresources), null);
+        List.of(subresources), null, VERBS);
+  }
+
+  /** A kind that is only ever created and answered, never stored: TokenReview, SubjectAccessReview. */
+  static ResourceType review(String group, String plural, String kind, boolean namespaced) {
+    return new ResourceType(group, "v1", plural, kind.toLowerCase(), kind, namespaced, List.of(), List.of(),
+        List.of(), null, List.of("create"));
   }
 
   /** The served versions of a CustomResourceDefinition (apiextensions.k8s.io/v1). */
@@ -44,7 +51,7 @@ record ResourceType(String group, String version, String plural, String singular
       types.add(new ResourceType(spec.path("group").asText(), v.path("name").asText(), names.path("plural").asText(),
           names.path("singular").asText(names.path("kind").asText().toLowerCase()), names.path("kind").asText(),
           !"Cluster".equals(spec.path("scope").asText()), strings(names.path("shortNames")),
-          strings(names.path("categories")), subresources, crd));
+          strings(names.path("categories")), subresources, crd, VERBS));
     }
     return types;
   }

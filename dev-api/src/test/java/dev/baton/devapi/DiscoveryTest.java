@@ -54,6 +54,20 @@ class DiscoveryTest {
   }
 
   @Test
+  void rbacKindsServiceAccountTokensAndReviewsAreDiscoverable() {
+    assertThat(discovery.document("/apis/rbac.authorization.k8s.io/v1").findValuesAsText("name"))
+        .contains("roles", "rolebindings", "clusterroles", "clusterrolebindings");
+    JsonNode token = resource(discovery.document("/api/v1"), "serviceaccounts/token");
+    assertThat(token.path("kind").asText()).isEqualTo("TokenRequest");
+    assertThat(token.path("group").asText()).isEqualTo("authentication.k8s.io");
+    assertThat(token.path("verbs").toString()).isEqualTo("[\"create\"]");
+    JsonNode review = resource(discovery.document("/apis/authorization.k8s.io/v1"), "subjectaccessreviews");
+    assertThat(review.path("verbs").toString()).isEqualTo("[\"create\"]");
+    assertThat(resource(discovery.document("/apis/authentication.k8s.io/v1"), "tokenreviews").path("namespaced")
+        .asBoolean()).isFalse();
+  }
+
+  @Test
   void openApiV3DeclaresFieldValidationSoKubectlValidatesOnTheServer() {
     JsonNode index = openApi.document("/openapi/v3");
     assertThat(index.path("paths").path("apis/baton.dev/v1alpha1").path("serverRelativeURL").asText())

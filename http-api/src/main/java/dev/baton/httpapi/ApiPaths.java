@@ -21,6 +21,8 @@ public final class ApiPaths {
   public static final String COUNTS = "/api/v1/counts";
   /** The result bindings the revisions with unfinished instances need, for the operator. */
   public static final String ROUTES = "/api/v1/routes";
+  /** Who the caller is, as the runtime sees the token: for {@code baton login} and the UI's header. */
+  public static final String WHOAMI = "/api/v1/whoami";
   /** Readiness: database, broker and consumer lanes. */
   public static final String HEALTH = "/healthz";
   /** Liveness: the process answers. */

@@ -11,12 +11,14 @@ import java.util.List;
  *
  * <p>Two forms: the full one ({@code GET /api/v1/instances/{id}}, and the answers of start, cancel, retry and
  * signal) carries {@code input}, the {@code outputs} by step and every attempt of every step in {@code steps}
- * (compensations as tasks named {@code <step>/compensate}), oldest first; the list's items leave those three out.
+ * (compensations as tasks named {@code <step>/compensate}), oldest first; the list's items leave those three and the {@code audit} out.
  *
  * @param traceId the instance's trace (W3C trace id), or null without tracing
  * @param phase {@code FORWARD} or {@code COMPENSATION}
  * @param since when the current step's attempt started
  * @param deadline when the current step's attempt times out, or null
+ * @param createdBy who started the instance ({@link AuditEntry#user}), or null for instances older than the audit
+ * @param audit every action taken on the instance, oldest first (full form only)
  */
 public record InstanceDocument(
     String id,
@@ -35,14 +37,16 @@ public record InstanceDocument(
     Instant createdAt,
     Instant updatedAt,
     Instant finishedAt,
+    String createdBy,
     @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode input,
     @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode outputs,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<StepDocument> steps) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<StepDocument> steps,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<AuditEntry> audit) {
 
-  /** The list form of this instance: without input, outputs and steps. */
+  /** The list form of this instance: without input, outputs, steps and audit. */
   public InstanceDocument summary() {
     return new InstanceDocument(id, namespace, workflow, revision, businessKey, traceId, status, phase, currentStep,
-        attempt, since, deadline, lastError, createdAt, updatedAt, finishedAt, null, null, null);
+        attempt, since, deadline, lastError, createdAt, updatedAt, finishedAt, createdBy, null, null, null, null);
   }
 
   /** Whether the instance has ended (SUCCEEDED, FAILED, COMPENSATED or CANCELLED). */

@@ -16,7 +16,8 @@ class WireFormTest {
   private static InstanceDocument instance(List<StepDocument> steps) {
     return new InstanceDocument("i-1", "default", "orders", 2, "order-1", null, "FAILED", "FORWARD", "charge", 1, T,
         null, new LastError("charge", "task", "pay", 1, "FAILED", "CARD_DECLINED", "declined", T), T, T, T,
-        Json.readObject("{\"sku\":\"book\"}"), Json.object(), steps);
+        "system:serviceaccount:shop:ci", Json.readObject("{\"sku\":\"book\"}"), Json.object(), steps,
+        List.of(new AuditEntry("start", "system:serviceaccount:shop:ci", T, "10.0.0.7", null)));
   }
 
   @Test
@@ -27,7 +28,7 @@ class WireFormTest {
 
     assertThat(json.fieldNames()).toIterable().containsExactly("id", "namespace", "workflow", "revision",
         "businessKey", "traceId", "status", "phase", "currentStep", "attempt", "since", "deadline", "lastError",
-        "createdAt", "updatedAt", "finishedAt", "input", "outputs", "steps");
+        "createdAt", "updatedAt", "finishedAt", "createdBy", "input", "outputs", "steps", "audit");
     assertThat(json.get("since").asText()).isEqualTo("2026-12-04T10:00:00.123Z");
     assertThat(json.get("deadline").isNull()).isTrue();
     assertThat(json.at("/lastError/errorCode").asText()).isEqualTo("CARD_DECLINED");
@@ -38,11 +39,13 @@ class WireFormTest {
   }
 
   @Test
-  void theListFormLeavesOutInputOutputsAndSteps() {
+  void theListFormLeavesOutInputOutputsStepsAndAuditButSaysWhoStarted() {
     JsonNode json = Json.MAPPER.valueToTree(InstanceList.of(List.of(instance(List.of()).summary())));
     assertThat(json.get("count").asInt()).isEqualTo(1);
     assertThat(json.at("/items/0").has("input")).isFalse();
     assertThat(json.at("/items/0").has("steps")).isFalse();
+    assertThat(json.at("/items/0").has("audit")).isFalse();
+    assertThat(json.at("/items/0/createdBy").asText()).isEqualTo("system:serviceaccount:shop:ci");
     assertThat(json.at("/items/0").has("lastError")).isTrue();
   }
 

@@ -3,6 +3,7 @@ package dev.baton.operator;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.operator.model.Tenancy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,8 @@ import java.util.Set;
  * @param runtimeUrl the orchestrator runtime's HTTP API, for live instance counts; null to skip them
  * @param countsInterval how often the instance counts are read from the runtime (10 s by default)
  * @param runtimeToken bearer token for the runtime's API, null when it needs none (never logged)
+ * @param runtimeTokenPath a file holding the bearer token, read again before each request (the operator's projected
+ *     ServiceAccount token, which the kubelet renews, for a runtime with {@code BATON_AUTH=kubernetes}); null: none
  * @param runtimeCredentialsSecret {@code namespace/name} of the Secret the operator keeps with the runtime's broker
  *     credentials (and the broker user behind it); null: the runtime's broker user is not managed
  * @param httpHost address the operator's HTTP endpoint binds to
@@ -39,8 +42,9 @@ import java.util.Set;
  * @param caFile PEM file of the CA that signed the broker's certificates ({@code BATON_RABBITMQ_CA_FILE}): the
  *     operator trusts it for the management API, and gives it to workers as {@code ca.crt} in their Secrets; null:
  *     the JVM's trust store
- * @param tenancy which namespaces may claim which service names and subscribe to which services ({@code
- *     BATON_TENANCY}; {@link Tenancy#OPEN} when unset)
+ * @param tenancy which namespace may command, subscribe to and claim which service: closed by default, as the
+ *     providers' spec.access grant ({@link Tenancy#CLOSED}); {@code BATON_TENANCY_OPEN=true} opens everything, {@code
+ *     BATON_TENANCY} restricts the names each namespace may claim
  * @param reconcileThreads how many resources are reconciled at once ({@code BATON_RECONCILE_THREADS})
  */
 public record OperatorSettings(
@@ -56,6 +60,7 @@ public record OperatorSettings(
     String runtimeUrl,
     Duration countsInterval,
     String runtimeToken,
+    Path runtimeTokenPath,
     String runtimeCredentialsSecret,
     String httpHost,
     int httpPort,
@@ -90,8 +95,8 @@ public record OperatorSettings(
    */
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
-        Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.OPEN, false, null, DEFAULT_RECONCILE_THREADS);
+        Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, null, "0.0.0.0", 0, false, null,
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.CLOSED, false, null, DEFAULT_RECONCILE_THREADS);
   }
 
   /**
@@ -121,6 +126,7 @@ public record OperatorSettings(
         .runtimeUrl(r.uri("BATON_RUNTIME_URL", null, "http", "https"))
         .countsInterval(r.duration("BATON_COUNTS_INTERVAL", d.countsInterval))
         .runtimeToken(r.secret("BATON_RUNTIME_TOKEN"))
+        .runtimeTokenPath(r.value("BATON_RUNTIME_TOKEN_PATH", null, "a file path", Path::of))
         .runtimeCredentialsSecret(r.value("BATON_RUNTIME_CREDENTIALS_SECRET", null,
             "namespace/name such as baton-system/baton-runtime-broker", v -> {
               splitSecret(v);
@@ -133,7 +139,7 @@ public record OperatorSettings(
             r.string("BATON_LEADER_ELECTION_LEASE", DEFAULT_LEASE_NAME))
         .namespaces(Set.copyOf(r.list("BATON_NAMESPACES", List.of())))
         .statusInterval(r.duration("BATON_STATUS_INTERVAL", d.statusInterval))
-        .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null)))
+        .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null), r.bool("BATON_TENANCY_OPEN", false)))
         .tls(r.bool("BATON_RABBITMQ_TLS", false), r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .reconcileThreads(r.integer("BATON_RECONCILE_THREADS", d.reconcileThreads, 1, 1_000))
         .build();
@@ -197,11 +203,12 @@ public record OperatorSettings(
     return "OperatorSettings[managementUrl=" + managementUrl + ", adminUsername=" + adminUsername + ", amqp=" + amqpHost
         + ":" + amqpPort + ", vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync
         + ", serverSideApply=" + serverSideApply + ", runtimeUrl=" + runtimeUrl + ", countsInterval=" + countsInterval
-        + ", runtimeToken=" + (runtimeToken == null ? "none" : "(set)") + ", runtimeCredentialsSecret="
+        + ", runtimeToken=" + (runtimeToken == null ? runtimeTokenPath == null ? "none" : "from " + runtimeTokenPath
+        : "(set)") + ", runtimeCredentialsSecret="
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
-        + ", statusInterval=" + statusInterval + ", tenancy=" + (tenancy.isOpen() ? "open" : "rules") + ", amqpTls=" + amqpTls
+        + ", statusInterval=" + statusInterval + ", tenancy=" + tenancy + ", amqpTls=" + amqpTls
         + ", caFile=" + (caFile == null ? "default" : caFile) + ", reconcileThreads=" + reconcileThreads + "]";
   }
 
@@ -219,6 +226,7 @@ public record OperatorSettings(
     private String runtimeUrl;
     private Duration countsInterval;
     private String runtimeToken;
+    private Path runtimeTokenPath;
     private String runtimeCredentialsSecret;
     private String httpHost;
     private int httpPort;
@@ -245,6 +253,7 @@ public record OperatorSettings(
       runtimeUrl = s.runtimeUrl;
       countsInterval = s.countsInterval;
       runtimeToken = s.runtimeToken;
+      runtimeTokenPath = s.runtimeTokenPath;
       runtimeCredentialsSecret = s.runtimeCredentialsSecret;
       httpHost = s.httpHost;
       httpPort = s.httpPort;
@@ -313,6 +322,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder runtimeTokenPath(Path v) {
+      runtimeTokenPath = v;
+      return this;
+    }
+
     public Builder runtimeCredentialsSecret(String v) {
       runtimeCredentialsSecret = v;
       return this;
@@ -360,9 +374,10 @@ public record OperatorSettings(
 
     public OperatorSettings build() {
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-          resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeCredentialsSecret, httpHost,
+          resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeTokenPath, runtimeCredentialsSecret,
+          httpHost,
           httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
-          tenancy == null ? Tenancy.OPEN : tenancy, amqpTls, caFile, reconcileThreads);
+          tenancy == null ? Tenancy.CLOSED : tenancy, amqpTls, caFile, reconcileThreads);
     }
   }
 }

@@ -56,6 +56,19 @@ class OperatorSettingsTest {
   }
 
   @Test
+  void tenancyIsClosedUnlessTheOpeningFlagIsSet() {
+    assertThat(OperatorSettings.fromEnvironment(Map.of()).tenancy().isOpen()).isFalse();
+    assertThat(OperatorSettings.localDefaults().tenancy().isOpen()).as("baton dev too").isFalse();
+    OperatorSettings open = OperatorSettings.fromEnvironment(Map.of("BATON_TENANCY_OPEN", "true",
+        "BATON_TENANCY", "shop=cart"));
+    assertThat(open.tenancy().isOpen()).isTrue();
+    assertThat(open.tenancy().mayClaim("shop", "payment")).as("claim rules still apply").isFalse();
+    assertThat(open.toString()).contains("tenancy=open, claim rules");
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("BATON_TENANCY_OPEN", "everything")))
+        .hasMessageContaining("BATON_TENANCY_OPEN: expected true or false");
+  }
+
+  @Test
   void theChartsHttpVariablesWorkToo() {
     OperatorSettings s = OperatorSettings.fromEnvironment(Map.of("BATON_HTTP_HOST", "0.0.0.0", "BATON_HTTP_PORT", "8088"));
     assertThat(s.httpPort()).isEqualTo(8088);

@@ -32,6 +32,8 @@ public final class Bounds {
   /** Annotation values (Kubernetes bounds all annotations of an object together at 256 KiB). */
   public static final int ANNOTATION_VALUE = 4096;
 
+  /** Namespaces listed in one grant of a WorkerService's spec.access (commandsFrom, eventsTo). */
+  public static final int GRANTS = 64;
   /** Commands or subscriptions of one WorkerService (the command/subscription name clash rule iterates both). */
   public static final int CONSUMERS = 50;
   /** Top-level steps of one Workflow. */
@@ -66,6 +68,9 @@ public final class Bounds {
       "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
   /** A DNS-1123 label: at most 63 characters, no dots (names that become label values or parts of other names). */
   public static final String DNS_LABEL_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+
+  /** A namespace name (a DNS-1123 label), or {@code *} for every namespace: whom a WorkerService's access grants. */
+  public static final String NAMESPACE_OR_EVERY_PATTERN = "^(\\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$";
 
   private Bounds() {}
 }

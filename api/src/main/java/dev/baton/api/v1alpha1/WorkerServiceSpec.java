@@ -41,6 +41,10 @@ public class WorkerServiceSpec {
   @ListMap(keys = "name")
   private List<SubscriptionSpec> subscriptions = new ArrayList<>();
 
+  @JsonPropertyDescription("Which other namespaces may command this service and subscribe to its events; without it, "
+      + "only this namespace may.")
+  private AccessSpec access;
+
   @JsonPropertyDescription("Queue type and worker prefetch.")
   // Defaulted so that its type is always set, and the transition rule on it always sees the old type.
   @Default("{}")
@@ -78,6 +82,14 @@ public class WorkerServiceSpec {
 
   public void setSubscriptions(List<SubscriptionSpec> subscriptions) {
     this.subscriptions = subscriptions == null ? new ArrayList<>() : subscriptions;
+  }
+
+  public AccessSpec getAccess() {
+    return access;
+  }
+
+  public void setAccess(AccessSpec access) {
+    this.access = access;
   }
 
   public QueueSettings getQueue() {

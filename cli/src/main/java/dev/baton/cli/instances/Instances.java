@@ -2,6 +2,7 @@ package dev.baton.cli.instances;
 
 import dev.baton.cli.support.Table;
 import dev.baton.cli.support.Times;
+import dev.baton.httpapi.AuditEntry;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.LastError;
 import dev.baton.httpapi.StepDocument;
@@ -77,7 +78,8 @@ final class Instances {
       field(out, "Input", text.length() <= MAX_INPUT ? text : text.substring(0, MAX_INPUT) + "... (-o json shows all)");
     }
     Instant created = i.createdAt();
-    field(out, "Created", Times.dateTime(created) + " (" + Times.age(created, now) + " ago)");
+    field(out, "Created", Times.dateTime(created) + " (" + Times.age(created, now) + " ago)"
+        + (text(i.createdBy()).isEmpty() ? "" : " by " + i.createdBy()));
     Instant finished = i.finishedAt();
     if (finished != null) {
       field(out, "Finished", Times.dateTime(finished) + " (" + Times.age(finished, now) + " ago, took "
@@ -90,6 +92,14 @@ final class Instances {
     } else {
       out.println("Timeline (one row per step attempt, oldest first; IN is the enclosing step; compensations marked):");
       timeline(steps, now).print(out);
+    }
+    List<AuditEntry> audit = i.audit();
+    if (audit != null && !audit.isEmpty()) {
+      out.println();
+      out.println("Actions (who did what to this instance, oldest first):");
+      Table t = new Table("AT", "ACTION", "USER", "FROM", "DETAIL");
+      audit.forEach(a -> t.row(Times.clockOrDate(a.at(), now), a.action(), a.user(), a.source(), a.detail()));
+      t.print(out);
     }
     out.flush();
   }

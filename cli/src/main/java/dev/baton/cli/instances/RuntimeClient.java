@@ -3,6 +3,7 @@ package dev.baton.cli.instances;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.json.Json;
+import dev.baton.cli.login.TokenSource;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.httpapi.ErrorBody;
@@ -35,17 +36,13 @@ public final class RuntimeClient {
 
   private final URI base;
   private final HttpClient http;
-  private final String token;
+  private final TokenSource.Token token;
 
-  public RuntimeClient(String baseUrl) {
-    this(baseUrl, null);
-  }
-
-  /** @param token sent as {@code Authorization: Bearer <token>} when not blank (never printed) */
-  public RuntimeClient(String baseUrl, String token) {
+  /** @param token sent as {@code Authorization: Bearer <token>} (never printed); null: none */
+  public RuntimeClient(String baseUrl, TokenSource.Token token) {
     this.base = baseUri(baseUrl);
     this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
-    this.token = token == null || token.isBlank() ? null : token.trim();
+    this.token = token;
   }
 
   /** The runtime's address as given, for messages. */
@@ -81,7 +78,7 @@ public final class RuntimeClient {
   private <T> Response<T> send(HttpRequest.Builder request, String path, Class<T> type, Set<Integer> accepted) {
     HttpResponse<String> response;
     if (token != null) {
-      request.header("Authorization", "Bearer " + token);
+      request.header("Authorization", "Bearer " + token.value());
     }
     try {
       response = http.send(request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build(),
@@ -107,7 +104,8 @@ public final class RuntimeClient {
       ErrorBody error = readOrNull(body, ErrorBody.class);
       String message = error == null || error.message() == null ? "" : error.message();
       String code = error == null || error.error() == null ? "" : error.error();
-      String hint = status == 401 && token == null ? "; pass --token or set BATON_RUNTIME_TOKEN" : "";
+      String hint = status == 401 ? token == null ? "; pass --token, set BATON_RUNTIME_TOKEN or run `baton login`"
+          : "; the token came from " + token.from() : "";
       throw CliException.server((message.isEmpty() ? "request failed" : message) + " (HTTP " + status
           + (code.isEmpty() ? "" : " " + code) + ")" + hint);
     }

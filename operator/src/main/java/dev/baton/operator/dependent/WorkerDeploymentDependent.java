@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -51,15 +52,7 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
       podLabels.putAll(settings.getPodLabels());
     }
     podLabels.putAll(WorkerResources.labels(ws));
-    Map<String, String> podAnnotations = new LinkedHashMap<>();
-    if (settings.getPodAnnotations() != null) {
-      podAnnotations.putAll(settings.getPodAnnotations());
-    }
-    CredentialsSecretDependent.current(ws, context)
-        .map(s -> s.getMetadata().getUid())
-        .ifPresent(uid -> podAnnotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
-    // A rotated password rolls the pods: they read it from the Secret only when they start.
-    WorkerResources.rotation(ws).ifPresent(r -> podAnnotations.put(WorkerResources.ROTATE_ANNOTATION, r));
+    Map<String, String> podAnnotations = podAnnotations(ws, plan, CredentialsSecretDependent.current(ws, context));
     Deployment deployment = new DeploymentBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))
@@ -89,6 +82,29 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
       trustBrokerCa(ws, deployment.getSpec().getTemplate().getSpec());
     }
     return deployment;
+  }
+
+  /**
+   * The spec's pod annotations, and what rolls the pods when their password changes, since they read it from the
+   * Secret only when they start: the credentials Secret's UID (a Secret recreated), the rotation value
+   * ({@value WorkerResources#ROTATE_ANNOTATION}), and a checksum of an imported password ({@link PasswordChecksum}).
+   */
+  static Map<String, String> podAnnotations(WorkerService ws, WorkerPlan plan, Optional<Secret> credentials) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    DeploymentSettings settings = ws.getSpec().getDeployment();
+    if (settings.getPodAnnotations() != null) {
+      annotations.putAll(settings.getPodAnnotations());
+    }
+    credentials.map(s -> s.getMetadata().getUid())
+        .ifPresent(uid -> annotations.put(WorkerResources.CREDENTIALS_UID_ANNOTATION, uid));
+    WorkerResources.rotation(ws).ifPresent(r -> annotations.put(WorkerResources.ROTATE_ANNOTATION, r));
+    if (plan.importedPassword() != null) {
+      String salt = Optional.ofNullable(ws.getMetadata().getUid())
+          .orElse(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
+      annotations.put(WorkerResources.IMPORTED_PASSWORD_ANNOTATION,
+          PasswordChecksum.of(plan.importedPassword(), salt));
+    }
+    return annotations;
   }
 
   /**

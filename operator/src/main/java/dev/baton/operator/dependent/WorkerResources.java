@@ -22,6 +22,11 @@ public final class WorkerResources {
    * (under the same annotation), the broker user follows, and the pods, whose template carries the value, roll.
    */
   public static final String ROTATE_ANNOTATION = "baton.dev/rotate-credentials";
+  /**
+   * On the pod template of a WorkerService that imports its password ({@value ImportedPasswordAnnotation#NAME}): a
+   * checksum of that password, so that a new one in the imported Secret rolls the pods at the next pass.
+   */
+  public static final String IMPORTED_PASSWORD_ANNOTATION = "baton.dev/imported-password-checksum";
 
   /** The WorkerService's rotation request, if it has one. */
   public static java.util.Optional<String> rotation(io.fabric8.kubernetes.api.model.HasMetadata resource) {

@@ -19,7 +19,7 @@ public final class ServiceDirectory {
   }
 
   public static ServiceDirectory of(Collection<WorkerService> workerServices) {
-    return of(workerServices, Tenancy.OPEN);
+    return of(workerServices, Tenancy.CLOSED);
   }
 
   /** Only names claimed as the tenancy rules allow are provided. */
@@ -28,8 +28,13 @@ public final class ServiceDirectory {
   }
 
   public Optional<Provider> lookup(String service) {
-    return claims.holder(service).map(ws -> new Provider(service, NameClaims.describe(ws),
+    return holder(service).map(ws -> new Provider(service, NameClaims.describe(ws),
         ws.getSpec() == null ? List.of() : ws.getSpec().getCommands().stream().map(CommandSpec::getName).toList()));
+  }
+
+  /** The WorkerService that provides {@code service}, whose spec.access says who else may use it. */
+  public Optional<WorkerService> holder(String service) {
+    return claims.holder(service);
   }
 
   /**

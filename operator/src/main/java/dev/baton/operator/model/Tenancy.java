@@ -1,54 +1,67 @@
 package dev.baton.operator.model;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import dev.baton.api.v1alpha1.AccessSpec;
+import dev.baton.api.v1alpha1.WorkerService;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * Which namespaces may do what with service names (docs/design.md#tenancy). Service names are global to the vhost
- * while WorkerServices live in namespaces, so without a rule any namespace could claim a free name (and inherit its
- * retained queues and messages) or subscribe to any service's events.
+ * Which namespace may do what with a service (docs/design.md#tenancy). Service names are global to the vhost while
+ * WorkerServices live in namespaces: a namespace owns the services its WorkerServices provide.
  *
  * <ul>
- *   <li><b>Claims</b>, the operator setting {@code BATON_TENANCY}: {@code namespace=pattern,pattern;...}, patterns
- *       over service names with {@code *} (e.g. {@code shop=order-*,cart;payments=payment;*=sandbox-*}). Set, a
- *       WorkerService may claim only a name a rule of its namespace (or of {@code *}) allows. Unset: any.
- *   <li><b>Subscriptions</b>, the annotation {@value #SUBSCRIBERS} on the WorkerService that provides a service: the
- *       namespaces (comma-separated, {@code *} for all) whose WorkerServices may subscribe to its events, besides its
- *       own. Without the annotation: its own namespace only when {@code BATON_TENANCY} is set, any namespace when not.
+ *   <li><b>Access</b>, closed by default: a Workflow commands only services provided in its own namespace, and a
+ *       WorkerService subscribes only to events of services provided in its own namespace, unless the providing
+ *       WorkerService grants more in {@code spec.access} ({@code commandsFrom}, {@code eventsTo}; {@code *} for every
+ *       namespace). A subscription to a service no WorkerService provides is not granted: nobody could have granted
+ *       it. The operator setting {@code BATON_TENANCY_OPEN=true} lets every namespace use every service (a cluster
+ *       of one team).
+ *   <li><b>Claims</b>, optional, the operator setting {@code BATON_TENANCY}: {@code namespace=pattern,pattern;...},
+ *       patterns over service names with {@code *} (e.g. {@code shop=order-*,cart;payments=payment;*=sandbox-*}).
+ *       Set, a WorkerService may claim only a name a rule of its namespace (or of {@code *}) allows. Unset: any free
+ *       name (the older WorkerService keeps a name either way, {@link NameClaims}).
  * </ul>
  * Pure.
  */
 public final class Tenancy {
 
-  /** The annotation on a providing WorkerService that lists the namespaces which may subscribe to its events. */
-  public static final String SUBSCRIBERS = "baton.dev/subscribers";
+  /** The default: access as the providers grant it, any free name claimed. */
+  public static final Tenancy CLOSED = new Tenancy(Map.of(), false);
 
-  /** No rules: every namespace may claim every free name and subscribe to every service (Baton's first behaviour). */
-  public static final Tenancy OPEN = new Tenancy(Map.of());
+  /** Every namespace may command and subscribe to every service, and claim any free name (one team's cluster). */
+  public static final Tenancy OPEN = new Tenancy(Map.of(), true);
 
   private static final Pattern RULE = Pattern.compile("([a-z0-9*][a-z0-9.*-]*)=([a-z0-9_*-]+(,[a-z0-9_*-]+)*)");
 
   private final Map<String, List<Pattern>> claims;
+  private final boolean open;
 
-  private Tenancy(Map<String, List<Pattern>> claims) {
+  private Tenancy(Map<String, List<Pattern>> claims, boolean open) {
     this.claims = claims;
+    this.open = open;
+  }
+
+  /** Closed access with the claim rules of {@code BATON_TENANCY}; see {@link #parse(String, boolean)}. */
+  public static Tenancy parse(String claimRules) {
+    return parse(claimRules, false);
   }
 
   /**
-   * @param setting the value of {@code BATON_TENANCY}; null or blank: {@link #OPEN}
+   * @param claimRules the value of {@code BATON_TENANCY}; null or blank: any namespace may claim any free name
+   * @param open the value of {@code BATON_TENANCY_OPEN}: every namespace may use every service
    * @throws IllegalArgumentException naming the variable and what is wrong
    */
-  public static Tenancy parse(String setting) {
-    if (setting == null || setting.isBlank()) {
-      return OPEN;
+  public static Tenancy parse(String claimRules, boolean open) {
+    if (claimRules == null || claimRules.isBlank()) {
+      return open ? OPEN : CLOSED;
     }
     Map<String, List<Pattern>> rules = new LinkedHashMap<>();
-    for (String rule : setting.split(";")) {
+    for (String rule : claimRules.split(";")) {
       String r = rule.replace(" ", "");
       if (r.isEmpty()) {
         continue;
@@ -63,16 +76,22 @@ public final class Tenancy {
         patterns.add(glob(glob));
       }
     }
-    return rules.isEmpty() ? OPEN : new Tenancy(Map.copyOf(rules));
+    return new Tenancy(Map.copyOf(rules), open);
   }
 
+  /** Whether every namespace may use every service ({@code BATON_TENANCY_OPEN}). */
   public boolean isOpen() {
-    return claims.isEmpty();
+    return open;
+  }
+
+  /** Whether claim rules ({@code BATON_TENANCY}) restrict which names a namespace may claim. */
+  public boolean restrictsClaims() {
+    return !claims.isEmpty();
   }
 
   /** Whether a WorkerService of {@code namespace} may claim {@code service}. */
   public boolean mayClaim(String namespace, String service) {
-    if (isOpen()) {
+    if (!restrictsClaims()) {
       return true;
     }
     return matches(claims.get(namespace), service) || matches(claims.get("*"), service);
@@ -86,33 +105,67 @@ public final class Tenancy {
   }
 
   /**
-   * Why {@code subscriber} may not subscribe to {@code service}, provided by {@code provider} (empty when no
-   * WorkerService provides it yet: there is nothing to receive, and the check is made again when one does).
+   * Why Workflows of namespace {@code from} may not send commands to {@code service}, which {@code provider} provides;
+   * empty when they may.
    */
-  public Optional<String> subscriptionRefusal(HasMetadata subscriber, String service, Optional<? extends HasMetadata> provider) {
+  public Optional<String> commandRefusal(String from, String service, WorkerService provider) {
+    if (open || grants(provider, from, AccessSpec::getCommandsFrom)) {
+      return Optional.empty();
+    }
+    return Optional.of(refusal(from, "send commands to", service, provider, "commandsFrom", AccessSpec::getCommandsFrom));
+  }
+
+  /**
+   * Why WorkerServices of namespace {@code from} may not subscribe to events of {@code service}; empty when they may.
+   *
+   * @param provider the WorkerService that holds the service name, if one does
+   */
+  public Optional<Refusal> subscriptionRefusal(String from, String service, Optional<WorkerService> provider) {
+    if (open) {
+      return Optional.empty();
+    }
     if (provider.isEmpty()) {
+      return Optional.of(new Refusal("namespace " + from + " may not subscribe to events of service " + service
+          + ": no WorkerService provides it yet; the subscription is bound once one does in " + from
+          + ", or in another namespace with " + from + " in its spec.access.eventsTo", false));
+    }
+    if (grants(provider.get(), from, AccessSpec::getEventsTo)) {
       return Optional.empty();
     }
-    String from = subscriber.getMetadata().getNamespace();
-    HasMetadata p = provider.get();
-    String own = p.getMetadata().getNamespace();
-    if (own == null || own.equals(from)) {
-      return Optional.empty();
+    return Optional.of(new Refusal(
+        refusal(from, "subscribe to events of", service, provider.get(), "eventsTo", AccessSpec::getEventsTo), true));
+  }
+
+  /**
+   * Why a use of a service is not granted.
+   *
+   * @param byProvider true when the WorkerService providing the service does not grant it (what such a grant allowed
+   *     is withdrawn); false when no WorkerService provides the service yet
+   */
+  public record Refusal(String message, boolean byProvider) {}
+
+  /** Its own namespace always may; another if the provider lists it, or {@code *}. */
+  private static boolean grants(WorkerService provider, String namespace,
+      Function<AccessSpec, List<String>> grant) {
+    if (namespace.equals(provider.getMetadata().getNamespace())) {
+      return true;
     }
-    String listed = p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get(SUBSCRIBERS);
-    if (listed == null) {
-      return isOpen() ? Optional.empty() : Optional.of("service '" + service + "' is provided in namespace '" + own
-          + "', and with BATON_TENANCY set only its own namespace may subscribe unless its WorkerService lists '"
-          + from + "' in the annotation " + SUBSCRIBERS);
-    }
-    for (String ns : listed.split(",")) {
-      String n = ns.trim();
-      if (n.equals("*") || n.equals(from)) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of("service '" + service + "' is provided in namespace '" + own + "', whose WorkerService "
-        + p.getMetadata().getName() + " lets only '" + listed + "' subscribe (annotation " + SUBSCRIBERS + ")");
+    List<String> listed = listed(provider, grant);
+    return listed.contains(namespace) || listed.contains(AccessSpec.EVERY_NAMESPACE);
+  }
+
+  private static List<String> listed(WorkerService provider, Function<AccessSpec, List<String>> grant) {
+    AccessSpec access = provider.getSpec() == null ? null : provider.getSpec().getAccess();
+    return access == null || grant.apply(access) == null ? List.of() : grant.apply(access);
+  }
+
+  /** What a person reads: who may not do what, what the provider lists, and whom to ask for what. */
+  private static String refusal(String from, String doing, String service, WorkerService provider, String field,
+      Function<AccessSpec, List<String>> grant) {
+    return "namespace " + from + " may not " + doing + " service " + service + " provided in "
+        + provider.getMetadata().getNamespace() + ": its WorkerService " + provider.getMetadata().getName()
+        + " lists " + field + " " + listed(provider, grant) + "; ask its owners to add " + from + " to spec.access."
+        + field;
   }
 
   private String allowed(String namespace) {
@@ -132,5 +185,10 @@ public final class Tenancy {
 
   private static Pattern glob(String glob) {
     return Pattern.compile("^" + glob.replace("*", "[a-z0-9_-]*") + "$");
+  }
+
+  @Override
+  public String toString() {
+    return (open ? "open" : "closed") + (restrictsClaims() ? ", claim rules" : "");
   }
 }

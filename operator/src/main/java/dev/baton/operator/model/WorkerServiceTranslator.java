@@ -50,9 +50,9 @@ public final class WorkerServiceTranslator {
     return Names.isValidToken(name) && !Names.RESERVED_SERVICE_NAMES.contains(name) ? Optional.of(name) : Optional.empty();
   }
 
-  /** Who holds which service name among these WorkerServices (all namespaces). */
+  /** Who holds which service name among these WorkerServices (all namespaces), without claim rules. */
   public static NameClaims<WorkerService> claims(Collection<WorkerService> all) {
-    return claims(all, Tenancy.OPEN);
+    return claims(all, Tenancy.CLOSED);
   }
 
   /** As {@link #claims(Collection)}, where a WorkerService claims only a name its namespace may claim. */
@@ -226,6 +226,18 @@ public final class WorkerServiceTranslator {
     if (ws.getSpec() != null) {
       ws.getSpec().getCommands().forEach(c -> addIfSet(names, c.getRetryPolicy()));
       ws.getSpec().getSubscriptions().forEach(s -> addIfSet(names, s.getRetryPolicy()));
+    }
+    return names;
+  }
+
+  /**
+   * The services a WorkerService subscribes to, read from the spec as it is (valid or not): a change of one of their
+   * providers may grant or withdraw a subscription.
+   */
+  public static Set<String> subscribedServices(WorkerService ws) {
+    Set<String> names = new HashSet<>();
+    if (ws.getSpec() != null) {
+      ws.getSpec().getSubscriptions().forEach(s -> addIfSet(names, s.getService()));
     }
     return names;
   }

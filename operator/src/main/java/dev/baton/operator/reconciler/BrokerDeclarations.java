@@ -5,6 +5,7 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.Names;
 import dev.baton.operator.autoscaling.KedaAutoscaling;
 import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.SubscriptionGrants;
 import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.monitoring.DeadLetterAlerts;
 import dev.baton.operator.topology.RemovalReport;
@@ -13,6 +14,7 @@ import dev.baton.operator.topology.SyncReport;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -22,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * What a WorkerService has on the broker under a service name: exchanges, queues, retry tiers, dead-letter queues and
  * bindings (docs/design.md#broker-names), its broker users, and its dead-letter gauges. Declared on every pass that
  * compares the broker; given up, per deletionPolicy, when spec.service changes or the WorkerService is deleted. A
- * name another WorkerService has claimed meanwhile is never given up: its objects are that one's now.
+ * name another WorkerService has claimed meanwhile is never given up: its objects are that one's now. What a provider
+ * no longer grants is withdrawn on every pass, also of a spec that cannot be applied.
  */
 final class BrokerDeclarations {
 
@@ -44,10 +47,39 @@ final class BrokerDeclarations {
     this.userPrefix = userPrefix;
   }
 
-  /** Declares the request's topology, after retiring the service name a rename left behind. */
+  /**
+   * Declares the request's topology, after retiring the service name a rename left behind and withdrawing what the
+   * providers no longer grant.
+   */
   SyncReport declare(ServiceRequest request) {
     retireRenamedService(request);
+    for (String subscription : request.subscriptions().withdrawn()) {
+      RemovalReport removed = topology.withdraw(request.service(), subscription);
+      if (!removed.deleted().isEmpty()) {
+        LOG.info("WorkerService {}: subscription '{}' is not granted (docs/design.md#tenancy): {}", request.id(),
+            subscription, removed.describe());
+      }
+    }
+    unbindRefused(request.resource(), request.service(), request.grants());
     return topology.declare(request.topology());
+  }
+
+  /**
+   * For a WorkerService whose spec cannot be applied now (invalid, say): nothing is declared for it, but no binding
+   * stays that brings it events a provider no longer grants its namespace (docs/design.md#tenancy). Only the holder of
+   * the service name touches its queues.
+   */
+  void withdrawRefused(WorkerService ws, NameClaims<WorkerService> claims, SubscriptionGrants grants) {
+    WorkerServiceTranslator.claimedServiceName(ws).filter(service -> claims.holds(ws, service))
+        .ifPresent(service -> unbindRefused(ws, service, grants));
+  }
+
+  private void unbindRefused(WorkerService ws, String service, SubscriptionGrants grants) {
+    List<String> unbound = topology.unbindFrom(service, grants::refusesEventsOf);
+    if (!unbound.isEmpty()) {
+      LOG.info("WorkerService {}: no longer granted (docs/design.md#tenancy): {}", ResourceID.fromResource(ws),
+          String.join("; ", unbound));
+    }
   }
 
   /**

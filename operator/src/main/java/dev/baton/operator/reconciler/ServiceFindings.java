@@ -24,7 +24,7 @@ final class ServiceFindings {
   static WorkerServiceFindings applied(ServiceRequest request, SyncReport report, WorkerDependents.Applied dependents,
       ConditionState autoscaling, Context<WorkerService> context) {
     ServiceTopology plan = request.topology();
-    return new WorkerServiceFindings(request.service(), topologyVerdict(plan, report), plan, report,
+    return new WorkerServiceFindings(request.service(), topologyVerdict(request, report), plan, report,
         request.username(), dependents.credentials().getMetadata().getName(),
         DeploymentRequested.isRequested(request.resource()), deployment(context), autoscaling);
   }
@@ -43,10 +43,22 @@ final class ServiceFindings {
         deployment(context), null);
   }
 
-  private static ConditionState topologyVerdict(ServiceTopology plan, SyncReport report) {
-    return ConditionState.of(report, ServiceBrokerObjects.SPEC_FIELDS, ConditionState.ok(Reason.DECLARED,
-        plan.exchanges().size() + " exchanges, " + plan.queues().size() + " queues, " + plan.bindings().size()
-            + " bindings and user permissions are in place"));
+  /**
+   * What the broker holds of the plan; a subscription that is not granted makes it Forbidden (and so Ready), while
+   * what is granted is in place and works (docs/design.md#tenancy).
+   */
+  private static ConditionState topologyVerdict(ServiceRequest request, SyncReport report) {
+    ServiceTopology plan = request.topology();
+    String inPlace = plan.exchanges().size() + " exchanges, " + plan.queues().size() + " queues, "
+        + plan.bindings().size() + " bindings and user permissions are in place";
+    ConditionState declared = ConditionState.of(report, ServiceBrokerObjects.SPEC_FIELDS,
+        ConditionState.ok(Reason.DECLARED, inPlace));
+    if (request.subscriptions().all()) {
+      return declared;
+    }
+    return ConditionState.failed(Reason.FORBIDDEN, request.subscriptions().message() + ". Nothing is declared for "
+        + (request.subscriptions().refused().size() == 1 ? "it" : "them") + "; the commands and granted "
+        + "subscriptions work: " + (declared.ok() ? inPlace : declared.message()));
   }
 
   private static Deployment deployment(Context<WorkerService> context) {

@@ -4,6 +4,8 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.operator.model.NameClaims;
+import dev.baton.operator.model.SubscriptionGrants;
+import java.util.List;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 /**
@@ -11,15 +13,23 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * decided before anything is written.
  *
  * @param resource the WorkerService as this pass read it: its status is still the one the last pass wrote
- * @param model the translated spec
+ * @param model the translated spec, every subscription included: the workers' environment names them all, so that a
+ *     grant coming or going does not roll the pods
+ * @param grants which events its namespace may receive (docs/design.md#tenancy)
+ * @param subscriptions which of its subscriptions are granted
  * @param claims who holds which service name of the vhost; a name given up by a rename is retired only if it is free
  * @param importedPassword the password of the Secret the WorkerService imports, null when the operator draws its own
  *     (never logged)
- * @param topology the exchanges, queues, bindings and worker permissions planned from the spec
+ * @param topology the exchanges, queues, bindings and worker permissions planned from the spec's commands and granted
+ *     subscriptions
  * @param username the workers' broker user
  */
-record ServiceRequest(WorkerService resource, ServiceModel model, NameClaims<WorkerService> claims,
-    String importedPassword, ServiceTopology topology, String username) {
+record ServiceRequest(WorkerService resource, ServiceModel model, SubscriptionGrants grants,
+    SubscriptionGrants.Verdict subscriptions, NameClaims<WorkerService> claims, String importedPassword,
+    ServiceTopology topology, String username) {
+
+  /** What a broker pass acts on besides the generation: the plan, and the subscriptions whose queues it removes. */
+  record BrokerPlan(ServiceTopology topology, List<String> withdrawn) {}
 
   String service() {
     return model.service();
@@ -27,6 +37,10 @@ record ServiceRequest(WorkerService resource, ServiceModel model, NameClaims<Wor
 
   ResourceID id() {
     return ResourceID.fromResource(resource);
+  }
+
+  BrokerPlan brokerPlan() {
+    return new BrokerPlan(topology, subscriptions.withdrawn());
   }
 
   Long generation() {

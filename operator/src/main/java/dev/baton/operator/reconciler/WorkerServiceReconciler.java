@@ -46,6 +46,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * raises the dead-letter alerts of docs/design.md#runtime-semantics.
  *
  * <p>Order within one pass: admit the spec ({@link ServiceAdmission}: valid, allowed, the service name ours, no one
- * else's objects in the way), declare the topology ({@link BrokerDeclarations}), then the Secret, Deployment and KEDA
+ * else's objects in the way, which subscriptions are granted), declare the topology and withdraw what is no longer
+ * granted ({@link BrokerDeclarations}), then the Secret, Deployment and KEDA
  * objects ({@link WorkerDependents}: JOSDK dependents, invoked explicitly so that nothing is deployed for a spec that
  * is invalid, in conflict or not yet on the broker), then the broker users with the Secrets' passwords
  * ({@link BrokerUsers}), and last the status ({@link ServiceFindings}, written by {@link WorkerServiceStatusWriter}).
@@ -122,8 +124,16 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
             .map(ResourceID::fromResource)
             .collect(Collectors.toSet()))
         .build(), context);
-    return List.of(retryPolicies,
-        ClaimPeers.eventSource(WorkerService.class, context, WorkerServiceTranslator::claimedServiceName));
+    // A WorkerService that appears, changes (its spec.access) or goes reconciles those subscribing to its events.
+    return List.of(retryPolicies, ClaimPeers.eventSource(WorkerService.class, context,
+        WorkerServiceTranslator::claimedServiceName, WorkerServiceReconciler::subscribesTo));
+  }
+
+  /** Whether {@code subscriber} subscribes to the events of the service {@code provider} provides or provided. */
+  private static boolean subscribesTo(WorkerService provider, WorkerService subscriber) {
+    Set<String> sources = WorkerServiceTranslator.subscribedServices(subscriber);
+    return sources.contains(provider.serviceName())
+        || provider.getStatus() != null && sources.contains(provider.getStatus().getService());
   }
 
   @Override
@@ -132,12 +142,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
     Admission decision = admission.admit(ws, context);
     if (decision.refused()) {
       passes.forget(id);
-      return status.write(ws, ServiceFindings.unapplied(ws, context, decision.refusal()));
+      return refused(ws, decision, context);
     }
     ServiceRequest request = decision.request();
     // A reconciliation that brings nothing new for the broker (a Deployment's replicas became available, the Secret's
     // informer caught up) reuses the last pass instead of comparing the broker again.
-    Optional<ServicePass> last = passes.reusable(id, request.generation(), request.topology());
+    Optional<ServicePass> last = passes.reusable(id, request.generation(), request.brokerPlan());
     Instant startedAt = passes.now();
     passes.forget(id); // remembered again only if this pass completes
     try {
@@ -155,6 +165,21 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
       Duration delay = backoff.after(e, id, "WorkerService");
       return status.write(ws, ServiceFindings.unapplied(ws, context,
           ConditionState.failed(e.failure().reason(), e.getMessage()))).rescheduleAfter(delay);
+    }
+  }
+
+  /**
+   * Nothing is declared for a spec that cannot be applied, but what a provider no longer grants is withdrawn all the
+   * same (docs/design.md#tenancy): leaving a spec broken must not keep a withdrawn subscription bound.
+   */
+  private UpdateControl<WorkerService> refused(WorkerService ws, Admission decision, Context<WorkerService> context) {
+    UpdateControl<WorkerService> written = status.write(ws, ServiceFindings.unapplied(ws, context, decision.refusal()));
+    ResourceID id = ResourceID.fromResource(ws);
+    try {
+      declarations.withdrawRefused(ws, decision.claims(), admission.grants(ws, decision.claims()));
+      return written;
+    } catch (BrokerException e) {
+      return written.rescheduleAfter(backoff.after(e, id, "WorkerService"));
     }
   }
 
@@ -196,7 +221,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   /** A pass that leaves queues draining is not reused: the next one must look whether they are empty yet. */
   private void remember(ServiceRequest request, ServicePass pass, Instant startedAt) {
     if (pass.report().draining().isEmpty()) {
-      passes.remember(request.id(), request.generation(), request.topology(), pass, startedAt);
+      passes.remember(request.id(), request.generation(), request.brokerPlan(), pass, startedAt);
     }
   }
 

@@ -12,6 +12,7 @@ import dev.baton.contract.topology.WorkflowModel;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.operator.broker.BrokerException;
 import dev.baton.operator.broker.BrokerSnapshot;
+import dev.baton.operator.model.CommandGrants;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
 import dev.baton.operator.model.WorkflowTranslator;
@@ -45,6 +46,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -58,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * A Workflow becomes its orchestrator queue {@code q.orchestrator.W}, the parking queue {@code q.dlx.orchestrator.W}
  * and the bindings from each step's service events (step and compensation actions, every result) — once every
  * step's service and commands exist. Until then it is Ready=False with a reason naming the missing reference, and
- * becomes ready by itself when the WorkerService appears.
+ * becomes ready by itself when the WorkerService appears. A step's service provided in another namespace must grant
+ * this one ({@link CommandGrants}): until it does the Workflow is Forbidden, and a grant withdrawn unbinds it.
  *
  * <p>With a runtime URL configured, its status also shows the live instance counts the runtime reports
  * ({@link InstanceCountsEventSource}); a reconciliation that only brings new counts reuses the last broker pass
@@ -107,7 +110,8 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
       return List.of(workerServices, claims);
     }
     // One request for all Workflows per interval; only those whose counts changed are reconciled.
-    RuntimeApi runtime = new RuntimeApi(settings.runtimeUrl(), settings.runtimeToken());
+    RuntimeApi runtime = new RuntimeApi(settings.runtimeUrl(),
+        RuntimeApi.tokenOf(settings.runtimeToken(), settings.runtimeTokenPath()));
     counts = new InstanceCountsEventSource(new RuntimeCounts(runtime), new RuntimeRoutes(runtime),
         settings.countsInterval(), context.getPrimaryCache());
     return List.of(workerServices, claims, counts);
@@ -117,13 +121,6 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   public UpdateControl<Workflow> reconcile(Workflow workflow, Context<Workflow> context) {
     ResourceID id = ResourceID.fromResource(workflow);
     InstanceCounts instances = counts == null ? null : counts.countsOf(workflow).orElse(null);
-    Validated<WorkflowModel> model =
-        WorkflowTranslator.fromCrd(workflow, ServiceDirectory.of(workerServices.list().toList(), settings.tenancy()));
-    if (!model.isValid()) {
-      passes.forget(id);
-      return status.write(workflow,
-          new WorkflowFindings(ConditionState.failed(Reason.of(model), model.message()), null, null, instances));
-    }
     String name = workflow.getMetadata().getName();
     NameClaims<Workflow> claims = claims(context);
     if (!claims.holds(workflow, name)) {
@@ -133,10 +130,22 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
           + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
           + "declared for this one: rename it, or delete one of the two"), null, null, instances));
     }
+    ServiceDirectory services = ServiceDirectory.of(workerServices.list().toList(), settings.tenancy());
+    CommandGrants grants = CommandGrants.of(workflow.getMetadata().getNamespace(), services, settings.tenancy());
+    Validated<WorkflowModel> model = WorkflowTranslator.fromCrd(workflow, services);
+    // A service it may not command refuses the Workflow before anything else: its commands are not told.
+    Optional<ConditionState> refusal = grants.refusal(WorkflowTranslator.referencedServices(workflow))
+        .map(why -> ConditionState.failed(Reason.FORBIDDEN, why + "; nothing is declared for this Workflow until then"))
+        .or(() -> model.isValid() ? Optional.empty()
+            : Optional.of(ConditionState.failed(Reason.of(model), model.message())));
+    if (refusal.isPresent()) {
+      passes.forget(id);
+      return unapplied(workflow, grants, refusal.get(), instances);
+    }
     // Older revisions with unfinished instances keep their result keys bound (docs/design.md#runtime-semantics);
     // until the runtime has told which, nothing is unbound. Without a runtime URL only the current spec is bound.
     Optional<Set<BindingSpec>> running = counts == null ? Optional.of(Set.of()) : counts.routesOf(workflow);
-    OrchestratorTopology plan = withRoutes(TopologyPlanner.plan(model.value()), running.orElse(Set.of()));
+    OrchestratorTopology plan = withRoutes(TopologyPlanner.plan(model.value()), running.orElse(Set.of()), grants);
     boolean unbindUnplanned = running.isPresent();
     Long generation = workflow.getMetadata().getGeneration();
     Optional<WorkflowFindings> fresh = passes.reusable(id, generation, plan);
@@ -146,9 +155,11 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     Instant startedAt = passes.now();
     passes.forget(id); // remembered again only if this pass completes
     try {
+      List<String> actions = new ArrayList<>(topology.withdraw(name, grants::refusesEventsOf));
       SyncReport report = topology.declare(plan, unbindUnplanned);
-      if (!report.actions().isEmpty()) {
-        LOG.info("Workflow {}: {}", id, String.join("; ", report.actions()));
+      actions.addAll(report.actions());
+      if (!actions.isEmpty()) {
+        LOG.info("Workflow {}: {}", id, String.join("; ", actions));
       }
       backoff.reset(id);
       WorkflowFindings findings = new WorkflowFindings(verdict(plan, report), plan, report);
@@ -161,6 +172,25 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
       return status.write(workflow,
               new WorkflowFindings(ConditionState.failed(e.failure().reason(), e.getMessage()), plan, null, instances))
           .rescheduleAfter(delay);
+    }
+  }
+
+  /**
+   * A Workflow that is refused, or whose spec cannot be applied: nothing is declared for it, and no binding stays that
+   * a provider no longer grants (docs/design.md#tenancy) — leaving a spec broken must not keep a withdrawn grant.
+   */
+  private UpdateControl<Workflow> unapplied(Workflow workflow, CommandGrants grants, ConditionState refusal,
+      InstanceCounts instances) {
+    ResourceID id = ResourceID.fromResource(workflow);
+    UpdateControl<Workflow> written = status.write(workflow, new WorkflowFindings(refusal, null, null, instances));
+    try {
+      List<String> unbound = topology.withdraw(workflow.getMetadata().getName(), grants::refusesEventsOf);
+      if (!unbound.isEmpty()) {
+        LOG.info("Workflow {}: no longer granted (docs/design.md#tenancy): {}", id, String.join("; ", unbound));
+      }
+      return written;
+    } catch (BrokerException e) {
+      return written.rescheduleAfter(backoff.after(e, id, "Workflow"));
     }
   }
 
@@ -228,13 +258,17 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     };
   }
 
-  /** The plan with the bindings the older revisions' unfinished instances need (the runtime's routes) added. */
-  private static OrchestratorTopology withRoutes(OrchestratorTopology plan, Set<BindingSpec> routes) {
+  /**
+   * The plan with the bindings the older revisions' unfinished instances need (the runtime's routes) added, but for
+   * those from services the namespace may no longer command.
+   */
+  private static OrchestratorTopology withRoutes(OrchestratorTopology plan, Set<BindingSpec> routes,
+      CommandGrants grants) {
     if (routes.isEmpty()) {
       return plan;
     }
     Set<BindingSpec> bindings = new LinkedHashSet<>(plan.bindings());
-    bindings.addAll(routes);
+    routes.stream().filter(b -> !grants.refusesEventsOf(b.exchange())).forEach(bindings::add);
     return new OrchestratorTopology(plan.workflow(), plan.queue(), plan.deadLetterQueue(), List.copyOf(bindings));
   }
 

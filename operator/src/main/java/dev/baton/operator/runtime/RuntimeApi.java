@@ -8,7 +8,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * The runtime's HTTP API as the operator reads it ({@link RuntimeCounts}, {@link RuntimeRoutes}): GETs of JSON,
@@ -21,7 +24,7 @@ public final class RuntimeApi {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
   private final String base;
-  private final String token;
+  private final Supplier<String> token;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
 
   /**
@@ -29,9 +32,35 @@ public final class RuntimeApi {
    * @param token bearer token for it, or null
    */
   public RuntimeApi(String runtimeUrl, String token) {
+    this(runtimeUrl, () -> token);
+  }
+
+  /**
+   * @param token the bearer token to send, asked before each request (null: none), so that a token read from a file
+   *     the kubelet renews is always the current one
+   */
+  public RuntimeApi(String runtimeUrl, Supplier<String> token) {
     this.base = runtimeUrl.endsWith("/") ? runtimeUrl.substring(0, runtimeUrl.length() - 1) : runtimeUrl;
     this.token = token;
     uri("/"); // a bad URL fails at start-up, not at the first poll
+  }
+
+  /**
+   * The token of {@code settings}: the one given, else the file's content read at each request, else none. A file
+   * that cannot be read sends no token (the runtime then answers 401, which the operator reports).
+   */
+  public static Supplier<String> tokenOf(String token, Path file) {
+    if (token != null || file == null) {
+      return () -> token;
+    }
+    return () -> {
+      try {
+        String t = Files.readString(file).strip();
+        return t.isEmpty() ? null : t;
+      } catch (IOException unreadable) {
+        return null;
+      }
+    };
   }
 
   /** {@code runtimeUrl} followed by {@code path}. */
@@ -52,8 +81,9 @@ public final class RuntimeApi {
     URI uri = uri(path);
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
         .header("Accept", "application/json").GET();
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
+    String bearer = token.get();
+    if (bearer != null) {
+      request.header("Authorization", "Bearer " + bearer);
     }
     HttpResponse<String> response;
     try {
@@ -69,7 +99,7 @@ public final class RuntimeApi {
     }
     if (response.statusCode() != 200) {
       String hint = response.statusCode() == 401 || response.statusCode() == 403
-          ? ": the runtime refused the operator's token (BATON_RUNTIME_TOKEN)" : "";
+          ? ": the runtime refused the operator's token (BATON_RUNTIME_TOKEN or BATON_RUNTIME_TOKEN_PATH)" : "";
       throw new Unavailable(uri + " answered HTTP " + response.statusCode() + hint);
     }
     return response.body();

@@ -5,6 +5,7 @@ import dev.baton.contract.Names;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.httpapi.ApiPaths;
 import dev.baton.httpapi.RoutesResponse;
+import dev.baton.operator.model.EventExchanges;
 import dev.baton.operator.runtime.RuntimeApi.Unavailable;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.HashMap;
@@ -73,8 +74,7 @@ public final class RuntimeRoutes {
 
   /** {@code S.event.topic.ex} and {@code <entity>.<action>.<result>}, each part a valid name. */
   static boolean isResultBinding(String exchange, String routingKey) {
-    String suffix = Names.eventExchange("x").substring(1);
-    if (!exchange.endsWith(suffix) || !Names.isValidToken(exchange.substring(0, exchange.length() - suffix.length()))) {
+    if (EventExchanges.serviceOf(exchange).isEmpty()) {
       return false;
     }
     String[] parts = routingKey.split("\\.", -1);

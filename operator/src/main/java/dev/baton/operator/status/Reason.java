@@ -37,8 +37,9 @@ public enum Reason {
    */
   CONFLICT("Conflict"),
   /**
-   * The operator's tenancy rules do not let this namespace claim the service name, or subscribe to that service
-   * (docs/design.md#tenancy): nothing is declared for it.
+   * Tenancy does not let this namespace do it (docs/design.md#tenancy): claim the service name (the claim rules), or
+   * command or subscribe to a service another namespace provides without that provider's grant in spec.access (or
+   * that nobody provides yet). Nothing is declared for what is refused, and what a withdrawn grant allowed is removed.
    */
   FORBIDDEN("Forbidden"),
 

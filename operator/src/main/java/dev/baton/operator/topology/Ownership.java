@@ -44,6 +44,20 @@ public final class Ownership {
                 Pattern.compile(Names.deadLetterQueuesRegex(service)), QueueSpec.Role.DEAD_LETTER)));
   }
 
+  /**
+   * One command or subscription C of service S: {@code q.S.C}, its retry tiers {@code q.retry.S.C.<d>} and
+   * {@code q.dlx.S.C}, and no exchange (they stay the service's).
+   */
+  public static Ownership ofConsumer(String service, String consumer) {
+    String consumerQueue = Names.consumerQueue(service, consumer);
+    String deadLetterQueue = Names.deadLetterQueue(service, consumer);
+    String tierPrefix = Names.serviceQueuePrefixes(service).get(1) + consumer + ".";
+    return new Ownership("'" + consumer + "' of service '" + service + "'", Set.of(), List.of(
+        new QueuePattern(consumerQueue, exactly(consumerQueue), QueueSpec.Role.CONSUMER),
+        new QueuePattern(tierPrefix, Pattern.compile(Pattern.quote(tierPrefix) + "[^.]+"), QueueSpec.Role.RETRY_TIER),
+        new QueuePattern(deadLetterQueue, exactly(deadLetterQueue), QueueSpec.Role.DEAD_LETTER)));
+  }
+
   /** Workflow W owns {@code q.orchestrator.W} and {@code q.dlx.orchestrator.W}; the exchanges belong to services. */
   public static Ownership ofWorkflow(String workflow) {
     return new Ownership("workflow '" + workflow + "'", Set.of(), List.of(

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -122,6 +123,26 @@ public final class TopologySync {
       }
     }
     return new SyncReport(found, mismatches, draining, actions);
+  }
+
+  /**
+   * Unbinds the owner's queues, at once, from what {@code unwanted} picks: bindings that must go whatever a plan says
+   * (a withdrawn grant), also while the plan itself cannot be applied.
+   *
+   * @return what was unbound, for the log
+   */
+  public List<String> unbind(Ownership ownership, Predicate<BrokerBinding> unwanted) {
+    broker.refreshIfStale();
+    List<String> actions = new ArrayList<>();
+    for (BrokerQueue q : ownership.queuesIn(broker)) {
+      for (BrokerBinding b : broker.bindingsTo(q.name())) {
+        if (unwanted.test(b)) {
+          broker.unbind(b);
+          actions.add("unbound " + b.queue() + " from " + b.exchange() + " ('" + b.routingKey() + "')");
+        }
+      }
+    }
+    return actions;
   }
 
   /**

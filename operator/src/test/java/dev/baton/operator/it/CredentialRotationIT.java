@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A new value of the annotation baton.dev/rotate-credentials on a WorkerService draws a new broker password: the
- * Secret holds it, the broker user follows, and the worker pods roll (their template carries the value).
+ * Secret holds it, the broker user follows, and the worker pods roll (their template carries the value). An imported
+ * password (baton.dev/password-secret) that changes in its Secret is taken at the next pass, and rolls the pods too
+ * (their template carries its checksum).
  */
 class CredentialRotationIT {
 
@@ -80,5 +82,40 @@ class CredentialRotationIT {
       });
       f.awaitReady(WorkerService.class, NS, "vaulted", true, "Ready");
     }
+  }
+
+  @Test
+  void aNewPasswordInTheImportedSecretRollsThePods() {
+    try (OperatorFixture f = OperatorFixture.start("import-roll")) {
+      f.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withNamespace(NS)
+          .withName("from-vault").endMetadata().addToStringData("password", "kept-in-the-vault-1").build());
+      WorkerService ws = workerService(NS, "signer", spec -> spec.setDeployment(deployment("example/signer:1", 1)),
+          "sign");
+      ws.getMetadata().setAnnotations(new java.util.HashMap<>(java.util.Map.of(
+          dev.baton.operator.dependent.ImportedPasswordAnnotation.NAME, "from-vault")));
+      f.create(ws);
+      String before = await().atMost(WITHIN).until(() -> checksum(f, "signer"), java.util.Objects::nonNull);
+
+      f.edit(Secret.class, NS, "from-vault", secret -> {
+        secret.setData(null);
+        secret.setStringData(java.util.Map.of("password", "kept-in-the-vault-2"));
+        return secret;
+      });
+
+      await().atMost(WITHIN).untilAsserted(() -> {
+        assertThat(checksum(f, "signer")).as("the pods roll").isNotEqualTo(before)
+            .doesNotContain("kept-in-the-vault");
+        var user = f.management.getUser(f.username("signer"));
+        assertThat(PasswordHash.matches(new BrokerUser(user.getName(), user.getPasswordHash(),
+            user.getHashingAlgorithm()), "kept-in-the-vault-2")).as("the broker user follows").isTrue();
+      });
+    }
+  }
+
+  /** The imported password's checksum on the Deployment's pod template, null while there is none. */
+  private static String checksum(OperatorFixture f, String deployment) {
+    Deployment d = f.get(Deployment.class, NS, deployment);
+    return d == null || d.getSpec().getTemplate().getMetadata().getAnnotations() == null ? null
+        : d.getSpec().getTemplate().getMetadata().getAnnotations().get(WorkerResources.IMPORTED_PASSWORD_ANNOTATION);
   }
 }

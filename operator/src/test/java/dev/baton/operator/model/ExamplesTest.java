@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * Every file in {@code examples/} applied together ({@code kubectl apply -R -f examples/}): each resource is defined
  * in one file only, so applying one folder never redefines another's (the commented reference once redefined the
  * saga's {@code payment} without the commands order-approval uses and without the label that gives it a worker in
- * {@code baton dev}), every resource is valid and every Workflow's steps are served.
+ * {@code baton dev}), every resource is valid, every Workflow's steps are served, and every Workflow and subscription
+ * is granted with tenancy closed (the operator's default).
  */
 class ExamplesTest {
 
@@ -61,13 +62,21 @@ class ExamplesTest {
     for (RetryPolicy p : policies) {
       assertValid(p, RetryPolicyTranslator.fromCrd(p));
     }
+    NameClaims<WorkerService> claims = WorkerServiceTranslator.claims(services);
     for (WorkerService ws : services) {
-      assertValid(ws, WorkerServiceTranslator.fromCrd(ws, name -> policies.stream()
-          .filter(p -> p.getMetadata().getName().equals(name)).findFirst()));
+      Validated<dev.baton.contract.topology.ServiceModel> model = WorkerServiceTranslator.fromCrd(ws,
+          name -> policies.stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst());
+      assertValid(ws, model);
+      // Tenancy is closed by default: every subscription must be granted as the examples stand.
+      var subscriptions = SubscriptionGrants.of(ws.getMetadata().getNamespace(), claims, Tenancy.CLOSED)
+          .decide(model.value());
+      assertThat(subscriptions.all()).as(ws.getMetadata().getName() + ": " + subscriptions.message()).isTrue();
     }
     ServiceDirectory directory = ServiceDirectory.of(services);
     for (Workflow w : workflows) {
       assertValid(w, WorkflowTranslator.fromCrd(w, directory));
+      assertThat(CommandGrants.of(w.getMetadata().getNamespace(), directory, Tenancy.CLOSED)
+          .refusal(WorkflowTranslator.referencedServices(w))).as(w.getMetadata().getName()).isEmpty();
     }
   }
 

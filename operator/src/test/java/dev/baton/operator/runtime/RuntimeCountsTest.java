@@ -9,8 +9,11 @@ import dev.baton.operator.it.FakeRuntime;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RuntimeCountsTest {
 
@@ -24,6 +27,20 @@ class RuntimeCountsTest {
           new ResourceID("x", "b"), new InstanceCounts(0, 1, 0, 0, 4)));
       assertThat(runtime.requests()).isEqualTo(1);
       assertThat(runtime.authorizations).containsExactly("Bearer s3cret");
+    }
+  }
+
+  @Test
+  void aTokenFromAFileIsReadAgainBeforeEachRequestSoARenewedOneIsSent(@TempDir Path dir) throws IOException {
+    Path token = dir.resolve("token");
+    Files.writeString(token, "first-token\n");
+    try (FakeRuntime runtime = FakeRuntime.start()) {
+      runtime.answer(items(item("default", "order-fulfilment", 1, 0, 0, 0, 0)));
+      RuntimeCounts counts = new RuntimeCounts(new RuntimeApi(runtime.url(), RuntimeApi.tokenOf(null, token)));
+      counts.fetch();
+      Files.writeString(token, "renewed-token\n"); // the kubelet renews a projected ServiceAccount token
+      counts.fetch();
+      assertThat(runtime.authorizations).containsExactly("Bearer first-token", "Bearer renewed-token");
     }
   }
 
@@ -42,7 +59,7 @@ class RuntimeCountsTest {
         .hasMessageContaining("'items'");
     try (FakeRuntime runtime = FakeRuntime.start()) {
       runtime.down(true);
-      assertThatThrownBy(() -> new RuntimeCounts(new RuntimeApi(runtime.url(), null)).fetch())
+      assertThatThrownBy(() -> new RuntimeCounts(new RuntimeApi(runtime.url(), (String) null)).fetch())
           .isInstanceOf(RuntimeApi.Unavailable.class).hasMessageContaining("HTTP 503");
     }
   }

@@ -56,6 +56,44 @@ class TopologySyncTest {
         .containsExactly(tuple("q.payment.pay", "x-delivery-limit"));
   }
 
+  /** A withdrawn grant (docs/design.md#tenancy): one subscription's queues go, messages and all; the rest stays. */
+  @Test
+  void aWithdrawnSubscriptionLosesItsQueuesAndTheServiceKeepsTheRest() {
+    RetryStaircase twice = RetryStaircase.of(2, List.of("1s"));
+    ServiceTopology plan = TopologyPlanner.plan(new ServiceModel("audit", QueueType.CLASSIC,
+        List.of(new ServiceModel.Command("record", twice)), List.of(
+            new ServiceModel.Subscription("stock_low", "stock", "*.reserve.failed", twice),
+            new ServiceModel.Subscription("paid", "payment", "*.pay.success", RetryStaircase.NONE))));
+    objects.declare(plan);
+    broker.fill("q.audit.stock_low", 3);
+    broker.fill("q.dlx.audit.stock_low", 1);
+
+    RemovalReport removed = objects.withdraw("audit", "stock_low");
+
+    assertThat(removed.deleted()).containsExactlyInAnyOrder(
+        "q.audit.stock_low", "q.retry.audit.stock_low.1s", "q.dlx.audit.stock_low");
+    assertThat(broker.queues.keySet()).containsExactlyInAnyOrder("q.audit.record", "q.retry.audit.record.1s",
+        "q.dlx.audit.record", "q.audit.paid", "q.dlx.audit.paid");
+    assertThat(broker.exchanges.keySet()).as("the service's exchanges stay").containsAll(plan.exchangeNames());
+    assertThat(broker.bindings).noneMatch(b -> b.queue().contains("stock_low"));
+  }
+
+  @Test
+  void unbindingFromRefusedExchangesTouchesNoOtherBinding() {
+    ServiceTopology plan = TopologyPlanner.plan(new ServiceModel("audit", QueueType.CLASSIC,
+        List.of(new ServiceModel.Command("record", RetryStaircase.NONE)), List.of(
+            new ServiceModel.Subscription("stock_low", "stock", "*.reserve.failed", RetryStaircase.NONE),
+            new ServiceModel.Subscription("paid", "payment", "*.pay.success", RetryStaircase.NONE))));
+    objects.declare(plan);
+
+    List<String> unbound = objects.unbindFrom("audit", "stock.event.topic.ex"::equals);
+
+    assertThat(unbound).containsExactly("unbound q.audit.stock_low from stock.event.topic.ex ('*.reserve.failed')");
+    assertThat(broker.bindings).containsExactlyInAnyOrderElementsOf(plan.bindings().stream()
+        .filter(b -> !b.exchange().equals("stock.event.topic.ex")).toList());
+    assertThat(broker.queues).as("the queue stays; the plan decides about it").containsKey("q.audit.stock_low");
+  }
+
   @Test
   void declaresThePlanOnAnEmptyBrokerAndThenChangesNothing() {
     ServiceTopology plan = payment(QueueType.CLASSIC, "1s", "5s");

@@ -16,9 +16,16 @@ import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.events.ConsumerRegistry;
 import dev.baton.runtime.http.ApiAuth;
+import dev.baton.runtime.http.ApiSecurity;
 import dev.baton.runtime.http.HealthCheck;
 import dev.baton.runtime.http.HttpApi;
 import dev.baton.runtime.http.InstanceDocuments;
+import dev.baton.runtime.http.auth.AccessGate;
+import dev.baton.runtime.http.auth.AuthMode;
+import dev.baton.runtime.http.auth.KubernetesReviews;
+import dev.baton.runtime.http.auth.RuntimeTargets;
+import dev.baton.runtime.http.auth.SubjectAccessReviewAuthorizer;
+import dev.baton.runtime.http.auth.TokenReviewAuthenticator;
 import dev.baton.runtime.metrics.DatabaseGauges;
 import dev.baton.runtime.metrics.GaugeExporter;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -214,11 +221,27 @@ public final class BatonRuntime implements AutoCloseable {
             settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
-            (javalinRoutes, auth) -> WebUi.register(javalinRoutes, ui, auth)),
-        new ApiAuth(settings.apiToken(), settings.apiReadToken()));
+            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security)),
+        security(settings, client, database, instances));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),
         settings.httpHost(), http.port());
+  }
+
+  /**
+   * Who may call the API and the UI ({@code BATON_AUTH}): the runtime's own tokens, or Kubernetes tokens and RBAC,
+   * asked through the runtime's own client of the API server.
+   */
+  private ApiSecurity security(RuntimeSettings settings, KubernetesClient client, Database database,
+      InstanceStore instances) {
+    if (settings.auth() == AuthMode.KUBERNETES) {
+      KubernetesClient reviews = KubernetesReviews.clientFor(client);
+      started.add(reviews);
+      return ApiSecurity.kubernetes(new AccessGate(new TokenReviewAuthenticator(reviews, settings.authAudiences()),
+          new SubjectAccessReviewAuthorizer(reviews), new RuntimeTargets(database, instances, reviews)),
+          settings.trustedProxy());
+    }
+    return ApiSecurity.tokens(new ApiAuth(settings.apiToken(), settings.apiReadToken()), settings.trustedProxy());
   }
 
   /** The port the HTTP API listens on. */

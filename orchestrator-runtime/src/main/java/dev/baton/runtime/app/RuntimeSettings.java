@@ -4,6 +4,7 @@ import dev.baton.contract.TlsTrust;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.messaging.BrokerAddresses;
 import dev.baton.runtime.core.StateMachine;
+import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.store.DatabaseSettings;
 import java.time.Duration;
 import java.util.List;
@@ -51,6 +52,12 @@ import java.util.Map;
  *     Tempo or Jaeger address); null: the UI shows the trace id as text
  * @param maxCommandBytes the largest input (with the earlier outputs it carries) a command may have; a step whose
  *     command would be larger fails with reason PayloadTooLarge instead of being sent
+ * @param auth how callers of the API and the UI are known ({@code BATON_AUTH}): the runtime's own tokens, or
+ *     Kubernetes tokens and RBAC
+ * @param authAudiences the audiences a Kubernetes token must be for ({@code BATON_AUTH_AUDIENCES}); empty: the
+ *     API server's own, as {@code kubectl create token} gives without {@code --audience}
+ * @param trustedProxy whether the runtime stands behind a proxy it trusts to write {@code X-Forwarded-For}: the
+ *     audit then records that header's first hop as the source address instead of the proxy's
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -85,7 +92,10 @@ public record RuntimeSettings(
     String managementUsername,
     String managementPassword,
     String traceUrl,
-    long maxCommandBytes) {
+    long maxCommandBytes,
+    AuthMode auth,
+    List<String> authAudiences,
+    boolean trustedProxy) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -104,7 +114,16 @@ public record RuntimeSettings(
     if (httpPort < 0 || httpPort > 65_535) {
       throw new IllegalArgumentException("httpPort must be 0..65535, got " + httpPort);
     }
+    auth = auth == null ? AuthMode.TOKEN : auth;
+    authAudiences = authAudiences == null ? List.of() : List.copyOf(authAudiences);
+    if (auth == AuthMode.KUBERNETES && (apiToken != null || apiReadToken != null)) {
+      throw new IllegalArgumentException(KUBERNETES_WITH_TOKENS);
+    }
   }
+
+  /** Kubernetes mode takes no static token: one set would look like protection while nothing reads it. */
+  static final String KUBERNETES_WITH_TOKENS = "BATON_AUTH=kubernetes checks Kubernetes tokens with TokenReviews and"
+      + " never reads BATON_API_TOKEN or BATON_API_READ_TOKEN: unset them (or use BATON_AUTH=token)";
 
   /** The settings of a process on a developer's machine: PostgreSQL and RabbitMQ on localhost, the API open. */
   public static RuntimeSettings localDefaults() {
@@ -112,7 +131,7 @@ public record RuntimeSettings(
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 2, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
         Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null,
-        StateMachine.DEFAULT_MAX_COMMAND_BYTES);
+        StateMachine.DEFAULT_MAX_COMMAND_BYTES, AuthMode.TOKEN, List.of(), false);
   }
 
   /**
@@ -161,7 +180,21 @@ public record RuntimeSettings(
             r.string("BATON_RABBITMQ_MANAGEMENT_USERNAME", null), r.secret("BATON_RABBITMQ_MANAGEMENT_PASSWORD"))
         .traceUrl(r.string("BATON_TRACE_URL", null))
         .maxCommandBytes(r.integer("BATON_MAX_COMMAND_BYTES", (int) d.maxCommandBytes, 1, Integer.MAX_VALUE))
+        .auth(auth(r))
+        .authAudiences(r.list("BATON_AUTH_AUDIENCES", d.authAudiences))
+        .trustedProxy(r.bool("BATON_HTTP_TRUSTED_PROXY", d.trustedProxy))
         .build();
+  }
+
+  /** {@code BATON_AUTH}, with the static tokens it cannot go with reported among the other problems. */
+  private static AuthMode auth(SettingsReader r) {
+    AuthMode mode = r.enumeration("BATON_AUTH", AuthMode.class, AuthMode.TOKEN);
+    if (mode == AuthMode.KUBERNETES && (r.isSet("BATON_API_TOKEN") || r.isSet("BATON_API_TOKEN_FILE")
+        || r.isSet("BATON_API_READ_TOKEN") || r.isSet("BATON_API_READ_TOKEN_FILE"))) {
+      r.problem("BATON_AUTH", KUBERNETES_WITH_TOKENS);
+      return AuthMode.TOKEN; // reported: the start stops with the other problems
+    }
+    return mode;
   }
 
   /** {@code BATON_RABBITMQ_ADDRESSES}, checked here so that a bad item is reported with the other settings. */
@@ -193,8 +226,9 @@ public record RuntimeSettings(
         + consumerThreads + ", prefetch=" + prefetch + ", eventBatchSize=" + eventBatchSize + ", outboxBatchSize="
         + outboxBatchSize + ", timeoutPollInterval=" + timeoutPollInterval + ", retention=" + retention
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
-        + ", apiToken=" + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken="
-        + (apiReadToken == null ? "none" : "(set)") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        + ", auth=" + auth.wire() + (auth == AuthMode.TOKEN ? ", apiToken="
+        + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken=" + (apiReadToken == null ? "none" : "(set)")
+        : "") + (authAudiences.isEmpty() ? "" : ", authAudiences=" + authAudiences) + (trustedProxy ? ", trustedProxy=true" : "") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
         + (amqpAddresses.isEmpty() ? "" : ", amqpAddresses=" + amqpAddresses)
         + ", managementUrl=" + (managementUrl == null ? "none" : managementUrl.replaceFirst("//[^/@]*@", "//"))
         + "]";
@@ -241,6 +275,9 @@ public record RuntimeSettings(
     private String managementPassword;
     private String traceUrl;
     private long maxCommandBytes;
+    private AuthMode auth;
+    private List<String> authAudiences;
+    private boolean trustedProxy;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -276,6 +313,9 @@ public record RuntimeSettings(
       managementPassword = s.managementPassword;
       traceUrl = s.traceUrl;
       maxCommandBytes = s.maxCommandBytes;
+      auth = s.auth;
+      authAudiences = s.authAudiences;
+      trustedProxy = s.trustedProxy;
     }
 
     public Builder databaseUrl(String v) {
@@ -436,13 +476,29 @@ public record RuntimeSettings(
       return this;
     }
 
+    /** How callers are known: {@link AuthMode#TOKEN} (the default) or {@link AuthMode#KUBERNETES}. */
+    public Builder auth(AuthMode v) {
+      auth = v;
+      return this;
+    }
+
+    public Builder authAudiences(List<String> v) {
+      authAudiences = v;
+      return this;
+    }
+
+    public Builder trustedProxy(boolean v) {
+      trustedProxy = v;
+      return this;
+    }
+
     public RuntimeSettings build() {
       return new RuntimeSettings(databaseUrl, databaseUsername, databasePassword, createDatabase, amqpUri, httpHost,
           httpPort, consumerThreads, prefetch, retention, amqpUsername, amqpPassword, namespaces, requireReady,
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
           apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword, traceUrl,
-          maxCommandBytes);
+          maxCommandBytes, auth, authAudiences, trustedProxy);
     }
   }
 }

@@ -11,6 +11,9 @@ import dev.baton.runtime.core.Stimulus;
 import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Actor;
+import dev.baton.runtime.store.AuditRow;
+import dev.baton.runtime.store.AuditStore;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore.NewInstance;
 import dev.baton.runtime.store.InstanceStore;
@@ -31,13 +34,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Start, cancel, retry and signals: each one transaction on a locked instance row, moved by the {@link Engine}. */
+/**
+ * Start, cancel, retry and signals: each one transaction on a locked instance row, moved by the {@link Engine}. Each
+ * is asked for by an {@link Actor}, recorded on the instance in the same transaction (its audit) and told to the
+ * {@link AuditLog} once it has committed.
+ */
 public final class InstanceService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(InstanceService.class);
@@ -49,6 +57,7 @@ public final class InstanceService implements AutoCloseable {
   private final Engine engine;
   private final StartGroups groups;
   private final RuntimeMetrics metrics;
+  private final AuditStore audit = new AuditStore();
 
   public InstanceService(UnitOfWork unitOfWork, InstanceStore instances, StepStore steps,
       DefinitionCatalog definitions, Engine engine, RuntimeMetrics metrics) {
@@ -81,19 +90,25 @@ public final class InstanceService implements AutoCloseable {
    * (docs/design.md#runtime-semantics: starting twice returns the first instance). Returns once the start is
    * committed; concurrent starts share a transaction ({@link StartGroups}).
    *
+   * @param actor who asked: the instance's {@code created_by} and its audit entry (a key started before records
+   *     nothing)
    * @throws IllegalArgumentException when the spec cannot be run
    */
-  public Started start(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson)
-      throws SQLException {
+  public Started start(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
+      Actor actor) throws SQLException {
     // The trace is the caller's (the start request's span is current here, not on the writer's thread).
-    return groups.submit(new StartGroups.Request(namespace, workflow, spec, businessKey, inputJson,
-        engine.tracing().startTraceparent(namespace, workflow), new CompletableFuture<>()));
+    Started started = groups.submit(new StartGroups.Request(namespace, workflow, spec, businessKey, inputJson,
+        engine.tracing().startTraceparent(namespace, workflow), actor, new CompletableFuture<>()));
+    AuditLog.write(new AuditLog.Line(AuditRow.Action.START.wire(),
+        started.created() ? AuditLog.Outcome.CREATED : AuditLog.Outcome.EXISTING, actor, namespace, workflow,
+        started.current().id().toString(), null));
+    return started;
   }
 
   /** The starts of a group, in one transaction (see {@link #startIn}). */
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
     List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),
-        r.inputJson(), r.traceparent())).toList();
+        r.inputJson(), r.traceparent(), r.actor(), null)).toList();
     return unitOfWork.runHot(tx -> startIn(tx, orders, true), (work, commit) -> {
       for (int i = 0; i < orders.size(); i++) {
         metrics.hop(RuntimeMetrics.Hop.START_APPLY, work);
@@ -106,9 +121,13 @@ public final class InstanceService implements AutoCloseable {
     return startTogether(List.of(request)).get(0);
   }
 
-  /** A start to make: a single start's request, or an item of a batch. */
+  /**
+   * A start to make: a single start's request, or an item of a batch.
+   *
+   * @param detail its audit entry's detail ({@value #BATCH} for an item of a batch), or null
+   */
   private record Order(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
-      String traceparent) {
+      String traceparent, Actor actor, String detail) {
 
     Key key() {
       return new Key(namespace, workflow, businessKey);
@@ -140,7 +159,7 @@ public final class InstanceService implements AutoCloseable {
         WorkflowDefinition definition = definitions.current(c, o.namespace(), o.workflow(), o.spec());
         UUID id = RandomIds.next();
         news.add(new NewInstance(id, o.namespace(), o.workflow(), definition.revision(), o.businessKey(),
-            o.inputJson(), o.traceparent()));
+            o.inputJson(), o.traceparent(), o.actor(), o.detail()));
         orderOf.put(id, i);
       }
     }
@@ -151,7 +170,7 @@ public final class InstanceService implements AutoCloseable {
     refuseOversizedStarts(orders, created, writes, orderOf);
     for (int k = 0; k < created.size(); k++) {
       InstanceRecord r = created.get(k);
-      out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps);
+      out[orderOf.get(r.id())] = written(c, r, writes.get(k), withSteps, orders.get(orderOf.get(r.id())));
     }
     // Keys that were there before this transaction: the instance that has them, as it is now.
     Map<String, Map<String, List<String>>> existing = new HashMap<>();
@@ -169,8 +188,9 @@ public final class InstanceService implements AutoCloseable {
           if (first == null) {
             throw new IllegalStateException("business key " + key + " neither inserted nor found");
           }
-          out[firstOf.get(new Key(ns.getKey(), wf.getKey(), key))] =
-              new Started(false, first, withSteps ? steps.listFor(c, first.id()) : List.of());
+          out[firstOf.get(new Key(ns.getKey(), wf.getKey(), key))] = new Started(false, first,
+              withSteps ? steps.listFor(c, first.id()) : List.of(),
+              withSteps ? audit.listFor(c, first.id()) : List.of());
         }
       }
     }
@@ -178,7 +198,7 @@ public final class InstanceService implements AutoCloseable {
     for (int i = 0; i < orders.size(); i++) {
       int first = firstOf.get(orders.get(i).key());
       if (first != i) {
-        out[i] = new Started(false, out[first].current(), out[first].steps());
+        out[i] = new Started(false, out[first].current(), out[first].steps(), out[first].audit());
       }
     }
     return List.of(out);
@@ -187,16 +207,18 @@ public final class InstanceService implements AutoCloseable {
   /**
    * A new instance as its start wrote it: what reading it back in the same transaction would return (every
    * timestamp is the transaction's time), without the read. A start that did not move the instance, which the
-   * state machine does not do today, is read back.
+   * state machine does not do today, is read back. Its audit is the start's entry, which the insert wrote as given.
    */
-  private Started written(Connection c, InstanceRecord inserted, TransitionWriter.Write write, boolean withSteps)
-      throws SQLException {
+  private Started written(Connection c, InstanceRecord inserted, TransitionWriter.Write write, boolean withSteps,
+      Order order) throws SQLException {
     Transition t = write.transition();
+    Instant now = inserted.createdAt();
+    List<AuditRow> started = withSteps ? List.of(new AuditRow(AuditRow.Action.START.wire(), order.actor().user(), now,
+        order.actor().source(), order.detail())) : List.of();
     if (!t.moved()) {
       return new Started(true, instances.find(c, inserted.id()).orElseThrow(),
-          withSteps ? steps.listFor(c, inserted.id()) : List.of());
+          withSteps ? steps.listFor(c, inserted.id()) : List.of(), started);
     }
-    Instant now = inserted.createdAt();
     Instant deadline = null;
     List<StepState> rows = new ArrayList<>(t.rows().size());
     for (StepState s : t.rows()) {
@@ -215,8 +237,8 @@ public final class InstanceService implements AutoCloseable {
         stepStarted ? t.currentStep() : inserted.stepName(), stepStarted ? t.currentAttempt() : inserted.attempt(),
         stepStarted ? now : inserted.stepStartedAt(), deadline, inserted.inputJson(),
         write.lastErrorJson() != null ? write.lastErrorJson() : inserted.lastErrorJson(), t.cancelRequested(), now,
-        now, t.finishes() ? now : null, inserted.traceparent());
-    return new Started(true, current, withSteps ? rows : List.of());
+        now, t.finishes() ? now : null, inserted.traceparent(), inserted.createdBy());
+    return new Started(true, current, withSteps ? rows : List.of(), started);
   }
 
   private static Integer[] byBusinessKey(int size, IntFunction<String> key) {
@@ -240,29 +262,43 @@ public final class InstanceService implements AutoCloseable {
    * a batch is durable as a whole or not at all. Items are inserted in business-key order, so two batches with
    * keys in common wait for each other instead of deadlocking.
    *
+   * @param actor who asked: each instance created gets its audit entry (detail {@value #BATCH}), the batch one log line
    * @return one result per item, in the order given
    * @throws IllegalArgumentException when the spec cannot be run
    */
-  public List<BatchStarted> startAll(String namespace, String workflow, WorkflowSpec spec, List<StartItem> items)
-      throws SQLException {
+  public List<BatchStarted> startAll(String namespace, String workflow, WorkflowSpec spec, List<StartItem> items,
+      Actor actor) throws SQLException {
     List<Order> orders = items.stream().map(item -> new Order(namespace, workflow, spec, item.businessKey(),
-        item.inputJson(), engine.tracing().startTraceparent(namespace, workflow))).toList();
-    return unitOfWork.run(tx -> startIn(tx, orders, false)).stream()
+        item.inputJson(), engine.tracing().startTraceparent(namespace, workflow), actor, BATCH)).toList();
+    List<BatchStarted> started = unitOfWork.run(tx -> startIn(tx, orders, false)).stream()
         .map(s -> new BatchStarted(s.current().id(), s.current().status(), s.created())).toList();
+    long created = started.stream().filter(BatchStarted::created).count();
+    // One line for the batch (its instances have an entry each): how many it asked for and how many it created.
+    AuditLog.write(new AuditLog.Line(AuditRow.Action.START.wire(),
+        created > 0 ? AuditLog.Outcome.CREATED : AuditLog.Outcome.EXISTING, actor, namespace, workflow, null,
+        BATCH + " of " + items.size() + ": " + created + " created"));
+    return started;
   }
+
+  /** The audit detail of a start made by a batch. */
+  public static final String BATCH = "batch";
+  /** The audit detail of a cancel that compensates first. */
+  public static final String COMPENSATE = "compensate";
 
   /**
    * Cancels a RUNNING or COMPENSATING instance; cancelling a cancelled one again changes nothing.
    *
    * @param compensate undo the completed and unknown-outcome steps first; the instance then ends CANCELLED
+   * @param actor who asked: recorded when the cancel moved the instance
    */
-  public Result cancel(UUID id, boolean compensate) throws SQLException {
-    return change(id, new Stimulus.Cancel(compensate));
+  public Result cancel(UUID id, boolean compensate, Actor actor) throws SQLException {
+    return change(id, new Stimulus.Cancel(compensate), new Audit(AuditRow.Action.CANCEL, actor,
+        compensate ? COMPENSATE : null));
   }
 
-  /** Sends the failed steps (or compensation) of a FAILED instance again as new attempts. */
-  public Result retry(UUID id) throws SQLException {
-    return change(id, new Stimulus.Retry());
+  /** Sends the failed steps (or compensation) of a FAILED instance again as new attempts, recorded as the actor's. */
+  public Result retry(UUID id, Actor actor) throws SQLException {
+    return change(id, new Stimulus.Retry(), new Audit(AuditRow.Action.RETRY, actor, null));
   }
 
   /** The most signals an instance holds that no wait has consumed; more are refused until waits consume them. */
@@ -273,10 +309,12 @@ public final class InstanceService implements AutoCloseable {
    *
    * @param idempotencyKey the request's Idempotency-Key, or null: the same key again stores nothing and changes
    *     nothing (a client's retry after an ambiguous answer is not consumed by a later wait of the same name)
+   * @param actor who sent it: recorded once the signal is stored (not again for the same key)
    * @return NotFound, Conflict (the instance has finished, or holds {@value #MAX_PENDING_SIGNALS} signals already) or
    *     Done
    */
-  public Result signal(UUID id, String signal, String bodyJson, String idempotencyKey) throws SQLException {
+  public Result signal(UUID id, String signal, String bodyJson, String idempotencyKey, Actor actor)
+      throws SQLException {
     return change(id, (c, instance) -> {
       if (!instance.status().isActive()) {
         return Optional.of(new Result.Conflict("instance is " + instance.status()
@@ -287,41 +325,78 @@ public final class InstanceService implements AutoCloseable {
             + " consumed yet; send more once its waits have taken some"));
       }
       if (!steps.storeSignal(c, id, signal, bodyJson, idempotencyKey)) {
-        return Optional.of(new Result.Done(instance, steps.listFor(c, id))); // stored before: nothing changes
+        // Stored before (the same Idempotency-Key): nothing changes, and the audit has it once.
+        return Optional.of(new Result.Done(instance, steps.listFor(c, id), audit.listFor(c, id)));
       }
       return Optional.empty();
-    }, new Stimulus.SignalStored(signal));
+    }, new Stimulus.SignalStored(signal), new Audit(AuditRow.Action.SIGNAL, actor, signal));
   }
 
-  private Result change(UUID id, Stimulus stimulus) throws SQLException {
-    return change(id, (c, instance) -> Optional.empty(), stimulus);
+  /** Who asked for a change, and what its audit entry says. */
+  private record Audit(AuditRow.Action action, Actor actor, String detail) {}
+
+  private Result change(UUID id, Stimulus stimulus, Audit audit) throws SQLException {
+    return change(id, (c, instance) -> Optional.empty(), stimulus, audit);
   }
 
-  private Result change(UUID id, Precheck precheck, Stimulus stimulus) throws SQLException {
-    return unitOfWork.run(tx -> {
-      Connection c = tx.connection();
-      Optional<InstanceRecord> locked = instances.lock(c, id);
-      if (locked.isEmpty()) {
-        return new Result.NotFound();
+  private Result change(UUID id, Precheck precheck, Stimulus stimulus, Audit asked) throws SQLException {
+    Result result = unitOfWork.run(tx -> changeIn(tx, id, precheck, stimulus, asked));
+    // Once committed: the line says what was asked and how it ended.
+    InstanceRecord instance = result instanceof Result.Done done ? done.instance() : null;
+    AuditLog.Outcome outcome = result instanceof Result.NotFound ? AuditLog.Outcome.NOT_FOUND
+        : result instanceof Result.Conflict ? AuditLog.Outcome.REFUSED : AuditLog.Outcome.DONE;
+    AuditLog.write(new AuditLog.Line(asked.action().wire(), outcome, asked.actor(), instance == null ? null : instance.namespace(), instance == null ? null : instance.workflow(),
+        id.toString(), asked.detail()));
+    return result;
+  }
+
+  /**
+   * The actions the audit records when they happen: a signal whenever it is stored (a wait may take it later), a
+   * cancel or a retry only when it moved the instance (a second cancel changes nothing and records nothing).
+   */
+  private static boolean recorded(AuditRow.Action action, Transition t) {
+    return action == AuditRow.Action.SIGNAL || t.moved();
+  }
+
+  private Result changeIn(UnitOfWork.Transaction tx, UUID id, Precheck precheck, Stimulus stimulus, Audit asked)
+      throws SQLException {
+    Connection c = tx.connection();
+    Optional<InstanceRecord> locked = instances.lock(c, id);
+    if (locked.isEmpty()) {
+      return new Result.NotFound();
+    }
+    Optional<Result> refused = precheck.check(c, locked.get());
+    if (refused.isPresent()) {
+      return refused.get();
+    }
+    Engine.Applied applied = engine.apply(tx, locked.get(), stimulus);
+    Transition t = applied.transition();
+    if (t.kind() == Transition.Kind.REFUSED) {
+      return new Result.Conflict(t.reason());
+    }
+    if (recorded(asked.action(), t)) {
+      audit.record(c, id, asked.action(), asked.actor(), asked.detail());
+    }
+    long withdrawn = applied.written().withdrawn();
+    if (withdrawn > 0) {
+      try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
+          MessageTracing.traceIdOf(locked.get().traceparent()))) {
+        LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, withdrawn);
       }
-      Optional<Result> refused = precheck.check(c, locked.get());
-      if (refused.isPresent()) {
-        return refused.get();
-      }
-      Engine.Applied applied = engine.apply(tx, locked.get(), stimulus);
-      Transition t = applied.transition();
-      if (t.kind() == Transition.Kind.REFUSED) {
-        return new Result.Conflict(t.reason());
-      }
-      long withdrawn = applied.written().withdrawn();
-      if (withdrawn > 0) {
-        try (LogFields.Scope fields = LogFields.open(id.toString(), locked.get().workflow(), null,
-            MessageTracing.traceIdOf(locked.get().traceparent()))) {
-          LOG.info("Instance {}: {} command(s) not yet published were withdrawn", id, withdrawn);
-        }
-      }
-      return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id));
-    });
+    }
+    return new Result.Done(instances.find(c, id).orElseThrow(), steps.listFor(c, id), audit.listFor(c, id));
+  }
+
+  /**
+   * Records dead-letter replays on the instances whose messages went back to their queues (those of this runtime
+   * that still exist), in a transaction of its own: the replay itself happened on the broker.
+   *
+   * @param detail what was replayed, e.g. the queue
+   * @return how many instances it was recorded on
+   */
+  public int recordReplays(Set<UUID> instanceIds, Actor actor, String detail) throws SQLException {
+    return unitOfWork.run(tx -> audit.recordForExisting(tx.connection(), instanceIds, AuditRow.Action.REPLAY, actor,
+        detail));
   }
 
   /** How many instances {@link #failRunning} reads at a time: each is then failed in a transaction of its own. */
@@ -508,9 +583,9 @@ public final class InstanceService implements AutoCloseable {
 
   /**
    * A start: whether it created the instance (201) or found it by business key (200), and the instance as it is at
-   * the end of the start's transaction with its steps (what the API answers).
+   * the end of the start's transaction with its steps and audit (what the API answers; a batch's have neither).
    */
-  public record Started(boolean created, InstanceRecord current, List<StepState> steps) {}
+  public record Started(boolean created, InstanceRecord current, List<StepState> steps, List<AuditRow> audit) {}
 
   /** One start of a batch: a business key and the input (JSON). */
   public record StartItem(String businessKey, String inputJson) {}
@@ -524,6 +599,7 @@ public final class InstanceService implements AutoCloseable {
 
     record Conflict(String reason) implements Result {}
 
-    record Done(InstanceRecord instance, List<StepState> steps) implements Result {}
+    /** The instance as the change left it, with its steps and its audit. */
+    record Done(InstanceRecord instance, List<StepState> steps, List<AuditRow> audit) implements Result {}
   }
 }

@@ -3,6 +3,7 @@ package dev.baton.runtime.engine;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.engine.InstanceService.Started;
 import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.store.Actor;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import java.util.ArrayList;
@@ -38,14 +39,15 @@ final class StartGroups implements AutoCloseable {
   /**
    * One start waiting for its group's commit.
    *
+   * @param actor who asked for it (its audit entry)
    * @param queuedNanos when it was queued ({@link System#nanoTime}): the start of its wait for a writer
    */
   record Request(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
-      String traceparent, CompletableFuture<Started> answer, long queuedNanos) {
+      String traceparent, Actor actor, CompletableFuture<Started> answer, long queuedNanos) {
 
     Request(String namespace, String workflow, WorkflowSpec spec, String businessKey, String inputJson,
-        String traceparent, CompletableFuture<Started> answer) {
-      this(namespace, workflow, spec, businessKey, inputJson, traceparent, answer, System.nanoTime());
+        String traceparent, Actor actor, CompletableFuture<Started> answer) {
+      this(namespace, workflow, spec, businessKey, inputJson, traceparent, actor, answer, System.nanoTime());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.baton.runtime.http;
 
+import dev.baton.runtime.http.auth.Caller;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,6 +16,8 @@ import org.slf4j.LoggerFactory;
  * Without any token the API is open (what {@code baton dev} does by default). Tokens are compared in constant time
  * (as SHA-256 digests, so their length does not leak either) and never logged. The web UI under {@code /ui/} is not
  * checked here: it signs its users in with the same tokens and keeps them in a session cookie ({@code ui.UiAuth}).
+ * A request let through carries its {@link Caller} for the audit: {@code static-token}, {@code static-read-token}, or
+ * {@code anonymous} on an open API.
  */
 public final class ApiAuth {
 
@@ -107,6 +110,7 @@ public final class ApiAuth {
   /** A Javalin before-handler: lets the request through, or throws 401/403 (answered as JSON by the API). */
   void check(Context ctx) {
     if (full == null) {
+      ctx.attribute(ApiSecurity.CALLER, Caller.ANONYMOUS);
       return;
     }
     String path = ctx.path();
@@ -133,6 +137,12 @@ public final class ApiAuth {
       throw ApiError.forbidden("the read-only token may not " + ctx.method() + " " + path
           + ": use the full token (BATON_API_TOKEN) for changes");
     }
+    ctx.attribute(ApiSecurity.CALLER, callerOf(access.get()));
+  }
+
+  /** Who a token mode's session or token is, for the audit. */
+  public static Caller callerOf(Access access) {
+    return access == Access.FULL ? Caller.STATIC_TOKEN : Caller.STATIC_READ_TOKEN;
   }
 
   /** The token of {@code Bearer <token>} (scheme case-insensitive), or null for another scheme. */

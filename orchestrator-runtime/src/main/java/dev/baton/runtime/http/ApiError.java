@@ -14,6 +14,10 @@ final class ApiError extends RuntimeException {
 
   static final String BAD_REQUEST = "BadRequest";
 
+  static ApiError of(int status, String code, String message) {
+    return new ApiError(status, code, message);
+  }
+
   static ApiError badRequest(String message) {
     return new ApiError(400, BAD_REQUEST, message);
   }

@@ -43,10 +43,10 @@ public final class HttpApi implements AutoCloseable {
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
       RouteTable routes, Pages pages) {}
 
-  /** Pages served beside the API: they register their routes, and are given the API's authentication. */
+  /** Pages served beside the API: they register their routes, and are given the API's security. */
   @FunctionalInterface
   public interface Pages {
-    void register(RoutesConfig routes, ApiAuth auth);
+    void register(RoutesConfig routes, ApiSecurity security);
   }
 
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p) {
@@ -56,9 +56,15 @@ public final class HttpApi implements AutoCloseable {
   /** @param auth who may call what: bearer tokens, or {@link ApiAuth#OPEN} */
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiAuth auth) {
+    return start(host, port, maxRequestBytes, requireReady, p, ApiSecurity.tokens(auth, false));
+  }
+
+  /** @param security who may call what: the runtime's tokens, or Kubernetes tokens and RBAC */
+  public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
+      ApiSecurity security) {
     IdempotentRequests idempotent = new IdempotentRequests(p.database(), new RequestKeyStore());
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
-        p.workflows(), requireReady, maxRequestBytes, p.metrics());
+        p.workflows(), requireReady, maxRequestBytes, p.metrics(), security);
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
       config.jetty.port = port;
@@ -67,9 +73,9 @@ public final class HttpApi implements AutoCloseable {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
 
-      config.routes.before(auth::check);
+      security.register(config.routes);
       if (p.pages() != null) {
-        p.pages().register(config.routes, auth);
+        p.pages().register(config.routes, security);
       }
 
       config.routes.post(ApiPaths.INSTANCES, idempotent.wrap(routes::start));
@@ -81,6 +87,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post(ApiPaths.SIGNAL, idempotent.wrap(routes::signal));
       config.routes.get(ApiPaths.COUNTS, new CountsRoute(p.metrics())::counts);
       config.routes.get(ApiPaths.ROUTES, new RoutesRoute(p.routes())::routes);
+      config.routes.get(ApiPaths.WHOAMI, ctx -> InstanceRoutes.respond(ctx, 200, security.whoAmI(ctx)));
       config.routes.get(ApiPaths.HEALTH, ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
@@ -117,7 +124,7 @@ public final class HttpApi implements AutoCloseable {
         error(ctx, 500, "InternalError", "the request failed; see the runtime's log");
       });
     }).start();
-    LOG.info("HTTP API listening on {}:{} ({})", host, app.port(), auth.describe());
+    LOG.info("HTTP API listening on {}:{} ({})", host, app.port(), security.describe());
     return new HttpApi(app);
   }
 

@@ -1,6 +1,7 @@
 package dev.baton.runtime.http;
 
 import dev.baton.httpapi.InstanceDocument;
+import dev.baton.runtime.store.AuditStore;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
@@ -18,6 +19,7 @@ public final class InstanceDocuments {
   private final Database database;
   private final InstanceStore instances;
   private final StepStore steps;
+  private final AuditStore audit = new AuditStore();
 
   public InstanceDocuments(Database database, InstanceStore instances, StepStore steps) {
     this.database = database;
@@ -25,14 +27,17 @@ public final class InstanceDocuments {
     this.steps = steps;
   }
 
-  /** The instance with every dispatch of its steps and compensations, or empty when there is no such instance. */
+  /**
+   * The instance with every dispatch of its steps and compensations and its audit, or empty when there is no such
+   * instance.
+   */
   public Optional<InstanceDocument> detail(UUID id) throws SQLException {
     return database.inTransaction(c -> {
       Optional<InstanceRecord> found = instances.find(c, id);
       if (found.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(InstanceJson.detail(found.get(), steps.listFor(c, id)));
+      return Optional.of(InstanceJson.detail(found.get(), steps.listFor(c, id), audit.listFor(c, id)));
     });
   }
 }

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
+import dev.baton.httpapi.AuditEntry;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.LastError;
 import dev.baton.httpapi.StepDocument;
 import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.StepStatus;
+import dev.baton.runtime.store.AuditRow;
 import dev.baton.runtime.store.InstanceRecord;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,13 +22,16 @@ final class InstanceJson {
 
   private InstanceJson() {}
 
-  /** The list form: everything but the step history, input and outputs. */
+  /** The list form: everything but the step history, input, outputs and audit. */
   static InstanceDocument summary(InstanceRecord i) {
-    return document(i, null, null, null);
+    return document(i, null, null, null, null);
   }
 
-  /** The full form: with input, the outputs by step, and every attempt of every step, oldest first. */
-  static InstanceDocument detail(InstanceRecord i, List<StepState> steps) {
+  /**
+   * The full form: with input, the outputs by step, every attempt of every step and every audited action, oldest
+   * first.
+   */
+  static InstanceDocument detail(InstanceRecord i, List<StepState> steps, List<AuditRow> audit) {
     ObjectNode outputs = Json.object();
     List<StepDocument> list = new ArrayList<>(steps.size());
     for (StepState e : steps) {
@@ -39,15 +44,17 @@ final class InstanceJson {
               : new StepDocument.StepError(e.errorCode(), e.errorReason()),
           e.chosen(), e.late(), e.commandMessageId() == null ? null : e.commandMessageId().toString()));
     }
-    return document(i, Json.read(i.inputJson()), outputs, list);
+    List<AuditEntry> entries = audit.stream()
+        .map(a -> new AuditEntry(a.action(), a.user(), a.at(), a.source(), a.detail())).toList();
+    return document(i, Json.read(i.inputJson()), outputs, list, entries);
   }
 
   private static InstanceDocument document(InstanceRecord i, JsonNode input,
-      ObjectNode outputs, List<StepDocument> steps) {
+      ObjectNode outputs, List<StepDocument> steps, List<AuditEntry> audit) {
     return new InstanceDocument(i.id().toString(), i.namespace(), i.workflow(), i.revision(), i.businessKey(),
         MessageTracing.traceIdOf(i.traceparent()), i.status().name(), i.phase().name(), i.stepName(), i.attempt(),
         i.stepStartedAt(), i.stepDeadline(), lastError(i.lastErrorJson()), i.createdAt(), i.updatedAt(),
-        i.finishedAt(), input, outputs, steps);
+        i.finishedAt(), i.createdBy(), input, outputs, steps, audit);
   }
 
   /** The instance's last error as the engine recorded it (a JSON column), or null. */

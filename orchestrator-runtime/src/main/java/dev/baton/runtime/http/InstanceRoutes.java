@@ -47,11 +47,14 @@ final class InstanceRoutes {
   private final boolean requireReady;
   private final long maxRequestBytes;
   private final RuntimeMetrics metrics;
+  private final ApiSecurity security;
 
   InstanceRoutes(Database database, InstanceStore instances, StepStore steps, InstanceService service,
-      WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics) {
+      WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics,
+      ApiSecurity security) {
     this.database = database;
     this.instances = instances;
+    this.security = security;
     this.documents = new InstanceDocuments(database, instances, steps);
     this.service = service;
     this.workflows = workflows;
@@ -70,7 +73,8 @@ final class InstanceRoutes {
     // The request's span begins (or continues, with the caller's traceparent) the instance's trace.
     Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
     try (Scope current = span.makeCurrent()) {
-      started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()));
+      started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()),
+          security.actor(ctx));
     } catch (InstanceService.FirstCommandTooLarge e) {
       // Nothing was created: an instance whose first command cannot be sent would only fail at once.
       span.setStatus(StatusCode.ERROR, e.getMessage());
@@ -84,7 +88,8 @@ final class InstanceRoutes {
     if (started.created()) {
       metrics.instanceStarted(name);
     }
-    respond(ctx, started.created() ? 201 : 200, InstanceJson.detail(started.current(), started.steps()));
+    respond(ctx, started.created() ? 201 : 200,
+        InstanceJson.detail(started.current(), started.steps(), started.audit()));
   }
 
   /**
@@ -101,7 +106,7 @@ final class InstanceRoutes {
         .map(s -> new InstanceService.StartItem(s.businessKey(), Json.write(s.input()))).toList();
     List<InstanceService.BatchStarted> started;
     try {
-      started = service.startAll(ns, name, workflow.getSpec(), items);
+      started = service.startAll(ns, name, workflow.getSpec(), items, security.actor(ctx));
     } catch (InstanceService.FirstCommandTooLarge e) {
       throw ApiError.tooLarge("no instance of the batch was started: instances[" + e.item() + "] (businessKey '"
           + e.businessKey() + "'): " + e.getMessage());
@@ -176,13 +181,13 @@ final class InstanceRoutes {
   void cancel(Context ctx) throws SQLException {
     UUID id = instanceId(ctx);
     CancelRequest request = CancelRequest.parse(body(ctx));
-    settle(ctx, id, service.cancel(id, request.compensate()), 200);
+    settle(ctx, id, service.cancel(id, request.compensate(), security.actor(ctx)), 200);
   }
 
   /** {@code POST /api/v1/instances/{id}/retry}. */
   void retry(Context ctx) throws SQLException {
     UUID id = instanceId(ctx);
-    settle(ctx, id, service.retry(id), 200);
+    settle(ctx, id, service.retry(id, security.actor(ctx)), 200);
   }
 
   /**
@@ -196,7 +201,8 @@ final class InstanceRoutes {
       throw ApiError.badRequest("a signal name is 1 to " + MAX_SIGNAL + " characters");
     }
     String json = Json.write(RequestBody.read(body(ctx), "the signal's body as JSON, e.g. {\"by\": \"ann\"}"));
-    settle(ctx, id, service.signal(id, signal, json, ctx.header(IdempotentRequests.HEADER)), 202);
+    settle(ctx, id, service.signal(id, signal, json, ctx.header(IdempotentRequests.HEADER), security.actor(ctx)),
+        202);
   }
 
   private void settle(Context ctx, UUID id, InstanceService.Result result, int status) {
@@ -207,7 +213,7 @@ final class InstanceRoutes {
       throw ApiError.conflict(c.reason());
     }
     InstanceService.Result.Done done = (InstanceService.Result.Done) result;
-    respond(ctx, status, InstanceJson.detail(done.instance(), done.steps()));
+    respond(ctx, status, InstanceJson.detail(done.instance(), done.steps(), done.audit()));
   }
 
   private InstanceDocument detail(UUID id) throws SQLException {

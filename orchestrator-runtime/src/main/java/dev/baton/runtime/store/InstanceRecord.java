@@ -13,6 +13,7 @@ import java.util.UUID;
  * @param stepStartedAt when it started (the API's since)
  * @param stepDeadline the nearest deadline of the instance's steps in flight (null on the hot path)
  * @param traceparent the instance's trace: the span that started it (null for instances older than tracing)
+ * @param createdBy who started it (the audit's user; null for instances older than the audit, and on the hot path)
  */
 public record InstanceRecord(
     UUID id,
@@ -32,4 +33,5 @@ public record InstanceRecord(
     Instant createdAt,
     Instant updatedAt,
     Instant finishedAt,
-    String traceparent) {}
+    String traceparent,
+    String createdBy) {}

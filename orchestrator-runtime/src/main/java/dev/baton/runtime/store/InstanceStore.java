@@ -22,7 +22,7 @@ public final class InstanceStore {
 
   private static final String COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
       + " current_step_name, attempt, step_started_at, input::text AS input, last_error::text AS last_error,"
-      + " cancel_requested, created_at, updated_at, finished_at, trace_parent,"
+      + " cancel_requested, created_at, updated_at, finished_at, trace_parent, created_by,"
       + " (SELECT min(s.deadline) FROM instance_step s WHERE s.instance_id = workflow_instance.id"
       + "   AND s.deadline IS NOT NULL) AS step_deadline";
 
@@ -38,7 +38,7 @@ public final class InstanceStore {
       + " current_step_name, attempt, NULL::timestamptz AS step_started_at, input::text AS input,"
       + " last_error::text AS last_error, cancel_requested, NULL::timestamptz AS created_at,"
       + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
-      + " trace_parent";
+      + " trace_parent, NULL::text AS created_by";
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
   /**
@@ -52,19 +52,29 @@ public final class InstanceStore {
   /**
    * New instances, many in one statement, inserted in the order given (callers sort them by business key, so two
    * transactions with keys in common wait for each other instead of deadlocking); a business key that exists is
-   * skipped (its inserter is waited for, as the unique index does). Returns what was written, with the
-   * transaction's time as created_at. It opens the starts' transactions, so it carries their plan setting.
+   * skipped (its inserter is waited for, as the unique index does). Each instance inserted gets its audit entry
+   * ({@code start}, who, from where) in the same statement: no round trip more, and a key that existed records
+   * nothing. Returns what was written, with the transaction's time as created_at. It opens the starts' transactions,
+   * so it carries their plan setting.
    */
-  private static final String INSERT_ALL = Database.GENERIC_PLANS + "INSERT INTO workflow_instance (id, namespace, workflow, revision,"
-      + " business_key, status, phase, current_step_name, attempt, input, trace_parent)"
-      + " SELECT id, namespace, workflow, revision, business_key, 'RUNNING', 'FORWARD', '', 0, input::jsonb, trace_parent"
-      + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY"
-      + "   AS n(id, namespace, workflow, revision, business_key, input, trace_parent, ord) ORDER BY ord"
-      + " ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING id, namespace, workflow, revision,"
-      + " business_key, status, phase, current_step_name, attempt, NULL::timestamptz AS step_started_at,"
-      + " input::text AS input, last_error::text AS last_error, cancel_requested, created_at,"
-      + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
-      + " trace_parent";
+  private static final String INSERT_ALL = Database.GENERIC_PLANS + "WITH n AS (SELECT * FROM unnest(?::uuid[],"
+      + " ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])"
+      + " WITH ORDINALITY AS n(id, namespace, workflow, revision, business_key, input, trace_parent, created_by,"
+      + "   source, detail, ord)),"
+      + " inserted AS (INSERT INTO workflow_instance (id, namespace, workflow, revision, business_key, status, phase,"
+      + "   current_step_name, attempt, input, trace_parent, created_by)"
+      + "   SELECT id, namespace, workflow, revision, business_key, 'RUNNING', 'FORWARD', '', 0, input::jsonb,"
+      + "   trace_parent, created_by FROM n ORDER BY ord"
+      + "   ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING id, namespace, workflow, revision,"
+      + "   business_key, status, phase, current_step_name, attempt, NULL::timestamptz AS step_started_at,"
+      + "   input::text AS input, last_error::text AS last_error, cancel_requested, created_at,"
+      + "   NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
+      + "   trace_parent, created_by),"
+      + " audited AS (INSERT INTO instance_audit (instance_id, action, user_name, at, source, detail)"
+      + "   SELECT i.id, 'start', i.created_by, i.created_at, n.source, n.detail FROM inserted i JOIN n ON n.id = i.id)"
+      + " SELECT * FROM inserted";
+  /** The Workflow of an instance: what its access is decided on (never changes). */
+  private static final String WORKFLOW_OF = "SELECT namespace, workflow FROM workflow_instance WHERE id = ?";
   private static final String FIND_BY_KEYS = "SELECT " + COLUMNS + " FROM workflow_instance"
       + " WHERE namespace = ? AND workflow = ? AND business_key = ANY (?)";
   /** Folds the change log into the totals (see V2__instance_counts.sql); rows of concurrent transactions stay. */
@@ -142,6 +152,16 @@ public final class InstanceStore {
     return found;
   }
 
+  /** The namespace and name of the Workflow an instance belongs to, or empty when there is no such instance. */
+  public Optional<WorkflowName> workflowOf(Connection c, UUID id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(WORKFLOW_OF)) {
+      ps.setObject(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(new WorkflowName(rs.getString(1), rs.getString(2))) : Optional.empty();
+      }
+    }
+  }
+
   /** Locks the row unless another transaction holds it (then empty: the timer sweep comes back later). */
   public Optional<InstanceRecord> lockIfFree(Connection c, UUID id) throws SQLException {
     return one(c, LOCK_IF_FREE, id);
@@ -165,6 +185,9 @@ public final class InstanceStore {
       String[] keys = new String[n];
       String[] inputs = new String[n];
       String[] traces = new String[n];
+      String[] users = new String[n];
+      String[] sources = new String[n];
+      String[] details = new String[n];
       for (int i = 0; i < n; i++) {
         NewInstance x = news.get(i);
         ids[i] = x.id();
@@ -174,6 +197,9 @@ public final class InstanceStore {
         keys[i] = x.businessKey();
         inputs[i] = x.inputJson();
         traces[i] = x.traceparent();
+        users[i] = x.startedBy().user();
+        sources[i] = x.startedBy().source();
+        details[i] = x.detail();
       }
       ps.setArray(1, c.createArrayOf("uuid", ids));
       ps.setArray(2, c.createArrayOf("text", namespaces));
@@ -182,6 +208,9 @@ public final class InstanceStore {
       ps.setArray(5, c.createArrayOf("text", keys));
       ps.setArray(6, c.createArrayOf("text", inputs));
       ps.setArray(7, c.createArrayOf("text", traces));
+      ps.setArray(8, c.createArrayOf("text", users));
+      ps.setArray(9, c.createArrayOf("text", sources));
+      ps.setArray(10, c.createArrayOf("text", details));
       nextResult(ps, ps.execute(), "the inserted instances");
       try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
@@ -348,12 +377,21 @@ public final class InstanceStore {
         Jdbc.instant(rs, "created_at"),
         Jdbc.instant(rs, "updated_at"),
         Jdbc.instant(rs, "finished_at"),
-        rs.getString("trace_parent"));
+        rs.getString("trace_parent"),
+        rs.getString("created_by"));
   }
 
-  /** What a new instance starts with. */
+  /**
+   * What a new instance starts with.
+   *
+   * @param startedBy who started it: its {@code created_by} and its audit entry
+   * @param detail the audit entry's detail ({@code batch} for an item of a batch), or null
+   */
   public record NewInstance(UUID id, String namespace, String workflow, int revision, String businessKey,
-      String inputJson, String traceparent) {}
+      String inputJson, String traceparent, Actor startedBy, String detail) {}
+
+  /** A Workflow by namespace and name. */
+  public record WorkflowName(String namespace, String name) {}
 
   /** One group of the per-status count. */
   public record StatusCount(String namespace, String workflow, String status, long count) {}

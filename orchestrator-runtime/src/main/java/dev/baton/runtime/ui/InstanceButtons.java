@@ -1,7 +1,9 @@
 package dev.baton.runtime.ui;
 
 import dev.baton.runtime.engine.InstanceService;
+import dev.baton.runtime.store.Actor;
 import java.sql.SQLException;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -31,16 +33,21 @@ public final class InstanceButtons {
     return new InstanceDetailView.Abilities(true, true);
   }
 
-  Outcome cancel(UUID id, boolean compensate) throws SQLException {
-    return outcome(service.cancel(id, compensate));
+  Outcome cancel(UUID id, boolean compensate, Actor actor) throws SQLException {
+    return outcome(service.cancel(id, compensate, actor));
   }
 
-  Outcome retry(UUID id) throws SQLException {
-    return outcome(service.retry(id));
+  Outcome retry(UUID id, Actor actor) throws SQLException {
+    return outcome(service.retry(id, actor));
   }
 
-  Outcome signal(UUID id, String signal, String bodyJson) throws SQLException {
-    return outcome(service.signal(id, signal, bodyJson, null));
+  Outcome signal(UUID id, String signal, String bodyJson, Actor actor) throws SQLException {
+    return outcome(service.signal(id, signal, bodyJson, null, actor));
+  }
+
+  /** Records a dead-letter replay on the instances whose messages it sent back. */
+  void replayed(Set<UUID> instances, Actor actor, String detail) throws SQLException {
+    service.recordReplays(instances, actor, detail);
   }
 
   private static Outcome outcome(InstanceService.Result result) {

@@ -6,6 +6,7 @@ import static dev.baton.runtime.ui.Html.url;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.json.Json;
+import dev.baton.httpapi.AuditEntry;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.StepView;
 import dev.baton.workflow.StepKind;
@@ -56,6 +57,7 @@ final class InstanceDetailView {
     b.append("<h2>Steps</h2><div class=\"picture-wrap\">")
         .append(StepPictureSvg.render(picture, i.workflow() + " steps: " + i.status(), now)).append("</div>");
     table(b, i, picture, now);
+    audit(b, i);
     b.append("<h2>Data</h2>");
     json(b, "Input", i.input(), "input");
     json(b, "Outputs by step", i.outputs(), "outputs");
@@ -85,7 +87,11 @@ final class InstanceDetailView {
     }
     b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))
         .append(", revision ").append(i.revision()).append("</dd>")
-        .append("<dt>Started</dt><dd>").append(Html.time(i.createdAt())).append("</dd>");
+        .append("<dt>Started</dt><dd>").append(Html.time(i.createdAt()));
+    if (i.createdBy() != null) {
+      b.append(" by <span id=\"created-by\" class=\"mono\">").append(esc(i.createdBy())).append("</span>");
+    }
+    b.append("</dd>");
     if (i.traceId() != null && !i.traceId().isEmpty()) {
       b.append("<dt>Trace</dt><dd id=\"trace\" class=\"mono\">").append(traces.html(i.traceId())).append("</dd>");
     }
@@ -136,6 +142,24 @@ final class InstanceDetailView {
           .append("<button type=\"submit\" id=\"signal\"").append(disabled).append(">Send signal</button></form>");
     }
     b.append("</div>");
+  }
+
+  /** Who did what to the instance, oldest first: the audit (docs/design.md#security). */
+  private static void audit(StringBuilder b, InstanceView i) {
+    if (i.audit().isEmpty()) {
+      return;
+    }
+    b.append("<h2>Actions</h2><table class=\"cards\" id=\"audit\"><thead><tr><th>Action</th><th>By</th>")
+        .append("<th>At</th><th>From</th><th>Detail</th></tr></thead><tbody>");
+    for (AuditEntry a : i.audit()) {
+      b.append("<tr data-action=\"").append(esc(a.action())).append("\"><td data-label=\"Action\">")
+          .append(esc(a.action())).append("</td><td data-label=\"By\" class=\"mono\">").append(esc(a.user()))
+          .append("</td><td data-label=\"At\">").append(Html.time(a.at())).append("</td><td data-label=\"From\"")
+          .append(" class=\"mono\">").append(esc(a.source() == null ? "" : a.source()))
+          .append("</td><td data-label=\"Detail\">").append(esc(a.detail() == null ? "" : a.detail()))
+          .append("</td></tr>");
+    }
+    b.append("</tbody></table>");
   }
 
   private static void table(StringBuilder b, InstanceView i, StepPicture picture, Instant now) {

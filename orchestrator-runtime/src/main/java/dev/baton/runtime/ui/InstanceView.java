@@ -1,6 +1,7 @@
 package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.httpapi.AuditEntry;
 import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,12 +10,13 @@ import java.util.Optional;
 
 /**
  * One instance as the UI shows it: the instance document of the API (docs/design.md#interfaces) folded into one
- * {@link StepView} per step, oldest first, with its dispatches and its compensation.
+ * {@link StepView} per step, oldest first, with its dispatches and its compensation; who started it and every action
+ * taken on it ({@code audit}, oldest first; empty for instances older than the audit).
  */
 record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
     String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
     Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps,
-    String traceId) {
+    String traceId, String createdBy, List<AuditEntry> audit) {
 
   /** An error as the document has it: which step (and dispatch) failed how. */
   record Failure(String step, String kind, String status, String code, String reason, Instant at) {

@@ -58,7 +58,8 @@ final class InstanceViewAdapter {
     return new InstanceView(doc.id(), doc.namespace(), doc.workflow(), doc.revision(), doc.businessKey(),
         doc.status(), doc.phase(), doc.currentStep(), doc.attempt(), doc.since(), doc.deadline(),
         lastError(doc.lastError()), doc.createdAt(), doc.updatedAt(), doc.finishedAt(), orMissing(doc.input()),
-        orMissing(doc.outputs()), List.copyOf(views), doc.traceId());
+        orMissing(doc.outputs()), List.copyOf(views), doc.traceId(), doc.createdBy(),
+        doc.audit() == null ? List.of() : List.copyOf(doc.audit()));
   }
 
   /**

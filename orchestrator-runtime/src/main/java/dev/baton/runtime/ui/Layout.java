@@ -21,12 +21,20 @@ final class Layout {
     link(b, "/ui/dead-letters", "Dead letters", here == Section.DEAD_LETTERS);
     b.append("</nav>");
     if (viewer != null && viewer.signedIn()) {
-      b.append("<span class=\"who\">").append(viewer.mayChange() ? "signed in" : "signed in, read-only")
+      b.append("<span class=\"who\">").append(whoText(viewer))
           .append("</span><form method=\"post\" action=\"/ui/logout\">").append(viewer.csrfField())
           .append("<button class=\"secondary\" type=\"submit\">Sign out</button></form>");
     }
     b.append("</header><main>").append(body).append("</main></body></html>");
     return b.toString();
+  }
+
+  /** Token mode says what the session may do; Kubernetes mode names the user (RBAC says what they may do). */
+  private static String whoText(Viewer viewer) {
+    if (!viewer.named()) {
+      return viewer.mayChange() ? "signed in" : "signed in, read-only";
+    }
+    return "signed in as <span id=\"signed-in-as\" class=\"mono\">" + esc(viewer.caller().user()) + "</span>";
   }
 
   private static void link(StringBuilder b, String href, String text, boolean here) {

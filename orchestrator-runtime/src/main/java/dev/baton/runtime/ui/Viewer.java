@@ -1,12 +1,14 @@
 package dev.baton.runtime.ui;
 
 import dev.baton.runtime.http.ApiAuth.Access;
+import dev.baton.runtime.http.auth.Caller;
 
 /**
- * Who is looking at a page: what they may do, the CSRF token their forms carry, and whether they signed in (and so
- * can sign out).
+ * Who is looking at a page: what they may do (in Kubernetes mode always {@code FULL}: RBAC answers each action), who
+ * they are, the CSRF token their forms carry, whether they signed in (and so can sign out), and whether they are known
+ * by a name of their own (Kubernetes mode) rather than by the token mode's fixed ones.
  */
-record Viewer(Access access, String csrf, boolean signedIn) {
+record Viewer(Access access, Caller caller, String csrf, boolean signedIn, boolean named) {
 
   boolean mayChange() {
     return access == Access.FULL;

@@ -7,9 +7,17 @@ import dev.baton.deadletters.Replayer;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.runtime.definitions.SpecCodec;
 import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.AuditLog;
 import dev.baton.runtime.http.ApiAuth.Access;
-import dev.baton.runtime.http.ApiAuth;
+import dev.baton.runtime.http.ApiSecurity;
 import dev.baton.runtime.http.InstanceDocuments;
+import dev.baton.runtime.http.auth.AccessGate;
+import dev.baton.runtime.http.auth.AccessRefused;
+import dev.baton.runtime.http.auth.AccessRequest;
+import dev.baton.runtime.http.auth.AccessRule;
+import dev.baton.runtime.http.auth.AccessTable;
+import dev.baton.runtime.http.auth.ReviewUnavailable;
+import dev.baton.runtime.store.Actor;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.SqlErrors;
@@ -27,7 +35,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,20 +61,31 @@ public final class WebUi {
       InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters, TraceLink traces) {}
 
   private final Parts parts;
-  private final UiAuth auth;
+  private final Sessions sessions;
+  private final ApiSecurity security;
+  /** Kubernetes mode's gate: RBAC asked per page and per action; null in token mode. */
+  private final AccessGate gate;
   private final Clock clock;
   private final UiQueries queries = new UiQueries();
 
-  private WebUi(Parts parts, UiAuth auth, Clock clock) {
+  private WebUi(Parts parts, Sessions sessions, ApiSecurity security, Clock clock) {
     this.parts = parts;
-    this.auth = auth;
+    this.sessions = sessions;
+    this.security = security;
+    this.gate = security.gate();
     this.clock = clock;
   }
 
-  /** Adds the UI's routes; {@code apiAuth} says which tokens sign in (the API's own). */
-  public static void register(RoutesConfig routes, Parts parts, ApiAuth apiAuth) {
-    WebUi ui = new WebUi(parts, new UiAuth(apiAuth, Clock.systemUTC()), Clock.systemUTC());
+  /** Adds the UI's routes; {@code security} says who signs in and how (the API's own). */
+  public static void register(RoutesConfig routes, Parts parts, ApiSecurity security) {
+    Sessions sessions = security.gate() == null
+        ? new TokenSessions(new UiAuth(security.tokens(), Clock.systemUTC()))
+        : new KubernetesSessions(security.gate());
+    WebUi ui = new WebUi(parts, sessions, security, Clock.systemUTC());
     routes.before(ui::guard);
+    if (ui.gate != null) {
+      routes.beforeMatched(ui::authorize); // once the route is known: what RBAC is asked (AccessTable)
+    }
     routes.get("/ui/", ui::workflows);
     routes.get("/ui/workflows/{ns}/{name}", ui::instances);
     routes.get("/ui/instances/{id}", ui::instance);
@@ -104,8 +126,13 @@ public final class WebUi {
           + " again.");
     }
     boolean signInPage = path.equals("/ui/login");
-    Optional<Access> access = auth.access(ctx.cookie(UiAuth.SESSION_COOKIE), ctx.header("Authorization"));
-    if (access.isEmpty() && !signInPage) {
+    Optional<Sessions.Who> who;
+    try {
+      who = sessions.who(ctx.cookie(UiAuth.SESSION_COOKIE), ctx.header("Authorization"));
+    } catch (ReviewUnavailable e) {
+      throw new UiException(503, "Who you are cannot be checked now: " + e.getMessage() + ".");
+    }
+    if (who.isEmpty() && !signInPage) {
       if (ctx.header(LIVE_HEADER) != null || post) {
         throw new UiException(401, "Signed out: sign in again.");
       }
@@ -114,10 +141,77 @@ public final class WebUi {
       ctx.skipRemainingHandlers();
       return;
     }
-    ctx.attribute("viewer", new Viewer(access.orElse(Access.READ), csrf, auth.required() && access.isPresent()));
-    if (post && access.isPresent() && access.get() != Access.FULL && !path.equals("/ui/logout")) {
+    Access access = who.map(Sessions.Who::access).orElse(Access.READ);
+    ctx.attribute("viewer", new Viewer(access, who.map(Sessions.Who::caller).orElse(null), csrf,
+        sessions.required() && who.isPresent(), gate != null && who.isPresent()));
+    who.ifPresent(w -> ctx.attribute(ApiSecurity.CALLER, w.caller()));
+    if (post && who.isPresent() && access != Access.FULL && !path.equals("/ui/logout")) {
       throw new UiException(403, "Signed in with the read-only token: this needs the full token.");
     }
+  }
+
+  /**
+   * Kubernetes mode, once the route is known: what the page or button needs ({@link AccessTable}), asked of RBAC
+   * for the signed-in user by the same gate as the API's. A refusal is a page that says what was missing and offers
+   * to sign in as someone else.
+   */
+  private void authorize(Context ctx) {
+    String path = ctx.path();
+    Viewer viewer = ctx.attribute("viewer");
+    if (!path.startsWith("/ui") || viewer == null || viewer.caller() == null) {
+      return; // not the UI's, or signing in
+    }
+    AccessTable.Need need = AccessTable.need(ctx.method().name(), ctx.endpoints().matchedHttpEndpoint().path);
+    try {
+      gate.check(need, viewer.caller(), ctx::pathParam, ctx::formParam);
+    } catch (AccessRefused e) {
+      if (e.request() != null && "POST".equals(ctx.method().name())) {
+        AuditLog.write(new AuditLog.Line(e.request().verb(), AuditLog.Outcome.FORBIDDEN, security.actor(ctx),
+            e.request().namespace(), e.request().name(), ctx.pathParamMap().get("id"), e.request().resourcePath()));
+      }
+      UiException refused = new UiException(e.status(), e.status() == 403 ? "You may not do this: "
+          + e.getMessage() + "." : e.getMessage());
+      throw e.status() == 403 ? refused.signInAgain(returnTo(ctx)) : refused;
+    } catch (ReviewUnavailable e) {
+      throw new UiException(503, "Whether you may do this cannot be checked now: " + e.getMessage() + ".");
+    } catch (SQLException e) {
+      throw database(e);
+    }
+  }
+
+  /** The page to come back to after signing in again: this one (a form's page for a button's POST). */
+  private static String returnTo(Context ctx) {
+    if ("GET".equals(ctx.method().name())) {
+      return ctx.queryString() == null ? ctx.path() : ctx.path() + "?" + ctx.queryString();
+    }
+    String id = ctx.pathParamMap().get("id");
+    return id != null ? "/ui/instances/" + id : ctx.path().startsWith("/ui/dead-letters") ? "/ui/dead-letters" : "/ui/";
+  }
+
+  /**
+   * Kubernetes mode: which namespaces the viewer may see on a page that shows many ({@code rule}, asked per
+   * namespace; the answers are cached for seconds); token mode: all of them.
+   */
+  private Predicate<String> visible(Context ctx, AccessRule rule) {
+    if (gate == null) {
+      return ns -> true;
+    }
+    Viewer v = viewer(ctx);
+    java.util.Map<String, Boolean> asked = new java.util.HashMap<>();
+    return ns -> asked.computeIfAbsent(ns, n -> allowed(v, AccessGate.inNamespace(rule, n)));
+  }
+
+  private boolean allowed(Viewer v, AccessRequest request) {
+    try {
+      return gate.allows(v.caller(), request);
+    } catch (ReviewUnavailable e) {
+      throw new UiException(503, "What you may see cannot be checked now: " + e.getMessage() + ".");
+    }
+  }
+
+  /** The rule of a page that shows many namespaces (the table's {@code EACH_NAMESPACE} routes). */
+  private static AccessRule pageRule(String method, String route) {
+    return ((AccessTable.Need.Allowed) AccessTable.need(method, route)).rule();
   }
 
   private static Viewer viewer(Context ctx) {
@@ -125,28 +219,38 @@ public final class WebUi {
   }
 
   private void loginForm(Context ctx) {
-    if (!auth.required()) {
+    if (!sessions.required()) {
       ctx.redirect("/ui/", HttpStatus.SEE_OTHER);
       return;
     }
-    ctx.html(LoginView.page(viewer(ctx).csrf(), safeNext(ctx.queryParam("next")), null));
+    ctx.html(loginPage(ctx, safeNext(ctx.queryParam("next")), null));
+  }
+
+  private String loginPage(Context ctx, String next, String error) {
+    return LoginView.page(viewer(ctx).csrf(), next, error, sessions.prompt(), sessions.tokenLabel());
   }
 
   private void login(Context ctx) {
-    Optional<Access> access = auth.signIn(ctx.formParam("token"));
     String next = safeNext(ctx.formParam("next"));
-    if (access.isEmpty()) {
-      LOG.debug("UI sign-in refused from {}", ctx.ip());
-      ctx.status(401).html(LoginView.page(viewer(ctx).csrf(), next, "That token is not valid for this runtime."));
+    Optional<String> session;
+    try {
+      session = sessions.signIn(ctx.formParam("token"));
+    } catch (ReviewUnavailable e) {
+      ctx.status(503).html(loginPage(ctx, next, "The token cannot be checked now: " + e.getMessage() + "."));
       return;
     }
-    setCookie(ctx, UiAuth.SESSION_COOKIE, auth.session(access.get()), (int) UiAuth.SESSION_LENGTH.toSeconds());
+    if (session.isEmpty()) {
+      LOG.debug("UI sign-in refused from {}", ctx.ip());
+      ctx.status(401).html(loginPage(ctx, next, "That token is not valid for this runtime."));
+      return;
+    }
+    setCookie(ctx, UiAuth.SESSION_COOKIE, session.get(), (int) UiAuth.SESSION_LENGTH.toSeconds());
     ctx.redirect(next, HttpStatus.SEE_OTHER);
   }
 
   private void logout(Context ctx) {
     setCookie(ctx, UiAuth.SESSION_COOKIE, "", 0);
-    ctx.redirect(auth.required() ? "/ui/login" : "/ui/", HttpStatus.SEE_OTHER);
+    ctx.redirect(sessions.required() ? "/ui/login" : "/ui/", HttpStatus.SEE_OTHER);
   }
 
   /** Only a path of this UI: a sign-in link cannot send anyone elsewhere. */
@@ -166,12 +270,16 @@ public final class WebUi {
   // --- pages ---------------------------------------------------------------------------------------------------
 
   private void workflows(Context ctx) {
+    Predicate<String> visible = visible(ctx, pageRule("GET", "/ui/"));
     WorkflowBoard board = read(c -> {
       queries.oneSnapshot(c); // the counts and the steps from one moment
       List<Definition> definitions = new ArrayList<>();
       java.util.Set<String> groups = new java.util.HashSet<>();
       for (Workflow w : parts.workflows().all()) {
         String ns = w.getMetadata().getNamespace();
+        if (!visible.test(ns)) {
+          continue;
+        }
         String name = w.getMetadata().getName();
         Integer revision = null;
         List<String> steps = new ArrayList<>();
@@ -183,7 +291,8 @@ public final class WebUi {
         }
         definitions.add(new Definition(ns, name, steps, revision));
       }
-      return WorkflowBoard.of(definitions, queries.counts(c), queries.occupancy(c, groups));
+      List<WorkflowBoard.Count> counts = queries.counts(c).stream().filter(n -> visible.test(n.namespace())).toList();
+      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));
     });
     if (live(ctx)) {
       ctx.html(WorkflowsView.live(board));
@@ -254,11 +363,14 @@ public final class WebUi {
 
   private void cancel(Context ctx) {
     boolean compensate = "true".equals(ctx.formParam("compensate"));
-    act(ctx, id -> parts.buttons().cancel(id, compensate), compensate ? "cancelled-compensating" : "cancelled");
+    Actor actor = security.actor(ctx);
+    act(ctx, id -> parts.buttons().cancel(id, compensate, actor),
+        compensate ? "cancelled-compensating" : "cancelled");
   }
 
   private void retry(Context ctx) {
-    act(ctx, id -> parts.buttons().retry(id), "retried");
+    Actor actor = security.actor(ctx);
+    act(ctx, id -> parts.buttons().retry(id, actor), "retried");
   }
 
   private void signal(Context ctx) {
@@ -275,7 +387,8 @@ public final class WebUi {
       showInstance(ctx, id, "The signal's body is not JSON: " + e.getOriginalMessage(), true, 400);
       return;
     }
-    act(ctx, i -> parts.buttons().signal(i, signal, body), "signalled");
+    Actor actor = security.actor(ctx);
+    act(ctx, i -> parts.buttons().signal(i, signal, body, actor), "signalled");
   }
 
   private void act(Context ctx, Button button, String done) {
@@ -316,7 +429,9 @@ public final class WebUi {
     String service = blankToNull(ctx.queryParam("service"));
     Map<String, List<DeadLetterDesk.QueueView>> services;
     try {
-      services = desk.byService(service);
+      services = visibleServices(ctx, desk.byService(service));
+    } catch (UiException e) {
+      throw e;
     } catch (RuntimeException e) {
       LOG.warn("Reading dead letters failed: {}", e.toString());
       throw new UiException(503, "The RabbitMQ management API did not answer (" + e.getClass().getSimpleName()
@@ -324,6 +439,26 @@ public final class WebUi {
     }
     ctx.status(status).html(DeadLettersView.page(desk.vhost(), services, service, viewer(ctx), notice, error,
         clock.instant()));
+  }
+
+  /**
+   * Kubernetes mode: the services whose dead letters the viewer may list, asked in the namespace of each service's
+   * WorkerService (cluster-wide for the runtime's own parking lots and services without one); token mode: all.
+   */
+  private Map<String, List<DeadLetterDesk.QueueView>> visibleServices(Context ctx,
+      Map<String, List<DeadLetterDesk.QueueView>> services) {
+    if (gate == null) {
+      return services;
+    }
+    AccessRule rule = pageRule("GET", "/ui/dead-letters");
+    Viewer v = viewer(ctx);
+    Map<String, List<DeadLetterDesk.QueueView>> shown = new java.util.TreeMap<>();
+    services.forEach((service, queues) -> {
+      if (!queues.isEmpty() && allowed(v, gate.onDeadLetters(rule, queues.get(0).queue()))) {
+        shown.put(service, queues);
+      }
+    });
+    return shown;
   }
 
   private static String replayedNotice(Context ctx) {
@@ -363,8 +498,37 @@ public final class WebUi {
       return;
     }
     LOG.info("Replayed {} dead letter(s) from {} through the web UI", result.moved().size(), queue.name());
+    recordReplay(ctx, queue, messageId, result);
     ctx.redirect("/ui/dead-letters?replayed=" + result.moved().size() + "&queue=" + Html.url(queue.name()),
         HttpStatus.SEE_OTHER);
+  }
+
+  /**
+   * A replay into the audit: one line for the replay, and an entry on each instance of this runtime whose message
+   * went back to its queue (a worker's dead letter names its instance in {@code baton-instance}).
+   */
+  private void recordReplay(Context ctx, DeadLetterQueue queue, String messageId, Replayer.Result result) {
+    Actor actor = security.actor(ctx);
+    String detail = queue.name() + (messageId == null ? "" : " message " + messageId) + ": " + result.moved().size()
+        + " replayed";
+    Set<UUID> instances = result.moved().stream().map(Replayer.Moved::instance).map(WebUi::uuidOrNull)
+        .filter(java.util.Objects::nonNull).collect(Collectors.toSet());
+    AuditLog.write(new AuditLog.Line("replay", AuditLog.Outcome.DONE, actor, null, null,
+        instances.size() == 1 ? instances.iterator().next().toString() : null, detail));
+    try {
+      parts.buttons().replayed(instances, actor, queue.name() + (messageId == null ? "" : " message " + messageId));
+    } catch (SQLException e) {
+      // The messages are back in their queues; only the instances' entries are missing (the line above has it).
+      LOG.warn("The replay from {} could not be recorded on its instances: {}", queue.name(), e.toString());
+    }
+  }
+
+  private static UUID uuidOrNull(String text) {
+    try {
+      return text == null ? null : UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   // --- plumbing ------------------------------------------------------------------------------------------------
@@ -416,9 +580,11 @@ public final class WebUi {
       return;
     }
     Viewer v = ctx.attribute("viewer");
+    String again = e.signInAgain() == null ? "" : "<p><a id=\"sign-in-again\" href=\"/ui/login?next="
+        + Html.url(e.signInAgain()) + "\">Sign in as someone else</a></p>";
     ctx.status(e.status()).html(Layout.page("Error", Layout.Section.NONE, v,
         "<h1>" + (e.status() == 404 ? "Not found" : e.status() == 403 ? "Refused" : "Something went wrong")
-            + "</h1>" + Layout.notice(e.getMessage(), true) + "<p><a href=\"/ui/\">Workflows</a></p>"));
+            + "</h1>" + Layout.notice(e.getMessage(), true) + again + "<p><a href=\"/ui/\">Workflows</a></p>"));
   }
 
   private static UUID instanceId(Context ctx) {
@@ -441,6 +607,7 @@ public final class WebUi {
   /** A page that answers with an error page (status and what to tell the user). */
   static final class UiException extends RuntimeException {
     private final int status;
+    private String signInAgain;
 
     UiException(int status, String message) {
       super(message);
@@ -449,6 +616,16 @@ public final class WebUi {
 
     int status() {
       return status;
+    }
+
+    /** A refusal that offers to sign in as someone else, then come back to {@code next}. */
+    UiException signInAgain(String next) {
+      this.signInAgain = safeNext(next);
+      return this;
+    }
+
+    String signInAgain() {
+      return signInAgain;
     }
   }
 }

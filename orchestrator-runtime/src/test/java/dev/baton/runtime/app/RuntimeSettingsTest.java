@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.contract.settings.InvalidSettingsException;
+import dev.baton.runtime.http.auth.AuthMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,6 +54,32 @@ class RuntimeSettingsTest {
     assertThat(RuntimeSettings.fromEnvironment(Map.of()).amqpAddresses()).isEmpty();
     assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_RABBITMQ_ADDRESSES", "mq-0:port")))
         .hasMessageContaining("BATON_RABBITMQ_ADDRESSES").hasMessageContaining("'mq-0:port' is not host:port");
+  }
+
+  @Test
+  void authIsTheRuntimesOwnTokensUnlessKubernetesIsAskedFor() {
+    assertThat(RuntimeSettings.fromEnvironment(Map.of()).auth()).isEqualTo(AuthMode.TOKEN);
+    RuntimeSettings kubernetes = RuntimeSettings.fromEnvironment(Map.of("BATON_AUTH", " Kubernetes ",
+        "BATON_HTTP_TRUSTED_PROXY", "true"));
+    assertThat(kubernetes.auth()).isEqualTo(AuthMode.KUBERNETES);
+    assertThat(kubernetes.trustedProxy()).isTrue();
+    assertThat(kubernetes.toString()).contains("auth=kubernetes").doesNotContain("apiToken");
+    assertThat(RuntimeSettings.fromEnvironment(Map.of("BATON_AUTH", "token", "BATON_API_TOKEN", "t0ken")).toString())
+        .contains("auth=token, apiToken=(set)").doesNotContain("t0ken");
+  }
+
+  @Test
+  void aBadAuthModeOrKubernetesWithStaticTokensStopsTheStart() {
+    assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_AUTH", "oidc")))
+        .hasMessage("BATON_AUTH: expected one of token, kubernetes, got 'oidc'");
+    assertThatThrownBy(() -> RuntimeSettings.fromEnvironment(Map.of("BATON_AUTH", "kubernetes",
+        "BATON_API_TOKEN", "s3cret-token")))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("BATON_AUTH: BATON_AUTH=kubernetes checks Kubernetes tokens")
+        .hasMessageContaining("unset them").hasMessageNotContaining("s3cret-token");
+    assertThatThrownBy(() -> RuntimeSettings.localDefaults().toBuilder().auth(AuthMode.KUBERNETES)
+        .apiReadToken("read").build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("BATON_API_READ_TOKEN");
   }
 
   @Test

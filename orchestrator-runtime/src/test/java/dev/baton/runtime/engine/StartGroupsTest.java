@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.runtime.engine.InstanceService.Started;
+import dev.baton.runtime.store.Actor;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,6 +141,7 @@ class StartGroupsTest {
   }
 
   private static StartGroups.Request request(String key) {
-    return new StartGroups.Request("default", "order", null, key, "{}", null, new CompletableFuture<>());
+    return new StartGroups.Request("default", "order", null, key, "{}", null, new Actor("anonymous", null),
+        new CompletableFuture<>());
   }
 }

@@ -60,6 +60,31 @@ class HttpApiIT {
   }
 
   @Test
+  void anOpenApiRecordsWhoActedAsAnonymousWithTheirAddress() {
+    Response created = h.start("parked", "api-audit-1", "{}");
+    String id = created.json().get("id").asText();
+    Response cancelled = h.post("/api/v1/instances/" + id + "/cancel", "");
+
+    assertThat(created.json().get("createdBy").asText()).isEqualTo("anonymous");
+    JsonNode audit = cancelled.json().get("audit");
+    assertThat(audit).hasSize(2);
+    assertThat(audit.get(0).get("action").asText()).isEqualTo("start");
+    assertThat(audit.get(1).get("action").asText()).isEqualTo("cancel");
+    assertThat(audit.get(1).get("user").asText()).isEqualTo("anonymous");
+    assertThat(audit.get(1).get("source").asText()).isEqualTo("127.0.0.1");
+    assertThat(h.get(BASE + "parked/instances?businessKey=api-audit-1").json().at("/items/0/createdBy").asText())
+        .isEqualTo("anonymous");
+  }
+
+  @Test
+  void whoamiOnAnOpenApiIsAnonymous() {
+    Response me = h.get("/api/v1/whoami");
+    assertThat(me.status()).isEqualTo(200);
+    assertThat(me.json().get("user").asText()).isEqualTo("anonymous");
+    assertThat(me.json().get("auth").asText()).isEqualTo("open");
+  }
+
+  @Test
   void startReturns201ThenTheSameInstanceWith200() {
     Response created = h.start("parked", "api-start-1", "{\"amount\": 3}");
     assertThat(created.status()).isEqualTo(201);

@@ -65,6 +65,12 @@ final class RuntimeHarness implements AutoCloseable {
         .start(RuntimeHarness::new);
   }
 
+  /** With a cluster whose TokenReviews and SubjectAccessReviews {@code auth} answers (Kubernetes mode). */
+  static RuntimeHarness create(String prefix, FakeClusterAuth auth) {
+    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD, auth.expectations())
+        .start(RuntimeHarness::new);
+  }
+
   /** Settings for this vhost and database, with short intervals so tests do not wait on pollers. */
   RuntimeSettings settings() {
     return RuntimeSettings.localDefaults().toBuilder()
@@ -162,7 +168,7 @@ final class RuntimeHarness implements AutoCloseable {
 
   // --- HTTP --------------------------------------------------------------------------------------------------
 
-  record Response(int status, JsonNode json, String text) {}
+  record Response(int status, JsonNode json, String text, java.net.http.HttpHeaders headers) {}
 
   Response post(String path, String body) {
     return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
@@ -178,6 +184,19 @@ final class RuntimeHarness implements AutoCloseable {
 
   Response get(String path) {
     return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  /** A GET with {@code Authorization: Bearer <token>}. */
+  Response get(String path, String token) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + token).GET());
+  }
+
+  /** A POST with {@code Authorization: Bearer <token>}, and an Idempotency-Key unless it is null. */
+  Response post(String path, String body, String token, String idempotencyKey) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + token)
+        .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body));
+    return send(idempotencyKey == null ? b : b.header("Idempotency-Key", idempotencyKey));
   }
 
   Response start(String workflow, String businessKey, String inputJson) {
@@ -233,7 +252,7 @@ final class RuntimeHarness implements AutoCloseable {
       } catch (Exception notJson) {
         // left null: the assertion on the body says so
       }
-      return new Response(r.statusCode(), json, r.body());
+      return new Response(r.statusCode(), json, r.body(), r.headers());
     } catch (Exception e) {
       throw new IllegalStateException("HTTP request failed", e);
     }

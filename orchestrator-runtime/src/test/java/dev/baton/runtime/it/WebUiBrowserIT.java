@@ -283,6 +283,8 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElements(By.cssSelector("svg.picture g.step[data-step='ship'] text.error")))
           .as("a cancel is not drawn as a failure").isEmpty();
       assertThat(b.driver.findElements(By.id("cancel"))).isEmpty();
+      assertThat(b.driver.findElement(By.cssSelector("#audit tr[data-action='cancel']")).getText())
+          .as("the cancel is on the instance's actions, by whoever the open API knows").contains("anonymous");
       b.screenshot("instance-cancelled");
     }
   }
@@ -500,6 +502,8 @@ class WebUiBrowserIT {
         b.driver.findElement(By.id("cancel")).click();
         b.driver.switchTo().alert().accept();
         await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+        assertThat(h.instance(id).at("/audit/1/user").asText()).as("the full token's cancel, audited")
+            .isEqualTo("static-token");
         Object cookie = ((JavascriptExecutor) b.driver).executeScript("return document.cookie;");
         assertThat(String.valueOf(cookie)).as("the session is HttpOnly").doesNotContain("baton-session");
         b.driver.get(base);
