@@ -1,14 +1,14 @@
 -- Argo CD health of a Baton resource: Workflow, WorkerService or RetryPolicy (group baton.dev); the same script serves
 -- the three kinds (resource.customizations.health.baton.dev_<Kind> in argocd-cm, see the chart README).
 -- Healthy: the operator has reconciled the current generation and Ready is True.
--- Degraded: Ready is False for a reason a person must act on (a bad spec, a name conflict, a missing permission, the
--- broker refusing or unreachable).
+-- Degraded: Ready is False for a reason a person must act on (a bad spec, a name conflict, a missing permission or
+-- tenancy grant, the broker refusing or unreachable).
 -- Progressing: anything else (not reconciled yet, worker pods starting, KEDA's scaler getting ready).
 local hs = {}
 local needsAPerson = {
   InvalidSpec = true, InvalidRetryPolicy = true, MissingService = true, MissingCommand = true,
   MissingRetryPolicy = true, Conflict = true, ImmutableQueueArguments = true, BrokerRejected = true,
-  BrokerUnavailable = true, KedaForbidden = true, KedaNotInstalled = true, ReconcileError = true,
+  BrokerUnavailable = true, KedaForbidden = true, KedaNotInstalled = true, ReconcileError = true, Forbidden = true,
 }
 
 local status = obj.status

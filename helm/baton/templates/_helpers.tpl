@@ -106,6 +106,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-runtime-api" (include "baton.fullname" .)) .Values.runtime.apiToken.existingSecret }}
 {{- end }}
 
+{{/* "true" when callers of the runtime are known by Kubernetes tokens and RBAC (runtime.auth.mode=kubernetes). */}}
+{{- define "baton.kubernetesAuth" -}}
+{{- if eq .Values.runtime.auth.mode "kubernetes" }}true{{- end }}
+{{- end }}
+
 {{/* The runtime URL the operator reads live counts from. */}}
 {{- define "baton.operator.runtimeUrl" -}}
 {{- if .Values.operator.runtimeUrl }}
@@ -197,11 +202,36 @@ own when the operator's secrets access is limited to watched namespaces.
   verbs: ["get", "update"]
 {{- end }}
 
-{{/* The runtime only reads Workflow definitions (informer, plus a get for one it has not seen yet). */}}
+{{/*
+Where it watches, the runtime only reads Workflow definitions (informer, plus a get for one it has not seen yet); what
+Kubernetes auth adds, cluster-wide, is baton.runtime.authRules.
+*/}}
 {{- define "baton.runtime.rules" -}}
 - apiGroups: ["baton.dev"]
   resources: ["workflows"]
   verbs: ["get", "list", "watch"]
+{{- end }}
+
+{{/*
+With runtime.auth.mode=kubernetes, besides system:auth-delegator's create on tokenreviews and subjectaccessreviews:
+the runtime lists WorkerServices in every namespace to find the one that holds a service's name, whose namespace
+RBAC is asked about for that service's dead letters (http.auth.RuntimeTargets).
+*/}}
+{{- define "baton.runtime.authRules" -}}
+- apiGroups: ["baton.dev"]
+  resources: ["workerservices"]
+  verbs: ["list"]
+{{- end }}
+
+{{/*
+With runtime.auth.mode=kubernetes: what the runtime asks RBAC about the operator's token when the operator reads
+/api/v1/counts and /api/v1/routes, list on instances in every namespace. The project's InstanceRoles.operatorReader
+(a chart test compares them).
+*/}}
+{{- define "baton.operator.runtimeReaderRules" -}}
+- apiGroups: ["baton.dev"]
+  resources: ["workflows/instances"]
+  verbs: ["list"]
 {{- end }}
 
 {{/* Shared pod-level bits: the /tmp emptyDir; call with (dict "size" "64Mi"). */}}

@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code helm install --dry-run} (client only: there is no cluster here) with each value set: the chart installs, and
- * NOTES.txt tells how to check the operator, reach the runtime (with its API token) and apply the first example, and
- * warns about missing credentials.
+ * NOTES.txt tells how to check the operator, reach the runtime (with a Kubernetes token, or in token mode its API
+ * token) and apply the first example, and warns about missing credentials.
  */
 class ChartInstallTest {
 
@@ -34,6 +34,16 @@ class ChartInstallTest {
     if (values != ValueSet.OPERATOR_ONLY) {
       assertThat(notes).contains("port-forward service/baton-runtime 8080:8080")
           .contains("http://baton-runtime.baton-system.svc:8080");
+    }
+    if (values != ValueSet.OPERATOR_ONLY && values.kubernetesAuth()) {
+      // How a ServiceAccount may, and how its token reaches the CLI and the UI.
+      String audience = values == ValueSet.AUDIENCES ? " --audience baton" : "";
+      assertThat(notes).contains("kubectl -n <ns> create token <sa>" + audience + " | bin/baton login --token-stdin")
+          .contains("sign-in page");
+      assertThat(notes).contains(values == ValueSet.WATCH_NAMESPACES ? "bind it to a Role of <ns>"
+          : "--clusterrole=baton-instances-edit --serviceaccount=<ns>:<sa>");
+    }
+    if (values != ValueSet.OPERATOR_ONLY && !values.kubernetesAuth()) {
       // Where the API token is, and how the CLI gets it.
       String secret = values == ValueSet.EXISTING_SECRETS ? "baton-runtime-api-tokens" : "baton-runtime-api";
       String key = values == ValueSet.EXISTING_SECRETS ? "api-token" : "token";
@@ -42,7 +52,8 @@ class ChartInstallTest {
           .contains("curl -H \"Authorization: Bearer $BATON_RUNTIME_TOKEN\"");
     }
     if (values == ValueSet.OPERATOR_ONLY) {
-      assertThat(notes).contains("The operator sends no token to http://baton-runtime.elsewhere.svc:8080");
+      assertThat(notes).contains("The operator sends http://baton-runtime.elsewhere.svc:8080 a token of its "
+          + "ServiceAccount");
     }
     if (values == ValueSet.SERVICE_MONITOR) {
       assertThat(notes).as("Prometheus reads the read-only token in the ServiceMonitor's namespace")
@@ -52,7 +63,8 @@ class ChartInstallTest {
     assertThat(notes.contains("WARNING")).as("warning about missing credentials with %s", values)
         .isEqualTo(!credentialsGiven);
     if (values == ValueSet.WATCH_NAMESPACES) {
-      assertThat(notes).contains("Baton follows only: team-a, team-b").contains("kubectl apply -n team-a");
+      assertThat(notes).contains("Baton follows only: team-a, team-b").contains("kubectl apply -n team-a")
+          .contains("Cluster-wide only what Kubernetes tokens");
     }
   }
 }

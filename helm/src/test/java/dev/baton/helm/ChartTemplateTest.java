@@ -39,8 +39,9 @@ class ChartTemplateTest {
 
   /** Every variable either component reads a credential from. */
   private static final Pattern CREDENTIAL = Pattern.compile(".*(PASSWORD|USERNAME|_USER|_URI|TOKEN)$");
-  /** The runtime API's Secret the chart makes when runtime.apiToken.existingSecret is empty. */
+  /** The runtime API's Secret the chart makes in token mode when runtime.apiToken.existingSecret is empty. */
   private static final String API_SECRET = Chart.RELEASE + "-runtime-api";
+  private static final Map<String, Object> TOKEN_MODE = Map.of("runtime.auth.mode", "token");
 
   @ParameterizedTest
   @EnumSource(ValueSet.class)
@@ -181,9 +182,9 @@ class ChartTemplateTest {
     assertThat(chart.all(ServiceAccount.class)).extracting(sa -> sa.getMetadata().getName())
         .containsExactlyInAnyOrder("baton-operator", "baton-runtime");
     assertThat(chart.ofKind("ServiceMonitor")).as("no ServiceMonitor unless enabled").isEmpty();
-    assertThat(chart.all(Secret.class)).as("the runtime's broker Secret is the operator's to keep")
+    assertThat(chart.all(Secret.class)).as("the runtime's broker Secret is the operator's to keep; no API token")
         .extracting(s -> s.getMetadata().getName())
-        .containsExactlyInAnyOrder("baton-rabbitmq-admin", "baton-runtime-database", API_SECRET);
+        .containsExactlyInAnyOrder("baton-rabbitmq-admin", "baton-runtime-database");
 
     Deployment operator = chart.operator();
     assertThat(container(operator).getImage()).isEqualTo("baton-operator:0.1.0");
@@ -194,8 +195,9 @@ class ChartTemplateTest {
     assertThat(env(operator).keySet()).containsExactly("BATON_RABBITMQ_MANAGEMENT_URL", "BATON_RABBITMQ_USERNAME",
         "BATON_RABBITMQ_PASSWORD", "BATON_RABBITMQ_HOST", "BATON_RABBITMQ_PORT", "BATON_RABBITMQ_VHOST",
         "BATON_USER_PREFIX", "BATON_RESYNC", "BATON_SERVER_SIDE_APPLY", "BATON_RUNTIME_URL", "BATON_COUNTS_INTERVAL",
-        "BATON_RUNTIME_TOKEN", "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION", "BATON_LEADER_ELECTION_NAMESPACE",
-        "BATON_LEADER_ELECTION_LEASE", "BATON_OPERATOR_HTTP_PORT", "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
+        "BATON_RUNTIME_TOKEN_PATH", "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION",
+        "BATON_LEADER_ELECTION_NAMESPACE", "BATON_LEADER_ELECTION_LEASE", "BATON_OPERATOR_HTTP_PORT",
+        "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
     assertSecretRef(operator, "BATON_RABBITMQ_USERNAME", "baton-rabbitmq-admin", "username");
     assertSecretRef(operator, "BATON_RABBITMQ_PASSWORD", "baton-rabbitmq-admin", "password");
     assertThat(value(operator, "BATON_SERVER_SIDE_APPLY")).isEqualTo("true");
@@ -224,11 +226,13 @@ class ChartTemplateTest {
     assertThat(value(runtime, "BATON_DATABASE_URL")).startsWith("jdbc:postgresql://");
     assertThat(value(runtime, "BATON_DATABASE_CREATE")).isEqualTo("false");
     assertThat(value(runtime, "BATON_REQUIRE_READY")).isEqualTo("true");
+    assertThat(value(runtime, "BATON_AUTH")).isEqualTo("kubernetes");
     assertSecretRef(runtime, "BATON_DATABASE_USERNAME", "baton-runtime-database", "username");
     assertSecretRef(runtime, "BATON_DATABASE_PASSWORD", "baton-runtime-database", "password");
     assertSecretRef(runtime, "BATON_RABBITMQ_URI", "baton-runtime-rabbitmq", "uri");
     assertThat(env(runtime)).doesNotContainKeys("BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD",
-        "BATON_NAMESPACES");
+        "BATON_NAMESPACES", "BATON_API_TOKEN", "BATON_API_READ_TOKEN", "BATON_AUTH_AUDIENCES",
+        "BATON_HTTP_TRUSTED_PROXY");
     assertThat(value(runtime, "BATON_LOG_FORMAT")).isEqualTo("text");
     // Liveness asks only whether the process answers: a database or broker outage must not restart every pod.
     assertServesHttp(runtime, 8080, "/livez", "/healthz");
@@ -312,6 +316,15 @@ class ChartTemplateTest {
   }
 
   @Test
+  void tenancyStaysClosedUnlessTheChartOpensIt() {
+    assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKey("BATON_TENANCY_OPEN");
+    assertThat(env(Chart.template(ValueSet.DEFAULTS, Map.of("operator.tenancyOpen", false)).operator()))
+        .doesNotContainKey("BATON_TENANCY_OPEN");
+    assertThat(value(Chart.template(ValueSet.DEFAULTS, Map.of("operator.tenancyOpen", true)).operator(),
+        "BATON_TENANCY_OPEN")).isEqualTo("true");
+  }
+
+  @Test
   void serviceMonitorsOnlyWhenEnabled() {
     for (ValueSet values : ValueSet.values()) {
       if (values != ValueSet.SERVICE_MONITOR) {
@@ -338,8 +351,10 @@ class ChartTemplateTest {
     assertThat(metricsEndpoint(chart, "baton-operator")).doesNotContainKey("bearerTokenSecret");
     assertThat(decoded(chart.get(Secret.class, API_SECRET))).containsOnlyKeys("token", "read-token");
     assertSecretRef(chart.runtime(), "BATON_API_READ_TOKEN", API_SECRET, "read-token");
-    // Without one, /metrics stays open and Prometheus sends no token.
+    // Without one, /metrics stays open and Prometheus sends no token; so it does in kubernetes mode.
     assertThat(metricsEndpoint(Chart.template(ValueSet.SERVICE_MONITOR, Map.of("runtime.apiToken.readTokenKey", "")),
+        "baton-runtime")).doesNotContainKey("bearerTokenSecret");
+    assertThat(metricsEndpoint(Chart.template(ValueSet.SERVICE_MONITOR, Map.of("runtime.auth.mode", "kubernetes")),
         "baton-runtime")).doesNotContainKey("bearerTokenSecret");
     // The operator's endpoint: env, port, probes and the Service the ServiceMonitor selects.
     Deployment operator = chart.operator();
@@ -397,12 +412,14 @@ class ChartTemplateTest {
         .containsExactly("baton-operator");
     assertThat(value(chart.operator(), "BATON_RUNTIME_URL")).isEqualTo("http://baton-runtime.elsewhere.svc:8080");
     assertThat(env(chart.operator())).doesNotContainKeys("BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_RUNTIME_TOKEN");
+    assertThat(env(chart.operator())).as("the runtime elsewhere gets the operator's Kubernetes token")
+        .containsKey("BATON_RUNTIME_TOKEN_PATH");
   }
 
   /**
-   * Where the runtime's API token comes from and who gets it: the runtime (BATON_API_TOKEN, and BATON_API_READ_TOKEN
-   * with a read-only key) and the operator, which reads live counts with it (BATON_RUNTIME_TOKEN), whenever it knows
-   * a runtime URL and the chart knows the Secret. Empty cells: not set.
+   * In token mode, where the runtime's API token comes from and who gets it: the runtime (BATON_API_TOKEN, and
+   * BATON_API_READ_TOKEN with a read-only key) and the operator, which reads live counts with it (BATON_RUNTIME_TOKEN),
+   * whenever it knows a runtime URL and the chart knows the Secret. Empty cells: not set.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
@@ -417,7 +434,7 @@ class ChartTemplateTest {
       """)
   void runtimeApiToken(String description, boolean runtime, String existingSecret, String tokenKey,
       String readTokenKey, String secret, boolean chartMakesIt, boolean operatorSendsIt) {
-    Map<String, Object> sets = new java.util.LinkedHashMap<>();
+    Map<String, Object> sets = new java.util.LinkedHashMap<>(TOKEN_MODE);
     Optional.ofNullable(existingSecret).ifPresent(v -> sets.put("runtime.apiToken.existingSecret", v));
     Optional.ofNullable(tokenKey).ifPresent(v -> sets.put("runtime.apiToken.tokenKey", v));
     Optional.ofNullable(readTokenKey).ifPresent(v -> sets.put("runtime.apiToken.readTokenKey", v));
@@ -453,14 +470,14 @@ class ChartTemplateTest {
 
   @Test
   void theApiTokenIsRandomOnInstallAndKeptOnUpgrade() {
-    String first = decoded(Chart.template(ValueSet.DEFAULTS).get(Secret.class, API_SECRET)).get("token");
-    Rendered again = Chart.template(ValueSet.DEFAULTS, Map.of());
+    Rendered install = Chart.template(ValueSet.DEFAULTS, TOKEN_MODE);
+    String first = decoded(install.get(Secret.class, API_SECRET)).get("token");
+    Rendered again = Chart.template(ValueSet.DEFAULTS, TOKEN_MODE);
     assertThat(decoded(again.get(Secret.class, API_SECRET)).get("token")).as("a new install, a new token")
         .isNotEqualTo(first);
     // The random token is not in the pods' checksum of the chart's Secrets: rendering again rolls no pod.
     assertThat(again.runtime().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secrets"))
-        .isEqualTo(Chart.template(ValueSet.DEFAULTS).runtime().getSpec().getTemplate().getMetadata()
-            .getAnnotations().get("checksum/secrets"));
+        .isEqualTo(install.runtime().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secrets"));
 
     // An upgrade (or a reinstall: the Secret was kept) finds the Secret through lookup and keeps its token; a
     // read-only key added since gets a new token of its own.
@@ -468,7 +485,7 @@ class ChartTemplateTest {
     Map<String, Object> existing = Map.of("data", Map.of("token", base64(kept)));
     Rendered upgrade = Chart.template(ValueSet.DEFAULTS, Map.of(
         Chart.LOOKUP, Map.of("v1/Secret/" + Chart.NAMESPACE + "/" + API_SECRET, existing),
-        "runtime.apiToken.readTokenKey", "read"));
+        "runtime.apiToken.readTokenKey", "read", "runtime.auth.mode", "token"));
     Map<String, String> tokens = decoded(upgrade.get(Secret.class, API_SECRET));
     assertThat(tokens).containsEntry("token", kept);
     assertThat(tokens.get("read")).matches("[A-Za-z0-9]{40}");
@@ -476,8 +493,8 @@ class ChartTemplateTest {
 
   @Test
   void aReadOnlyTokenUnderTheFullTokensKeyIsRefused() {
-    assertThatThrownBy(() -> Chart.template(ValueSet.DEFAULTS, Map.of("runtime.apiToken.readTokenKey", "token")))
-        .hasMessageContaining("readTokenKey must differ from runtime.apiToken.tokenKey");
+    assertThatThrownBy(() -> Chart.template(ValueSet.DEFAULTS, Map.of("runtime.apiToken.readTokenKey", "token",
+        "runtime.auth.mode", "token"))).hasMessageContaining("readTokenKey must differ from runtime.apiToken.tokenKey");
   }
 
   @Test

@@ -3,11 +3,13 @@ package dev.baton.helm;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -17,6 +19,16 @@ import java.util.Set;
  * names, so never a create, list or watch.
  */
 final class Rbac {
+
+  /**
+   * Kubernetes' own ClusterRoles the chart binds without rendering them, with their rules as the API server's
+   * bootstrap policy defines them (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go).
+   */
+  static final Map<String, List<PolicyRule>> BUILT_IN = Map.of("system:auth-delegator", List.of(
+      new PolicyRuleBuilder().withApiGroups("authentication.k8s.io").withResources("tokenreviews").withVerbs("create")
+          .build(),
+      new PolicyRuleBuilder().withApiGroups("authorization.k8s.io").withResources("subjectaccessreviews")
+          .withVerbs("create").build()));
 
   /** Verbs whose request names no object: RBAC's resourceNames cannot match them. */
   private static final Set<String> UNNAMED_VERBS = Set.of("create", "list", "watch", "deletecollection");
@@ -34,21 +46,31 @@ final class Rbac {
     List<Scoped> rules = new ArrayList<>();
     for (ClusterRoleBinding binding : chart.all(ClusterRoleBinding.class)) {
       if (binds(binding.getSubjects(), serviceAccount, serviceAccountNamespace)) {
-        chart.find(ClusterRole.class, binding.getRoleRef().getName())
-            .ifPresent(role -> role.getRules().forEach(rule -> rules.add(new Scoped(null, rule))));
+        clusterRoleRules(chart, binding.getRoleRef().getName()).forEach(rule -> rules.add(new Scoped(null, rule)));
       }
     }
     for (RoleBinding binding : chart.all(RoleBinding.class)) {
       if (binds(binding.getSubjects(), serviceAccount, serviceAccountNamespace)) {
         String namespace = binding.getMetadata().getNamespace();
         List<PolicyRule> bound = "ClusterRole".equals(binding.getRoleRef().getKind())
-            ? chart.find(ClusterRole.class, binding.getRoleRef().getName()).map(ClusterRole::getRules).orElse(List.of())
+            ? clusterRoleRules(chart, binding.getRoleRef().getName())
             : chart.all(Role.class).stream().filter(r -> r.getMetadata().getName().equals(binding.getRoleRef().getName())
                 && namespace.equals(r.getMetadata().getNamespace())).findFirst().map(Role::getRules).orElse(List.of());
         bound.forEach(rule -> rules.add(new Scoped(namespace, rule)));
       }
     }
     return new Rbac(rules);
+  }
+
+  /** The rules of a ClusterRole of the chart, or of one of Kubernetes' own; none when neither has it. */
+  static List<PolicyRule> clusterRoleRules(Rendered chart, String name) {
+    return chart.find(ClusterRole.class, name).map(ClusterRole::getRules)
+        .orElseGet(() -> BUILT_IN.getOrDefault(name, List.of()));
+  }
+
+  /** Every permission granted in every namespace (by ClusterRoleBindings). */
+  Set<Permission> everywhere() {
+    return Permission.grantedBy(rules.stream().filter(s -> s.namespace() == null).map(Scoped::rule).toList());
   }
 
   /** Whether a request is allowed; {@code namespace} null for cluster-scoped or all-namespace requests. */

@@ -3,6 +3,7 @@ package dev.baton.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.api.rbac.InstanceRoles;
 import dev.baton.helm.RequiredPermissions.Scope;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +33,10 @@ class RbacTest {
   private static final String RUNTIME = Chart.RELEASE + "-runtime";
   private static final String LEADER_ELECTION = OPERATOR + "-leader-election";
   private static final String RUNTIME_CREDENTIALS = OPERATOR + "-runtime-credentials";
+  /** What runtime.auth.mode=kubernetes adds (auth-rbac.yaml; KubernetesAuthTest). */
+  private static final String AUTH_DELEGATOR = RUNTIME + "-auth-delegator";
+  private static final String WORKERSERVICES_READER = RUNTIME + "-workerservices-reader";
+  private static final String RUNTIME_READER = OPERATOR + "-runtime-reader";
 
   @ParameterizedTest
   @EnumSource(ValueSet.class)
@@ -90,8 +96,26 @@ class RbacTest {
 
     for (List<PolicyRule> rules : rulesOf(chart, RUNTIME)) {
       assertThat(Permission.grantedBy(rules)).as("runtime permissions with %s", values)
-          .containsExactlyInAnyOrderElementsOf(RequiredPermissions.runtime());
+          .containsExactlyInAnyOrderElementsOf(RequiredPermissions.runtime(Scope.WATCHED));
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ValueSet.class, names = "OPERATOR_ONLY", mode = EnumSource.Mode.EXCLUDE)
+  void runtimeChecksCallersEverywhereOnlyInKubernetesMode(ValueSet values) {
+    Rendered chart = Chart.template(values);
+    Set<Permission> everywhere = Rbac.of(chart, RUNTIME, Chart.NAMESPACE).everywhere();
+
+    if (values.kubernetesAuth()) {
+      assertThat(everywhere).as("runtime permissions in every namespace with %s", values)
+          .containsAll(RequiredPermissions.runtime(Scope.AUTH));
+    } else {
+      assertThat(everywhere).as("runtime permissions in every namespace with %s", values)
+          .doesNotContainAnyElementsOf(RequiredPermissions.runtime(Scope.AUTH));
+    }
+    // Only those and, cluster-wide, what it needs where it watches.
+    assertThat(everywhere).isSubsetOf(union(RequiredPermissions.runtime(Scope.AUTH),
+        RequiredPermissions.runtime(Scope.WATCHED)));
   }
 
   @Test
@@ -128,26 +152,59 @@ class RbacTest {
   void clusterWideByDefault() {
     Rendered chart = Chart.template(ValueSet.DEFAULTS);
 
-    // and the two aggregated into Kubernetes' admin/edit/view, bound to no one (AggregatedRolesTest)
+    // the four aggregated into Kubernetes' admin/edit/view, bound to no one (AggregatedRolesTest, InstanceRolesTest),
+    // and what Kubernetes auth needs
     assertThat(chart.all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
-        .containsExactlyInAnyOrder(OPERATOR, RUNTIME, Chart.RELEASE + "-edit", Chart.RELEASE + "-view");
+        .containsExactlyInAnyOrder(OPERATOR, RUNTIME, Chart.RELEASE + "-edit", Chart.RELEASE + "-view",
+            Chart.RELEASE + "-instances-edit", Chart.RELEASE + "-instances-view", WORKERSERVICES_READER,
+            RUNTIME_READER);
     assertThat(chart.all(Role.class)).extracting(r -> r.getMetadata().getName()).containsExactly(LEADER_ELECTION);
-    for (ClusterRoleBinding binding : chart.all(ClusterRoleBinding.class)) {
-      assertRoleRef(binding.getRoleRef(), "ClusterRole", binding.getMetadata().getName());
-    }
-    assertThat(chart.all(ClusterRoleBinding.class)).hasSize(2);
+    assertThat(chart.all(ClusterRoleBinding.class)).extracting(b -> b.getMetadata().getName())
+        .containsExactlyInAnyOrder(OPERATOR, RUNTIME, WORKERSERVICES_READER, RUNTIME_READER, AUTH_DELEGATOR);
+    assertEveryBindingNamesItsRole(chart);
     assertEveryRoleIsBoundToItsComponent(chart);
   }
 
   @Test
-  void onlyTheWatchedAndTheReleaseNamespaceWithWatchNamespaces() {
+  void tokenModeAddsNothingClusterWide() {
+    Rendered chart = Chart.template(ValueSet.DEFAULTS, Map.of("runtime.auth.mode", "token"));
+
+    assertThat(chart.all(ClusterRoleBinding.class)).extracting(b -> b.getMetadata().getName())
+        .containsExactlyInAnyOrder(OPERATOR, RUNTIME);
+    assertThat(chart.all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
+        .doesNotContain(WORKERSERVICES_READER, RUNTIME_READER);
+  }
+
+  @Test
+  void withWatchNamespacesOnlyWhatKubernetesTokensNeedIsClusterWide() {
     Rendered chart = Chart.template(ValueSet.WATCH_NAMESPACES);
+
+    // The reviews are cluster-scoped, and the runtime asks about the operator in every namespace (auth-rbac.yaml).
+    assertThat(chart.all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
+        .containsExactlyInAnyOrder(WORKERSERVICES_READER, RUNTIME_READER);
+    assertThat(chart.all(ClusterRoleBinding.class)).extracting(b -> b.getMetadata().getName())
+        .containsExactlyInAnyOrder(WORKERSERVICES_READER, RUNTIME_READER, AUTH_DELEGATOR);
+    assertThat(Rbac.of(chart, RUNTIME, Chart.NAMESPACE).everywhere())
+        .containsExactlyInAnyOrderElementsOf(RequiredPermissions.runtime(Scope.AUTH));
+    assertThat(Rbac.of(chart, OPERATOR, Chart.NAMESPACE).everywhere()).containsExactlyInAnyOrderElementsOf(
+        Permission.grantedBy(InstanceRoles.operatorReader(RUNTIME_READER).getRules()));
+    assertWatchedAndReleaseNamespaceRoles(chart);
+  }
+
+  @Test
+  void withWatchNamespacesInTokenModeNothingIsClusterWide() {
+    Rendered chart = Chart.template(ValueSet.WATCH_NAMESPACES, Map.of("runtime.auth.mode", "token"));
 
     assertThat(chart.all(ClusterRole.class)).as("nothing cluster-wide").isEmpty();
     assertThat(chart.all(ClusterRoleBinding.class)).isEmpty();
+    assertWatchedAndReleaseNamespaceRoles(chart);
+  }
+
+  private static void assertWatchedAndReleaseNamespaceRoles(Rendered chart) {
     assertThat(chart.all(Role.class)).extracting(r -> r.getMetadata().getNamespace() + "/" + r.getMetadata().getName())
         .containsExactlyInAnyOrder("team-a/" + OPERATOR, "team-b/" + OPERATOR, "team-a/" + RUNTIME,
             "team-b/" + RUNTIME, Chart.NAMESPACE + "/" + LEADER_ELECTION, Chart.NAMESPACE + "/" + RUNTIME_CREDENTIALS);
+    assertEveryBindingNamesItsRole(chart);
     assertEveryRoleIsBoundToItsComponent(chart);
   }
 
@@ -193,8 +250,23 @@ class RbacTest {
           : RUNTIME);
     }
     for (ClusterRoleBinding binding : chart.all(ClusterRoleBinding.class)) {
-      assertBoundTo(chart, binding.getSubjects(), binding.getMetadata().getName());
+      assertBoundTo(chart, binding.getSubjects(), Chart.RELEASE + "-"
+          + binding.getMetadata().getLabels().get("app.kubernetes.io/component"));
     }
+  }
+
+  /** Each ClusterRoleBinding binds the ClusterRole of its name; the runtime's auth-delegator, Kubernetes' own. */
+  private static void assertEveryBindingNamesItsRole(Rendered chart) {
+    for (ClusterRoleBinding binding : chart.all(ClusterRoleBinding.class)) {
+      String name = binding.getMetadata().getName();
+      assertRoleRef(binding.getRoleRef(), "ClusterRole", name.equals(AUTH_DELEGATOR) ? "system:auth-delegator" : name);
+    }
+  }
+
+  private static Set<Permission> union(Set<Permission> a, Set<Permission> b) {
+    Set<Permission> out = new java.util.TreeSet<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static void assertRoleRef(RoleRef ref, String kind, String name) {

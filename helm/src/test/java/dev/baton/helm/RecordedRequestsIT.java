@@ -16,7 +16,15 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.helm.RequiredPermissions.Scope;
 import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.http.auth.AccessRequest;
+import dev.baton.runtime.http.auth.Caller;
+import dev.baton.runtime.http.auth.KubernetesReviews;
+import dev.baton.runtime.http.auth.RuntimeTargets;
+import dev.baton.runtime.http.auth.SubjectAccessReviewAuthorizer;
+import dev.baton.runtime.http.auth.Targets;
+import dev.baton.runtime.http.auth.TokenReviewAuthenticator;
 import dev.baton.sandbox.LocalServices;
 import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.Sandbox;
@@ -57,11 +65,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The real operator and the runtime's Workflow watcher against the fabric8 mock API server in CRUD mode, every
- * request they make noted as the API server's authorizer would see it and checked against the RBAC of the chart
- * rendered for the same settings ({@link Rbac}). The operator runs on the real broker, with leader election, the
- * runtime's broker credentials and KEDA on, through the order-saga example's whole life: created, ready (and one bad
- * RetryPolicy, for an Event), Secrets tampered with, a Deployment and its ScaledObject changed, everything deleted.
+ * The real operator, the runtime's Workflow watcher and its checks of callers (Kubernetes auth) against the fabric8
+ * mock API server in CRUD mode, every request they make noted as the API server's authorizer would see it and checked
+ * against the RBAC of the chart rendered for the same settings ({@link Rbac}). The operator runs on the real broker,
+ * with leader election, the runtime's broker credentials and KEDA on, through the order-saga example's whole life:
+ * created, ready (and one bad RetryPolicy, for an Event), Secrets tampered with, a Deployment and its ScaledObject
+ * changed, everything deleted.
  *
  * <p>Three directions: every request is allowed by the chart; nothing asked for is missing from
  * {@link RequiredPermissions}; every row the table marks {@link RequiredPermissions.Evidence#RECORDED} was asked
@@ -204,8 +213,48 @@ class RecordedRequestsIT {
     assertThat(recorder.requests(RUNTIME_AGENT + "-all")).isNotEmpty().allMatch(clusterWide::allows);
     assertThat(recorder.requests(RUNTIME_AGENT + "-ns")).isNotEmpty().allMatch(namespaced::allows);
     assertThat(recorder.nonResourceRequests(RUNTIME_AGENT)).allMatch(DISCOVERY);
-    assertThat(recorder.permissions(RUNTIME_AGENT)).isSubsetOf(RequiredPermissions.runtime())
-        .containsAll(RequiredPermissions.runtime(RequiredPermissions.Evidence.RECORDED));
+    assertThat(recorder.permissions(RUNTIME_AGENT)).isSubsetOf(RequiredPermissions.runtime(Scope.WATCHED))
+        .containsAll(RequiredPermissions.runtime(Scope.WATCHED, RequiredPermissions.Evidence.RECORDED));
+  }
+
+  /**
+   * With Kubernetes auth the runtime asks who a token is (TokenReview), whether its owner may replay a service's dead
+   * letters (SubjectAccessReview), and, to know where to ask, which namespace's WorkerService holds the service: all
+   * of it granted by the chart in kubernetes mode, with or without watchNamespaces, and none of it in token mode.
+   */
+  @Test
+  void runtimeChecksItsCallersOnlyAsTheChartAllows() {
+    recorder.answer("POST", "/apis/authentication.k8s.io/v1/tokenreviews", request -> RequestRecorder.json(201, Map.of(
+        "apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview", "status", Map.of("authenticated", true,
+            "user", Map.of("username", "system:serviceaccount:" + NAMESPACE + ":ci"), "audiences", List.of("baton")))));
+    recorder.answer("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", request -> RequestRecorder.json(201,
+        Map.of("apiVersion", "authorization.k8s.io/v1", "kind", "SubjectAccessReview", "status",
+            Map.of("allowed", true))));
+    WorkerService payment = orderSaga().stream().filter(WorkerService.class::isInstance).map(WorkerService.class::cast)
+        .filter(w -> w.serviceName().equals("payment")).findFirst().orElseThrow();
+    admin.resource(payment).inNamespace(NAMESPACE).create();
+
+    try (KubernetesClient client = clientAs(RUNTIME_AGENT);
+        KubernetesClient reviews = KubernetesReviews.clientFor(client)) {
+      Caller caller = new TokenReviewAuthenticator(reviews, List.of("baton")).authenticate("a-token").orElseThrow();
+      Targets.Target owner = new RuntimeTargets(null, null, reviews).serviceOwner("payment").orElseThrow();
+      assertThat(owner).isEqualTo(new Targets.Target(NAMESPACE, payment.getMetadata().getName()));
+      assertThat(new SubjectAccessReviewAuthorizer(reviews).allows(caller, new AccessRequest("create",
+          AccessRequest.GROUP, "workerservices", "deadletters", owner.namespace(), owner.name()))).isTrue();
+    }
+
+    String runtime = Chart.RELEASE + "-runtime";
+    for (List<String> watchNamespaces : List.of(List.<String>of(), List.of(NAMESPACE))) {
+      Rbac kubernetesMode = Rbac.of(Chart.template(ValueSet.DEFAULTS, Map.of("watchNamespaces", watchNamespaces)),
+          runtime, Chart.NAMESPACE);
+      Rbac tokenMode = Rbac.of(Chart.template(ValueSet.DEFAULTS, Map.of("watchNamespaces", watchNamespaces,
+          "runtime.auth.mode", "token")), runtime, Chart.NAMESPACE);
+      assertThat(recorder.requests(RUNTIME_AGENT)).as("with watchNamespaces %s", watchNamespaces).isNotEmpty()
+          .allMatch(kubernetesMode::allows).noneMatch(tokenMode::allows);
+    }
+    assertThat(recorder.nonResourceRequests(RUNTIME_AGENT)).allMatch(DISCOVERY);
+    assertThat(recorder.permissions(RUNTIME_AGENT)).isSubsetOf(RequiredPermissions.runtime(Scope.AUTH))
+        .containsAll(RequiredPermissions.runtime(Scope.AUTH, RequiredPermissions.Evidence.RECORDED));
   }
 
   /**

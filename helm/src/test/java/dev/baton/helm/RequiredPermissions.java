@@ -25,7 +25,12 @@ final class RequiredPermissions {
      * The release namespace: the runtime's broker credentials Secret the operator keeps. A Role of its own only with
      * watchNamespaces; cluster-wide, the WATCHED rows already cover it.
      */
-    RUNTIME_CREDENTIALS
+    RUNTIME_CREDENTIALS,
+    /**
+     * Every namespace, with runtime.auth.mode=kubernetes only, even with watchNamespaces (auth-rbac.yaml): the
+     * reviews are cluster-scoped, and the runtime looks for WorkerServices in every namespace.
+     */
+    AUTH
   }
 
   /** When a WATCHED row applies, by the chart values it depends on. */
@@ -124,12 +129,22 @@ final class RequiredPermissions {
       new Row(Scope.RUNTIME_CREDENTIALS, "", List.of("secrets"), List.of("get", "update"), RUNTIME_SECRET, When.ALWAYS,
           Evidence.RECORDED, "runtime.RuntimeBrokerUser reads it, and puts its keys back when they change"));
 
-  /** The runtime: it only reads Workflow definitions (definitions/WorkflowWatcher). */
+  /**
+   * The runtime: it reads Workflow definitions (definitions/WorkflowWatcher) and, with Kubernetes auth, checks its
+   * callers (http.auth). Kubernetes' system:auth-delegator grants the two reviews ({@link Rbac#BUILT_IN}).
+   */
   static final List<Row> RUNTIME = List.of(
       watched(List.of("workflows"), List.of("list", "watch"), When.ALWAYS, Evidence.RECORDED,
           "WorkflowWatcher: an informer per watched namespace, or one over all namespaces"),
       watched(List.of("workflows"), List.of("get"), When.ALWAYS, Evidence.RECORDED,
-          "WorkflowWatcher.find: a Workflow created a moment ago, not yet in the informer's cache"));
+          "WorkflowWatcher.find: a Workflow created a moment ago, not yet in the informer's cache"),
+      new Row(Scope.AUTH, "authentication.k8s.io", List.of("tokenreviews"), List.of("create"), "", When.ALWAYS,
+          Evidence.RECORDED, "TokenReviewAuthenticator: who a caller's token belongs to"),
+      new Row(Scope.AUTH, "authorization.k8s.io", List.of("subjectaccessreviews"), List.of("create"), "", When.ALWAYS,
+          Evidence.RECORDED, "SubjectAccessReviewAuthorizer: whether that caller may do what it asks"),
+      new Row(Scope.AUTH, BATON, List.of("workerservices"), List.of("list"), "", When.ALWAYS, Evidence.RECORDED,
+          "RuntimeTargets.serviceOwner: the WorkerService that holds a service's name, in any namespace, whose "
+              + "namespace RBAC is asked about for the service's dead letters"));
 
   private RequiredPermissions() {}
 
@@ -143,12 +158,14 @@ final class RequiredPermissions {
     return collect(OPERATOR, inScope(scope).and(applies(serverSideApply, keda)).and(r -> r.evidence() == evidence));
   }
 
-  static Set<Permission> runtime() {
-    return collect(RUNTIME, r -> true);
+  /** What the runtime needs in one scope. */
+  static Set<Permission> runtime(Scope scope) {
+    return collect(RUNTIME, inScope(scope));
   }
 
-  static Set<Permission> runtime(Evidence evidence) {
-    return collect(RUNTIME, r -> r.evidence() == evidence);
+  /** The same, only the rows with that evidence. */
+  static Set<Permission> runtime(Scope scope, Evidence evidence) {
+    return collect(RUNTIME, inScope(scope).and(r -> r.evidence() == evidence));
   }
 
   private static Row watched(List<String> resources, List<String> verbs, When when, Evidence evidence, String why) {

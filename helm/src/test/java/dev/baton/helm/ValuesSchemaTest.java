@@ -11,6 +11,7 @@ import com.marcnuri.helm.LintResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -61,6 +62,10 @@ class ValuesSchemaTest {
     "metrics.prometheusRule.enabled     | on",
     "operator.replica                   | 2",
     "operator.tenancy                   | shop: cart",
+    "operator.tenancyOpen               | everything",
+    "runtime.auth.mode                  | oidc",
+    "runtime.auth.audiences             | baton",
+    "runtime.auth.trustedProxy          | yes",
   })
   void aWrongValueFailsLintAndTemplate(String key, String value, @TempDir Path scratch) {
     Object typed = value.matches("\\d+") ? (Object) Integer.parseInt(value) : value;
@@ -72,11 +77,22 @@ class ValuesSchemaTest {
         .as("helm template with %s=%s", key, value).hasMessageContaining("schema");
   }
 
+  /** Audiences go to the runtime joined with commas: none may be empty or hold a comma or a space. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {"''", "baton,api", "'baton '"})
+  void anAudienceTheRuntimeWouldReadOtherwiseIsRefused(String audience, @TempDir Path scratch) {
+    Map<String, Object> values = Map.of("runtime.auth.audiences", List.of("baton", audience));
+    assertThat(Chart.lint(values, scratch).isFailed()).as("helm lint --strict with audience '%s'", audience).isTrue();
+    assertThatThrownBy(() -> Chart.template(ValueSet.DEFAULTS, values)).hasMessageContaining("schema");
+  }
+
   @Test
   void rightValuesPass(@TempDir Path scratch) {
     LintResult lint = Chart.lint(Map.of("operator.replicas", 2, "runtime.logFormat", "json",
         "metrics.prometheusRule.enabled", true, "networkPolicy.enabled", true,
-        "operator.tenancy", "shop=order-*,cart; payments=payment"), scratch);
+        "operator.tenancy", "shop=order-*,cart; payments=payment", "operator.tenancyOpen", true,
+        "runtime.auth.mode", "token", "runtime.auth.audiences", List.of("baton", "https://baton.example.com"),
+        "runtime.auth.trustedProxy", true), scratch);
     assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
   }
 
