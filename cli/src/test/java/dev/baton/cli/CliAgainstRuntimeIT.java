@@ -108,6 +108,44 @@ class CliAgainstRuntimeIT {
   }
 
   @Test
+  void startAndGetWithWaitExitWithHowTheInstanceEnded() throws Exception {
+    CliRun ok = runtime("start", "order-fulfilment", "-k", key("wait-ok"), "-i", "{\"sku\": \"book\", \"amount\": 30}",
+        "--wait=30s");
+    assertThat(ok.code()).as(ok.err()).isZero();
+    assertThat(ok.out()).startsWith("started default/order-fulfilment instance ").contains("): SUCCEEDED after ");
+
+    CliRun declined = runtime("start", "order-fulfilment", "-k", key("wait-declined"), "-i",
+        "{\"sku\": \"mug\", \"quantity\": 2, \"card\": \"declined\"}", "--wait", "-o", "json");
+    assertThat(declined.code()).as(declined.err()).isEqualTo(5);
+    assertThat(declined.json().path("status").asText()).isEqualTo("COMPENSATED");
+
+    saga.applyWorkflow("cli-waits", """
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: cli-waits, namespace: default}
+        spec:
+          entity: parcel
+          steps:
+            - {name: go, wait: {signal: go}}
+        """);
+    CliRun running = runtime("start", "cli-waits", "-k", key("wait-running"), "--wait=1s");
+    assertThat(running.code()).as(running.err()).isEqualTo(7);
+    assertThat(running.err()).contains("is still RUNNING after waiting 1s");
+    String id = running.out().split(" ")[3];
+
+    java.util.concurrent.CompletableFuture<CliRun> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> runtime("get", "instance", id, "--wait=30s"));
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !waiting.isDone());
+    assertThat(runtime("cancel", id).code()).isZero();
+    CliRun cancelled = waiting.get(20, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(cancelled.code()).as(cancelled.err()).isEqualTo(6);
+    assertThat(cancelled.out()).containsPattern(id + "\\s+cli-waits\\s+\\S+\\s+CANCELLED");
+
+    assertThat(runtime("get", "order-fulfilment", "--wait").code()).as("a list cannot wait").isEqualTo(2);
+    assertThat(runtime("get", "instance", id, "--wait=soon").code()).isEqualTo(2);
+  }
+
+  @Test
   void startFromAFileOfJsonLinesStartsEachKeyOnceInBatches() throws Exception {
     String prefix = key("file");
     Path file = Files.createTempFile("starts", ".jsonl");

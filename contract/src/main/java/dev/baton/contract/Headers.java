@@ -21,8 +21,9 @@ public final class Headers {
   public static final String STEP_TIMEOUT = "baton-step-timeout";
   /**
    * The instant at which the runtime treats this attempt as timed out, in epoch milliseconds (a long, or its decimal
-   * text from clients that only send strings), on every command of a step that has a timeout and kept unchanged
-   * across the retry staircase. A worker never starts handling a command after it: it answers {@code expired} and
+   * text from clients that only send strings), on every command of a step that has a timeout (and of every step of
+   * an instance with a deadline of its own, {@code spec.timeout}, whose deadline a step's never passes) and kept
+   * unchanged across the retry staircase. A worker never starts handling a command after it: it answers {@code expired} and
    * ACKs (docs/design.md#message-contract). So once the runtime has timed the attempt out, the command can no
    * longer start anywhere, and its compensation cannot overtake it.
    */

@@ -102,6 +102,32 @@ public final class Names {
     return "q.dlx.orchestrator." + workflow;
   }
 
+  // --- instance outcomes ----------------------------------------------------------------------------------------
+
+  /**
+   * {@code baton.instance.topic.ex}: where the runtime publishes how each instance ended. One per vhost, declared by
+   * the operator; only the orchestrator may write. Its name cannot be a worker service's: service exchanges end in
+   * {@code .command.topic.ex}, {@code .event.topic.ex} or {@code .retry.direct.ex}.
+   */
+  public static String instanceOutcomeExchange() {
+    return "baton.instance.topic.ex";
+  }
+
+  /**
+   * {@code <namespace>.<workflow>.<outcome>}, e.g. {@code shop.order-fulfilment.failed}. The namespace is a DNS label
+   * (no dots) and always the first word, the outcome always the last: a subscriber's binding, which the operator
+   * begins with the subscriber's own namespace, can never match another namespace's outcomes (a Workflow name with
+   * dots, which Kubernetes allows, only adds words in between).
+   */
+  public static String instanceOutcomeRoutingKey(String namespace, String workflow, InstanceOutcome outcome) {
+    return namespace + "." + workflow + "." + outcome.key();
+  }
+
+  /** {@code <namespace>.<workflow>.*}: every outcome of one Workflow, in one binding. */
+  public static String instanceOutcomesPattern(String namespace, String workflow) {
+    return namespace + "." + workflow + ".*";
+  }
+
   // --- regexes for broker permissions (docs/design.md#security) --------------------------------------------------------------------
 
   /** Matches exactly the queues a worker of S consumes: its command and subscription queues. */
@@ -133,9 +159,12 @@ public final class Names {
     return "^(" + quote(eventExchange(service)) + "|" + quote(retryExchange(service)) + ")$";
   }
 
-  /** Every command exchange, plus the default exchange the runtime parks bad events through. */
+  /**
+   * Every command exchange, the instance outcome exchange, and the default exchange the runtime parks bad events
+   * through.
+   */
   public static String orchestratorWritableRegex() {
-    return "^([^.]+\\.command\\.topic\\.ex|amq\\.default)$";
+    return "^([^.]+\\.command\\.topic\\.ex|" + quote(instanceOutcomeExchange()) + "|amq\\.default)$";
   }
 
   /** Every orchestrator queue and its parking queue. */

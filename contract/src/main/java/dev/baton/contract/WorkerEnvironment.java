@@ -21,8 +21,9 @@ import java.util.Map;
  * <p>Per command or subscription {@code N} (upper-cased, '-' as '_'), e.g. for {@code pay}:
  * {@code BATON_CONSUMER_PAY_QUEUE=q.payment.pay}, {@code BATON_CONSUMER_PAY_MAX_ATTEMPTS=4},
  * {@code BATON_CONSUMER_PAY_DELAYS=30s,2m,10m}, {@code BATON_CONSUMER_PAY_RETRY_QUEUES=...},
- * {@code BATON_CONSUMER_PAY_DEAD_LETTER_QUEUE=q.dlx.payment.pay}; subscriptions add {@code _SOURCE} and
- * {@code _PATTERN}.
+ * {@code BATON_CONSUMER_PAY_DEAD_LETTER_QUEUE=q.dlx.payment.pay}; subscriptions to a service's events add
+ * {@code _SOURCE} and {@code _PATTERN}, subscriptions to a Workflow's outcomes {@code _WORKFLOW}
+ * ({@code <namespace>/<workflow>}) and {@code _OUTCOMES} (e.g. {@code failed,compensated}).
  */
 public record WorkerEnvironment(ServiceModel model, int prefetch) {
 
@@ -72,8 +73,13 @@ public record WorkerEnvironment(ServiceModel model, int prefetch) {
     }
     for (ServiceModel.Subscription s : model.subscriptions()) {
       String p = consumerPrefix(s.name());
-      env.put(p + "_SOURCE", s.sourceService());
-      env.put(p + "_PATTERN", s.pattern());
+      if (s.source() instanceof ServiceModel.ServiceEvents events) {
+        env.put(p + "_SOURCE", events.service());
+        env.put(p + "_PATTERN", events.pattern());
+      } else if (s.source() instanceof ServiceModel.WorkflowOutcomes outcomes) {
+        env.put(p + "_WORKFLOW", outcomes.namespace() + "/" + outcomes.workflow());
+        env.put(p + "_OUTCOMES", String.join(",", outcomes.outcomes().stream().map(InstanceOutcome::key).toList()));
+      }
     }
     return env;
   }
@@ -107,10 +113,34 @@ public record WorkerEnvironment(ServiceModel model, int prefetch) {
     List<ServiceModel.Subscription> subscriptions = new ArrayList<>();
     for (String name : r.list(SUBSCRIPTIONS, List.of())) {
       String p = consumerPrefix(name);
-      subscriptions.add(new ServiceModel.Subscription(
-          name, r.requiredString(p + "_SOURCE"), r.requiredString(p + "_PATTERN"), staircase(r, name)));
+      ServiceModel.Source source = r.isSet(p + "_WORKFLOW") ? outcomes(r, p)
+          : new ServiceModel.ServiceEvents(r.requiredString(p + "_SOURCE"), r.requiredString(p + "_PATTERN"));
+      if (source != null) {
+        subscriptions.add(new ServiceModel.Subscription(name, source, staircase(r, name)));
+      }
     }
     return new WorkerEnvironment(new ServiceModel(service, queueType, commands, subscriptions), prefetch);
+  }
+
+  /** A subscription to a Workflow's outcomes; null (with the problem noted) when its variables cannot be read. */
+  private static ServiceModel.WorkflowOutcomes outcomes(SettingsReader r, String p) {
+    String[] workflow = r.required(p + "_WORKFLOW", "<namespace>/<workflow>", v -> {
+      String[] parts = v.split("/", 2);
+      if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+        throw new IllegalArgumentException(v);
+      }
+      return parts;
+    });
+    List<InstanceOutcome> outcomes = new ArrayList<>();
+    for (String key : r.list(p + "_OUTCOMES", List.of())) {
+      InstanceOutcome.fromKey(key).ifPresentOrElse(outcomes::add, () -> r.problem(p + "_OUTCOMES",
+          "expected outcomes among succeeded, failed, compensated, cancelled, got '" + key + "'"));
+    }
+    if (outcomes.isEmpty() && !r.isSet(p + "_OUTCOMES")) {
+      r.problem(p + "_OUTCOMES", "required but not set");
+    }
+    return workflow == null || outcomes.isEmpty() ? null
+        : new ServiceModel.WorkflowOutcomes(workflow[0], workflow[1], outcomes);
   }
 
   private static RetryStaircase staircase(SettingsReader r, String consumer) {

@@ -75,18 +75,48 @@ class NamesTest {
     "payment, inventory.event.topic.ex,  false",
     "payment, paymentXevent.topic.ex,    false",
     "payment, amq.default,               false",
+    "payment, baton.instance.topic.ex,   false",
+    "baton,   baton.instance.topic.ex,   false",
   })
   void workerWritesOnlyItsEventAndRetryExchanges(String service, String exchange, boolean allowed) {
     assertThat(Pattern.compile(Names.workerWritableExchangesRegex(service)).matcher(exchange).matches())
         .isEqualTo(allowed);
   }
 
+  @Test
+  void anInstanceOutcomeIsPublishedToOneExchangeKeyedByNamespaceWorkflowAndOutcome() {
+    assertThat(Names.instanceOutcomeExchange()).isEqualTo("baton.instance.topic.ex");
+    assertThat(Names.instanceOutcomeRoutingKey("default", "order-fulfilment", InstanceOutcome.SUCCEEDED))
+        .isEqualTo("default.order-fulfilment.succeeded");
+    assertThat(Names.instanceOutcomeRoutingKey("shop", "order-fulfilment", InstanceOutcome.FAILED))
+        .isEqualTo("shop.order-fulfilment.failed");
+    assertThat(Names.instanceOutcomeRoutingKey("shop", "refund", InstanceOutcome.COMPENSATED))
+        .isEqualTo("shop.refund.compensated");
+    assertThat(Names.instanceOutcomeRoutingKey("shop", "refund", InstanceOutcome.CANCELLED))
+        .isEqualTo("shop.refund.cancelled");
+    assertThat(Names.instanceOutcomesPattern("shop", "refund")).isEqualTo("shop.refund.*");
+  }
+
+  @ParameterizedTest(name = "{0} ends with {1}")
+  @CsvSource({
+    "shop.order-fulfilment.succeeded,   SUCCEEDED",
+    "shop.order-fulfilment.failed,      FAILED",
+    "shop.order-fulfilment.compensated, COMPENSATED",
+    "shop.order-fulfilment.cancelled,   CANCELLED",
+    "shop.order.v2.failed,              FAILED",
+  })
+  void theOutcomeIsTheLastWordOfTheKey(String key, InstanceOutcome outcome) {
+    assertThat(InstanceOutcome.fromRoutingKey(key)).contains(outcome);
+  }
+
   @ParameterizedTest(name = "orchestrator writes {0}: {1}")
   @CsvSource({
     "payment.command.topic.ex, true",
     "amq.default,              true",
+    "baton.instance.topic.ex,  true",
     "payment.event.topic.ex,   false",
     "payment.retry.direct.ex,  false",
+    "batonXinstance.topic.ex,  false",
   })
   void orchestratorWritesCommandExchanges(String exchange, boolean allowed) {
     assertThat(Pattern.compile(Names.orchestratorWritableRegex()).matcher(exchange).matches()).isEqualTo(allowed);

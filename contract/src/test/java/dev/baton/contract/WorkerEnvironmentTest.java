@@ -48,6 +48,35 @@ class WorkerEnvironmentTest {
     assertThat(read.prefetch()).isEqualTo(20);
   }
 
+  private static final ServiceModel ALERTS = new ServiceModel("alerts", QueueType.CLASSIC, List.of(), List.of(
+      new ServiceModel.Subscription("fulfilment_failed", new ServiceModel.WorkflowOutcomes("shop", "order-fulfilment",
+          List.of(InstanceOutcome.FAILED, InstanceOutcome.COMPENSATED)), RetryStaircase.of(2, List.of("5s")))));
+
+  @Test
+  void aSubscriptionToOutcomesNamesItsWorkflowAndOutcomes() {
+    assertThat(new WorkerEnvironment(ALERTS, 10).variables()).contains(
+        entry("BATON_SUBSCRIPTIONS", "fulfilment_failed"),
+        entry("BATON_CONSUMER_FULFILMENT_FAILED_QUEUE", "q.alerts.fulfilment_failed"),
+        entry("BATON_CONSUMER_FULFILMENT_FAILED_WORKFLOW", "shop/order-fulfilment"),
+        entry("BATON_CONSUMER_FULFILMENT_FAILED_OUTCOMES", "failed,compensated"))
+        .doesNotContainKeys("BATON_CONSUMER_FULFILMENT_FAILED_SOURCE", "BATON_CONSUMER_FULFILMENT_FAILED_PATTERN");
+  }
+
+  @Test
+  void readsBackASubscriptionToOutcomes() {
+    WorkerEnvironment written = new WorkerEnvironment(ALERTS, 10);
+    assertThat(WorkerEnvironment.read(written.variables()).topology()).isEqualTo(written.topology());
+  }
+
+  @Test
+  void anUnknownOutcomeIsNamed() {
+    Map<String, String> env = new java.util.HashMap<>(new WorkerEnvironment(ALERTS, 10).variables());
+    env.put("BATON_CONSUMER_FULFILMENT_FAILED_OUTCOMES", "failed,lost");
+    assertThatThrownBy(() -> WorkerEnvironment.read(env))
+        .hasMessage("BATON_CONSUMER_FULFILMENT_FAILED_OUTCOMES: expected outcomes among succeeded, failed, "
+            + "compensated, cancelled, got 'lost'");
+  }
+
   @Test
   void namesTheMissingVariable() {
     assertThatThrownBy(() -> WorkerEnvironment.read(Map.of()))

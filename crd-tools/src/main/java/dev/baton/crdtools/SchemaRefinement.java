@@ -9,6 +9,7 @@ import dev.baton.api.crd.AllowedValues;
 import dev.baton.api.crd.ListMap;
 import dev.baton.api.crd.ListSet;
 import dev.baton.api.crd.MetadataName;
+import dev.baton.api.crd.OneOfRequired;
 import dev.baton.api.v1alpha1.Workflow;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,6 +22,7 @@ import java.util.List;
 /**
  * What the fabric8 generator cannot express, added from annotations on the model classes: list-map keys
  * ({@link ListMap}), sets of scalars ({@link ListSet}), string enums ({@link AllowedValues}), {@code metadata.name} rules ({@link MetadataName}),
+ * the shapes an object may take ({@link OneOfRequired}),
  * the nested steps of a Workflow ({@link NestedSteps}); descriptions of the root, {@code spec}, {@code status} and every object typed by a class with a
  * {@link JsonClassDescription}; a maxLength on every enum string; and the bounds and descriptions of embedded Kubernetes
  * types ({@link EmbeddedTypes}).
@@ -61,6 +63,14 @@ final class SchemaRefinement implements CRDPostProcessor {
     JsonClassDescription described = node.rawType().getAnnotation(JsonClassDescription.class);
     if (described != null && !s.has("description")) {
       s.put("description", described.value());
+    }
+    OneOfRequired shapes = node.rawType().getAnnotation(OneOfRequired.class);
+    if (shapes != null && !s.has("oneOf")) {
+      ArrayNode oneOf = s.putArray("oneOf");
+      for (String shape : shapes.value()) {
+        ArrayNode required = oneOf.addObject().putArray("required");
+        List.of(shape.split(",")).forEach(field -> required.add(field.trim()));
+      }
     }
     if (node.field() != null) {
       ListMap listMap = node.field().getAnnotation(ListMap.class);

@@ -14,6 +14,13 @@ public final class ApiPaths {
   public static final String INSTANCES = "/api/v1/namespaces/{ns}/workflows/{name}/instances";
   public static final String BATCH = INSTANCES + "/batch";
   public static final String INSTANCE = "/api/v1/instances/{id}";
+  /**
+   * The query parameter of {@link #INSTANCE} that waits for the instance to end: a duration such as {@code 30s}, at
+   * most {@link #MAX_WAIT}; the answer comes as soon as it has ended, or after the wait with its current state.
+   */
+  public static final String WAIT = "wait";
+  /** The longest {@link #WAIT} the runtime takes (longer is a 400): a long poll, asked again to wait longer. */
+  public static final java.time.Duration MAX_WAIT = java.time.Duration.ofSeconds(60);
   public static final String CANCEL = INSTANCE + "/cancel";
   public static final String RETRY = INSTANCE + "/retry";
   public static final String SIGNAL = INSTANCE + "/signals/{signal}";
@@ -58,6 +65,14 @@ public final class ApiPaths {
   /** An instance by an id as a user typed it (checked by the runtime, which answers 400 for a bad one). */
   public static String instance(String id) {
     return "/api/v1/instances/" + encode(id);
+  }
+
+  /**
+   * An instance, answered once it has ended or after {@code wait} (written as a Baton duration: {@code 30s},
+   * {@code 1500ms}).
+   */
+  public static String instance(String id, java.time.Duration wait) {
+    return instance(id) + "?" + WAIT + "=" + wait.toMillis() + "ms";
   }
 
   public static String cancel(String id) {

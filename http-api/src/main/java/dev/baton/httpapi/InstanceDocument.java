@@ -17,6 +17,8 @@ import java.util.List;
  * @param phase {@code FORWARD} or {@code COMPENSATION}
  * @param since when the current step's attempt started
  * @param deadline when the current step's attempt times out, or null
+ * @param instanceDeadline when the whole instance times out ({@code spec.timeout} from its start, or from its last
+ *     retry), or null when its Workflow sets none
  * @param createdBy who started the instance ({@link AuditEntry#user}), or null for instances older than the audit
  * @param audit every action taken on the instance, oldest first (full form only)
  */
@@ -33,6 +35,7 @@ public record InstanceDocument(
     int attempt,
     Instant since,
     Instant deadline,
+    Instant instanceDeadline,
     LastError lastError,
     Instant createdAt,
     Instant updatedAt,
@@ -46,7 +49,8 @@ public record InstanceDocument(
   /** The list form of this instance: without input, outputs, steps and audit. */
   public InstanceDocument summary() {
     return new InstanceDocument(id, namespace, workflow, revision, businessKey, traceId, status, phase, currentStep,
-        attempt, since, deadline, lastError, createdAt, updatedAt, finishedAt, createdBy, null, null, null, null);
+        attempt, since, deadline, instanceDeadline, lastError, createdAt, updatedAt, finishedAt, createdBy, null, null,
+        null, null);
   }
 
   /** Whether the instance has ended (SUCCEEDED, FAILED, COMPENSATED or CANCELLED). */

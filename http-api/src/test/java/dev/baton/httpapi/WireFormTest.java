@@ -15,7 +15,7 @@ class WireFormTest {
 
   private static InstanceDocument instance(List<StepDocument> steps) {
     return new InstanceDocument("i-1", "default", "orders", 2, "order-1", null, "FAILED", "FORWARD", "charge", 1, T,
-        null, new LastError("charge", "task", "pay", 1, "FAILED", "CARD_DECLINED", "declined", T), T, T, T,
+        null, T.plusSeconds(7200), new LastError("charge", "task", "pay", 1, "FAILED", "CARD_DECLINED", "declined", T), T, T, T,
         "system:serviceaccount:shop:ci", Json.readObject("{\"sku\":\"book\"}"), Json.object(), steps,
         List.of(new AuditEntry("start", "system:serviceaccount:shop:ci", T, "10.0.0.7", null)));
   }
@@ -27,10 +27,12 @@ class WireFormTest {
     JsonNode json = Json.MAPPER.valueToTree(instance(List.of(charge)));
 
     assertThat(json.fieldNames()).toIterable().containsExactly("id", "namespace", "workflow", "revision",
-        "businessKey", "traceId", "status", "phase", "currentStep", "attempt", "since", "deadline", "lastError",
+        "businessKey", "traceId", "status", "phase", "currentStep", "attempt", "since", "deadline", "instanceDeadline",
+        "lastError",
         "createdAt", "updatedAt", "finishedAt", "createdBy", "input", "outputs", "steps", "audit");
     assertThat(json.get("since").asText()).isEqualTo("2026-12-04T10:00:00.123Z");
     assertThat(json.get("deadline").isNull()).isTrue();
+    assertThat(json.get("instanceDeadline").asText()).isEqualTo("2026-12-04T12:00:00.123Z");
     assertThat(json.at("/lastError/errorCode").asText()).isEqualTo("CARD_DECLINED");
     JsonNode step = json.at("/steps/0");
     assertThat(step.fieldNames()).toIterable().containsExactly("name", "kind", "parent", "action", "status",
@@ -77,5 +79,6 @@ class WireFormTest {
     assertThat(ApiPaths.instances("team a", "orders", "FAILED", "o/1", 5))
         .isEqualTo("/api/v1/namespaces/team%20a/workflows/orders/instances?limit=5&status=FAILED&businessKey=o%2F1");
     assertThat(ApiPaths.signal("i-1", "approve")).isEqualTo("/api/v1/instances/i-1/signals/approve");
+    assertThat(ApiPaths.instance("i-1", java.time.Duration.ofSeconds(30))).isEqualTo("/api/v1/instances/i-1?wait=30000ms");
   }
 }

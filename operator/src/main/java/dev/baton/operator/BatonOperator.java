@@ -11,6 +11,7 @@ import dev.baton.operator.reconciler.RetryPolicyReconciler;
 import dev.baton.operator.reconciler.WorkerServiceReconciler;
 import dev.baton.operator.reconciler.WorkflowReconciler;
 import dev.baton.operator.runtime.RuntimeBrokerUser;
+import dev.baton.operator.topology.OutcomeExchange;
 import dev.baton.operator.topology.WorkerUserSync;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator as a component: registers the reconcilers with JOSDK against a Kubernetes client and starts them,
- * with its metrics, its HTTP endpoint, leader election and the runtime's broker user as the settings ask. Used by
+ * with its metrics, its HTTP endpoint, leader election, the vhost's instance outcome exchange and the runtime's broker
+ * user as the settings ask. Used by
  * the operator's main, by {@code baton dev} and by tests.
  */
 public final class BatonOperator implements AutoCloseable {
@@ -35,6 +37,7 @@ public final class BatonOperator implements AutoCloseable {
   private final OperatorMetrics metrics;
   private final OperatorHttpServer http;
   private final RuntimeBrokerUser runtimeUser;
+  private final OutcomeExchange outcomeExchange;
   private final BrokerSnapshot broker;
   private volatile boolean closing;
 
@@ -45,6 +48,7 @@ public final class BatonOperator implements AutoCloseable {
     this.broker = new BrokerSnapshot(brokerClient, settings.snapshotMaxAge(), clock);
     this.runtimeUser = settings.runtimeCredentialsSecret() == null ? null
         : new RuntimeBrokerUser(client, new WorkerUserSync(broker), settings);
+    this.outcomeExchange = new OutcomeExchange(broker, settings.resync());
     KubeEvents events = KubeEvents.to(client, clock);
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client)
@@ -126,6 +130,7 @@ public final class BatonOperator implements AutoCloseable {
     if (runtimeUser != null) {
       runtimeUser.close();
     }
+    outcomeExchange.close();
     try {
       operator.stop();
     } finally {
@@ -139,6 +144,9 @@ public final class BatonOperator implements AutoCloseable {
   private void startedLeading() {
     if (runtimeUser != null && !closing) {
       runtimeUser.start();
+    }
+    if (!closing) {
+      outcomeExchange.start(); // the vhost's instance outcome exchange, which the runtime publishes to
     }
   }
 

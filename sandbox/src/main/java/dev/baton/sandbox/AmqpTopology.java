@@ -1,6 +1,7 @@
 package dev.baton.sandbox;
 
 import com.rabbitmq.client.Channel;
+import dev.baton.contract.Names;
 import dev.baton.contract.topology.BindingSpec;
 import dev.baton.contract.topology.ExchangeSpec;
 import dev.baton.contract.topology.OrchestratorTopology;
@@ -38,8 +39,13 @@ public final class AmqpTopology {
     }
   }
 
+  /**
+   * The Workflow's queues and bindings, and the vhost's instance outcome exchange, which the operator declares once
+   * when it starts (docs/design.md#broker-names): a test without the operator gets it with its first Workflow.
+   */
   public static void declare(Channel channel, OrchestratorTopology topology) {
     try {
+      channel.exchangeDeclare(Names.instanceOutcomeExchange(), "topic", true);
       for (QueueSpec q : topology.queues()) {
         channel.queueDeclare(q.name(), true, false, false, arguments(q));
       }

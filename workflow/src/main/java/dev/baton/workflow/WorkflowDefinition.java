@@ -1,6 +1,7 @@
 package dev.baton.workflow;
 
 import dev.baton.api.v1alpha1.OnFailure;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,12 +11,19 @@ import java.util.Optional;
  * what instances of that revision follow. Built only by {@link WorkflowParser}.
  *
  * @param steps the top-level steps, in order; nested steps are inside their parallel and choice steps
+ * @param timeout {@code spec.timeout}: how long an instance of this revision may run, from its start; null for none
  */
 public record WorkflowDefinition(String namespace, String name, int revision, String entity, OnFailure onFailure,
-    List<Step> steps) {
+    List<Step> steps, Duration timeout) {
 
   public WorkflowDefinition {
     steps = List.copyOf(steps);
+  }
+
+  /** A definition whose instances have no deadline of their own. */
+  public WorkflowDefinition(String namespace, String name, int revision, String entity, OnFailure onFailure,
+      List<Step> steps) {
+    this(namespace, name, revision, entity, onFailure, steps, null);
   }
 
   /** Any step by name, nested ones included. */

@@ -96,8 +96,10 @@ public final class WorkflowParser {
       }
     });
     OnFailure onFailure = spec.getOnFailure() == null ? OnFailure.Compensate : spec.getOnFailure();
+    // The whole instance's deadline: checked as a step's timeout is, the field named.
+    Duration timeout = spec.getTimeout() == null ? null : duration("spec.timeout", null, spec.getTimeout());
     return Validated.of(problems,
-        () -> new WorkflowDefinition(namespace, name, revision, spec.getEntity(), onFailure, steps));
+        () -> new WorkflowDefinition(namespace, name, revision, spec.getEntity(), onFailure, steps, timeout));
   }
 
   /** The steps of one list at nesting level {@code depth}; those that have problems are left out (the result is then invalid). */

@@ -122,6 +122,23 @@ class WorkflowParserTest {
         .onFailure()).isEqualTo(OnFailure.Stop);
   }
 
+  @Test
+  void theInstanceTimeoutIsADurationAndNoneByDefault() {
+    assertThat(valid(Specs.spec("{entity: order, timeout: 1h30m, steps: [{name: a, service: s, command: c}]}"))
+        .timeout()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(valid(steps("[{name: a, service: s, command: c}]")).timeout()).isNull();
+  }
+
+  @Test
+  void aBadInstanceTimeoutIsAProblemNamingTheField() {
+    assertThat(WorkflowParser.parse("shop", "w", 1,
+        Specs.spec("{entity: order, timeout: 2 hours, steps: [{name: a, delay: 1s}]}")).message())
+        .contains("spec.timeout: '2 hours' is not a duration");
+    assertThat(WorkflowParser.parse("shop", "w", 1,
+        Specs.spec("{entity: order, timeout: 0s, steps: [{name: a, delay: 1s}]}")).message())
+        .contains("spec.timeout: '0s' is zero");
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiterString = " :: ", quoteCharacter = '`', textBlock = """
       no steps :: [] :: spec.steps is empty

@@ -18,8 +18,10 @@ public class ConsumerStatus {
   @Size(max = Bounds.BROKER_NAME)
   private String queue;
 
-  @JsonPropertyDescription("Routing key of the command, or binding pattern of the subscription.")
-  @Size(max = Bounds.BROKER_NAME)
+  @JsonPropertyDescription("Routing key of the command, or binding pattern of the subscription (a subscription to a "
+      + "Workflow's outcomes: one per outcome, comma-separated).")
+  // A subscription to outcomes binds up to three keys (all four outcomes are one pattern).
+  @Size(max = 3 * Bounds.BROKER_NAME + 2)
   private String routingKey;
 
   @JsonPropertyDescription("Retry tier queues, in staircase order.")

@@ -35,8 +35,9 @@ public class WorkerServiceSpec {
   @ListMap(keys = "name")
   private List<CommandSpec> commands = new ArrayList<>();
 
-  @JsonPropertyDescription("Subscriptions to other services' events, by topic pattern (e.g. '*.pay.failed'): one queue q.<service>.<name> each. "
-      + "Names are unique, and differ from the command names.")
+  @JsonPropertyDescription("Subscriptions to other services' events, by topic pattern (e.g. '*.pay.failed'), or to the instance "
+      + "outcomes of a Workflow of this namespace: one queue q.<service>.<name> each. Names are unique, and differ from the "
+      + "command names.")
   @Size(max = Bounds.CONSUMERS)
   @ListMap(keys = "name")
   private List<SubscriptionSpec> subscriptions = new ArrayList<>();

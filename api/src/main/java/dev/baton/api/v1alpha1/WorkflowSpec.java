@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
+import dev.baton.contract.BatonDuration;
 import dev.baton.contract.Names;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
@@ -35,6 +36,14 @@ public class WorkflowSpec {
   @Size(min = 1, max = Bounds.STEPS)
   @ListMap(keys = "name")
   private List<StepSpec> steps = new ArrayList<>();
+
+  @JsonPropertyDescription("How long the whole instance may run, e.g. 2h or 15m, counted from its start (a retry counts "
+      + "it again from the retry). Past it the instance fails with reason Timeout (errorCode InstanceTimeout), its "
+      + "steps in flight timed out, and onFailure applies (a compensation already running finishes). A task's "
+      + "command never carries a deadline past it. Without it the instance has no deadline of its own.")
+  @Pattern(BatonDuration.PATTERN)
+  @Size(max = Bounds.DURATION)
+  private String timeout;
 
   @JsonPropertyDescription("Type of the orchestrator queue q.orchestrator.<name>: classic or quorum. Fixed once created: "
       + "RabbitMQ cannot change the type of a queue.")
@@ -68,6 +77,14 @@ public class WorkflowSpec {
 
   public void setSteps(List<StepSpec> steps) {
     this.steps = steps == null ? new ArrayList<>() : steps;
+  }
+
+  public String getTimeout() {
+    return timeout;
+  }
+
+  public void setTimeout(String timeout) {
+    this.timeout = timeout;
   }
 
   public QueueKind getQueueType() {

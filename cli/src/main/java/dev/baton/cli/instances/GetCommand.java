@@ -30,9 +30,11 @@ import picocli.CommandLine.Spec;
     footer = {"%nExamples:",
         "  baton get order-fulfilment --status FAILED",
         "  baton get order-fulfilment --business-key order-1 -o json",
-        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a"},
+        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a",
+        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a --wait=5m   # exits 0 once it SUCCEEDED"},
     exitCodeListHeading = ExitCodes.HEADING,
-    exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
+    exitCodeList = {ExitCodes.HELP_WAIT_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE,
+        ExitCodes.HELP_FAILED, ExitCodes.HELP_COMPENSATED, ExitCodes.HELP_CANCELLED, ExitCodes.HELP_STILL_RUNNING})
 public final class GetCommand implements Callable<Integer> {
 
   static final int MAX_LIMIT = 500;
@@ -54,6 +56,7 @@ public final class GetCommand implements Callable<Integer> {
       description = "At most N instances (1 to " + MAX_LIMIT + ").")
   int limit;
 
+  @Mixin WaitOption waitFor;
   @Mixin NamespaceOption namespace;
   @Mixin RuntimeOptions runtime;
   @Mixin OutputOptions output;
@@ -70,6 +73,9 @@ public final class GetCommand implements Callable<Integer> {
     if (args.size() > 1) {
       throw new ParameterException(spec.commandLine(), "get takes one workflow name (or: get instance <id>), got "
           + String.join(" ", args));
+    }
+    if (waitFor.asked()) {
+      throw new ParameterException(spec.commandLine(), "--wait waits for one instance: baton get instance <id> --wait");
     }
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + MAX_LIMIT + ", got " + limit);
@@ -95,14 +101,20 @@ public final class GetCommand implements Callable<Integer> {
   }
 
   private int one(String id) {
-    InstanceDocument i = runtime.client().get(ApiPaths.instance(id), InstanceDocument.class);
+    RuntimeClient client = runtime.client();
+    InstanceDocument i = client.get(ApiPaths.instance(id), InstanceDocument.class);
+    if (waitFor.asked()) {
+      i = InstanceWait.until(client, i, waitFor.wait);
+    }
     var out = spec.commandLine().getOut();
     if (output.isTable()) {
       Instances.table(List.of(i), Instant.now()).print(out);
     } else {
       Documents.print(out, output.format(), i);
     }
-    return ExitCodes.OK;
+    out.flush();
+    return waitFor.asked() ? InstanceWait.exitCode(i, waitFor.wait, "get", spec.commandLine().getErr())
+        : ExitCodes.OK;
   }
 
   /** One workflow's instances; {@code quiet}: a workflow unknown in this namespace has none. */

@@ -35,6 +35,23 @@ final class Instances {
     return "instance " + i.id() + " (" + i.workflow() + ", business key " + i.businessKey() + "): ";
   }
 
+  /**
+   * One line on how an instance ended after {@code --wait} (its status, and its last error when it did not succeed),
+   * or where it still is when the wait was over.
+   */
+  static String outcome(InstanceDocument i, Instant now) {
+    String line = summary(i) + i.status();
+    if (!i.finished()) {
+      return line + " at " + step(i);
+    }
+    Instant created = i.createdAt();
+    if (created != null && i.finishedAt() != null) {
+      line += " after " + Times.span(Duration.between(created, i.finishedAt()));
+    }
+    return i.lastError() == null || "SUCCEEDED".equals(i.status()) ? line
+        : line + "; last error: " + lastError(i.lastError(), now);
+  }
+
   /** The current (or last) step, marked when it is a compensation ({@code <step>/compensate}). */
   static String step(InstanceDocument i) {
     return marked(text(i.currentStep()));
@@ -70,6 +87,12 @@ final class Instances {
       field(out, "Trace", trace); // the instance's trace id, to search a trace UI or the logs (traceId) by
     }
     field(out, isActive(i) ? "Waiting on" : "Last step", where(i, now));
+    Instant deadline = i.instanceDeadline();
+    if (deadline != null) { // spec.timeout: the whole instance's
+      field(out, "Deadline", Times.clockOrDate(deadline, now) + (!isActive(i) ? ""
+          : deadline.isAfter(now) ? " (in " + Times.age(now, deadline) + ", then it times out)"
+          : " (passed " + Times.age(deadline, now) + " ago)"));
+    }
     if (i.lastError() != null) {
       field(out, "Last error", lastError(i.lastError(), now));
     }
@@ -124,6 +147,10 @@ final class Instances {
 
   private static String lastError(LastError e, Instant now) {
     String step = text(e.step());
+    if (step.isEmpty()) { // the instance's own failure, no step's (its deadline passed with nothing in flight)
+      return text(e.status()) + " " + text(e.errorCode()) + (text(e.reason()).isEmpty() ? "" : ": " + e.reason())
+          + (e.at() == null ? "" : " (" + Times.age(e.at(), now) + " ago)");
+    }
     StringBuilder sb = new StringBuilder(undone(step));
     sb.append(" (").append(isCompensation(step) ? "compensation " : "").append(text(e.action()))
         .append(", attempt ").append(e.attempt()).append("): ");

@@ -59,7 +59,13 @@ public final class RuntimeClient {
    * is read as {@code type} too.
    */
   public <T> Response<T> getAccepting(String path, Class<T> type, Set<Integer> accepted) {
-    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, type, accepted);
+    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, type, accepted, REQUEST_TIMEOUT);
+  }
+
+  /** A GET the runtime may hold for up to {@code wait} (a long poll): the request may take that much longer. */
+  public <T> T getWaiting(String path, Class<T> type, Duration wait) {
+    return send(HttpRequest.newBuilder(resolve(path)).GET(), path, type, Set.of(), REQUEST_TIMEOUT.plus(wait))
+        .body();
   }
 
   /** @param body sent as JSON; null sends none */
@@ -72,22 +78,23 @@ public final class RuntimeClient {
     HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8);
     return send(HttpRequest.newBuilder(resolve(path)).header("Content-Type", "application/json").POST(publisher),
-        path, type, Set.of());
+        path, type, Set.of(), REQUEST_TIMEOUT);
   }
 
-  private <T> Response<T> send(HttpRequest.Builder request, String path, Class<T> type, Set<Integer> accepted) {
+  private <T> Response<T> send(HttpRequest.Builder request, String path, Class<T> type, Set<Integer> accepted,
+      Duration timeout) {
     HttpResponse<String> response;
     if (token != null) {
       request.header("Authorization", "Bearer " + token.value());
     }
     try {
-      response = http.send(request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build(),
+      response = http.send(request.timeout(timeout).header("Accept", "application/json").build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpConnectTimeoutException e) {
       throw unreachable("no answer within " + CONNECT_TIMEOUT.toSeconds() + "s", e);
     } catch (HttpTimeoutException e) {
       throw CliException.server("the Baton runtime at " + base + " did not answer " + path + " within "
-          + REQUEST_TIMEOUT.toSeconds() + "s");
+          + timeout.toSeconds() + "s");
     } catch (IOException e) {
       throw unreachable(reason(e), e);
     } catch (InterruptedException e) {

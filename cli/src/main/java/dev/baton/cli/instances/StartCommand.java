@@ -8,6 +8,7 @@ import dev.baton.cli.support.OutputOptions;
 import dev.baton.httpapi.ApiPaths;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.StartRequest;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,9 +25,11 @@ import picocli.CommandLine.Spec;
     footer = {"%nExamples:",
         "  baton start order-fulfilment -k order-1 -i '{\"sku\": \"book\", \"amount\": 42}'",
         "  baton start order-fulfilment -k order-2 --input @order.json -o json",
-        "  baton start order-fulfilment --from-file orders.jsonl   # one {\"businessKey\": ..., \"input\": {...}} per line"},
+        "  baton start order-fulfilment --from-file orders.jsonl   # one {\"businessKey\": ..., \"input\": {...}} per line",
+        "  baton start order-fulfilment -k order-3 --wait=2m      # exits 0 once it SUCCEEDED (see Exit codes)"},
     exitCodeListHeading = ExitCodes.HEADING,
-    exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
+    exitCodeList = {ExitCodes.HELP_WAIT_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE,
+        ExitCodes.HELP_FAILED, ExitCodes.HELP_COMPENSATED, ExitCodes.HELP_CANCELLED, ExitCodes.HELP_STILL_RUNNING})
 public final class StartCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "<workflow>", description = "The Workflow, e.g. order-fulfilment.")
@@ -46,6 +49,7 @@ public final class StartCommand implements Callable<Integer> {
           + " is sent.")
   String fromFile;
 
+  @Mixin WaitOption waitFor;
   @Mixin NamespaceOption namespace;
   @Mixin RuntimeOptions runtime;
   @Mixin OutputOptions output;
@@ -54,6 +58,10 @@ public final class StartCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (fromFile != null) {
+      if (waitFor.asked()) {
+        throw new ParameterException(spec.commandLine(), "--wait waits for one instance: leave it out with"
+            + " --from-file (then: baton get instance <id> --wait)");
+      }
       if (businessKey != null || input != null) {
         throw new ParameterException(spec.commandLine(), "--from-file takes the business keys and inputs from the file:"
             + " leave out --business-key and --input");
@@ -71,6 +79,11 @@ public final class StartCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     InstanceDocument i = r.body();
     if (!output.isTable()) {
+      if (waitFor.asked()) { // one document, the instance as it ended (or as it was when the wait was over)
+        InstanceDocument ended = InstanceWait.until(runtime.client(), i, waitFor.wait);
+        Documents.print(out, output.format(), ended);
+        return InstanceWait.exitCode(ended, waitFor.wait, "start", spec.commandLine().getErr());
+      }
       Documents.print(out, output.format(), i);
       return ExitCodes.OK;
     }
@@ -81,7 +94,13 @@ public final class StartCommand implements Callable<Integer> {
             + " (nothing new started)");
     out.println("  baton describe " + i.id());
     out.flush();
-    return ExitCodes.OK;
+    if (!waitFor.asked()) {
+      return ExitCodes.OK;
+    }
+    InstanceDocument ended = InstanceWait.until(runtime.client(), i, waitFor.wait);
+    out.println(Instances.outcome(ended, Instant.now()));
+    out.flush();
+    return InstanceWait.exitCode(ended, waitFor.wait, "start", spec.commandLine().getErr());
   }
 
   private ObjectNode input() {

@@ -11,7 +11,7 @@ public record ConsumerTopology(
     Kind kind,
     String name,
     String queue,
-    /* The command routing key, or the subscription's binding pattern. */
+    /* The command routing key, or the subscription's binding patterns (comma-separated: one per outcome). */
     String routingKey,
     RetryStaircase retry,
     List<String> retryQueues,

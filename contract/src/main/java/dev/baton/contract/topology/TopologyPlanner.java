@@ -61,11 +61,14 @@ public final class TopologyPlanner {
     }
     for (ServiceModel.Subscription sub : model.subscriptions()) {
       String queue = Names.consumerQueue(s, sub.name());
-      bindings.add(new BindingSpec(Names.eventExchange(sub.sourceService()), queue, sub.pattern()));
-      // Tiers return the message straight to the subscription queue: going back through the source's event
-      // exchange would deliver it again to every other subscriber.
-      consumers.add(planConsumer(model, ConsumerTopology.Kind.SUBSCRIPTION, sub.name(), sub.pattern(), sub.retry(),
-          DEFAULT_EXCHANGE, queue, queues, bindings));
+      List<String> keys = sub.source().bindingKeys();
+      for (String key : keys) {
+        bindings.add(new BindingSpec(sub.source().exchange(), queue, key));
+      }
+      // Tiers return the message straight to the subscription queue: going back through the source's exchange
+      // would deliver it again to every other subscriber.
+      consumers.add(planConsumer(model, ConsumerTopology.Kind.SUBSCRIPTION, sub.name(), String.join(",", keys),
+          sub.retry(), DEFAULT_EXCHANGE, queue, queues, bindings));
     }
 
     PermissionSpec permissions = new PermissionSpec(

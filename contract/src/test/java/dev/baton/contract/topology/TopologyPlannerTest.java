@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.contract.EventResult;
+import dev.baton.contract.InstanceOutcome;
 import dev.baton.contract.RetryStaircase;
 import java.util.List;
 import java.util.Map;
@@ -154,6 +155,32 @@ class TopologyPlannerTest {
         Map.of("x-queue-type", "classic", "x-message-ttl", 5_000L,
             "x-dead-letter-exchange", "", "x-dead-letter-routing-key", "q.sms.order_pay_failed_notify")));
     assertThat(t.queueNames()).contains("q.dlx.sms.order_pay_failed_notify");
+  }
+
+  @Test
+  void aSubscriptionToOutcomesBindsTheOutcomeExchangeOncePerOutcomeOfItsNamespacesWorkflow() {
+    ServiceModel alerts = new ServiceModel("alerts", QueueType.CLASSIC, List.of(), List.of(
+        new ServiceModel.Subscription("fulfilment_failed", new ServiceModel.WorkflowOutcomes("shop",
+            "order-fulfilment", List.of(InstanceOutcome.COMPENSATED, InstanceOutcome.FAILED)), RetryStaircase.NONE)));
+    ServiceTopology t = TopologyPlanner.plan(alerts);
+    assertThat(t.bindings()).extracting(BindingSpec::exchange, BindingSpec::queue, BindingSpec::routingKey)
+        .contains(
+            tuple("baton.instance.topic.ex", "q.alerts.fulfilment_failed", "shop.order-fulfilment.failed"),
+            tuple("baton.instance.topic.ex", "q.alerts.fulfilment_failed", "shop.order-fulfilment.compensated"),
+            tuple("alerts.retry.direct.ex", "q.dlx.alerts.fulfilment_failed", "q.alerts.fulfilment_failed"));
+    assertThat(t.consumers()).singleElement().satisfies(c -> {
+      assertThat(c.kind()).isEqualTo(ConsumerTopology.Kind.SUBSCRIPTION);
+      assertThat(c.routingKey()).isEqualTo("shop.order-fulfilment.failed,shop.order-fulfilment.compensated");
+    });
+    assertThat(t.exchangeNames()).as("the outcome exchange is the vhost's, not the service's")
+        .doesNotContain("baton.instance.topic.ex");
+  }
+
+  @Test
+  void everyOutcomeOfAWorkflowIsOneBinding() {
+    ServiceModel.WorkflowOutcomes all = new ServiceModel.WorkflowOutcomes("shop", "order-fulfilment",
+        List.of(InstanceOutcome.values()));
+    assertThat(all.bindingKeys()).containsExactly("shop.order-fulfilment.*");
   }
 
   @Test

@@ -8,7 +8,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Which events the WorkerServices of one namespace may receive ({@link Tenancy}): the subscriptions of a spec that are
+ * Which events the WorkerServices of one namespace may receive ({@link Tenancy}): other services' as their providers
+ * grant them, and the instance outcomes of the namespace's own Workflows. The subscriptions of a spec that are
  * granted are planned and declared; the others are left out of the plan, so nothing is declared for them (not even
  * their source exchange), and reported. A binding that a provider's grant no longer covers goes, whatever the spec
  * says ({@link #refusesEventsOf}), so a withdrawn grant cannot be kept by leaving a spec that cannot be applied. Pure.
@@ -38,8 +39,7 @@ public final class SubscriptionGrants {
     List<ServiceModel.Subscription> granted = new ArrayList<>();
     List<Refused> refused = new ArrayList<>();
     for (ServiceModel.Subscription s : model.subscriptions()) {
-      Optional<Tenancy.Refusal> refusal =
-          tenancy.subscriptionRefusal(namespace, s.sourceService(), claims.holder(s.sourceService()));
+      Optional<Tenancy.Refusal> refusal = refusal(s.source());
       if (refusal.isPresent()) {
         refused.add(new Refused(s.name(), refusal.get()));
       } else {
@@ -47,6 +47,14 @@ public final class SubscriptionGrants {
       }
     }
     return new Verdict(new ServiceModel(model.service(), model.queueType(), model.commands(), granted), refused);
+  }
+
+  private Optional<Tenancy.Refusal> refusal(ServiceModel.Source source) {
+    if (source instanceof ServiceModel.WorkflowOutcomes outcomes) {
+      return tenancy.outcomeRefusal(namespace, outcomes.namespace(), outcomes.workflow());
+    }
+    String service = ((ServiceModel.ServiceEvents) source).service();
+    return tenancy.subscriptionRefusal(namespace, service, claims.holder(service));
   }
 
   /**

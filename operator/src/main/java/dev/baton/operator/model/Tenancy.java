@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *   <li><b>Access</b>, closed by default: a Workflow commands only services provided in its own namespace, and a
  *       WorkerService subscribes only to events of services provided in its own namespace, unless the providing
  *       WorkerService grants more in {@code spec.access} ({@code commandsFrom}, {@code eventsTo}; {@code *} for every
- *       namespace). A subscription to a service no WorkerService provides is not granted: nobody could have granted
+ *       namespace), and only to the instance outcomes of its own namespace's Workflows. A subscription to a service no WorkerService provides is not granted: nobody could have granted
  *       it. The operator setting {@code BATON_TENANCY_OPEN=true} lets every namespace use every service (a cluster
  *       of one team).
  *   <li><b>Claims</b>, optional, the operator setting {@code BATON_TENANCY}: {@code namespace=pattern,pattern;...},
@@ -137,10 +137,26 @@ public final class Tenancy {
   }
 
   /**
-   * Why a use of a service is not granted.
+   * Why WorkerServices of namespace {@code from} may not receive the instance outcomes of Workflow {@code workflow} of
+   * {@code namespace}; empty when they may. Outcomes stay in their namespace: a Workflow has no {@code spec.access} to
+   * grant them further, so only {@code BATON_TENANCY_OPEN} lets another namespace have them. Refused, the subscription
+   * is declared nowhere, and queues an open operator had declared for it go ({@link Refusal#byProvider}).
+   */
+  public Optional<Refusal> outcomeRefusal(String from, String namespace, String workflow) {
+    if (open || from.equals(namespace)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Refusal("namespace " + from + " may not receive the outcomes of Workflow " + namespace + "/"
+        + workflow + ": a WorkerService receives only the outcomes of its own namespace's Workflows; subscribe in "
+        + namespace + ", or name a Workflow of " + from, true));
+  }
+
+  /**
+   * Why a use of a service (or of a Workflow's outcomes) is not granted.
    *
-   * @param byProvider true when the WorkerService providing the service does not grant it (what such a grant allowed
-   *     is withdrawn); false when no WorkerService provides the service yet
+   * @param byProvider true when the WorkerService providing the service does not grant it, or the outcomes belong to
+   *     another namespace (what such a grant allowed is withdrawn); false when no WorkerService provides the service
+   *     yet
    */
   public record Refusal(String message, boolean byProvider) {}
 

@@ -2,6 +2,7 @@ package dev.baton.operator.model;
 
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
+import dev.baton.api.v1alpha1.Outcome;
 import dev.baton.api.v1alpha1.QueueSettings;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.SubscriptionSpec;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -36,6 +38,8 @@ public final class WorkerServiceTranslator {
 
   /** The schema's pattern for subscription binding patterns. */
   private static final Pattern BINDING_PATTERN = Pattern.compile("^[a-z0-9_*#-]+(\\.[a-z0-9_*#-]+)*$");
+  /** The schema's pattern for the Workflow a subscription receives the outcomes of. */
+  private static final Pattern WORKFLOW = Pattern.compile(SubscriptionSpec.WORKFLOW_PATTERN);
   private static final int MAX_PREFETCH = 65535;
   private static final int MAX_LABEL_VALUE = 63;
 
@@ -89,20 +93,11 @@ public final class WorkerServiceTranslator {
       SubscriptionSpec s = subscriptionSpecs.get(i);
       String field = "spec.subscriptions[" + i + "]";
       boolean ok = checkConsumerName(field, s.getName(), queueOwners, variableOwners, problems);
-      if (!Names.isValidToken(s.getService())) {
-        problems.add(Problem.invalid(field + ".service '" + s.getService()
-            + "' is not a service name: lowercase letters, digits, '_' and '-', no dots"));
-        ok = false;
-      }
-      if (s.getPattern() == null || !BINDING_PATTERN.matcher(s.getPattern()).matches()) {
-        problems.add(Problem.invalid(field + ".pattern '" + s.getPattern()
-            + "' is not a topic pattern over <entity>.<action>.<result>, e.g. '*.pay.failed' or 'order.#'"));
-        ok = false;
-      }
+      Optional<ServiceModel.Source> source = source(field, s, ws.getMetadata().getNamespace(), problems);
       Optional<RetryStaircase> retry =
           staircase(field, "subscription '" + s.getName() + "'", s.getRetryPolicy(), ws, retryPolicies, problems);
-      if (ok && retry.isPresent()) {
-        subscriptions.add(new ServiceModel.Subscription(s.getName(), s.getService(), s.getPattern(), retry.get()));
+      if (ok && source.isPresent() && retry.isPresent()) {
+        subscriptions.add(new ServiceModel.Subscription(s.getName(), source.get(), retry.get()));
       }
     }
     QueueSettings queue = spec.getQueue();
@@ -125,6 +120,70 @@ public final class WorkerServiceTranslator {
     checkAutoscaling(spec.getAutoscaling(), problems);
     QueueType type = queue.getType() == null ? QueueType.CLASSIC : queue.getType().toQueueType();
     return Validated.of(problems, () -> new ServiceModel(service, type, commands, subscriptions));
+  }
+
+  /**
+   * Where a subscription's events come from: another service's events by a pattern, or the outcomes of a Workflow
+   * ({@code workflow}, in the subscriber's namespace unless written {@code <namespace>/<name>}; all four outcomes
+   * unless {@code outcomes} lists some). Exactly one of {@code service} and {@code workflow}, as the schema says.
+   */
+  private static Optional<ServiceModel.Source> source(String field, SubscriptionSpec s, String namespace,
+      List<Problem> problems) {
+    boolean service = s.getService() != null;
+    boolean workflow = s.getWorkflow() != null;
+    if (service == workflow) {
+      problems.add(Problem.invalid(field + ": set exactly one of service (another service's events) and workflow (a "
+          + "Workflow's instance outcomes)"));
+      return Optional.empty();
+    }
+    return service ? serviceEvents(field, s, problems) : workflowOutcomes(field, s, namespace, problems);
+  }
+
+  private static Optional<ServiceModel.Source> serviceEvents(String field, SubscriptionSpec s, List<Problem> problems) {
+    boolean ok = true;
+    if (!Names.isValidToken(s.getService())) {
+      problems.add(Problem.invalid(field + ".service '" + s.getService()
+          + "' is not a service name: lowercase letters, digits, '_' and '-', no dots"));
+      ok = false;
+    }
+    if (s.getPattern() == null || !BINDING_PATTERN.matcher(s.getPattern()).matches()) {
+      problems.add(Problem.invalid(field + ".pattern '" + s.getPattern()
+          + "' is not a topic pattern over <entity>.<action>.<result>, e.g. '*.pay.failed' or 'order.#'"));
+      ok = false;
+    }
+    if (s.getOutcomes() != null) {
+      problems.add(Problem.invalid(field + ".outcomes is for a subscription to a Workflow's outcomes (set workflow "
+          + "instead of service)"));
+      ok = false;
+    }
+    return ok ? Optional.of(new ServiceModel.ServiceEvents(s.getService(), s.getPattern())) : Optional.empty();
+  }
+
+  private static Optional<ServiceModel.Source> workflowOutcomes(String field, SubscriptionSpec s, String namespace,
+      List<Problem> problems) {
+    boolean ok = true;
+    if (!WORKFLOW.matcher(s.getWorkflow()).matches()) {
+      problems.add(Problem.invalid(field + ".workflow '" + s.getWorkflow() + "' is not a Workflow's name (or "
+          + "<namespace>/<name>)"));
+      ok = false;
+    }
+    if (s.getPattern() != null) {
+      problems.add(Problem.invalid(field + ".pattern is for a service's events; a Workflow's outcomes are chosen "
+          + "with outcomes, e.g. [failed, compensated]"));
+      ok = false;
+    }
+    List<Outcome> listed = s.getOutcomes() == null ? List.of(Outcome.values()) : s.getOutcomes();
+    if (listed.isEmpty() || listed.stream().anyMatch(Objects::isNull)) {
+      problems.add(Problem.invalid(field + ".outcomes must list some of succeeded, failed, compensated, cancelled "
+          + "(or be left out for all four)"));
+      ok = false;
+    }
+    if (!ok) {
+      return Optional.empty();
+    }
+    String[] parts = s.getWorkflow().split("/", 2);
+    return Optional.of(new ServiceModel.WorkflowOutcomes(parts.length == 2 ? parts[0] : namespace,
+        parts[parts.length - 1], listed.stream().map(Outcome::toInstanceOutcome).toList()));
   }
 
   /** The prefetch the workers use. */

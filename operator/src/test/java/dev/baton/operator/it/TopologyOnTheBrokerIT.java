@@ -75,6 +75,7 @@ class TopologyOnTheBrokerIT {
     f.awaitReady(Workflow.class, NS, "checkout", true, "Ready");
 
     assertThat(broker.exchanges()).isEqualTo(Map.of(
+        "baton.instance.topic.ex", "topic", // the vhost's instance outcomes, declared when the operator starts
         "payment.command.topic.ex", "topic",
         "payment.event.topic.ex", "topic",
         "payment.retry.direct.ex", "direct"));

@@ -7,6 +7,7 @@ import dev.baton.api.v1alpha1.AccessSpec;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceSpec;
+import dev.baton.contract.InstanceOutcome;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
@@ -21,7 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The tenancy rules (docs/design.md#tenancy): who may claim which service name, and — closed by default — who may
- * command a service and receive its events, as its provider's spec.access grants.
+ * command a service and receive its events, as its provider's spec.access grants, and who may receive a Workflow's
+ * instance outcomes (its own namespace).
  */
 class TenancyTest {
 
@@ -130,7 +132,49 @@ class TenancyTest {
         .startsWith("namespace team-b may not subscribe to events of service payment: no WorkerService provides it yet");
   }
 
+  /** A WorkerService of {@code from} subscribing to the outcomes of Workflow order-fulfilment of {@code namespace}. */
+  @ParameterizedTest(name = "{0} receives the outcomes of {1}/order-fulfilment (open: {2}): {3}")
+  @CsvSource({
+    "team-a, team-a, false, granted",
+    "team-b, team-a, false, refused",
+    "team-b, team-a, true,  granted",
+  })
+  void outcomes_are_granted_to_the_workflows_own_namespace_only(String from, String namespace, boolean open,
+      String verdict) {
+    Tenancy tenancy = open ? Tenancy.OPEN : Tenancy.CLOSED;
+
+    Optional<Tenancy.Refusal> refusal = tenancy.outcomeRefusal(from, namespace, "order-fulfilment");
+
+    assertThat(refusal.isPresent() ? "refused" : "granted").isEqualTo(verdict);
+  }
+
+  @Test
+  void a_refused_outcome_subscription_says_whose_outcomes_stay_where() {
+    Tenancy.Refusal refusal = Tenancy.CLOSED.outcomeRefusal("team-b", "team-a", "order-fulfilment").orElseThrow();
+    assertThat(refusal.message()).isEqualTo("namespace team-b may not receive the outcomes of Workflow "
+        + "team-a/order-fulfilment: a WorkerService receives only the outcomes of its own namespace's Workflows; "
+        + "subscribe in team-a, or name a Workflow of team-b");
+    assertThat(refusal.byProvider()).as("what an open operator had declared for it goes").isTrue();
+  }
+
   // --- what a WorkerService's subscriptions get, and what a Workflow's queue may stay bound to ----------------------
+
+  @Test
+  void a_subscription_to_another_namespaces_outcomes_is_left_out_of_the_plan() {
+    NameClaims<WorkerService> claims = WorkerServiceTranslator.claims(List.of(provider("team-b", "alerts", null, null)));
+    ServiceModel alerts = new ServiceModel("alerts", QueueType.CLASSIC, List.of(), List.of(
+        outcomes("own_failed", "team-b"),
+        outcomes("their_failed", "team-a")));
+
+    SubscriptionGrants.Verdict verdict = SubscriptionGrants.of("team-b", claims, Tenancy.CLOSED).decide(alerts);
+
+    assertThat(verdict.granted().subscriptions()).extracting(ServiceModel.Subscription::name)
+        .containsExactly("own_failed");
+    assertThat(verdict.refused()).extracting(SubscriptionGrants.Refused::subscription).containsExactly("their_failed");
+    assertThat(verdict.message()).startsWith("subscription 'their_failed': namespace team-b may not receive the "
+        + "outcomes of Workflow team-a/order-fulfilment");
+    assertThat(SubscriptionGrants.of("team-b", claims, Tenancy.OPEN).decide(alerts).all()).isTrue();
+  }
 
   @Test
   void only_granted_subscriptions_are_planned_and_only_those_a_provider_refuses_are_withdrawn() {
@@ -215,6 +259,11 @@ class TenancyTest {
       return null;
     }
     return new ArrayList<>(Arrays.stream(namespaces.split(" ")).filter(n -> !n.isBlank()).toList());
+  }
+
+  private static ServiceModel.Subscription outcomes(String name, String namespace) {
+    return new ServiceModel.Subscription(name, new ServiceModel.WorkflowOutcomes(namespace, "order-fulfilment",
+        List.of(InstanceOutcome.FAILED)), RetryStaircase.NONE);
   }
 
   private static ServiceModel.Subscription subscription(String name, String source) {

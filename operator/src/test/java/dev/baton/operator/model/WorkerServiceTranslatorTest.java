@@ -6,15 +6,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.v1alpha1.Outcome;
 import dev.baton.api.v1alpha1.QueueKind;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.SubscriptionSpec;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.api.validation.Validated;
+import dev.baton.contract.InstanceOutcome;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.operator.status.Reason;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -67,7 +70,41 @@ class WorkerServiceTranslatorTest {
     assertThat(m.commands()).extracting(ServiceModel.Command::name).containsExactly("pay", "refund");
     assertThat(m.commands().get(0).retry().maxAttempts()).isEqualTo(4);
     assertThat(m.commands().get(1).retry().hasRetries()).isFalse();
-    assertThat(m.subscriptions()).singleElement().satisfies(sub -> assertThat(sub.sourceService()).isEqualTo("inventory"));
+    assertThat(m.subscriptions()).singleElement().satisfies(sub -> assertThat(sub.source())
+        .isEqualTo(new ServiceModel.ServiceEvents("inventory", "*.reserve.failed")));
+  }
+
+  static SubscriptionSpec outcomes(String name, String workflow, Outcome... outcomes) {
+    SubscriptionSpec s = new SubscriptionSpec();
+    s.setName(name);
+    s.setWorkflow(workflow);
+    s.setOutcomes(outcomes.length == 0 ? null : List.of(outcomes));
+    return s;
+  }
+
+  @Test
+  void aSubscriptionToAWorkflowReceivesTheOutcomesItListsOfItsOwnNamespace() {
+    ServiceModel m = translate(ws("alerts", s -> s.getSubscriptions().add(
+        outcomes("fulfilment_failed", "order-fulfilment", Outcome.FAILED, Outcome.COMPENSATED)))).value();
+    assertThat(m.subscriptions()).singleElement().satisfies(sub -> assertThat(sub.source())
+        .isEqualTo(new ServiceModel.WorkflowOutcomes("shop", "order-fulfilment",
+            List.of(InstanceOutcome.FAILED, InstanceOutcome.COMPENSATED))));
+  }
+
+  @Test
+  void withoutOutcomesEveryOutcomeIsReceived() {
+    ServiceModel m = translate(ws("alerts", s -> s.getSubscriptions().add(outcomes("all", "order-fulfilment"))))
+        .value();
+    assertThat(((ServiceModel.WorkflowOutcomes) m.subscriptions().get(0).source()).outcomes())
+        .containsExactly(InstanceOutcome.values());
+  }
+
+  @Test
+  void aWorkflowOfAnotherNamespaceIsNamedWithItsNamespace() {
+    // Translated as written: whether the namespace may have them is tenancy's to say (SubscriptionGrants).
+    ServiceModel m = translate(ws("alerts", s -> s.getSubscriptions().add(outcomes("theirs", "ops/order-fulfilment"))))
+        .value();
+    assertThat(((ServiceModel.WorkflowOutcomes) m.subscriptions().get(0).source()).namespace()).isEqualTo("ops");
   }
 
   @Test
@@ -103,6 +140,30 @@ class WorkerServiceTranslatorTest {
             Reason.INVALID_SPEC, "spec.commands[0].name 'Pay' is not a valid name"),
         Arguments.of("bad binding pattern", ws("sms", s -> s.getSubscriptions().add(subscription("n", "payment", "a..b"))),
             Reason.INVALID_SPEC, "spec.subscriptions[0].pattern 'a..b' is not a topic pattern"),
+        Arguments.of("subscription to both a service and a workflow", ws("sms", s -> {
+          SubscriptionSpec both = subscription("n", "payment", "#");
+          both.setWorkflow("order-fulfilment");
+          s.getSubscriptions().add(both);
+        }), Reason.INVALID_SPEC, "spec.subscriptions[0]: set exactly one of service"),
+        Arguments.of("subscription to neither", ws("sms", s -> s.getSubscriptions().add(subscription("n", null, null))),
+            Reason.INVALID_SPEC, "spec.subscriptions[0]: set exactly one of service"),
+        Arguments.of("pattern on outcomes", ws("sms", s -> {
+          SubscriptionSpec o = outcomes("n", "order-fulfilment");
+          o.setPattern("*.order-fulfilment.failed");
+          s.getSubscriptions().add(o);
+        }), Reason.INVALID_SPEC, "spec.subscriptions[0].pattern is for a service's events"),
+        Arguments.of("outcomes on a service's events", ws("sms", s -> {
+          SubscriptionSpec e = subscription("n", "payment", "#");
+          e.setOutcomes(List.of(Outcome.FAILED));
+          s.getSubscriptions().add(e);
+        }), Reason.INVALID_SPEC, "spec.subscriptions[0].outcomes is for a subscription to a Workflow's outcomes"),
+        Arguments.of("no outcomes listed", ws("sms", s -> {
+          SubscriptionSpec o = outcomes("n", "order-fulfilment");
+          o.setOutcomes(List.of());
+          s.getSubscriptions().add(o);
+        }), Reason.INVALID_SPEC, "spec.subscriptions[0].outcomes must list some"),
+        Arguments.of("bad workflow name", ws("sms", s -> s.getSubscriptions().add(outcomes("n", "Order_Fulfilment"))),
+            Reason.INVALID_SPEC, "spec.subscriptions[0].workflow 'Order_Fulfilment' is not a Workflow's name"),
         Arguments.of("unknown retry policy", ws("payment", s -> s.getCommands().add(new CommandSpec("pay", "gentle"))),
             Reason.MISSING_RETRY_POLICY, "command 'pay' uses RetryPolicy 'gentle', which does not exist in namespace 'shop'"),
         Arguments.of("invalid retry policy", ws("payment", s -> s.getCommands().add(new CommandSpec("pay", "broken"))),

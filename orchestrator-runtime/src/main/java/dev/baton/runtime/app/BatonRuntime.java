@@ -12,6 +12,7 @@ import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.Engine;
+import dev.baton.runtime.engine.InstanceEndings;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.events.ConsumerRegistry;
@@ -144,7 +145,8 @@ public final class BatonRuntime implements AutoCloseable {
     metrics.brokerBlocked(relay::brokerBlocked);
 
     WorkflowWatcher[] watcher = new WorkflowWatcher[1];
-    UnitOfWork unitOfWork = new UnitOfWork(database, relay);
+    InstanceEndings endings = new InstanceEndings(); // told to the API's requests waiting for an instance's end
+    UnitOfWork unitOfWork = new UnitOfWork(database, relay, endings);
     ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, unitOfWork,
         engine, metrics,
         new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
@@ -221,7 +223,7 @@ public final class BatonRuntime implements AutoCloseable {
             settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
-            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security)),
+            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings),
         security(settings, client, database, instances));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),

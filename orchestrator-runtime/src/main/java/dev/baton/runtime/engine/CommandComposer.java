@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.runtime.core.AttemptDeadline;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.store.OutboxMessage;
@@ -23,12 +24,13 @@ public final class CommandComposer {
    * Which instance the command belongs to.
    *
    * @param traceparent the instance's trace, the dispatch span's parent when no span is current (may be null)
+   * @param instanceDeadline the instance's own deadline, or null: no forward command carries a later one
    */
   public record Subject(UUID instanceId, String namespace, String businessKey, WorkflowDefinition definition,
-      String traceparent) {
+      String traceparent, Instant instanceDeadline) {
 
     public Subject(UUID instanceId, String namespace, String businessKey, WorkflowDefinition definition) {
-      this(instanceId, namespace, businessKey, definition, null);
+      this(instanceId, namespace, businessKey, definition, null, null);
     }
   }
 
@@ -50,7 +52,8 @@ public final class CommandComposer {
    */
   /**
    * @param decidedAt when the dispatch was decided: its attempt's deadline ({@code baton-deadline}) is this plus the
-   *     step's timeout, the instant at which the runtime times the attempt out
+   *     step's timeout, the instant at which the runtime times the attempt out; a forward command's is no later than
+   *     the instance's own deadline ({@link AttemptDeadline}), which it carries when its step has no timeout
    */
   public OutboxMessage compose(Subject s, Transition.Dispatch dispatch, Instant decidedAt) {
     WorkflowDefinition d = s.definition();
@@ -68,7 +71,10 @@ public final class CommandComposer {
     headers.put(Headers.RETRIES, 0);
     if (task.timeout() != null) {
       headers.put(Headers.STEP_TIMEOUT, task.timeout().toMillis()); // workers bound their handlers by it
-      headers.put(Headers.DEADLINE, decidedAt.plus(task.timeout()).toEpochMilli()); // nor start after it
+    }
+    Instant deadline = AttemptDeadline.of(decidedAt, task.timeout(), !dispatch.compensation(), s.instanceDeadline());
+    if (deadline != null) {
+      headers.put(Headers.DEADLINE, deadline.toEpochMilli()); // nor start after it
     }
     headers.putAll(tracing.dispatch(s.traceparent(), s.instanceId().toString(), d.name(),
         dispatch.compensation() ? row.stepName() + "/compensate" : row.stepName(), row.attempt(),

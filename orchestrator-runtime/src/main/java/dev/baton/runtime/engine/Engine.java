@@ -5,9 +5,11 @@ import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.core.Ending;
 import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.core.InstanceState.StoredSignal;
 import dev.baton.runtime.core.InstanceState;
+import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.core.Receipt;
 import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.core.StepState;
@@ -59,6 +61,7 @@ public final class Engine {
   private final DefinitionCatalog definitions;
   private final StateMachine machine;
   private final CommandComposer composer;
+  private final OutcomeComposer outcomes = new OutcomeComposer();
   private final TransitionWriter writer;
   private final InstanceTracing tracing;
   private final OutboxStore outbox;
@@ -100,7 +103,7 @@ public final class Engine {
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     Planned p = plan(c, instance, rows, withdrawing(c, instance, rows, stimulus), null);
     TransitionWriter.Written written = writer.write(c, List.of(p.write()));
-    tx.queued(written.queued());
+    tx.wrote(written);
     return new Applied(p.transition(), written);
   }
 
@@ -117,7 +120,7 @@ public final class Engine {
     for (InstanceRecord instance : inserted) {
       writes.add(plan(c, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
     }
-    tx.queued(writer.write(c, writes).queued());
+    tx.wrote(writer.write(c, writes));
     return writes;
   }
 
@@ -182,7 +185,7 @@ public final class Engine {
         default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
       };
     }
-    tx.queued(writer.write(c, writes).queued());
+    tx.wrote(writer.write(c, writes));
   }
 
   private record Planned(Transition transition, TransitionWriter.Write write) {}
@@ -271,6 +274,9 @@ public final class Engine {
     if (stimulus instanceof Stimulus.Refused refused) {
       return tracing.instanceWork("command refused: " + refused.errorCode(), trace, id);
     }
+    if (stimulus instanceof Stimulus.InstanceTimedOut) {
+      return tracing.instanceWork("instance deadline", trace, id);
+    }
     return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
   }
 
@@ -306,8 +312,17 @@ public final class Engine {
           + instance.revision() + " cannot be loaded: " + e.getMessage();
       LOG.error("Instance {} fails: {}", instance.id(), reason);
       Transition t = StateMachine.abandon(state, StateMachine.DEFINITION_UNAVAILABLE, reason);
-      return new Planned(t, new TransitionWriter.Write(instance.id(), t, List.of(), lastErrorJson(t),
-          decisionTime()));
+      Instant decidedAt = decisionTime();
+      String lastError = lastErrorJson(t);
+      List<OutboxMessage> outcome = new ArrayList<>(1);
+      addOutcome(outcome, instance, rows, t, lastError, decidedAt);
+      return new Planned(t, new TransitionWriter.Write(instance.id(), t, outcome, lastError, decidedAt));
+    }
+    if (stimulus instanceof Stimulus.Retry && instance.status() == InstanceStatus.FAILED
+        && definition.timeout() != null) {
+      // A retry gives the instance its time again: its deadline counts from the retry (docs/design.md, spec.timeout).
+      instance = instance.withDeadline(decisionTime().plus(definition.timeout()));
+      instances.renewDeadline(c, instance.id(), instance.deadline());
     }
     // Only Workflows with waits store signals: the others skip the read.
     List<StoredSignal> stored = !waitsForSignals(definition) ? List.of()
@@ -317,11 +332,27 @@ public final class Engine {
     Instant decidedAt = decisionTime();
     List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
     CommandComposer.Subject subject = new CommandComposer.Subject(instance.id(), instance.namespace(),
-        instance.businessKey(), definition, instance.traceparent());
+        instance.businessKey(), definition, instance.traceparent(), instance.deadline());
     for (Transition.Dispatch d : t.dispatches()) {
       commands.add(composer.compose(subject, d, decidedAt));
     }
-    return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastErrorJson(t), decidedAt));
+    String lastError = lastErrorJson(t);
+    addOutcome(commands, instance, rows, t, lastError, decidedAt);
+    return new Planned(t, new TransitionWriter.Write(instance.id(), t, commands, lastError, decidedAt,
+        instance.deadline()));
+  }
+
+  /**
+   * The outcome event of a transition that ends the instance (docs/message-contract.md#instance-outcomes), into the
+   * outbox with the transition: published only once the transaction that ended the instance has committed, never if
+   * it rolls back, and again with the same message id after a crash.
+   *
+   * @param lastErrorJson the transition's last error, or null when it keeps the instance's
+   */
+  private void addOutcome(List<OutboxMessage> messages, InstanceRecord instance, List<StepState> rows, Transition t,
+      String lastErrorJson, Instant decidedAt) {
+    Ending.of(rows, t).flatMap(ending -> outcomes.compose(instance, ending,
+        lastErrorJson != null ? lastErrorJson : instance.lastErrorJson(), decidedAt)).ifPresent(messages::add);
   }
 
   /**
@@ -349,7 +380,7 @@ public final class Engine {
 
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {
     return new InstanceState(r.id(), r.status(), r.phase(), r.cancelRequested(), Json.readObject(r.inputJson()),
-        rows, signals);
+        rows, signals, r.pastDeadline());
   }
 
   /** Dispatch-to-result time of the attempt the event answered, by the database's clock. */

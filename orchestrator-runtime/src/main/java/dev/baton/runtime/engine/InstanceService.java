@@ -159,7 +159,7 @@ public final class InstanceService implements AutoCloseable {
         WorkflowDefinition definition = definitions.current(c, o.namespace(), o.workflow(), o.spec());
         UUID id = RandomIds.next();
         news.add(new NewInstance(id, o.namespace(), o.workflow(), definition.revision(), o.businessKey(),
-            o.inputJson(), o.traceparent(), o.actor(), o.detail()));
+            o.inputJson(), o.traceparent(), o.actor(), o.detail(), definition.timeout()));
         orderOf.put(id, i);
       }
     }
@@ -223,8 +223,8 @@ public final class InstanceService implements AutoCloseable {
     List<StepState> rows = new ArrayList<>(t.rows().size());
     for (StepState s : t.rows()) {
       boolean running = s.isRunning();
-      if (running && s.timeout() != null) {
-        Instant due = write.deadlineOf(s);
+      Instant due = running ? write.deadlineOf(s) : null;
+      if (due != null) {
         deadline = deadline == null || due.isBefore(deadline) ? due : deadline;
       }
       rows.add(new StepState(s.id(), s.name(), s.kind(), s.parent(), s.attempt(), s.status(), s.action(),
@@ -237,7 +237,7 @@ public final class InstanceService implements AutoCloseable {
         stepStarted ? t.currentStep() : inserted.stepName(), stepStarted ? t.currentAttempt() : inserted.attempt(),
         stepStarted ? now : inserted.stepStartedAt(), deadline, inserted.inputJson(),
         write.lastErrorJson() != null ? write.lastErrorJson() : inserted.lastErrorJson(), t.cancelRequested(), now,
-        now, t.finishes() ? now : null, inserted.traceparent(), inserted.createdBy());
+        now, t.finishes() ? now : null, inserted.traceparent(), inserted.createdBy(), inserted.deadline(), false);
     return new Started(true, current, withSteps ? rows : List.of(), started);
   }
 

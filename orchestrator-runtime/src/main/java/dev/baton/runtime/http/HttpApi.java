@@ -6,6 +6,7 @@ import dev.baton.httpapi.Health;
 import dev.baton.httpapi.InvalidRequest;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.InstanceEndings;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
@@ -29,19 +30,22 @@ public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
   private final Javalin app;
+  private final InstanceWaits waits;
 
-  private HttpApi(Javalin app) {
+  private HttpApi(Javalin app, InstanceWaits waits) {
     this.app = app;
+    this.waits = waits;
   }
 
   /**
    * What the API serves.
    *
    * @param pages pages served beside the API, behind the same authentication (the web UI), or null
+   * @param endings the instances this runtime ends, told to the requests waiting for their end
    */
   public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      RouteTable routes, Pages pages) {}
+      RouteTable routes, Pages pages, InstanceEndings endings) {}
 
   /** Pages served beside the API: they register their routes, and are given the API's security. */
   @FunctionalInterface
@@ -63,8 +67,9 @@ public final class HttpApi implements AutoCloseable {
   public static HttpApi start(String host, int port, long maxRequestBytes, boolean requireReady, Parts p,
       ApiSecurity security) {
     IdempotentRequests idempotent = new IdempotentRequests(p.database(), new RequestKeyStore());
+    InstanceWaits waits = new InstanceWaits(p.database(), p.instances(), p.endings());
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
-        p.workflows(), requireReady, maxRequestBytes, p.metrics(), security);
+        p.workflows(), requireReady, maxRequestBytes, p.metrics(), security, waits);
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
       config.jetty.port = port;
@@ -125,15 +130,21 @@ public final class HttpApi implements AutoCloseable {
       });
     }).start();
     LOG.info("HTTP API listening on {}:{} ({})", host, app.port(), security.describe());
-    return new HttpApi(app);
+    return new HttpApi(app, waits);
   }
 
   public int port() {
     return app.port();
   }
 
+  /** Answers the requests waiting for an instance's end with its state now, then stops serving. */
   @Override
   public void close() {
+    try {
+      waits.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     app.stop();
   }
 

@@ -53,8 +53,8 @@ final class InstanceJson {
       ObjectNode outputs, List<StepDocument> steps, List<AuditEntry> audit) {
     return new InstanceDocument(i.id().toString(), i.namespace(), i.workflow(), i.revision(), i.businessKey(),
         MessageTracing.traceIdOf(i.traceparent()), i.status().name(), i.phase().name(), i.stepName(), i.attempt(),
-        i.stepStartedAt(), i.stepDeadline(), lastError(i.lastErrorJson()), i.createdAt(), i.updatedAt(),
-        i.finishedAt(), i.createdBy(), input, outputs, steps, audit);
+        i.stepStartedAt(), i.stepDeadline(), i.deadline(), lastError(i.lastErrorJson()), i.createdAt(),
+        i.updatedAt(), i.finishedAt(), i.createdBy(), input, outputs, steps, audit);
   }
 
   /** The instance's last error as the engine recorded it (a JSON column), or null. */

@@ -3,6 +3,8 @@ package dev.baton.runtime.http;
 import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.contract.BatonDuration;
+import dev.baton.httpapi.ApiPaths;
 import dev.baton.httpapi.BatchStartRequest;
 import dev.baton.httpapi.BatchStartResponse;
 import dev.baton.httpapi.CancelRequest;
@@ -24,6 +26,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** The instance endpoints of docs/design.md#interfaces. */
 final class InstanceRoutes {
@@ -48,10 +53,12 @@ final class InstanceRoutes {
   private final long maxRequestBytes;
   private final RuntimeMetrics metrics;
   private final ApiSecurity security;
+  private final InstanceWaits waits;
 
   InstanceRoutes(Database database, InstanceStore instances, StepStore steps, InstanceService service,
       WorkflowWatcher workflows, boolean requireReady, long maxRequestBytes, RuntimeMetrics metrics,
-      ApiSecurity security) {
+      ApiSecurity security, InstanceWaits waits) {
+    this.waits = waits;
     this.database = database;
     this.instances = instances;
     this.security = security;
@@ -158,9 +165,38 @@ final class InstanceRoutes {
     return headers;
   }
 
-  /** {@code GET /api/v1/instances/{id}}. */
+  /**
+   * {@code GET /api/v1/instances/{id}}; with {@code ?wait=30s} (at most {@link ApiPaths#MAX_WAIT}, else 400), the
+   * answer comes as soon as the instance has ended, or after the wait with its current state. A wait holds no server
+   * thread and no database connection ({@link InstanceWaits}).
+   */
   void get(Context ctx) throws SQLException {
-    respond(ctx, 200, detail(instanceId(ctx)));
+    UUID id = instanceId(ctx);
+    Duration wait = waitParam(ctx.queryParam(ApiPaths.WAIT));
+    if (wait == null) {
+      respond(ctx, 200, detail(id));
+      return;
+    }
+    CompletableFuture<Boolean> ended = waits.untilEnded(id, wait); // before the read: an end after it is seen
+    InstanceDocument now;
+    try {
+      now = detail(id);
+    } catch (SQLException | RuntimeException e) {
+      ended.complete(false);
+      throw e;
+    }
+    if (now.finished()) {
+      ended.complete(true);
+      respond(ctx, 200, now);
+      return;
+    }
+    ctx.future(() -> ended.thenApplyAsync(done -> {
+      try {
+        return detail(id);
+      } catch (SQLException e) {
+        throw new CompletionException(e);
+      }
+    }, waits.answers()).thenAccept(document -> respond(ctx, 200, document)));
   }
 
   /** {@code GET /api/v1/namespaces/{ns}/workflows/{name}/instances?status=&businessKey=&limit=}, newest first. */
@@ -267,6 +303,24 @@ final class InstanceRoutes {
     }
     return InstanceStatus.parse(text.trim()).orElseThrow(() -> ApiError.badRequest(
         "status '" + text + "' is not one of " + Arrays.toString(InstanceStatus.values())));
+  }
+
+  /** {@code ?wait=}: a Baton duration up to {@link ApiPaths#MAX_WAIT}; null when not asked. */
+  static Duration waitParam(String text) {
+    if (text == null) {
+      return null;
+    }
+    Duration wait = null;
+    try {
+      wait = BatonDuration.parse(text.trim()).toDuration();
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      // reported below
+    }
+    if (wait == null || wait.compareTo(ApiPaths.MAX_WAIT) > 0) {
+      throw ApiError.badRequest("wait must be a duration from 1ms to " + ApiPaths.MAX_WAIT.toSeconds()
+          + "s such as 30s or 500ms, got '" + text + "'; to wait longer, ask again");
+    }
+    return wait;
   }
 
   private static int limitParam(String text) {

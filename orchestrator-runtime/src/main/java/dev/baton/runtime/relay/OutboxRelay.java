@@ -253,6 +253,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   }
 
   private void run() {
+    checkOutcomeExchange();
     long backoff = 0;
     while (running) {
       try {
@@ -318,6 +319,23 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     settleAll();
+  }
+
+  /**
+   * Says at the start whether the instance outcome exchange exists (docs/message-contract.md#instance-outcomes). The
+   * runtime declares nothing; the operator declares it when it starts. Until it exists, outcome events wait in the
+   * outbox, set aside and retried like a command to a missing exchange: nothing is lost, and nothing else is held up.
+   */
+  private void checkOutcomeExchange() {
+    String exchange = Names.instanceOutcomeExchange();
+    try {
+      if (!probe.exists(exchange)) {
+        LOG.warn("Exchange {} does not exist: instance outcome events wait in the outbox until the operator declares"
+            + " it (it does when it starts)", exchange);
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("Could not check exchange {} at the start: {}", exchange, e.toString());
+    }
   }
 
   /**
@@ -706,6 +724,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     final Map<String, List<Long>> unroutable = new LinkedHashMap<>();
     final Map<String, List<Long>> refused = new LinkedHashMap<>();
     final Map<String, List<Long>> missingExchange = new LinkedHashMap<>();
+    final Map<String, List<Long>> notPermitted = new LinkedHashMap<>();
     boolean unknown;
 
     void add(Entry e, PublishResult r) {
@@ -720,6 +739,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           if (r.failure() == Failure.CHANNEL_ERROR && r.detail().startsWith("404")) {
             // Deleted since the probe found it: as a missing exchange, set aside (its WorkerService may come back).
             missingExchange.computeIfAbsent(m.exchange(), k -> new ArrayList<>()).add(e.row.id());
+          } else if (r.failure() == Failure.CHANNEL_ERROR && r.detail().startsWith("403") && m.isInstanceOutcome()) {
+            // A runtime newer than its user's permissions (the operator grants the outcome exchange at its next
+            // pass): the instance has ended, nothing waits for the outcome, so it waits too rather than be dropped.
+            notPermitted.computeIfAbsent(m.exchange(), k -> new ArrayList<>()).add(e.row.id());
           } else if (r.aboutTheMessage()) {
             refused.computeIfAbsent(m.exchange() + " the broker refused the command: " + r.detail(),
                 k -> new ArrayList<>()).add(e.row.id());
@@ -755,6 +778,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         setAside(b.connection, e.getValue(), e.getKey(), "exchange " + e.getKey() + " does not exist"
             + readyHint(e.getKey()), true);
       }
+      for (Map.Entry<String, List<Long>> e : notPermitted.entrySet()) {
+        setAside(b.connection, e.getValue(), e.getKey(), "the runtime's broker user may not write " + e.getKey()
+            + " (yet): the operator grants it with TopologyPlanner.orchestratorPermissions()", false);
+      }
       store.confirmed(b.connection, confirmed);
     }
   }
@@ -786,7 +813,12 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     store.refuse(b.connection, ids, reason);
     b.refused = true;
     metrics.outboxRefused(exchange, ids.size());
-    LOG.warn("{} command(s) refused, their attempts fail: {}", ids.size(), reason);
+    if (Names.instanceOutcomeExchange().equals(exchange)) {
+      // An ended instance has nothing left to fail: the refused outcome is lost, which a person must hear of.
+      LOG.error("{} instance outcome event(s) refused by the broker and dropped: {}", ids.size(), reason);
+    } else {
+      LOG.warn("{} command(s) refused, their attempts fail: {}", ids.size(), reason);
+    }
   }
 
   /** The publisher completes every future within its confirm timeout; the margin only guards against a bug. */
@@ -810,6 +842,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   }
 
   private static String readyHint(String exchange) {
+    if (Names.instanceOutcomeExchange().equals(exchange)) {
+      return " — the operator declares it at its start: is it running on this vhost?";
+    }
     return " — is WorkerService " + serviceOf(exchange) + " Ready?";
   }
 
@@ -835,7 +870,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         .timestamp(new Date(row.createdAt().toEpochMilli()))
         .headers(headers)
         .build();
-    return new OutboundMessage(m.exchange(), m.routingKey(), true, props, m.body(), "command " + m.messageId());
+    // Commands are mandatory: one no queue takes is returned and retried (its WorkerService may not be Ready yet). An
+    // outcome event is not: one no subscriber is bound to is simply not routed, and that is no failure.
+    boolean outcome = m.isInstanceOutcome();
+    return new OutboundMessage(m.exchange(), m.routingKey(), !outcome, props, m.body(),
+        (outcome ? "outcome " : "command ") + m.messageId());
   }
 
   /** One claimed row and, once published, its outcome. */

@@ -14,6 +14,8 @@ import java.util.UUID;
  * @param stepDeadline the nearest deadline of the instance's steps in flight (null on the hot path)
  * @param traceparent the instance's trace: the span that started it (null for instances older than tracing)
  * @param createdBy who started it (the audit's user; null for instances older than the audit, and on the hot path)
+ * @param deadline the whole instance's deadline ({@code spec.timeout} from its start or last retry), or null for none
+ * @param pastDeadline whether that deadline had passed when the row was read, by the database's clock
  */
 public record InstanceRecord(
     UUID id,
@@ -34,4 +36,14 @@ public record InstanceRecord(
     Instant updatedAt,
     Instant finishedAt,
     String traceparent,
-    String createdBy) {}
+    String createdBy,
+    Instant deadline,
+    boolean pastDeadline) {
+
+  /** The same row with a new deadline, not passed (a retry's). */
+  public InstanceRecord withDeadline(Instant renewed) {
+    return new InstanceRecord(id, namespace, workflow, revision, businessKey, status, phase, stepName, attempt,
+        stepStartedAt, stepDeadline, inputJson, lastErrorJson, cancelRequested, createdAt, updatedAt, finishedAt,
+        traceparent, createdBy, renewed, false);
+  }
+}

@@ -24,7 +24,7 @@ public final class InstanceStore {
       + " current_step_name, attempt, step_started_at, input::text AS input, last_error::text AS last_error,"
       + " cancel_requested, created_at, updated_at, finished_at, trace_parent, created_by,"
       + " (SELECT min(s.deadline) FROM instance_step s WHERE s.instance_id = workflow_instance.id"
-      + "   AND s.deadline IS NOT NULL) AS step_deadline";
+      + "   AND s.deadline IS NOT NULL) AS step_deadline, " + Deadline.COLUMNS;
 
   private static final String LOCK = "SELECT " + COLUMNS + " FROM workflow_instance WHERE id = ? FOR UPDATE";
   /** The timer sweep's lock: an instance another transaction holds is left for the next sweep. */
@@ -32,13 +32,14 @@ public final class InstanceStore {
       + " FROM workflow_instance WHERE id = ? FOR UPDATE SKIP LOCKED";
   /**
    * The step loop's lock: what deciding needs, without the timestamps only the API shows (reading a timestamptz as
-   * text costs the driver a calendar computation per column per row).
+   * text costs the driver a calendar computation per column per row). {@code created_at} is needed: an instance that
+   * ends tells it in its outcome event.
    */
   private static final String HOT_COLUMNS = "id, namespace, workflow, revision, business_key, status, phase,"
       + " current_step_name, attempt, NULL::timestamptz AS step_started_at, input::text AS input,"
-      + " last_error::text AS last_error, cancel_requested, NULL::timestamptz AS created_at,"
+      + " last_error::text AS last_error, cancel_requested, created_at,"
       + " NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
-      + " trace_parent, NULL::text AS created_by";
+      + " trace_parent, NULL::text AS created_by, " + Deadline.COLUMNS;
   private static final String LOCK_ALL = "SELECT " + HOT_COLUMNS
       + " FROM workflow_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE";
   /**
@@ -58,18 +59,18 @@ public final class InstanceStore {
    * so it carries their plan setting.
    */
   private static final String INSERT_ALL = Database.GENERIC_PLANS + "WITH n AS (SELECT * FROM unnest(?::uuid[],"
-      + " ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])"
-      + " WITH ORDINALITY AS n(id, namespace, workflow, revision, business_key, input, trace_parent, created_by,"
-      + "   source, detail, ord)),"
+      + " ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+      + " ?::bigint[]) WITH ORDINALITY AS n(id, namespace, workflow, revision, business_key, input, trace_parent,"
+      + "   created_by, source, detail, timeout_ms, ord)),"
       + " inserted AS (INSERT INTO workflow_instance (id, namespace, workflow, revision, business_key, status, phase,"
-      + "   current_step_name, attempt, input, trace_parent, created_by)"
+      + "   current_step_name, attempt, input, trace_parent, created_by, deadline)"
       + "   SELECT id, namespace, workflow, revision, business_key, 'RUNNING', 'FORWARD', '', 0, input::jsonb,"
-      + "   trace_parent, created_by FROM n ORDER BY ord"
+      + "   trace_parent, created_by, " + Deadline.FROM_NOW + " FROM n ORDER BY ord"
       + "   ON CONFLICT (namespace, workflow, business_key) DO NOTHING RETURNING id, namespace, workflow, revision,"
       + "   business_key, status, phase, current_step_name, attempt, NULL::timestamptz AS step_started_at,"
       + "   input::text AS input, last_error::text AS last_error, cancel_requested, created_at,"
       + "   NULL::timestamptz AS updated_at, NULL::timestamptz AS finished_at, NULL::timestamptz AS step_deadline,"
-      + "   trace_parent, created_by),"
+      + "   trace_parent, created_by, " + Deadline.COLUMNS + "),"
       + " audited AS (INSERT INTO instance_audit (instance_id, action, user_name, at, source, detail)"
       + "   SELECT i.id, 'start', i.created_by, i.created_at, n.source, n.detail FROM inserted i JOIN n ON n.id = i.id)"
       + " SELECT * FROM inserted";
@@ -92,6 +93,13 @@ public final class InstanceStore {
       + " GROUP BY namespace, workflow, status HAVING sum(n) <> 0";
   private static final String ACTIVE_WORKFLOWS =
       "SELECT DISTINCT workflow FROM workflow_instance WHERE finished_at IS NULL";
+  /** The instances going forward past their deadline, soonest first (the partial index of V10). */
+  private static final String PAST_DEADLINE = "SELECT id FROM workflow_instance WHERE status = 'RUNNING'"
+      + " AND deadline IS NOT NULL AND deadline <= now() ORDER BY deadline LIMIT ?";
+  private static final String ENDED_AMONG = "SELECT id FROM workflow_instance WHERE id = ANY (?)"
+      + " AND finished_at IS NOT NULL";
+  private static final String RENEW_DEADLINE = "UPDATE workflow_instance SET deadline = to_timestamp(? / 1000.0)"
+      + " WHERE id = ?";
   private static final String PURGE = "DELETE FROM workflow_instance WHERE id IN (SELECT id FROM workflow_instance"
       + " WHERE finished_at < now() - (?::bigint * interval '1 millisecond') ORDER BY finished_at LIMIT ?"
       + " FOR UPDATE SKIP LOCKED)";
@@ -188,6 +196,7 @@ public final class InstanceStore {
       String[] users = new String[n];
       String[] sources = new String[n];
       String[] details = new String[n];
+      Long[] timeouts = new Long[n];
       for (int i = 0; i < n; i++) {
         NewInstance x = news.get(i);
         ids[i] = x.id();
@@ -200,6 +209,7 @@ public final class InstanceStore {
         users[i] = x.startedBy().user();
         sources[i] = x.startedBy().source();
         details[i] = x.detail();
+        timeouts[i] = x.timeout() == null ? null : x.timeout().toMillis();
       }
       ps.setArray(1, c.createArrayOf("uuid", ids));
       ps.setArray(2, c.createArrayOf("text", namespaces));
@@ -211,6 +221,7 @@ public final class InstanceStore {
       ps.setArray(8, c.createArrayOf("text", users));
       ps.setArray(9, c.createArrayOf("text", sources));
       ps.setArray(10, c.createArrayOf("text", details));
+      ps.setArray(11, c.createArrayOf("bigint", timeouts));
       nextResult(ps, ps.execute(), "the inserted instances");
       try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
@@ -330,6 +341,46 @@ public final class InstanceStore {
     return names;
   }
 
+  /**
+   * Up to {@code limit} instances going forward whose own deadline has passed, soonest first (not locked: the timer
+   * sweep handles each on its own).
+   */
+  public List<UUID> instancesPastDeadline(Connection c, int limit) throws SQLException {
+    List<UUID> ids = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(PAST_DEADLINE)) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getObject(1, UUID.class));
+        }
+      }
+    }
+    return ids;
+  }
+
+  /** Those of the given instances that have ended (by whichever replica), for requests waiting for their end. */
+  public List<UUID> endedAmong(Connection c, Collection<UUID> ids) throws SQLException {
+    List<UUID> ended = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(ENDED_AMONG)) {
+      ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ended.add(rs.getObject(1, UUID.class));
+        }
+      }
+    }
+    return ended;
+  }
+
+  /** Gives a locked instance a new deadline (a retry's: its timeout counts again from the retry). */
+  public void renewDeadline(Connection c, UUID id, java.time.Instant deadline) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(RENEW_DEADLINE)) {
+      ps.setLong(1, deadline.toEpochMilli());
+      ps.setObject(2, id);
+      ps.executeUpdate();
+    }
+  }
+
   /** Deletes up to {@code batch} instances finished more than {@code age} ago, with their steps and signals (cascade). */
   public int purgeFinished(Connection c, Duration age, int batch) throws SQLException {
     return Jdbc.purge(c, PURGE, age, batch);
@@ -378,7 +429,26 @@ public final class InstanceStore {
         Jdbc.instant(rs, "updated_at"),
         Jdbc.instant(rs, "finished_at"),
         rs.getString("trace_parent"),
-        rs.getString("created_by"));
+        rs.getString("created_by"),
+        Deadline.of(rs),
+        rs.getBoolean("past_deadline"));
+  }
+
+  /**
+   * The instance's own deadline as the queries read and write it: in epoch milliseconds (a number, which the driver
+   * reads without the calendar computation of a timestamp: the step loop's lock reads it), to the millisecond, as the
+   * deadlines of commands are.
+   */
+  private static final class Deadline {
+    static final String COLUMNS = "(extract(epoch FROM deadline) * 1000)::bigint AS deadline_ms,"
+        + " coalesce(deadline <= now(), false) AS past_deadline";
+    /** A new instance's: its creation time (the transaction's) plus its revision's timeout, or none. */
+    static final String FROM_NOW = "date_trunc('milliseconds', now()) + timeout_ms * interval '1 millisecond'";
+
+    static java.time.Instant of(ResultSet rs) throws SQLException {
+      long ms = rs.getLong("deadline_ms");
+      return rs.wasNull() ? null : java.time.Instant.ofEpochMilli(ms);
+    }
   }
 
   /**
@@ -386,9 +456,10 @@ public final class InstanceStore {
    *
    * @param startedBy who started it: its {@code created_by} and its audit entry
    * @param detail the audit entry's detail ({@code batch} for an item of a batch), or null
+   * @param timeout its revision's {@code spec.timeout}: its deadline is its creation time plus this; null for none
    */
   public record NewInstance(UUID id, String namespace, String workflow, int revision, String businessKey,
-      String inputJson, String traceparent, Actor startedBy, String detail) {}
+      String inputJson, String traceparent, Actor startedBy, String detail, Duration timeout) {}
 
   /** A Workflow by namespace and name. */
   public record WorkflowName(String namespace, String name) {}

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * "refused commands fail fast"): which instance and which command, and the broker's reason.
  *
  * @param outboxId its outbox row
- * @param instanceId null for a row written before commands carried their instance
+ * @param instanceId null for a row written before commands carried their instance, and for an instance's outcome
+ *     event (its instance has ended: the row only goes)
  */
 public record RefusedCommand(long outboxId, UUID instanceId, UUID messageId, String reason) {
 

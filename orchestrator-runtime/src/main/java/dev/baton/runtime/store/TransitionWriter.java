@@ -1,5 +1,6 @@
 package dev.baton.runtime.store;
 
+import dev.baton.runtime.core.AttemptDeadline;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.Transition;
 import java.sql.Connection;
@@ -131,29 +132,42 @@ public final class TransitionWriter {
   }
 
   /**
-   * One instance's transition, with the commands composed for its dispatches.
+   * One instance's transition, with the commands composed for its dispatches (and, when it ends the instance, its
+   * outcome event: {@link OutboxMessage#isInstanceOutcome}).
    *
    * @param lastErrorJson the instance's new lastError as JSON, or null to keep it
    * @param decidedAt when the transition was decided: the deadlines of the attempts it starts count from it, as the
    *     {@code baton-deadline} of their commands does, so that a step times out at the very instant its command
    *     stops being startable
+   * @param instanceDeadline the instance's own deadline, or null: no forward task's outlives it
    */
   public record Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson,
-      Instant decidedAt) {
+      Instant decidedAt, Instant instanceDeadline) {
 
-    /** The deadline of an attempt this write starts: {@code decidedAt} plus its timeout, or null without one. */
+    /** A write for an instance without a deadline of its own. */
+    public Write(UUID instanceId, Transition transition, List<OutboxMessage> commands, String lastErrorJson,
+        Instant decidedAt) {
+      this(instanceId, transition, commands, lastErrorJson, decidedAt, null);
+    }
+
+    /**
+     * The deadline of an attempt this write starts ({@link AttemptDeadline}: {@code decidedAt} plus its timeout,
+     * a forward task's no later than the instance's), or null without one.
+     */
     public Instant deadlineOf(StepState started) {
-      return started.timeout() == null ? null : decidedAt.plus(started.timeout());
+      return AttemptDeadline.of(decidedAt, started, instanceDeadline);
     }
   }
 
   /**
    * What a write did besides what it was asked: the unpublished commands it withdrew, and the commands it queued
    * with their outbox ids (in the order of the writes and of their commands), for the relay once committed.
+   *
+   * @param ended the instances it ended, for those waiting for their end once committed
    */
-  public record Written(long withdrawn, List<QueuedCommand> queued) {
+  public record Written(long withdrawn, List<QueuedCommand> queued, List<UUID> ended) {
 
-    static final Written NOTHING = new Written(0, List.of());
+    static final Written NOTHING = new Written(0, List.of(), List.of());
 
     public boolean dispatched() {
       return !queued.isEmpty();
@@ -176,6 +190,7 @@ public final class TransitionWriter {
     List<OutboxMessage> commands = new ArrayList<>();
     List<Object> gId = g.of("bigint"), gStep = g.of("text");
     List<Object> wInstance = w.of("uuid");
+    List<UUID> ended = new ArrayList<>();
     List<Object> mInstance = m.of("uuid"), mStatus = m.of("text"), mPhase = m.of("text"),
         mCancel = m.of("boolean"), mStep = m.of("text"), mAttempt = m.of("integer"), mError = m.of("text"),
         mFinished = m.of("boolean");
@@ -224,7 +239,8 @@ public final class TransitionWriter {
         oCorrelation.add(command.correlationId());
         oHeaders.add(command.headersJson());
         oBody.add(command.body());
-        oInstance.add(write.instanceId());
+        // An outcome event belongs to no attempt: without the instance, no withdrawal ever takes it back.
+        oInstance.add(command.isInstanceOutcome() ? null : write.instanceId());
       }
       for (Transition.SignalUse use : t.signalsUsed()) {
         gId.add(use.signalId());
@@ -242,6 +258,9 @@ public final class TransitionWriter {
         mAttempt.add(t.currentStep() == null ? null : t.currentAttempt());
         mError.add(write.lastErrorJson());
         mFinished.add(t.finishes());
+        if (t.finishes()) {
+          ended.add(write.instanceId());
+        }
       }
     }
     if (uId.isEmpty() && nInstance.isEmpty() && mInstance.isEmpty()) {
@@ -277,7 +296,8 @@ public final class TransitionWriter {
             check(e.getKey().checked, e.getValue().values.get(0).size(), count);
           }
         }
-        return new Written(withdrawn, present.containsKey(Part.QUEUED) ? queued(commands, rs.getArray(i)) : List.of());
+        return new Written(withdrawn, present.containsKey(Part.QUEUED) ? queued(commands, rs.getArray(i)) : List.of(),
+            ended);
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.baton.runtime.timers;
 
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.StepStatus;
 import dev.baton.runtime.core.Stimulus;
@@ -24,8 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Timers from the database (docs/design.md#runtime-semantics): step timeouts, delays and wait timeouts are the
- * deadlines of the steps in flight, so they survive restarts. Each sweep finds instances with a step past its
- * deadline and handles each in its own transaction, on its row locked with {@code SKIP LOCKED} (replicas and the
+ * deadlines of the steps in flight, and the whole instance's deadline ({@code spec.timeout}) is on its row, so they
+ * survive restarts. Each sweep finds instances with a step past its deadline, or going forward past their own, and
+ * handles each in its own transaction, on its row locked with {@code SKIP LOCKED} (replicas and the
  * step loop never wait on each other): one instance that cannot be handled never holds up the others' timers, and
  * one whose definition no longer loads fails with the reason instead of failing every sweep.
  */
@@ -59,8 +61,12 @@ public final class TimeoutSweeper implements Runnable {
       int found;
       int handled;
       do {
-        List<UUID> due = database.inTransaction(c -> steps.instancesDue(c, batchSize));
-        found = due.size();
+        // Both searches in one transaction; an instance found by both is handled once (its lock decides how).
+        List<List<UUID>> searched = database.inTransaction(c -> List.of(steps.instancesDue(c, batchSize),
+            instances.instancesPastDeadline(c, batchSize)));
+        found = Math.max(searched.get(0).size(), searched.get(1).size());
+        java.util.Set<UUID> due = new java.util.LinkedHashSet<>(searched.get(1));
+        due.addAll(searched.get(0));
         handled = 0;
         for (UUID id : due) {
           handled += handle(id) ? 1 : 0;
@@ -79,12 +85,20 @@ public final class TimeoutSweeper implements Runnable {
         if (locked.isEmpty()) {
           return null; // another transaction holds it: the next sweep sees it again if it is still due
         }
-        Engine.Applied done = engine.apply(tx, locked.get(), new Stimulus.TimersDue());
+        InstanceRecord instance = locked.get();
+        // Going forward past its own deadline, the instance times out, whichever of its timers found it.
+        boolean whole = instance.pastDeadline() && instance.status() == InstanceStatus.RUNNING;
+        Engine.Applied done = engine.apply(tx, instance,
+            whole ? new Stimulus.InstanceTimedOut() : new Stimulus.TimersDue());
         Transition moved = done.transition();
         if (moved.moved()) {
-          try (LogFields.Scope more = LogFields.open(id.toString(), locked.get().workflow(), fired(moved.rows()),
-              MessageTracing.traceIdOf(locked.get().traceparent()))) {
-            LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
+          try (LogFields.Scope more = LogFields.open(id.toString(), instance.workflow(), fired(moved.rows()),
+              MessageTracing.traceIdOf(instance.traceparent()))) {
+            if (whole) {
+              LOG.info("Instance {}: past its deadline (spec.timeout), now {}", id, moved.status());
+            } else {
+              LOG.info("Instance {}: timer(s) due, now {}", id, moved.status());
+            }
           }
           moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)
               .forEach(r -> metrics.stepTimedOut(locked.get().workflow()));

@@ -64,7 +64,7 @@ final class InstanceDetailView {
     return b.append("</div>").toString();
   }
 
-  private static void facts(StringBuilder b, InstanceView i, Instant now, TraceLink traces) {
+  static void facts(StringBuilder b, InstanceView i, Instant now, TraceLink traces) {
     b.append("<div class=\"card\"><dl class=\"facts\">")
         .append("<dt>Status</dt><dd id=\"instance-status\">").append(Html.badge(i.status()))
         .append(i.active() ? " <span class=\"muted\">refreshing live</span>" : "").append("</dd>")
@@ -92,6 +92,10 @@ final class InstanceDetailView {
       b.append(" by <span id=\"created-by\" class=\"mono\">").append(esc(i.createdBy())).append("</span>");
     }
     b.append("</dd>");
+    if (i.instanceDeadline() != null && i.finishedAt() == null) {
+      b.append("<dt>Times out</dt><dd id=\"instance-deadline\">").append(Html.time(i.instanceDeadline()))
+          .append(" <span class=\"muted\">(the Workflow's spec.timeout)</span></dd>");
+    }
     if (i.traceId() != null && !i.traceId().isEmpty()) {
       b.append("<dt>Trace</dt><dd id=\"trace\" class=\"mono\">").append(traces.html(i.traceId())).append("</dd>");
     }

@@ -11,12 +11,13 @@ import java.util.Optional;
 /**
  * One instance as the UI shows it: the instance document of the API (docs/design.md#interfaces) folded into one
  * {@link StepView} per step, oldest first, with its dispatches and its compensation; who started it and every action
- * taken on it ({@code audit}, oldest first; empty for instances older than the audit).
+ * taken on it ({@code audit}, oldest first; empty for instances older than the audit); {@code instanceDeadline}: when
+ * the whole instance times out (its Workflow's {@code spec.timeout}), or null.
  */
 record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
     String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
     Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps,
-    String traceId, String createdBy, List<AuditEntry> audit) {
+    String traceId, String createdBy, List<AuditEntry> audit, Instant instanceDeadline) {
 
   /** An error as the document has it: which step (and dispatch) failed how. */
   record Failure(String step, String kind, String status, String code, String reason, Instant at) {

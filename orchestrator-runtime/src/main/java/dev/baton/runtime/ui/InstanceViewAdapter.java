@@ -59,7 +59,7 @@ final class InstanceViewAdapter {
         doc.status(), doc.phase(), doc.currentStep(), doc.attempt(), doc.since(), doc.deadline(),
         lastError(doc.lastError()), doc.createdAt(), doc.updatedAt(), doc.finishedAt(), orMissing(doc.input()),
         orMissing(doc.outputs()), List.copyOf(views), doc.traceId(), doc.createdBy(),
-        doc.audit() == null ? List.of() : List.copyOf(doc.audit()));
+        doc.audit() == null ? List.of() : List.copyOf(doc.audit()), doc.instanceDeadline());
   }
 
   /**

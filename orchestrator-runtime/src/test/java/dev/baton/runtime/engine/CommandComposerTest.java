@@ -75,4 +75,32 @@ class CommandComposerTest {
     assertThat(headers.has("baton-deadline")).isFalse();
     assertThat(headers.has("baton-step-timeout")).isFalse();
   }
+
+  @Test
+  void aForwardCommandNeverCarriesADeadlinePastItsInstancesAndACompensationKeepsItsOwn() throws Exception {
+    java.time.Instant instanceDeadline = DECIDED_AT.plusSeconds(20);
+    CommandComposer.Subject subject = new CommandComposer.Subject(UUID.randomUUID(), "shop", "o-1", SAGA, null,
+        instanceDeadline);
+    dev.baton.workflow.Step.Task charge = (dev.baton.workflow.Step.Task) SAGA.step("charge").orElseThrow();
+    dev.baton.workflow.Step.Task reserve = (dev.baton.workflow.Step.Task) SAGA.step("reserve").orElseThrow();
+
+    JsonNode pay = Json.read(new CommandComposer().compose(subject, new Transition.Dispatch(
+        StepState.started("charge", "task", null, 1, 1, "pay", UUID.randomUUID(), charge.timeout()), charge, false,
+        Json.object(), null), DECIDED_AT).headersJson());
+    JsonNode untimed = Json.read(new CommandComposer().compose(subject, new Transition.Dispatch(
+        StepState.started("reserve", "task", null, 1, 1, "reserve", UUID.randomUUID(), null), reserve, false,
+        Json.object(), null), DECIDED_AT).headersJson());
+    JsonNode refund = Json.read(new CommandComposer().compose(subject, new Transition.Dispatch(
+        StepState.started("charge/compensate", "task", null, 1, 1, "refund", UUID.randomUUID(), charge.timeout()),
+        charge, true, Json.object(), null), DECIDED_AT).headersJson());
+
+    assertThat(pay.get("baton-deadline").asLong()).as("1m would outlive the instance: its deadline instead")
+        .isEqualTo(instanceDeadline.toEpochMilli());
+    assertThat(pay.get("baton-step-timeout").asLong()).as("the step's own, for the handler").isEqualTo(60_000);
+    assertThat(untimed.get("baton-deadline").asLong()).as("a step without timeout: the instance's deadline")
+        .isEqualTo(instanceDeadline.toEpochMilli());
+    assertThat(untimed.has("baton-step-timeout")).isFalse();
+    assertThat(refund.get("baton-deadline").asLong()).as("a compensation runs after the instance's deadline")
+        .isEqualTo(DECIDED_AT.toEpochMilli() + 60_000);
+  }
 }

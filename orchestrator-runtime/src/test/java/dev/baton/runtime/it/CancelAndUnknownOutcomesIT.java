@@ -54,8 +54,9 @@ class CancelAndUnknownOutcomesIT {
     h.client.resources(Workflow.class).inNamespace(RuntimeHarness.NS).resource(w).create();
   }
 
+  /** The instance's commands still in the outbox (its outcome event, which belongs to no attempt, is not one). */
   static long commandsOf(UUID id) throws Exception {
-    return h.count("SELECT count(*) FROM outbox WHERE correlation_id = '" + id + "'");
+    return h.count("SELECT count(*) FROM outbox WHERE instance_id = '" + id + "'");
   }
 
   /** Fails on the code before: the cancelled instance's command stayed in the outbox and was delivered later. */

@@ -89,7 +89,7 @@ class WorkflowDeletionIT {
 
     JsonNode failed = h.awaitStatus(id, "FAILED", WITHIN);
     assertThat(failed.get("lastError").get("errorCode").asText()).isEqualTo("WorkflowDeleted");
-    assertThat(h.count("SELECT count(*) FROM outbox WHERE correlation_id = '" + id + "'")).as("withdrawn").isZero();
+    assertThat(h.count("SELECT count(*) FROM outbox WHERE instance_id = '" + id + "'")).as("withdrawn").isZero();
   }
 
   /** Without the annotation the instances go on to their end; only new starts are refused. */

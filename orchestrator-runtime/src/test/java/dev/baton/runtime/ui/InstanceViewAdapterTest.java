@@ -62,4 +62,21 @@ class InstanceViewAdapterTest {
     assertThat(InstanceDetailView.where(v)).as("the engine names a compensation <step>/compensate")
         .isEqualTo("compensating fraud");
   }
+
+  @Test
+  void aRunningInstanceShowsWhenItTimesOutAsAWholeAndAnEndedOneDoesNot() throws Exception {
+    String running = """
+        {"id": "i-3", "namespace": "default", "workflow": "orders", "status": "RUNNING", "currentStep": "ship",
+         "attempt": 1, "createdAt": "2026-01-05T10:00:00Z", "instanceDeadline": "2026-01-05T12:00:00Z", "steps": []}""";
+    StringBuilder facts = new StringBuilder();
+    InstanceDetailView.facts(facts, InstanceViewAdapter.from(Json.MAPPER.readValue(running, InstanceDocument.class)),
+        java.time.Instant.parse("2026-01-05T10:30:00Z"), TraceLink.NONE);
+    assertThat(facts.toString()).contains("id=\"instance-deadline\"").contains("spec.timeout");
+
+    StringBuilder ended = new StringBuilder();
+    InstanceDetailView.facts(ended, InstanceViewAdapter.from(Json.MAPPER.readValue(running.replace("\"RUNNING\"",
+        "\"SUCCEEDED\", \"finishedAt\": \"2026-01-05T10:05:00Z\""), InstanceDocument.class)),
+        java.time.Instant.parse("2026-01-05T10:30:00Z"), TraceLink.NONE);
+    assertThat(ended.toString()).doesNotContain("instance-deadline");
+  }
 }

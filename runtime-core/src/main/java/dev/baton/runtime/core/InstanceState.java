@@ -12,13 +12,21 @@ import java.util.UUID;
  *
  * @param cancelRequested a cancel asked for compensation first: the instance ends CANCELLED once it is done
  * @param signals signals not consumed yet, oldest first (only loaded for Workflows that wait for signals)
+ * @param pastDeadline the instance's own deadline ({@code spec.timeout} from its start) has passed, by the
+ *     database's clock: going forward, whatever the stimulus, the instance times out instead of starting anything
  */
 public record InstanceState(UUID id, InstanceStatus status, Phase phase, boolean cancelRequested, ObjectNode input,
-    List<StepState> steps, List<StoredSignal> signals) {
+    List<StepState> steps, List<StoredSignal> signals, boolean pastDeadline) {
 
   public InstanceState {
     steps = List.copyOf(steps);
     signals = List.copyOf(signals);
+  }
+
+  /** An instance within its deadline, or without one. */
+  public InstanceState(UUID id, InstanceStatus status, Phase phase, boolean cancelRequested, ObjectNode input,
+      List<StepState> steps, List<StoredSignal> signals) {
+    this(id, status, phase, cancelRequested, input, steps, signals, false);
   }
 
   /** A signal waiting for a {@code wait} step. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
+import dev.baton.contract.BatonDuration;
 import dev.baton.runtime.core.InstanceState.StoredSignal;
 import dev.baton.runtime.core.Stimulus.Cancel;
 import dev.baton.runtime.core.Stimulus.Result;
@@ -53,6 +54,11 @@ public final class StateMachine {
 
   /** The error code and reason of a step that got no answer (or no signal) in time. */
   public static final String TIMEOUT = "Timeout";
+  /**
+   * The error code of the steps in flight when the whole instance ran past its deadline ({@code spec.timeout}); their
+   * reason, and so the instance's last error, begins with {@link #TIMEOUT}.
+   */
+  public static final String INSTANCE_TIMEOUT = "InstanceTimeout";
   /** The error code of a step whose expression (a choice's case, a task's input mapping) failed. */
   public static final String EXPRESSION_ERROR = "ExpressionError";
   /** A choice that took no case but its {@code otherwise}. */
@@ -121,6 +127,7 @@ public final class StateMachine {
             "instance is " + state.status() + "; only FAILED instances can be retried", state);
       }
       Draft d = new Draft(definition, state);
+      d.pastDeadline = false; // a retry's deadline counts again from the retry (the engine writes it)
       d.retry();
       return d.transition();
     }
@@ -136,8 +143,16 @@ public final class StateMachine {
     Draft d = new Draft(definition, state);
     if (stimulus instanceof Start) {
       d.walk();
+    } else if (stimulus instanceof Stimulus.InstanceTimedOut) {
+      if (state.phase() != Phase.FORWARD) {
+        return Transition.nothing(Kind.STALE, "instance is " + state.status() + ": past its deadline, its"
+            + " compensation still finishes", state);
+      }
+      d.pastDeadline = true;
+      d.walk();
     } else if (stimulus instanceof TimersDue) {
-      if (!d.timersDue()) {
+      // Past the instance's deadline, the steps due time out with the instance (none is sent again).
+      if (!d.timesOutWhole() && !d.timersDue()) {
         return Transition.nothing(Kind.STALE, "no step in flight is due", state);
       }
       d.walk();
@@ -285,6 +300,8 @@ public final class StateMachine {
     int nextSeq;
     /** A step failed: nothing new starts anywhere; what is in flight is awaited, then onFailure applies. */
     boolean halted;
+    /** The instance's own deadline has passed: going forward, it times out instead of starting anything. */
+    boolean pastDeadline;
 
     Draft(WorkflowDefinition definition, InstanceState state) {
       this.definition = definition;
@@ -297,6 +314,7 @@ public final class StateMachine {
       this.phase = state.phase();
       this.cancelRequested = state.cancelRequested();
       this.nextSeq = nextSeq(state.steps());
+      this.pastDeadline = state.pastDeadline();
     }
 
     private void index(List<Step> level, String parent) {
@@ -343,9 +361,15 @@ public final class StateMachine {
         return;
       }
       status = InstanceStatus.RUNNING;
+      boolean deadline = timesOutWhole();
+      if (deadline) {
+        timeOutWhole();
+      }
       halted |= forwardFailed();
       Progress p = advance(definition.steps(), null);
-      if (p == Progress.DONE && !halted) {
+      // Past the deadline with every step done (the last answer came after it, before its timer): nothing was left
+      // to time out, and the instance succeeded.
+      if (p == Progress.DONE && (!halted || deadline && !forwardFailed())) {
         finish(InstanceStatus.SUCCEEDED);
         return;
       }
@@ -365,6 +389,9 @@ public final class StateMachine {
         if (row.isRunning()) { // parallel and choice steps around the failure
           end(row, StepStatus.FAILED, null, null, "a step inside failed", null, false);
         }
+      }
+      if (deadline && lastError == null) { // nothing was in flight: the deadline itself is the failure
+        lastError = new LastError(null, null, null, 0, StepStatus.TIMED_OUT, INSTANCE_TIMEOUT, deadlineReason());
       }
       concludeFailure();
     }
@@ -594,6 +621,36 @@ public final class StateMachine {
       return any;
     }
 
+    /** Going forward past the instance's deadline: the instance times out, whatever the stimulus was. */
+    boolean timesOutWhole() {
+      return pastDeadline && phase == Phase.FORWARD;
+    }
+
+    /**
+     * The whole instance ran past its deadline: every step in flight times out with it (reason {@link #TIMEOUT},
+     * code {@link #INSTANCE_TIMEOUT}), a failure, and nothing starts any more; the walk then fails the groups around
+     * them and {@code onFailure} applies. A task in flight counts as a timed-out attempt, so it is compensated when it
+     * declares {@code compensate}: its command's {@code baton-deadline} is never later than the instance's, so no
+     * worker can start it any more and its compensation cannot overtake it. Its command, if still unpublished, is
+     * withdrawn (the compensation this decision queues is not: the same statement).
+     */
+    void timeOutWhole() {
+      String reason = deadlineReason();
+      for (StepState row : List.copyOf(latest.values())) {
+        if (row.isRunning() && !row.kind().equals("parallel") && !row.kind().equals("choice")) {
+          end(row, StepStatus.TIMED_OUT, null, INSTANCE_TIMEOUT, reason, null, true);
+          withdraw = true;
+        }
+      }
+      halted = true;
+    }
+
+    String deadlineReason() {
+      return TIMEOUT + ": the instance ran past its deadline (spec.timeout"
+          + (definition.timeout() == null ? "" : " " + BatonDuration.ofMillis(definition.timeout().toMillis()))
+          + ")";
+    }
+
     boolean mayBeSentAgain(Step.Task task, StepState row) {
       return task.onTimeout() == OnTimeout.Redispatch && row.dispatches() < task.maxDispatches();
     }
@@ -604,7 +661,7 @@ public final class StateMachine {
      * instance goes forward and nothing failed; otherwise it is a failure of its step.
      */
     void timedOut(StepState row, Step.Task task, String code, String reason, String messageId) {
-      boolean forward = phase == Phase.FORWARD && !cancelRequested;
+      boolean forward = phase == Phase.FORWARD && !cancelRequested && !pastDeadline;
       boolean resend = mayBeSentAgain(task, row) && (row.isCompensation() || forward && !forwardFailed());
       end(row, StepStatus.TIMED_OUT, null, code, reason, messageId, !resend);
       if (resend) {

@@ -15,6 +15,14 @@ public sealed interface Stimulus {
   /** Steps in flight whose deadline has passed (those marked {@link StepState#due()}): timeouts and delays. */
   record TimersDue() implements Stimulus {}
 
+  /**
+   * The instance's own deadline ({@code spec.timeout}, from its start) has passed, by the database's clock
+   * (docs/design.md#runtime-semantics, "the whole instance's deadline"). Going forward, it fails with reason
+   * {@code Timeout} (errorCode {@link StateMachine#INSTANCE_TIMEOUT}) and {@code onFailure} applies; a compensation
+   * already running is left to finish; an instance that has ended is left as it is.
+   */
+  record InstanceTimedOut() implements Stimulus {}
+
   /** A signal was stored for the instance: a wait for it may go on. */
   record SignalStored(String signal) implements Stimulus {}
 

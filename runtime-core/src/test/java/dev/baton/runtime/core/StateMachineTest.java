@@ -429,6 +429,101 @@ class StateMachineTest {
 
   static final String RISKY = "{\"amount\": 50, \"address\": \"1 Main St\"}";
 
+  static final Stimulus DEADLINE = new Stimulus.InstanceTimedOut();
+
+  /** The same state, read when the instance's own deadline had passed (by the database's clock). */
+  static InstanceState pastDeadline(InstanceState s) {
+    return new InstanceState(s.id(), s.status(), s.phase(), s.cancelRequested(), s.input(), s.steps(), s.signals(),
+        true);
+  }
+
+  /**
+   * The whole instance's deadline (spec.timeout), in every phase and with every kind of step in flight: going forward
+   * the steps in flight time out with it (InstanceTimeout), nothing starts, and onFailure applies as for any failure;
+   * a compensation already running finishes; an ended instance is left as it is.
+   */
+  static Stream<Arguments> instanceDeadlines() {
+    Row scored = ok("fraud").withOutput("{\"score\": 90}");
+    return Stream.of(
+        row("deadline, a task in flight: it times out, and the completed steps are undone", SAGA,
+            state(RUNNING, FORWARD, ok("reserve"), running("check", 1)), DEADLINE,
+            "end check#1 TIMED_OUT", "send reserve/compensate#1 release", "-> COMPENSATING", "withdraw"),
+        row("deadline, a task with Redispatch and sends left: never sent again; timed out, it may have taken effect"
+                + " and, declaring compensate, is undone first", SAGA,
+            state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1)), DEADLINE,
+            "end charge#1 TIMED_OUT", "send charge/compensate#1 refund", "-> COMPENSATING", "withdraw"),
+        row("deadline, onFailure Stop: FAILED", STOP, state(RUNNING, FORWARD, ok("reserve"), running("check", 1)),
+            DEADLINE, "end check#1 TIMED_OUT", "-> FAILED", "withdraw"),
+        row("deadline, a parallel group: every branch in flight times out, the group fails, newest undone first",
+            TREE, tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                running("fraud", 1), running("authorize", 1)),
+            DEADLINE, "end fraud#1 TIMED_OUT", "end authorize#1 TIMED_OUT", "end checks#1 FAILED",
+            "send authorize/compensate#1 void", "-> COMPENSATING", "withdraw"),
+        row("deadline, a parallel group already failing (a branch failed, the other awaited): the awaited one times"
+                + " out", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), group("checks", StepStatus.RUNNING),
+                ended("fraud", 1, StepStatus.FAILED), running("authorize", 1)),
+            DEADLINE, "end authorize#1 TIMED_OUT", "end checks#1 FAILED", "send authorize/compensate#1 void",
+            "-> COMPENSATING", "withdraw"),
+        row("deadline, a wait inside a choice: the wait times out, the choice fails", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), scored, ok("authorize"),
+                group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.RUNNING), running("approval", 1)),
+            DEADLINE, "end approval#1 TIMED_OUT", "end route#1 FAILED", "send authorize/compensate#1 void",
+            "-> COMPENSATING", "withdraw"),
+        row("deadline, a task in a choice's otherwise: it times out, the choice fails", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), ok("fraud").withOutput("{\"score\": 1}"),
+                ok("authorize"), group("checks", StepStatus.SUCCEEDED), chose("route", "otherwise", StepStatus.RUNNING),
+                running("note", 1)),
+            DEADLINE, "end note#1 TIMED_OUT", "end route#1 FAILED", "send authorize/compensate#1 void",
+            "-> COMPENSATING", "withdraw"),
+        row("deadline, a delay: it times out instead of ending", TREE,
+            tree(RUNNING, FORWARD, RISKY, List.of(), ok("reserve"), scored, ok("authorize"),
+                group("checks", StepStatus.SUCCEEDED), chose("route", "0", StepStatus.SUCCEEDED), ok("approval"),
+                running("cool-off", 1)),
+            DEADLINE, "end cool-off#1 TIMED_OUT", "send authorize/compensate#1 void", "-> COMPENSATING", "withdraw"),
+        row("deadline, nested groups with a task and a wait in flight: both time out, every group fails", NEST,
+            tree(RUNNING, FORWARD, "{\"fast\": false, \"n\": 2}", List.of(),
+                chose("gate", "otherwise", StepStatus.SUCCEEDED), group("fan", StepStatus.RUNNING),
+                chose("pick", "0", StepStatus.RUNNING), running("big", 1), running("hold", 1)),
+            DEADLINE, "end big#1 TIMED_OUT", "end hold#1 TIMED_OUT", "end fan#1 FAILED", "end pick#1 FAILED",
+            "-> FAILED", "withdraw"),
+        row("deadline while compensating after a failure: nothing more, the compensation finishes", SAGA,
+            state(COMPENSATING, COMPENSATION, ok("reserve"), ok("check"), ok("charge"),
+                ended("ship", 1, StepStatus.FAILED), running("charge/compensate", 1)),
+            DEADLINE, "STALE"),
+        row("deadline while a cancel that compensates awaits a task: nothing more, the task's own deadline ends it",
+            SAGA, state(COMPENSATING, COMPENSATION, true, ok("reserve"), ok("check"), running("charge", 1)),
+            DEADLINE, "STALE"),
+        row("deadline of an instance that has ended: nothing", SAGA,
+            state(FAILED, FORWARD, ended("reserve", 1, StepStatus.FAILED)), DEADLINE, "STALE"),
+        row("past the deadline, a step timer due at the same instant: the instance times out, nothing is sent again",
+            SAGA, pastDeadline(state(RUNNING, FORWARD, ok("reserve"), ok("check"), due("charge", 1, 1))), DUE,
+            "end charge#1 TIMED_OUT", "send charge/compensate#1 refund", "-> COMPENSATING", "withdraw"),
+        row("past the deadline, before its timer: an answer is recorded, then nothing new starts and onFailure"
+                + " applies", SAGA,
+            pastDeadline(state(RUNNING, FORWARD, ok("reserve"), running("check", 1))),
+            result("check", "check", 1, EventResult.SUCCESS),
+            "end check#1 SUCCEEDED", "send reserve/compensate#1 release", "-> COMPENSATING"),
+        row("past the deadline, the answer of the last step: every step is done, the instance succeeded", SAGA,
+            pastDeadline(state(RUNNING, FORWARD, ok("reserve"), ok("check"), ok("charge"), running("ship", 1))),
+            result("ship", "ship", 1, EventResult.SUCCESS), "end ship#1 SUCCEEDED", "-> SUCCEEDED"),
+        row("past the deadline, an expired answer with sends left: not sent again (it never ran, so it is not"
+                + " undone), the instance times out", SAGA,
+            pastDeadline(state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1))),
+            new Stimulus.Result(new InboundEvent("ev-e", "orders", "default", UUID.randomUUID(), "charge", 1, "pay",
+                EventResult.EXPIRED, null, null, "too late to start", null)),
+            "end charge#1 TIMED_OUT", "send reserve/compensate#1 release", "-> COMPENSATING"),
+        row("past the deadline, a signal for the wait in flight: the wait times out all the same", TREE,
+            pastDeadline(tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(8, "approve", Json.read("{}"))),
+                ok("reserve"), scored, ok("authorize"), group("checks", StepStatus.SUCCEEDED),
+                chose("route", "0", StepStatus.RUNNING), running("approval", 1))),
+            signal("approve"), "end approval#1 TIMED_OUT", "end route#1 FAILED", "send authorize/compensate#1 void",
+            "-> COMPENSATING", "withdraw"),
+        row("a retry of an instance that timed out: its failed steps again (the deadline counts from the retry)", STOP,
+            pastDeadline(state(FAILED, FORWARD, ok("reserve"), ended("check", 1, StepStatus.TIMED_OUT))), RETRY,
+            "send check#2 check", "-> RUNNING"));
+  }
+
   static InstanceState tree(InstanceStatus status, Phase phase, String input, List<StoredSignal> signals,
       Row... rows) {
     return state(status, phase, false, input, signals, rows);
@@ -587,7 +682,7 @@ class StateMachineTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"results", "timeouts", "commands", "kinds"})
+  @MethodSource({"results", "timeouts", "commands", "kinds", "instanceDeadlines"})
   void transitions(String name, WorkflowDefinition d, InstanceState s, Stimulus stimulus, List<String> expected) {
     Transition t = MACHINE.decide(d, s, stimulus);
     assertThat(lines(t)).isEqualTo(expected);
@@ -856,6 +951,56 @@ class StateMachineTest {
     assertThat(new StateMachine(UUID::randomUUID, 100, () -> 200).decide(SAGA,
         state(RUNNING, FORWARD, false, big, List.of()), START).rows().get(0).errorReason())
         .contains("over the limit of 100 (BATON_MAX_COMMAND_BYTES)");
+  }
+
+  @Test
+  void theInstancesDeadlineFailsItWithReasonTimeoutAndSaysWhichStepWasInFlight() {
+    WorkflowDefinition timed = yaml("timed", """
+        {entity: order, onFailure: Stop, timeout: 2h, steps: [
+          {name: reserve, service: inv, command: reserve, compensate: release},
+          {name: check, service: inv, command: check}]}
+        """);
+    Transition t = MACHINE.decide(timed, state(RUNNING, FORWARD, ok("reserve"), running("check", 1)), DEADLINE);
+
+    assertThat(t.status()).isEqualTo(FAILED);
+    assertThat(t.lastError().step()).isEqualTo("check");
+    assertThat(t.lastError().status()).isEqualTo(StepStatus.TIMED_OUT);
+    assertThat(t.lastError().errorCode()).isEqualTo(StateMachine.INSTANCE_TIMEOUT);
+    assertThat(t.lastError().reason()).isEqualTo("Timeout: the instance ran past its deadline (spec.timeout 2h)");
+  }
+
+  @Test
+  void anInstanceWithNothingInFlightPastItsDeadlineFailsWithTheDeadlineAsItsLastError() {
+    // the answer of reserve came after the deadline: check is never started
+    Transition t = MACHINE.decide(STOP, pastDeadline(state(RUNNING, FORWARD, running("reserve", 1))),
+        result("reserve", "reserve", 1, EventResult.SUCCESS));
+
+    assertThat(lines(t)).containsExactly("end reserve#1 SUCCEEDED", "-> FAILED", "withdraw");
+    assertThat(t.dispatches()).isEmpty();
+    assertThat(t.lastError().errorCode()).isEqualTo(StateMachine.INSTANCE_TIMEOUT);
+    assertThat(t.lastError().step()).isNull();
+  }
+
+  @Test
+  void aForwardTaskNeverOutlivesItsInstanceAndACompensationKeepsItsOwnDeadline() {
+    java.time.Instant now = java.time.Instant.parse("2026-12-04T10:00:00Z");
+    java.time.Instant instanceDeadline = now.plusSeconds(20);
+    StepState task = StepState.started("charge", "task", null, 1, 1, "pay", UUID.randomUUID(),
+        java.time.Duration.ofMinutes(1));
+    StepState untimed = StepState.started("ship", "task", null, 1, 1, "ship", UUID.randomUUID(), null);
+    StepState shortOne = StepState.started("check", "task", null, 1, 1, "check", UUID.randomUUID(),
+        java.time.Duration.ofSeconds(5));
+    StepState compensation = StepState.started("charge/compensate", "task", null, 1, 1, "refund", UUID.randomUUID(),
+        java.time.Duration.ofMinutes(1));
+    StepState delay = StepState.started("cool-off", "delay", null, 1, 1, null, null, java.time.Duration.ofHours(1));
+
+    assertThat(AttemptDeadline.of(now, task, instanceDeadline)).isEqualTo(instanceDeadline);
+    assertThat(AttemptDeadline.of(now, untimed, instanceDeadline)).isEqualTo(instanceDeadline);
+    assertThat(AttemptDeadline.of(now, shortOne, instanceDeadline)).isEqualTo(now.plusSeconds(5));
+    assertThat(AttemptDeadline.of(now, compensation, instanceDeadline)).isEqualTo(now.plusSeconds(60));
+    assertThat(AttemptDeadline.of(now, delay, instanceDeadline)).isEqualTo(now.plusSeconds(3600));
+    assertThat(AttemptDeadline.of(now, task, null)).isEqualTo(now.plusSeconds(60));
+    assertThat(AttemptDeadline.of(now, untimed, null)).isNull();
   }
 
   /**
