@@ -131,7 +131,7 @@ class ApiTokenIT {
     String url = "http://127.0.0.1:" + rig.runtime().port();
     Cli none = cli(Map.of(), "get", "order", "--runtime-url", url);
     assertThat(none.exit).isEqualTo(1);
-    assertThat(none.err).contains("HTTP 401 Unauthorized").contains("pass --token or set BATON_RUNTIME_TOKEN");
+    assertThat(none.err).contains("HTTP 401 Unauthorized").contains("pass --token, set BATON_RUNTIME_TOKEN or run `baton login`");
     Cli flag = cli(Map.of(), "get", "order", "--runtime-url", url, "--token", READ);
     assertThat(flag.exit).as(flag.err).isZero();
     Cli env = cli(Map.of("BATON_RUNTIME_TOKEN", TOKEN), "start", "order", "-k", "cli-1", "--runtime-url", url);
