@@ -71,6 +71,8 @@ public final class HistoryRun {
       counts.put("timed out", history.steps().stream().filter(s -> "TIMED_OUT".equals(s.status())).count());
       counts.put("re-sent", history.steps().stream().filter(s -> "task".equals(s.kind()) && s.attempt() > 1).count());
       counts.put("late answers", rig.tally().runtimeCount("SELECT count(*) FROM instance_step WHERE late IS NOT NULL"));
+      counts.put("past their instance deadline", rig.tally().runtimeCount(
+          "SELECT count(*) FROM workflow_instance WHERE last_error->>'errorCode' = 'InstanceTimeout'"));
       return new Outcome(seed, rig.api().accepted().size(), faults, violations, counts);
     }
   }

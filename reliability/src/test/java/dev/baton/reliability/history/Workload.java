@@ -61,6 +61,8 @@ public record Workload(long seed, Map<String, WorkflowSpec> workflows, Map<Strin
   }
 
   static final long LONGEST_TIMEOUT_MILLIS = 4_000;
+  /** The supply Workflow's deadline for the whole instance ({@code spec.timeout}). */
+  static final String SUPPLY_TIMEOUT = "7s";
   public static final String SAGA = "saga";
   public static final String TRIP = "trip";
   public static final String SUPPLY = "supply";
@@ -204,10 +206,15 @@ public record Workload(long seed, Map<String, WorkflowSpec> workflows, Map<Strin
     return spec;
   }
 
-  /** pause delay → order-parts (undo: return-parts) → wait for "confirm" → pay-supplier (undo: refund-supplier). */
+  /**
+   * pause delay → order-parts (undo: return-parts) → wait for "confirm" → pay-supplier (undo: refund-supplier), the
+   * whole instance within {@link #SUPPLY_TIMEOUT}: a late signal, a slow worker or a climb up the staircase runs it past
+   * its deadline in any of its steps (a fixed value: it draws nothing, so every seed's workload stays as it was).
+   */
   private static WorkflowSpec supply(Random rnd, List<Task> tasks) {
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity("supply");
+    spec.setTimeout(SUPPLY_TIMEOUT);
     spec.setSteps(new ArrayList<>(List.of(delay("pause", 300 + rnd.nextInt(900)),
         task(rnd, tasks, SUPPLY, "order-parts", "stock", "order-parts", "return-parts"),
         await(rnd, "confirm", "confirm"),
