@@ -104,6 +104,8 @@ class KubernetesUiBrowserIT {
       awaitText(b, "signed in as " + READER);
       b.driver.findElement(By.id("cancel")).click();
       b.driver.switchTo().alert().accept();
+      // the refused page comes after the form's round trip: wait for it before following its link
+      awaitText(b, READER + " may not delete workflows/instances in namespace " + NS + " (Workflow ui-held)");
       b.driver.findElement(By.id("sign-in-again")).click();
       await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/login"));
       b.driver.findElement(By.id("token")).sendKeys(CI_TOKEN);
