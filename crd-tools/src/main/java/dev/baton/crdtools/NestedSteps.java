@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.v1alpha1.Bounds;
 import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
+import dev.baton.api.v1alpha1.MapSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.crdv2.generator.v1.JsonSchema;
@@ -19,7 +20,7 @@ import java.util.List;
 /**
  * The nested steps of a Workflow, to {@link Bounds#NESTING} levels. Steps nest (parallel branches and choice cases hold
  * steps), but a CRD schema cannot refer to itself: the generator leaves out {@link StepSpec}'s nesting fields
- * ({@code parallel}, {@code choice}, {@code otherwise}: {@code @SchemaSwap} on Workflow) and this puts them back into
+ * ({@code parallel}, {@code choice}, {@code otherwise}, {@code map}: {@code @SchemaSwap} on Workflow) and this puts them back into
  * {@code spec.steps}, one copy of the step schema per level; the steps of the last level have no nesting fields. Each
  * level is as bounded as the first (maxItems from the fields' {@code @Size}), so the API server can size the object.
  */
@@ -29,9 +30,11 @@ final class NestedSteps {
   @SchemaSwap(originalType = StepSpec.class, fieldName = "parallel")
   @SchemaSwap(originalType = StepSpec.class, fieldName = "choice")
   @SchemaSwap(originalType = StepSpec.class, fieldName = "otherwise")
+  @SchemaSwap(originalType = StepSpec.class, fieldName = "map")
   static final class Shapes {
     public BranchSpec branch;
     public CaseSpec when;
+    public MapSpec map;
   }
 
   private NestedSteps() {}
@@ -43,20 +46,25 @@ final class NestedSteps {
     ObjectNode shapes = Serialization.jsonMapper().valueToTree(JsonSchema.from(Shapes.class));
     ObjectNode branch = (ObjectNode) shapes.path("properties").path("branch");
     ObjectNode choiceCase = (ObjectNode) shapes.path("properties").path("when");
-    steps.set("items", level(1, flat, branch, choiceCase));
+    ObjectNode map = (ObjectNode) shapes.path("properties").path("map");
+    steps.set("items", level(1, flat, branch, choiceCase, map));
   }
 
-  private static ObjectNode level(int depth, ObjectNode flat, ObjectNode branch, ObjectNode choiceCase) {
+  private static ObjectNode level(int depth, ObjectNode flat, ObjectNode branch, ObjectNode choiceCase,
+      ObjectNode map) {
     ObjectNode step = flat.deepCopy();
     oneKind(step, depth < Bounds.NESTING);
     if (depth >= Bounds.NESTING) {
       return step;
     }
-    ObjectNode inner = level(depth + 1, flat, branch, choiceCase);
+    ObjectNode inner = level(depth + 1, flat, branch, choiceCase, map);
     ObjectNode properties = (ObjectNode) step.get("properties");
     properties.set("parallel", list("parallel", withSteps(branch, inner)));
     properties.set("choice", list("choice", withSteps(choiceCase, inner)));
     properties.set("otherwise", list("otherwise", inner.deepCopy()));
+    ObjectNode mapStep = withSteps(map, inner);
+    mapStep.put("description", description("map"));
+    properties.set("map", mapStep);
     sortKeys(properties);
     return step;
   }
@@ -72,6 +80,7 @@ final class NestedSteps {
     if (nesting) {
       kinds.addObject().putArray("required").add("parallel");
       kinds.addObject().putArray("required").add("choice");
+      kinds.addObject().putArray("required").add("map");
     }
     kinds.addObject().putArray("required").add("wait");
     kinds.addObject().putArray("required").add("delay");
@@ -92,7 +101,7 @@ final class NestedSteps {
       throw new IllegalStateException("StepSpec has no field " + fieldName, e);
     }
     ObjectNode list = Serialization.jsonMapper().createObjectNode();
-    list.put("description", field.getAnnotation(JsonPropertyDescription.class).value());
+    list.put("description", description(fieldName));
     list.set("items", items);
     Size size = field.getAnnotation(Size.class);
     list.put("maxItems", size.max());
@@ -101,6 +110,14 @@ final class NestedSteps {
     }
     list.put("type", "array");
     return list;
+  }
+
+  private static String description(String fieldName) {
+    try {
+      return StepSpec.class.getDeclaredField(fieldName).getAnnotation(JsonPropertyDescription.class).value();
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException("StepSpec has no field " + fieldName, e);
+    }
   }
 
   private static void sortKeys(ObjectNode node) {

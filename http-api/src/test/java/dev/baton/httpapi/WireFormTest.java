@@ -23,7 +23,7 @@ class WireFormTest {
   @Test
   void theFullFormCarriesEveryFieldOfTheContractWithNullsWritten() {
     StepDocument charge = new StepDocument("charge", "task", null, "pay", "FAILED", 1, T, T, null,
-        new StepDocument.StepError("CARD_DECLINED", "declined"), null, null, "m-1");
+        new StepDocument.StepError("CARD_DECLINED", "declined"), null, null, "m-1", null);
     JsonNode json = Json.MAPPER.valueToTree(instance(List.of(charge)));
 
     assertThat(json.fieldNames()).toIterable().containsExactly("id", "namespace", "workflow", "revision",
@@ -54,9 +54,17 @@ class WireFormTest {
   @Test
   void aChoiceSaysItsCaseAndALateAnswerShowsOtherStepsDoNot() {
     StepDocument choice = new StepDocument("route", "choice", null, null, "SUCCEEDED", 1, T, T, null, null,
-        "otherwise", null, null);
+        "otherwise", null, null, null);
     assertThat(Json.MAPPER.valueToTree(choice).get("chosen").asText()).isEqualTo("otherwise");
     assertThat(Json.MAPPER.valueToTree(choice).has("late")).isFalse();
+    assertThat(Json.MAPPER.valueToTree(choice).has("itemCount")).isFalse();
+  }
+
+  @Test
+  void aMapSaysHowManyItemsItsListHas() {
+    StepDocument map = new StepDocument("ship-items", "map", null, null, "RUNNING", 1, T, null, null, null, null,
+        null, null, 3);
+    assertThat(Json.MAPPER.valueToTree(map).get("itemCount").asInt()).isEqualTo(3);
   }
 
   @Test

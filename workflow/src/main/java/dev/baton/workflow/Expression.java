@@ -11,6 +11,7 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelType;
+import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.extensions.CelExtensions;
@@ -40,22 +41,31 @@ public final class Expression {
       .comprehensionMaxIterations(MAX_ITERATIONS)
       .build();
 
-  private static final Cel VALUES = environment(false);
-  private static final Cel CONDITIONS = environment(true);
+  private static final Cel VALUES = environment(false, false);
+  private static final Cel CONDITIONS = environment(true, false);
+  private static final Cel ITERATION_VALUES = environment(false, true);
+  private static final Cel ITERATION_CONDITIONS = environment(true, true);
 
   private final String text;
   private final boolean condition;
   private final CelRuntime.Program program;
   private final Set<String> referencedSteps;
+  /** What CEL's type check knows of the result: a list, or dynamic (unknown until it runs). */
+  private final boolean mayBeList;
+  private final String resultType;
 
-  private Expression(String text, boolean condition, CelRuntime.Program program, Set<String> referencedSteps) {
+  private Expression(String text, boolean condition, CelRuntime.Program program, Set<String> referencedSteps,
+      boolean mayBeList, String resultType) {
     this.text = text;
     this.condition = condition;
     this.program = program;
     this.referencedSteps = Set.copyOf(referencedSteps);
+    this.mayBeList = mayBeList;
+    this.resultType = resultType;
   }
 
-  private static Cel environment(boolean condition) {
+  /** @param iteration inside a map's iteration: {@code item} and {@code index} are declared too */
+  private static Cel environment(boolean condition, boolean iteration) {
     var builder = CelFactory.standardCelBuilder()
         .setOptions(OPTIONS)
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
@@ -63,6 +73,9 @@ public final class Expression {
         .addVar("steps", MapType.create(SimpleType.STRING, STEP_RESULT))
         .addCompilerLibraries(CelExtensions.strings())
         .addRuntimeLibraries(CelExtensions.strings());
+    if (iteration) {
+      builder.addVar("item", SimpleType.DYN).addVar("index", SimpleType.INT);
+    }
     if (condition) {
       builder.setResultType(SimpleType.BOOL);
     }
@@ -71,12 +84,34 @@ public final class Expression {
 
   /** An expression yielding any JSON value (a task's input mapping). */
   public static Compiled value(String text) {
-    return compile(text, false);
+    return compile(text, false, false);
   }
 
   /** An expression yielding a bool (a choice case's {@code when}). */
   public static Compiled condition(String text) {
-    return compile(text, true);
+    return compile(text, true, false);
+  }
+
+  /** An expression inside a map's iteration, which also reads {@code item} and {@code index}. */
+  public static Compiled value(String text, boolean inIteration) {
+    return compile(text, false, inIteration);
+  }
+
+  /** A condition inside a map's iteration, which also reads {@code item} and {@code index}. */
+  public static Compiled condition(String text, boolean inIteration) {
+    return compile(text, true, inIteration);
+  }
+
+  /**
+   * An expression that must yield a list (a map's {@code items}): refused when CEL knows its type and it is not a list
+   * ({@code input.items} is dynamic, checked when it runs).
+   */
+  public static Compiled list(String text) {
+    Compiled compiled = compile(text, false, false);
+    if (compiled.ok() && !compiled.expression().mayBeList) {
+      return new Compiled(null, "it yields " + compiled.expression().resultType + ", not a list");
+    }
+    return compiled;
   }
 
   /** An expression, or why it does not compile (the CEL error, with its position). */
@@ -87,7 +122,7 @@ public final class Expression {
     }
   }
 
-  private static Compiled compile(String text, boolean condition) {
+  private static Compiled compile(String text, boolean condition, boolean inIteration) {
     if (text == null || text.isBlank()) {
       return new Compiled(null, "the expression is empty");
     }
@@ -95,10 +130,13 @@ public final class Expression {
       return new Compiled(null, "the expression is " + text.length() + " characters long; at most " + Bounds.EXPRESSION
           + " are allowed");
     }
-    Cel cel = condition ? CONDITIONS : VALUES;
+    Cel cel = inIteration ? (condition ? ITERATION_CONDITIONS : ITERATION_VALUES) : (condition ? CONDITIONS : VALUES);
     try {
       CelAbstractSyntaxTree ast = cel.compile(text).getAst();
-      return new Compiled(new Expression(text, condition, cel.createProgram(ast), stepsReferenced(ast)), null);
+      CelType type = ast.getResultType();
+      boolean mayBeList = type instanceof ListType || type.equals(SimpleType.DYN) || type.equals(SimpleType.ANY);
+      return new Compiled(new Expression(text, condition, cel.createProgram(ast), stepsReferenced(ast), mayBeList,
+          type.name()), null);
     } catch (CelValidationException e) {
       return new Compiled(null, firstLines(e.getMessage()));
     } catch (CelEvaluationException e) {
@@ -151,9 +189,22 @@ public final class Expression {
    * @throws ExpressionException when evaluation fails, with the expression and CEL's reason in the message
    */
   public Object evaluate(Map<String, Object> input, Map<String, Object> steps) {
+    return evaluate(input, steps, null);
+  }
+
+  /**
+   * Evaluates inside a map's iteration (or outside one, when {@code iteration} is null).
+   *
+   * @throws ExpressionException when evaluation fails, with the expression and CEL's reason in the message
+   */
+  public Object evaluate(Map<String, Object> input, Map<String, Object> steps, Iteration iteration) {
     Map<String, Object> vars = new LinkedHashMap<>();
     vars.put("input", CelJson.toCel(input == null ? Map.of() : input));
     vars.put("steps", CelJson.toCel(steps == null ? Map.of() : steps));
+    if (iteration != null) {
+      vars.put("item", CelJson.toCel(iteration.item()));
+      vars.put("index", (long) iteration.index());
+    }
     try {
       return CelJson.toJson(program.eval(vars));
     } catch (CelEvaluationException e) {
@@ -169,7 +220,16 @@ public final class Expression {
    * @throws ExpressionException when evaluation fails or yields anything but a bool
    */
   public boolean test(Map<String, Object> input, Map<String, Object> steps) {
-    Object result = evaluate(input, steps);
+    return test(input, steps, null);
+  }
+
+  /**
+   * Evaluates a condition inside a map's iteration (or outside one, when {@code iteration} is null).
+   *
+   * @throws ExpressionException when evaluation fails or yields anything but a bool
+   */
+  public boolean test(Map<String, Object> input, Map<String, Object> steps, Iteration iteration) {
+    Object result = evaluate(input, steps, iteration);
     if (result instanceof Boolean b) {
       return b;
     }

@@ -3,19 +3,18 @@ package dev.baton.workflow;
 import dev.baton.api.v1alpha1.OnTimeout;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One step of a {@link WorkflowDefinition}, of exactly one kind, checked and with its defaults applied. Step names are
  * unique across the whole definition, nested steps included.
  */
-public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step.Wait, Step.Delay {
+public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step.Map, Step.Wait, Step.Delay {
 
   String name();
 
   StepKind kind();
 
-  /** The steps directly inside this one (a parallel's branches, a choice's cases and otherwise), in order. */
+  /** The steps directly inside this one (a parallel's branches, a choice's cases and otherwise, a map's), in order. */
   default List<Step> children() {
     return List.of();
   }
@@ -30,10 +29,10 @@ public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step
    * @param input the command's input mapped key by key; empty sends the instance input with earlier outputs merged in
    */
   record Task(String name, String service, String command, String action, String compensate, Duration timeout,
-      OnTimeout onTimeout, int maxDispatches, Map<String, Expression> input) implements Step {
+      OnTimeout onTimeout, int maxDispatches, java.util.Map<String, Expression> input) implements Step {
 
     public Task {
-      input = Map.copyOf(input);
+      input = java.util.Map.copyOf(input);
     }
 
     @Override
@@ -94,6 +93,38 @@ public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step
 
     public Case {
       steps = List.copyOf(steps);
+    }
+  }
+
+  /**
+   * The same steps once per item of the list {@code items} yields when the map starts (its iterations, named
+   * {@code <step>[<index>]}; the steps inside an iteration {@code <inner step>[<index>]}).
+   *
+   * @param items a CEL value over {@code input} and {@code steps} yielding a list
+   * @param maxConcurrency how many iterations run at once; 0 for all
+   * @param toleratedFailures how many iterations may fail before the map fails
+   * @param steps the steps of one iteration, in order; their expressions also see {@code item} and {@code index}
+   */
+  record Map(String name, Expression items, int maxConcurrency, int toleratedFailures, List<Step> steps)
+      implements Step {
+
+    public Map {
+      steps = List.copyOf(steps);
+    }
+
+    @Override
+    public StepKind kind() {
+      return StepKind.MAP;
+    }
+
+    @Override
+    public List<Step> children() {
+      return steps;
+    }
+
+    /** The last step of an iteration: its output is the iteration's. */
+    public Step last() {
+      return steps.get(steps.size() - 1);
     }
   }
 

@@ -12,14 +12,16 @@ public enum StepKind {
   PARALLEL,
   /** The steps of the first case whose condition holds, else those of {@code otherwise}. */
   CHOICE,
+  /** The same steps once per item of a list evaluated at run time. */
+  MAP,
   /** Ends when the instance receives a named signal (or fails at its timeout). */
   WAIT,
   /** A durable timer. */
   DELAY;
 
-  /** A group holds branches of steps (parallel, choice); the other kinds are single steps. */
+  /** A group holds branches of steps (parallel, choice, map); the other kinds are single steps. */
   public boolean isGroup() {
-    return this == PARALLEL || this == CHOICE;
+    return this == PARALLEL || this == CHOICE || this == MAP;
   }
 
   /** The API and JSON form: {@code task}, {@code parallel}, ... */

@@ -43,6 +43,11 @@ public final class WorkflowParser {
   /** Every expression and where it is (field and step), checked for unknown steps once every name is known. */
   private final Map<String, Expression> expressions = new LinkedHashMap<>();
   private int stepCount;
+  /** The map whose steps are being parsed (their expressions also read item and index), or null. */
+  private String insideMap;
+  /** The map each step inside a map belongs to, and the map each expression inside a map belongs to. */
+  private final Map<String, String> stepInMap = new HashMap<>();
+  private final Map<String, String> expressionInMap = new HashMap<>();
 
   private WorkflowParser() {}
 
@@ -92,6 +97,10 @@ public final class WorkflowParser {
         if (!declaredAt.containsKey(step)) {
           invalid(field + ": '" + expression.text() + "' reads steps." + step + ", but the Workflow has no step '"
               + step + "'");
+        } else if (stepInMap.containsKey(step) && !stepInMap.get(step).equals(expressionInMap.get(field))) {
+          invalid(field + ": '" + expression.text() + "' reads steps." + step + ", which runs once per item of the map"
+              + " '" + stepInMap.get(step) + "': read the map's output, steps['" + stepInMap.get(step)
+              + "'].output, a list in item order");
         }
       }
     });
@@ -130,6 +139,9 @@ public final class WorkflowParser {
       invalid(of(at + ".name", name) + ": '" + name + "' is not a valid step name: lowercase letters, digits, '_' and"
           + " '-', no dots");
     } else {
+      if (insideMap != null) {
+        stepInMap.put(name, insideMap);
+      }
       String first = declaredAt.putIfAbsent(name, at);
       if (first != null) {
         invalid(of(at + ".name", name) + ": step name '" + name + "' is already used by " + first
@@ -138,13 +150,14 @@ public final class WorkflowParser {
     }
     List<StepKind> kinds = kinds(spec);
     if (kinds.isEmpty()) {
-      invalid(of(at, name) + " has no kind: give it service and command (a task), parallel, choice, wait or delay");
+      invalid(of(at, name) + " has no kind: give it service and command (a task), parallel, choice, map, wait or"
+          + " delay");
       return null;
     }
     if (kinds.size() > 1) {
       invalid(of(at, name) + " has the fields of " + kinds.size() + " kinds (" + String.join(", ",
-          kinds.stream().map(StepKind::wireName).toList()) + "): a step is exactly one of task, parallel, choice, wait "
-          + "or delay");
+          kinds.stream().map(StepKind::wireName).toList()) + "): a step is exactly one of task, parallel, choice, map, "
+          + "wait or delay");
       return null;
     }
     StepKind kind = kinds.get(0);
@@ -154,7 +167,12 @@ public final class WorkflowParser {
     if (kind != StepKind.CHOICE && spec.getOtherwise() != null) {
       invalid(of(at + ".otherwise", name) + " belongs to a choice, and this step is a " + kind.wireName());
     }
-    if ((kind == StepKind.PARALLEL || kind == StepKind.CHOICE) && depth >= Bounds.NESTING) {
+    if (kind == StepKind.MAP && insideMap != null) {
+      invalid(of(at, name) + ": a map inside the map '" + insideMap + "'; maps do not nest (map over the inner list"
+          + " in a child workflow, or flatten the list first)");
+      return null;
+    }
+    if (kind.isGroup() && depth >= Bounds.NESTING) {
       invalid(of(at, name) + ": a " + kind.wireName() + " at nesting level " + depth + "; steps nest at most "
           + Bounds.NESTING + " levels deep (spec.steps is level 1)");
       return null;
@@ -163,6 +181,7 @@ public final class WorkflowParser {
       case TASK -> task(at, spec);
       case PARALLEL -> parallel(at, spec, depth);
       case CHOICE -> choice(at, spec, depth);
+      case MAP -> map(at, spec, depth);
       case WAIT -> waitStep(at, spec);
       case DELAY -> new Step.Delay(name, duration(at + ".delay", name, spec.getDelay()));
     };
@@ -185,6 +204,9 @@ public final class WorkflowParser {
     }
     if (spec.getDelay() != null) {
       kinds.add(StepKind.DELAY);
+    }
+    if (spec.getMap() != null) {
+      kinds.add(StepKind.MAP);
     }
     return kinds;
   }
@@ -230,7 +252,7 @@ public final class WorkflowParser {
           invalid(of(at + ".input", name) + ": the key '" + key + "' must be 1 to " + Bounds.NAME + " characters");
           return;
         }
-        Expression e = compiled(field, name, Expression.value(text));
+        Expression e = compiled(field, name, Expression.value(text, insideMap != null));
         if (e != null) {
           input.put(key, e);
         }
@@ -278,7 +300,7 @@ public final class WorkflowParser {
       String field = at + ".choice[" + c + "]";
       CaseSpec spec1 = cases.get(c) == null ? new CaseSpec() : cases.get(c);
       Expression when = spec1.getWhen() == null ? null
-          : compiled(field + ".when", name, Expression.condition(spec1.getWhen()));
+          : compiled(field + ".when", name, Expression.condition(spec1.getWhen(), insideMap != null));
       if (spec1.getWhen() == null) {
         invalid(of(field + ".when", name) + " is missing: each case of a choice needs a condition");
       }
@@ -291,6 +313,44 @@ public final class WorkflowParser {
     List<StepSpec> otherwise = spec.getOtherwise() == null ? List.of() : spec.getOtherwise();
     nestedBound(at + ".otherwise", name, otherwise);
     return new Step.Choice(name, out, steps(at + ".otherwise", otherwise, depth + 1));
+  }
+
+  private Step.Map map(String at, StepSpec spec, int depth) {
+    String name = spec.getName();
+    dev.baton.api.v1alpha1.MapSpec map = spec.getMap();
+    Expression items = null;
+    if (map.getItems() == null) {
+      invalid(of(at + ".map.items", name) + " is missing: a CEL expression yielding the list to map over, e.g."
+          + " input.items");
+    } else {
+      items = compiled(at + ".map.items", name, Expression.list(map.getItems()));
+    }
+    int maxConcurrency = bounded(at + ".map.maxConcurrency", name, map.getMaxConcurrency());
+    int tolerated = bounded(at + ".map.toleratedFailures", name, map.getToleratedFailures());
+    List<StepSpec> inner = map.getSteps();
+    if (inner.isEmpty()) {
+      invalid(of(at + ".map.steps", name) + " is empty: a map needs the steps of one iteration");
+    }
+    nestedBound(at + ".map.steps", name, inner);
+    insideMap = name;
+    List<Step> steps;
+    try {
+      steps = steps(at + ".map.steps", inner, depth + 1);
+    } finally {
+      insideMap = null;
+    }
+    return items == null || steps.isEmpty() ? null : new Step.Map(name, items, maxConcurrency, tolerated, steps);
+  }
+
+  private int bounded(String field, String step, Integer value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value < 0 || value > Bounds.MAP_ITEMS) {
+      invalid(of(field, step) + " is " + value + ": it must be between 0 and " + Bounds.MAP_ITEMS);
+      return 0;
+    }
+    return value;
   }
 
   private Step.Wait waitStep(String at, StepSpec spec) {
@@ -317,6 +377,9 @@ public final class WorkflowParser {
       return null;
     }
     expressions.put(of(field, step), compiled.expression());
+    if (insideMap != null) {
+      expressionInMap.put(of(field, step), insideMap);
+    }
     return compiled.expression();
   }
 

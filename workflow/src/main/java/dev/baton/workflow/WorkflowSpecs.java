@@ -58,6 +58,9 @@ public final class WorkflowSpecs {
         }
       }
       collect(s.getOtherwise(), into);
+      if (s.getMap() != null) {
+        collect(s.getMap().getSteps(), into);
+      }
     }
   }
 }

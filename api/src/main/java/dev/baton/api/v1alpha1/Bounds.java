@@ -48,6 +48,8 @@ public final class Bounds {
   public static final int CASES = 10;
   /** Levels of steps lists: spec.steps is level 1, the steps of its parallel branches and choices level 2, and so on. */
   public static final int NESTING = 3;
+  /** Items of one map step's list, evaluated at run time (a longer list fails the step). */
+  public static final int MAP_ITEMS = 10_000;
   /** Entries of a task's input mapping. */
   public static final int INPUT_ENTRIES = 32;
   /** Retry delays of a RetryPolicy. */

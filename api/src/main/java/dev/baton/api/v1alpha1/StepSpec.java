@@ -17,11 +17,11 @@ import java.util.Map;
 
 /**
  * One step of a Workflow, of exactly one kind (docs/design.md#workflow-language): a task (service and command), a
- * parallel group, a choice, a wait for a signal, or a delay. The kinds nest (parallel branches and choice cases hold
+ * parallel group, a choice, a map over a list, a wait for a signal, or a delay. The kinds nest (parallel branches and choice cases hold
  * steps) to {@link Bounds#NESTING} levels.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonClassDescription("One step, of exactly one kind: a task (service + command), parallel, choice, wait or delay.")
+@JsonClassDescription("One step, of exactly one kind: a task (service + command), parallel, choice, map, wait or delay.")
 public class StepSpec {
 
   @JsonPropertyDescription("Step name, unique in the whole Workflow (nested steps included); shown in the instance's history.")
@@ -82,6 +82,10 @@ public class StepSpec {
   @Size(max = Bounds.NESTED_STEPS)
   @ListMap(keys = "name")
   private List<StepSpec> otherwise;
+
+  @JsonPropertyDescription("Map: the same steps once per item of a list evaluated at run time; iterations show as "
+      + "<step>[<index>].")
+  private MapSpec map;
 
   @JsonPropertyDescription("Wait: completes when the instance receives the signal; its output is the signal's body.")
   private WaitSpec wait;
@@ -199,6 +203,14 @@ public class StepSpec {
 
   public void setOtherwise(List<StepSpec> otherwise) {
     this.otherwise = otherwise;
+  }
+
+  public MapSpec getMap() {
+    return map;
+  }
+
+  public void setMap(MapSpec map) {
+    this.map = map;
   }
 
   public WaitSpec getWait() {

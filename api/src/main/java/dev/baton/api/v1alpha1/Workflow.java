@@ -31,4 +31,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @SchemaSwap(originalType = StepSpec.class, fieldName = "parallel")
 @SchemaSwap(originalType = StepSpec.class, fieldName = "choice")
 @SchemaSwap(originalType = StepSpec.class, fieldName = "otherwise")
+@SchemaSwap(originalType = StepSpec.class, fieldName = "map")
 public class Workflow extends CustomResource<WorkflowSpec, WorkflowStatus> implements Namespaced {}

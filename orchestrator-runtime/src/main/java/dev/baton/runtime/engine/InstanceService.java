@@ -228,7 +228,7 @@ public final class InstanceService implements AutoCloseable {
         deadline = deadline == null || due.isBefore(deadline) ? due : deadline;
       }
       rows.add(new StepState(s.id(), s.name(), s.kind(), s.parent(), s.attempt(), s.status(), s.action(),
-          s.commandMessageId(), s.dispatches(), null, false, s.chosen(), s.finishSeq(), s.resultMessageId(),
+          s.commandMessageId(), s.dispatches(), null, false, s.chosen(), s.items(), s.finishSeq(), s.resultMessageId(),
           s.late(), s.output(), s.errorCode(), s.errorReason(), now, running ? null : now, 0));
     }
     boolean stepStarted = t.currentStep() != null;

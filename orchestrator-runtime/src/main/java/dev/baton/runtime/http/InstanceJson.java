@@ -35,14 +35,16 @@ final class InstanceJson {
     ObjectNode outputs = Json.object();
     List<StepDocument> list = new ArrayList<>(steps.size());
     for (StepState e : steps) {
-      if (!e.isCompensation() && e.status() == StepStatus.SUCCEEDED && e.output() != null) {
+      // An iteration's steps are not listed by name: the map's output lists them, in item order.
+      if (!e.isCompensation() && e.iteration() < 0 && e.status() == StepStatus.SUCCEEDED && e.output() != null) {
         outputs.set(e.name(), e.output());
       }
       list.add(new StepDocument(e.name(), e.kind(), e.parent(), e.action(), e.status().name(), e.attempt(),
           e.startedAt(), e.finishedAt(), e.output(),
           e.errorCode() == null && e.errorReason() == null ? null
               : new StepDocument.StepError(e.errorCode(), e.errorReason()),
-          e.chosen(), e.late(), e.commandMessageId() == null ? null : e.commandMessageId().toString()));
+          e.chosen(), e.late(), e.commandMessageId() == null ? null : e.commandMessageId().toString(),
+          e.items() == null ? null : e.items().size()));
     }
     List<AuditEntry> entries = audit.stream()
         .map(a -> new AuditEntry(a.action(), a.user(), a.at(), a.source(), a.detail())).toList();

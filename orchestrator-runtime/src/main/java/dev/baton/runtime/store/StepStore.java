@@ -22,7 +22,7 @@ import java.util.UUID;
 public final class StepStore {
 
   private static final String COLUMNS = "instance_id, id, name, kind, parent, attempt, status, action,"
-      + " command_message_id, dispatches, chosen, finish_seq, result_message_id, late::text AS late,"
+      + " command_message_id, dispatches, chosen, items::text AS items, finish_seq, result_message_id, late::text AS late,"
       + " output::text AS output, error_code, error_reason, started_at, finished_at,"
       + " coalesce(deadline <= now(), false) AS due,"
       + " CASE WHEN status = 'RUNNING' THEN (extract(epoch FROM now() - started_at) * 1000)::bigint ELSE 0 END"
@@ -153,6 +153,7 @@ public final class StepStore {
         null,
         rs.getBoolean("due"),
         rs.getString("chosen"),
+        Json.read(rs.getString("items")),
         Jdbc.integerOrNull(rs, "finish_seq"),
         rs.getString("result_message_id"),
         Json.read(rs.getString("late")),

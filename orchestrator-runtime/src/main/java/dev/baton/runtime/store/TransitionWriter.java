@@ -59,15 +59,15 @@ public final class TransitionWriter {
         + "   result_message_id = u.result_message_id, late = u.late::jsonb, chosen = u.chosen"
         + "   FROM u WHERE x.id = u.id AND x.id = ANY (?::bigint[]) RETURNING 1)", "updated", "step rows updated"),
     INSERTED(" n AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],"
-        + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[])"
+        + "   ?::uuid[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[])"
         + "   AS n(instance_id, name, kind, parent, attempt, status, action, command_message_id, dispatches,"
-        + "   deadline_ms, chosen, finish_seq, output, error_code, error_reason)),"
+        + "   deadline_ms, chosen, finish_seq, output, error_code, error_reason, items)),"
         + " inserted AS (INSERT INTO instance_step (instance_id, name, kind, parent, attempt, status, action,"
         + "   command_message_id, dispatches, deadline, chosen, finish_seq, output, error_code, error_reason,"
-        + "   finished_at) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
+        + "   finished_at, items) SELECT instance_id, name, kind, parent, attempt, status, action, command_message_id,"
         + "   dispatches, CASE WHEN status = 'RUNNING' THEN to_timestamp(deadline_ms / 1000.0) END, chosen,"
-        + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END"
-        + "   FROM n RETURNING 1)", "inserted", "step rows inserted"),
+        + "   finish_seq, output::jsonb, error_code, error_reason, CASE WHEN status <> 'RUNNING' THEN now() END,"
+        + "   items::jsonb FROM n RETURNING 1)", "inserted", "step rows inserted"),
     QUEUED(" queued AS (INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body,"
         + "   instance_id) SELECT o.message_id, o.exchange, o.routing_key, o.correlation_id, o.headers::jsonb, o.body,"
         + "   o.instance_id FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::uuid[])"
@@ -184,7 +184,8 @@ public final class TransitionWriter {
     List<Object> nInstance = n.of("uuid"), nName = n.of("text"), nKind = n.of("text"), nParent = n.of("text"),
         nAttempt = n.of("integer"), nStatus = n.of("text"), nAction = n.of("text"), nCommand = n.of("uuid"),
         nDispatches = n.of("integer"), nDeadline = n.of("bigint"), nChosen = n.of("text"), nSeq = n.of("integer"),
-        nOutput = n.of("text"), nCode = n.of("text"), nReason = n.of("text");
+        nOutput = n.of("text"), nCode = n.of("text"), nReason = n.of("text"),
+        nItems = n.of("text");
     List<Object> oMessage = o.of("uuid"), oExchange = o.of("text"), oKey = o.of("text"),
         oCorrelation = o.of("text"), oHeaders = o.of("text"), oBody = o.of("bytea"), oInstance = o.of("uuid");
     List<OutboxMessage> commands = new ArrayList<>();
@@ -229,6 +230,7 @@ public final class TransitionWriter {
           nOutput.add(output);
           nCode.add(s.errorCode());
           nReason.add(s.errorReason());
+          nItems.add(s.items() == null ? null : s.items().toString());
         }
       }
       for (OutboxMessage command : write.commands()) {

@@ -60,7 +60,7 @@ public record Ending(InstanceOutcome outcome, ObjectNode outputs) {
     after.addAll(inserted);
     ObjectNode outputs = JsonNodeFactory.instance.objectNode();
     for (StepState s : after) {
-      if (!s.isCompensation() && s.status() == StepStatus.SUCCEEDED && s.output() != null) {
+      if (!s.isCompensation() && s.iteration() < 0 && s.status() == StepStatus.SUCCEEDED && s.output() != null) {
         outputs.set(s.name(), s.output());
       }
     }

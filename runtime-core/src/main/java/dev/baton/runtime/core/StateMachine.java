@@ -17,8 +17,12 @@ import dev.baton.runtime.core.Transition.Dispatch;
 import dev.baton.runtime.core.Transition.Kind;
 import dev.baton.runtime.core.Transition.LastError;
 import dev.baton.runtime.core.Transition.SignalUse;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.baton.api.v1alpha1.Bounds;
 import dev.baton.workflow.Expression;
 import dev.baton.workflow.ExpressionException;
+import dev.baton.workflow.Iteration;
+import dev.baton.workflow.IterationNames;
 import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
 import java.util.ArrayList;
@@ -63,6 +67,9 @@ public final class StateMachine {
   public static final String EXPRESSION_ERROR = "ExpressionError";
   /** A choice that took no case but its {@code otherwise}. */
   public static final String OTHERWISE = "otherwise";
+
+  /** The error code of a map whose {@code items} yielded more than {@link Bounds#MAP_ITEMS} items. */
+  public static final String TOO_MANY_ITEMS = "TooManyItems";
 
   /** The error code of a task whose command would be larger than the limit: never sent, the step fails. */
   public static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
@@ -184,17 +191,17 @@ public final class StateMachine {
   }
 
   private Transition onResult(WorkflowDefinition definition, InstanceState state, InboundEvent e) {
-    Step.Task task = definition.step(e.step()).filter(Step.Task.class::isInstance).map(Step.Task.class::cast)
-        .orElse(null);
+    Step.Task task = definition.step(IterationNames.base(e.step())).filter(Step.Task.class::isInstance)
+        .map(Step.Task.class::cast).orElse(null);
     if (task == null) {
       return Transition.nothing(Kind.STALE, "step '" + e.step() + "' is not a task of this workflow", state);
     }
     List<String> series = new ArrayList<>(2);
     if (e.action().equals(task.action())) {
-      series.add(task.name());
+      series.add(e.step()); // the row's name: the task's, or the task's in one of a map's iterations
     }
     if (e.action().equals(task.compensate())) {
-      series.add(StepState.compensationOf(task.name()));
+      series.add(StepState.compensationOf(e.step()));
     }
     if (series.isEmpty()) {
       return Transition.nothing(Kind.STALE, "action '" + e.action() + "' is neither the action nor the"
@@ -285,6 +292,8 @@ public final class StateMachine {
     final List<Step> all;
     final Map<String, Step> byName = new HashMap<>();
     final Map<String, String> parents = new HashMap<>();
+    /** The map each step inside a map's iterations belongs to (maps do not nest). */
+    final Map<String, Step.Map> mapOf = new HashMap<>();
     final Map<String, StepState> latest;
     final Map<String, StepState> written = new LinkedHashMap<>();
     final List<Dispatch> dispatches = new ArrayList<>();
@@ -307,7 +316,7 @@ public final class StateMachine {
       this.definition = definition;
       this.state = state;
       this.all = definition.allSteps();
-      index(definition.steps(), null);
+      index(definition.steps(), null, null);
       this.latest = latestByName(state.steps());
       this.signals = new LinkedList<>(state.signals());
       this.status = state.status();
@@ -317,14 +326,23 @@ public final class StateMachine {
       this.pastDeadline = state.pastDeadline();
     }
 
-    private void index(List<Step> level, String parent) {
+    private void index(List<Step> level, String parent, Step.Map map) {
       for (Step s : level) {
         byName.put(s.name(), s);
         if (parent != null) {
           parents.put(s.name(), parent);
         }
-        index(s.children(), s.name());
+        if (map != null) {
+          mapOf.put(s.name(), map);
+        }
+        index(s.children(), s.name(), s instanceof Step.Map m ? m : map);
       }
+    }
+
+    /** The scope a row runs in: its map's iteration, or the top. */
+    Scope scopeOf(StepState row) {
+      Step.Map map = mapOf.get(row.definitionName());
+      return map == null ? Scope.TOP : new Scope(map, row.iteration());
     }
 
     Transition transition() {
@@ -345,7 +363,8 @@ public final class StateMachine {
     void end(StepState row, StepStatus to, JsonNode output, String code, String reason, String messageId,
         boolean failure) {
       put(row.ended(to, output, code, reason, nextSeq++, messageId));
-      if (failure) {
+      // A failure inside a map's iteration fails the iteration; the map decides whether that fails anything more.
+      if (failure && (row.iteration() < 0 || row.isCompensation())) {
         lastError = new LastError(row.name(), row.kind(), row.action(), row.attempt(), to, code, reason);
         if (!row.isCompensation()) {
           halted = true;
@@ -366,7 +385,7 @@ public final class StateMachine {
         timeOutWhole();
       }
       halted |= forwardFailed();
-      Progress p = advance(definition.steps(), null);
+      Progress p = advance(definition.steps(), null, Scope.TOP);
       // Past the deadline with every step done (the last answer came after it, before its timer): nothing was left
       // to time out, and the instance succeeded.
       if (p == Progress.DONE && (!halted || deadline && !forwardFailed())) {
@@ -397,15 +416,15 @@ public final class StateMachine {
     }
 
     /** Starts what may start in a sequence; says whether it is done, waiting, or failed. */
-    Progress advance(List<Step> sequence, String parent) {
+    Progress advance(List<Step> sequence, String parent, Scope scope) {
       for (Step step : sequence) {
-        StepState row = latest(step.name());
+        StepState row = latest(scope.rowName(step));
         if (row == null) {
           if (halted) {
             return Progress.FAILED;
           }
-          start(step, parent, 1);
-          row = latest(step.name());
+          start(step, parent, 1, scope);
+          row = latest(scope.rowName(step));
         }
         if (row.status() == StepStatus.SUCCEEDED) {
           continue;
@@ -413,7 +432,7 @@ public final class StateMachine {
         if (!row.isRunning()) {
           return Progress.FAILED;
         }
-        Progress p = inFlight(step, row);
+        Progress p = inFlight(step, row, scope);
         if (p != Progress.DONE) {
           return p;
         }
@@ -422,19 +441,22 @@ public final class StateMachine {
     }
 
     /** A step in flight: a group goes on inside; a wait looks for its signal; a task or delay waits. */
-    Progress inFlight(Step step, StepState row) {
+    Progress inFlight(Step step, StepState row, Scope scope) {
+      if (step instanceof Step.Map map) {
+        return iterate(map, row);
+      }
       if (step instanceof Step.Parallel par) {
         boolean done = true;
         boolean failed = false;
         for (List<Step> branch : par.branches()) {
-          Progress p = advance(branch, par.name());
+          Progress p = advance(branch, row.name(), scope);
           done &= p == Progress.DONE;
           failed |= p == Progress.FAILED;
         }
         return done ? groupDone(row) : failed ? Progress.FAILED : Progress.WAITING;
       }
       if (step instanceof Step.Choice choice) {
-        Progress p = advance(chosenSteps(choice, row.chosen()), choice.name());
+        Progress p = advance(chosenSteps(choice, row.chosen()), row.name(), scope);
         return p == Progress.DONE ? groupDone(row) : p;
       }
       if (step instanceof Step.Wait wait && !halted) {
@@ -442,13 +464,119 @@ public final class StateMachine {
           StoredSignal signal = it.next();
           if (signal.name().equals(wait.signal())) {
             it.remove();
-            signalsUsed.add(new SignalUse(signal.id(), wait.name()));
+            signalsUsed.add(new SignalUse(signal.id(), row.name()));
             end(row, StepStatus.SUCCEEDED, signal.body(), null, null, null, false);
             return Progress.DONE;
           }
         }
       }
       return Progress.WAITING;
+    }
+
+    /**
+     * A map in flight: each iteration started goes on inside; the next ones (in item order) start while fewer than
+     * {@code maxConcurrency} run and nothing failed beyond what is tolerated. An iteration ends with its steps: its
+     * output is its last step's; a failure inside it fails it. More failed iterations than {@code toleratedFailures}
+     * fail the map as a failure anywhere else would (nothing new starts; what is in flight is awaited). When every
+     * iteration has ended, the map's output is their outputs in item order (null for a tolerated failure).
+     */
+    Progress iterate(Step.Map map, StepState row) {
+      int count = row.items() == null ? 0 : row.items().size();
+      int running = 0;
+      int failed = 0;
+      for (int i = 0; i < count; i++) {
+        StepState it = latest(IterationNames.of(map.name(), i));
+        if (it != null && it.isRunning()) {
+          running++;
+        } else if (it != null && it.status() != StepStatus.SUCCEEDED) {
+          failed++;
+        }
+      }
+      boolean allEnded = true;
+      StepState failure = null;
+      for (int i = 0; i < count; i++) {
+        String name = IterationNames.of(map.name(), i);
+        StepState it = latest(name);
+        if (it == null) {
+          if (halted || failed > map.toleratedFailures()
+              || map.maxConcurrency() > 0 && running >= map.maxConcurrency()) {
+            allEnded = false;
+            continue;
+          }
+          started(StepState.started(name, "iteration", row.name(), 1, 1, null, null, null));
+          it = latest(name);
+          running++;
+        }
+        if (!it.isRunning()) {
+          continue;
+        }
+        Scope scope = new Scope(map, i);
+        Progress p = advance(map.steps(), name, scope);
+        if (p == Progress.WAITING) {
+          allEnded = false;
+          continue;
+        }
+        running--;
+        if (p == Progress.DONE) {
+          StepState last = latest(scope.rowName(map.last()));
+          end(it, StepStatus.SUCCEEDED, last == null ? null : last.output(), null, null, null, false);
+        } else {
+          StepState cause = failureIn(scope);
+          closeIteration(scope);
+          end(it, StepStatus.FAILED, null, cause == null ? null : cause.errorCode(),
+              cause == null ? "a step inside failed" : cause.name() + ": " + cause.errorReason(), null, false);
+          failed++;
+          if (failed > map.toleratedFailures() && failure == null) {
+            failure = cause;
+          }
+        }
+      }
+      if (failed > map.toleratedFailures()) {
+        // The failure that went past the tolerance is the instance's last error (once: a later walk finds the map
+        // already past it, awaiting what is in flight).
+        if (failure != null && !halted) {
+          lastError = new LastError(failure.name(), failure.kind(), failure.action(), failure.attempt(),
+              failure.status(), failure.errorCode(), failure.errorReason());
+        }
+        halted = true;
+        return Progress.FAILED;
+      }
+      if (!allEnded) {
+        return Progress.WAITING;
+      }
+      ArrayNode outputs = Json.MAPPER.createArrayNode();
+      for (int i = 0; i < count; i++) {
+        StepState it = latest(IterationNames.of(map.name(), i));
+        outputs.add(it.status() == StepStatus.SUCCEEDED && it.output() != null ? it.output()
+            : Json.MAPPER.nullNode());
+      }
+      end(row, StepStatus.SUCCEEDED, outputs, null, null, null, false);
+      return Progress.DONE;
+    }
+
+    /** The step whose failure failed an iteration: the latest failed row inside it. */
+    StepState failureIn(Scope scope) {
+      StepState cause = null;
+      for (StepState r : latest.values()) {
+        if (!r.isCompensation() && r.status().isFailure() && scope.holds(r, mapOf)
+            && (cause == null || seqOf(r) > seqOf(cause))) {
+          cause = r;
+        }
+      }
+      return cause;
+    }
+
+    /**
+     * A failed iteration stops: the groups and waits inside it end with it; a task in flight inside it is left to
+     * answer (or time out), so that what it did is known before anything is compensated.
+     */
+    void closeIteration(Scope scope) {
+      for (StepState r : List.copyOf(latest.values())) {
+        if (r.isRunning() && !r.kind().equals("task") && scope.holds(r, mapOf)) {
+          end(r, r.isGroup() ? StepStatus.FAILED : StepStatus.CANCELLED, null, null,
+              r.isGroup() ? "a step inside failed" : "its iteration failed", null, false);
+        }
+      }
     }
 
     Progress groupDone(StepState row) {
@@ -460,23 +588,46 @@ public final class StateMachine {
       return OTHERWISE.equals(chosen) ? choice.otherwise() : choice.cases().get(Integer.parseInt(chosen)).steps();
     }
 
-    /** Starts a step (a new attempt of it); a choice is decided here, once; an expression that fails fails it. */
-    void start(Step step, String parent, int attempt) {
+    /**
+     * Starts a step (a new attempt of it); a choice is decided here, once, and a map's items evaluated here, once; an
+     * expression that fails fails the step.
+     */
+    void start(Step step, String parent, int attempt, Scope scope) {
+      String name = scope.rowName(step);
       if (step instanceof Step.Task task) {
-        startTask(task, parent, attempt, 1, false);
+        startTask(task, parent, attempt, 1, false, scope);
       } else if (step instanceof Step.Wait wait) {
-        started(StepState.started(wait.name(), "wait", parent, attempt, 1, null, null, wait.timeout()));
+        started(StepState.started(name, "wait", parent, attempt, 1, null, null, wait.timeout()));
       } else if (step instanceof Step.Delay delay) {
-        started(StepState.started(delay.name(), "delay", parent, attempt, 1, null, null, delay.duration()));
+        started(StepState.started(name, "delay", parent, attempt, 1, null, null, delay.duration()));
       } else if (step instanceof Step.Parallel) {
-        started(StepState.started(step.name(), "parallel", parent, attempt, 1, null, null, null));
+        started(StepState.started(name, "parallel", parent, attempt, 1, null, null, null));
       } else if (step instanceof Step.Choice choice) {
-        StepState row = StepState.started(choice.name(), "choice", parent, attempt, 1, null, null, null);
+        StepState row = StepState.started(name, "choice", parent, attempt, 1, null, null, null);
         started(row);
         try {
-          put(row.choosing(choose(choice)));
+          put(row.choosing(choose(choice, scope)));
         } catch (ExpressionException e) {
           end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
+        }
+      } else if (step instanceof Step.Map map) {
+        StepState row = StepState.started(name, "map", parent, attempt, 1, null, null, null);
+        started(row);
+        Object items;
+        try {
+          items = map.items().evaluate(inputForExpressions(), stepsForExpressions(Scope.TOP));
+        } catch (ExpressionException e) {
+          end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
+          return;
+        }
+        if (!(items instanceof List<?> list)) {
+          end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, "'" + map.items().text() + "' yielded "
+              + (items == null ? "null" : Json.write(Json.MAPPER.valueToTree(items))) + ", not a list", null, true);
+        } else if (list.size() > Bounds.MAP_ITEMS) {
+          end(row, StepStatus.FAILED, null, TOO_MANY_ITEMS, "'" + map.items().text() + "' yielded " + list.size()
+              + " items; a map takes at most " + Bounds.MAP_ITEMS, null, true);
+        } else {
+          put(row.withItems(Json.MAPPER.valueToTree(list)));
         }
       }
     }
@@ -487,11 +638,12 @@ public final class StateMachine {
       currentAttempt = row.attempt();
     }
 
-    String choose(Step.Choice choice) {
+    String choose(Step.Choice choice, Scope scope) {
       Map<String, Object> input = inputForExpressions();
-      Map<String, Object> steps = stepsForExpressions();
+      Map<String, Object> steps = stepsForExpressions(scope);
+      Iteration iteration = iteration(scope);
       for (int i = 0; i < choice.cases().size(); i++) {
-        if (choice.cases().get(i).when().test(input, steps)) {
+        if (choice.cases().get(i).when().test(input, steps, iteration)) {
           return Integer.toString(i);
         }
       }
@@ -534,16 +686,17 @@ public final class StateMachine {
      * A step whose every attempt was refused ({@code failed}) or is known not to have run (withdrawn unsent, expired at
      * the worker) is not undone.
      */
-    List<Step.Task> compensable() {
-      List<Step.Task> tasks = new ArrayList<>();
-      for (Step.Task t : definition.tasks()) {
-        StepState row = latest(t.name());
-        if (t.isCompensable() && row != null && !row.isRunning() && anyMayHaveTakenEffect(t.name())) {
-          tasks.add(t);
+    List<StepState> compensable() {
+      List<StepState> rows = new ArrayList<>();
+      for (StepState row : latest.values()) {
+        if (row.kind().equals("task") && !row.isCompensation() && !row.isRunning()
+            && byName.get(row.definitionName()) instanceof Step.Task t && t.isCompensable()
+            && anyMayHaveTakenEffect(row.name())) {
+          rows.add(row);
         }
       }
-      tasks.sort(Comparator.comparingInt((Step.Task t) -> seqOf(latest(t.name()))).reversed());
-      return tasks;
+      rows.sort(Comparator.comparingInt(StateMachine::seqOf).reversed());
+      return rows;
     }
 
     /**
@@ -571,11 +724,11 @@ public final class StateMachine {
       if (taskInFlight()) {
         return; // a forward task may still take effect: undoing starts once it has answered or timed out
       }
-      for (Step.Task t : compensable()) {
-        StepState c = latest(StepState.compensationOf(t.name()));
+      for (StepState undone : compensable()) {
+        StepState c = latest(StepState.compensationOf(undone.name()));
         if (c == null) {
-          startTask(t, parents.get(t.name()), 1, 1, true);
-          if (!latest(StepState.compensationOf(t.name())).isRunning()) {
+          startTask((Step.Task) byName.get(undone.definitionName()), undone.parent(), 1, 1, true, scopeOf(undone));
+          if (!latest(StepState.compensationOf(undone.name())).isRunning()) {
             compensate(); // it could not be sent (its mapping failed, or it is too large): a failed compensation
           }
           return;
@@ -604,7 +757,7 @@ public final class StateMachine {
           continue;
         }
         any = true;
-        Step step = byName.get(row.stepName());
+        Step step = byName.get(row.definitionName());
         if (step instanceof Step.Task task && mayBeSentAgain(task, row)) {
           resendable.add(row);
         } else if (step instanceof Step.Task task) {
@@ -616,7 +769,7 @@ public final class StateMachine {
         }
       }
       for (StepState row : resendable) {
-        timedOut(row, (Step.Task) byName.get(row.stepName()), TIMEOUT, TIMEOUT, null);
+        timedOut(row, (Step.Task) byName.get(row.definitionName()), TIMEOUT, TIMEOUT, null);
       }
       return any;
     }
@@ -637,7 +790,7 @@ public final class StateMachine {
     void timeOutWhole() {
       String reason = deadlineReason();
       for (StepState row : List.copyOf(latest.values())) {
-        if (row.isRunning() && !row.kind().equals("parallel") && !row.kind().equals("choice")) {
+        if (row.isRunning() && !row.isGroup()) {
           end(row, StepStatus.TIMED_OUT, null, INSTANCE_TIMEOUT, reason, null, true);
           withdraw = true;
         }
@@ -665,7 +818,7 @@ public final class StateMachine {
       boolean resend = mayBeSentAgain(task, row) && (row.isCompensation() || forward && !forwardFailed());
       end(row, StepStatus.TIMED_OUT, null, code, reason, messageId, !resend);
       if (resend) {
-        startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation());
+        startTask(task, row.parent(), row.attempt() + 1, row.dispatches() + 1, row.isCompensation(), scopeOf(row));
       }
     }
 
@@ -704,25 +857,41 @@ public final class StateMachine {
      */
     void retry() {
       if (phase == Phase.FORWARD) {
+        // In definition order, each step's rows (a step in a map has one per iteration) in the order they started.
+        List<StepState> rows = new ArrayList<>();
         for (Step step : all) {
-          StepState row = latest(step.name());
-          if (row == null || !(row.status().isFailure() || row.status() == StepStatus.CANCELLED)) {
+          latest.values().stream().filter(r -> r.definitionName().equals(step.name())).forEach(rows::add);
+        }
+        for (StepState row : rows) {
+          Step step = byName.get(row.definitionName());
+          if (row.isCompensation() || !(row.status().isFailure()
+              || row.status() == StepStatus.CANCELLED)) {
             continue;
           }
-          boolean group = step instanceof Step.Parallel || (step instanceof Step.Choice && row.chosen() != null);
+          Scope scope = scopeOf(row);
+          Step.Map map = row.kind().equals("iteration") ? (Step.Map) step : scope.map();
+          if (map != null && latest(map.name()).status() == StepStatus.SUCCEEDED) {
+            continue; // an iteration whose failure its map tolerated stays as it ended
+          }
+          if (row.kind().equals("iteration")) {
+            put(row.reopened());
+            continue;
+          }
+          // A map that evaluated its items, a parallel, a choice that chose: carry on inside, as they were.
+          boolean group = step instanceof Step.Parallel || step instanceof Step.Map && row.items() != null
+              || step instanceof Step.Choice && row.chosen() != null;
           if (group) {
             put(row.reopened());
           } else {
-            start(step, row.parent(), row.attempt() + 1);
+            start(step, row.parent(), row.attempt() + 1, scope);
           }
         }
         walk();
         return;
       }
-      for (Step.Task t : definition.tasks()) {
-        StepState c = latest(StepState.compensationOf(t.name()));
-        if (c != null && c.status() != StepStatus.SUCCEEDED && !c.isRunning()) {
-          startTask(t, c.parent(), c.attempt() + 1, 1, true);
+      for (StepState c : List.copyOf(latest.values())) {
+        if (c.isCompensation() && c.status() != StepStatus.SUCCEEDED && !c.isRunning()) {
+          startTask((Step.Task) byName.get(c.definitionName()), c.parent(), c.attempt() + 1, 1, true, scopeOf(c));
         }
       }
       compensate();
@@ -731,8 +900,8 @@ public final class StateMachine {
     // --- tasks ---
 
     /** Starts a task's (or its compensation's) attempt with its command, or fails it when its mapping fails. */
-    void startTask(Step.Task task, String parent, int attempt, int sends, boolean compensation) {
-      String name = compensation ? StepState.compensationOf(task.name()) : task.name();
+    void startTask(Step.Task task, String parent, int attempt, int sends, boolean compensation, Scope scope) {
+      String name = compensation ? StepState.compensationOf(scope.rowName(task)) : scope.rowName(task);
       StepState row = StepState.started(name, "task", parent, attempt, sends,
           compensation ? task.compensate() : task.action(), messageIds.get(), task.timeout());
       started(row);
@@ -740,7 +909,7 @@ public final class StateMachine {
       ObjectNode outputs = null;
       if (task.hasMappedInput()) {
         try {
-          input = mappedInput(task);
+          input = mappedInput(task, scope);
         } catch (ExpressionException e) {
           // Nothing was sent: the attempt fails as the expression did (and a compensation's failure fails the
           // instance, as a failed compensation does).
@@ -748,7 +917,7 @@ public final class StateMachine {
           return;
         }
       } else {
-        MergedInput in = mergedInput();
+        MergedInput in = mergedInput(scope);
         input = in.input();
         outputs = in.outputs();
       }
@@ -768,25 +937,38 @@ public final class StateMachine {
     }
 
     /** A task's {@code input} mapping: exactly the mapped object, key by key. */
-    ObjectNode mappedInput(Step.Task task) {
+    ObjectNode mappedInput(Step.Task task, Scope scope) {
       Map<String, Object> input = inputForExpressions();
-      Map<String, Object> steps = stepsForExpressions();
+      Map<String, Object> steps = stepsForExpressions(scope);
+      Iteration iteration = iteration(scope);
       ObjectNode mapped = Json.object();
       for (Map.Entry<String, Expression> e : new TreeMap<>(task.input()).entrySet()) {
-        mapped.set(e.getKey(), Json.MAPPER.valueToTree(e.getValue().evaluate(input, steps)));
+        mapped.set(e.getKey(), Json.MAPPER.valueToTree(e.getValue().evaluate(input, steps, iteration)));
       }
       return mapped;
+    }
+
+    /** A map iteration's {@code item} and {@code index}; null at the top. */
+    Iteration iteration(Scope scope) {
+      if (scope.map() == null) {
+        return null;
+      }
+      JsonNode items = latest(scope.map().name()).items();
+      return new Iteration(items == null ? null : items.get(scope.index()), scope.index());
     }
 
     /**
      * Today's command input: the instance input with each earlier step's output object merged in, in definition
      * order (later wins); outputs that are not objects cannot be merged and travel by step name instead.
      */
-    MergedInput mergedInput() {
+    MergedInput mergedInput(Scope scope) {
       ObjectNode merged = state.input().deepCopy();
       ObjectNode rest = null;
       for (Step step : all) {
-        StepState row = latest(step.name());
+        if (!scope.sees(step, mapOf)) {
+          continue;
+        }
+        StepState row = latest(scope.rowName(step));
         if (row == null || row.status() != StepStatus.SUCCEEDED || row.output() == null || row.output().isNull()) {
           continue;
         }
@@ -799,6 +981,11 @@ public final class StateMachine {
           rest.set(step.name(), row.output());
         }
       }
+      Iteration iteration = iteration(scope);
+      if (iteration != null) { // a task of a map's iteration without a mapping also gets its item and index
+        merged.set("item", Json.MAPPER.valueToTree(iteration.item()));
+        merged.put("index", iteration.index());
+      }
       return new MergedInput(merged, rest);
     }
 
@@ -807,11 +994,17 @@ public final class StateMachine {
       return Json.MAPPER.convertValue(state.input(), Map.class);
     }
 
-    /** {@code steps} of an expression: the finished steps, name to {status, output}. */
-    Map<String, Object> stepsForExpressions() {
+    /**
+     * {@code steps} of an expression: the finished steps, name to {status, output}; inside a map's iteration, the
+     * steps of that iteration by their own names.
+     */
+    Map<String, Object> stepsForExpressions(Scope scope) {
       Map<String, Object> steps = new HashMap<>();
       for (Step step : all) {
-        StepState row = latest(step.name());
+        if (!scope.sees(step, mapOf)) {
+          continue;
+        }
+        StepState row = latest(scope.rowName(step));
         if (row != null && !row.isRunning()) {
           Map<String, Object> result = new HashMap<>();
           result.put("status", row.status().name());
@@ -840,6 +1033,32 @@ public final class StateMachine {
   }
 
   private record MergedInput(ObjectNode input, ObjectNode outputs) {}
+
+  /**
+   * Where a step runs: at the top (a step outside any map), or in iteration {@code index} of {@code map}, whose steps'
+   * rows are named {@code <step>[<index>]}.
+   */
+  record Scope(Step.Map map, int index) {
+
+    static final Scope TOP = new Scope(null, -1);
+
+    /** The name of the step's row in this scope. */
+    String rowName(Step step) {
+      return map == null ? step.name() : IterationNames.of(step.name(), index);
+    }
+
+    /** Whether the step's row is seen from here: the top's steps from anywhere, an iteration's only from inside. */
+    boolean sees(Step step, Map<String, Step.Map> mapOf) {
+      Step.Map of = mapOf.get(step.name());
+      return of == null || map != null && of.name().equals(map.name());
+    }
+
+    /** Whether a row runs inside this iteration. */
+    boolean holds(StepState row, Map<String, Step.Map> mapOf) {
+      Step.Map of = mapOf.get(row.definitionName());
+      return map != null && of != null && of.name().equals(map.name()) && row.iteration() == index;
+    }
+  }
 
   private enum Progress { DONE, WAITING, FAILED }
 

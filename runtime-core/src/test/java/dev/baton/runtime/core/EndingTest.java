@@ -20,7 +20,7 @@ class EndingTest {
 
   /** A loaded row (it has an id): an attempt of {@code name} that ended with {@code status}. */
   static StepState row(long id, String name, StepStatus status, ObjectNode output) {
-    return new StepState(id, name, "task", null, 1, status, name, UUID.randomUUID(), 1, null, false, null, null,
+    return new StepState(id, name, "task", null, 1, status, name, UUID.randomUUID(), 1, null, false, null, null, null,
         null, null, output, null, null, null, null, 0);
   }
 

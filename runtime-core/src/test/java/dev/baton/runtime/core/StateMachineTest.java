@@ -212,7 +212,7 @@ class StateMachineTest {
       boolean done = r.status() != StepStatus.RUNNING;
       steps.add(new StepState((long) steps.size() + 1, r.name(), step.kind().wireName(), parentOf(stepName),
           r.attempt(), r.status(), action, step instanceof Step.Task ? UUID.randomUUID() : null, r.dispatches(), null,
-          r.due(), r.chosen(), done ? ++seq : null, r.resultMessageId(), null, r.output(), null, null, null, null, 0));
+          r.due(), r.chosen(), null, done ? ++seq : null, r.resultMessageId(), null, r.output(), null, null, null, null, 0));
     }
     return new InstanceState(UUID.randomUUID(), status, phase, cancelRequested, Json.readObject(input), steps,
         signals);
