@@ -84,6 +84,21 @@ class WorkflowParserTest {
   }
 
   @Test
+  void aMapKeepsItsItemsItsLimitsAndItsStepsWhoseExpressionsReadItemAndIndex() {
+    WorkflowDefinition d = valid(steps("[{name: ship-items, map: {items: 'input.items', maxConcurrency: 10,"
+        + " toleratedFailures: 2, steps: [{name: ship-one, service: s, command: ship,"
+        + " input: {sku: 'item.sku', at: 'index', first: 'index == 0'}}]}}]"));
+
+    Step.Map map = (Step.Map) d.step("ship-items").orElseThrow();
+    assertThat(map.items().text()).isEqualTo("input.items");
+    assertThat(map.maxConcurrency()).isEqualTo(10);
+    assertThat(map.toleratedFailures()).isEqualTo(2);
+    assertThat(map.last().name()).isEqualTo("ship-one");
+    assertThat(d.parentOf("ship-one")).contains("ship-items");
+    assertThat(map.kind().isGroup()).isTrue();
+  }
+
+  @Test
   void parentOfNamesTheEnclosingGroupAndIsEmptyAtTheTopLevel() {
     WorkflowDefinition d = valid(steps(APPROVAL));
 
@@ -172,6 +187,13 @@ class WorkflowParserTest {
       a dotted step name :: [{name: a.b, delay: 1s}] :: spec.steps[0].name (step 'a.b'): 'a.b' is not a valid step name
       a step without a name :: [{delay: 1s}] :: spec.steps[0].name is missing
       an unknown step read inside a branch names the task :: [{name: p, parallel: [{steps: [{name: x, delay: 1s}]}, {steps: [{name: t, service: s, command: c, input: {y: 'steps.gone.output'}}]}]}] :: spec.steps[0].parallel[1].steps[0].input.y (step 't'): 'steps.gone.output' reads steps.gone
+      map items that are known not to be a list :: [{name: m, map: {items: "'abc'", steps: [{name: a, delay: 1s}]}}] :: spec.steps[0].map.items (step 'm'): the CEL expression does not compile: it yields string, not a list
+      map without items :: [{name: m, map: {steps: [{name: a, delay: 1s}]}}] :: spec.steps[0].map.items (step 'm') is missing
+      map without steps :: [{name: m, map: {items: 'input.items', steps: []}}] :: spec.steps[0].map.steps (step 'm') is empty
+      a map inside a map :: [{name: m, map: {items: 'input.items', steps: [{name: n, map: {items: 'item.lines', steps: [{name: a, delay: 1s}]}}]}}] :: spec.steps[0].map.steps[0] (step 'n'): a map inside the map 'm'; maps do not nest
+      item outside a map :: [{name: a, service: s, command: c, input: {x: 'item'}}] :: spec.steps[0].input.x (step 'a'): the CEL expression does not compile: <input>:1:1: undeclared reference to 'item'
+      a step inside a map read from outside :: [{name: m, map: {items: 'input.items', steps: [{name: one, service: s, command: c}]}}, {name: b, service: s, command: c, input: {x: 'steps.one.output'}}] :: spec.steps[1].input.x (step 'b'): 'steps.one.output' reads steps.one, which runs once per item of the map 'm': read the map's output, steps['m'].output
+      maxConcurrency below zero :: [{name: m, map: {items: 'input.items', maxConcurrency: -1, steps: [{name: a, delay: 1s}]}}] :: spec.steps[0].map.maxConcurrency (step 'm') is -1: it must be between 0 and 10000
       a bad when inside a case names its own choice, not the outer one :: [{name: outer, choice: [{when: 'true', steps: [{name: inner, choice: [{when: 'input.x >', steps: []}]}]}]}] :: spec.steps[0].choice[0].steps[0].choice[0].when (step 'inner'): the CEL expression does not compile
       """)
   void badSpecsBecomeProblemsNamingTheStepAndTheField(String what, String steps, String message) {

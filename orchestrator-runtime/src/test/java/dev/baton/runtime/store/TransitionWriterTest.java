@@ -19,7 +19,7 @@ class TransitionWriterTest {
     assertThat(sql).endsWith("SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted),"
         + " (SELECT count(*) FROM queued), (SELECT count(*) FROM moved),"
         + " (SELECT array_agg(id ORDER BY id) FROM queued)");
-    assertThat(parameters(sql)).isEqualTo(9 + 1 + 15 + 7 + 8 + 1);
+    assertThat(parameters(sql)).isEqualTo(9 + 1 + 16 + 7 + 8 + 1);
   }
 
   @Test

@@ -215,7 +215,7 @@ public final class StateMachine {
     }
     if (row == null) {
       return Transition.nothing(Kind.STALE,
-          "attempt " + e.attempt() + " of '" + task.name() + "' (" + e.action() + ") was never sent", state);
+          "attempt " + e.attempt() + " of '" + e.step() + "' (" + e.action() + ") was never sent", state);
     }
     if (e.messageId().equals(row.resultMessageId())) {
       return Transition.nothing(Kind.DUPLICATE, "event " + e.messageId() + " already ended that attempt", state);
