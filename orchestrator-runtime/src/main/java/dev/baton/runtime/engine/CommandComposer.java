@@ -64,7 +64,7 @@ public final class CommandComposer {
     headers.put(Headers.NAMESPACE, s.namespace());
     headers.put(Headers.REVISION, d.revision());
     headers.put(Headers.INSTANCE, s.instanceId().toString());
-    headers.put(Headers.STEP, task.name());
+    headers.put(Headers.STEP, row.stepName()); // in a map's iteration <step>[<index>]: the row the answer ends
     headers.put(Headers.ATTEMPT, row.attempt());
     headers.put(Headers.ENTITY, d.entity());
     headers.put(Headers.ACTION, row.action());
@@ -83,7 +83,7 @@ public final class CommandComposer {
     ObjectNode body = Json.object();
     body.put("instanceId", s.instanceId().toString());
     body.put("workflow", d.name());
-    body.put("step", task.name());
+    body.put("step", row.stepName());
     body.put("attempt", row.attempt());
     body.put("businessKey", s.businessKey());
     body.set("input", dispatch.input());

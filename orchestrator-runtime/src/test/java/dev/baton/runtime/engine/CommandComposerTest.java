@@ -65,6 +65,21 @@ class CommandComposerTest {
   }
 
   @Test
+  void aCommandOfAMapsIterationAndItsCompensationNameTheIterationsStepInHeaderAndBody() throws Exception {
+    for (String rowName : java.util.List.of("reserve[3]", "reserve[3]/compensate")) {
+      StepState row = StepState.started(rowName, "task", "fan[3]", 1, 1, "reserve", UUID.randomUUID(), null);
+      OutboxMessage m = new CommandComposer().compose(
+          new CommandComposer.Subject(UUID.randomUUID(), "shop", "o-1", SAGA),
+          new Transition.Dispatch(row, (dev.baton.workflow.Step.Task) SAGA.step("reserve").orElseThrow(),
+              rowName.endsWith("/compensate"), Json.object(), null), DECIDED_AT);
+
+      assertThat(Json.read(m.headersJson()).get("baton-step").asText()).as(rowName).isEqualTo("reserve[3]");
+      assertThat(Json.read(new String(m.body(), java.nio.charset.StandardCharsets.UTF_8)).get("step").asText())
+          .as(rowName).isEqualTo("reserve[3]");
+    }
+  }
+
+  @Test
   void aStepWithoutATimeoutSendsNoDeadline() throws Exception {
     StepState row = StepState.started("reserve", "task", null, 1, 1, "reserve", UUID.randomUUID(), null);
     OutboxMessage m = new CommandComposer().compose(new CommandComposer.Subject(UUID.randomUUID(), "shop", "o-1", SAGA),

@@ -6,13 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
-import dev.baton.runtime.app.Main;
-import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.it.TestWorker.Reply;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,40 +136,7 @@ class CrashSafetyIT {
     }
   }
 
-  /** Starts {@link Main} in a new JVM with this test's classpath, configured through the environment only. */
   static Process launch(int n) throws IOException {
-    int port = freePort();
-    RuntimeSettings s = h.settings();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"),
-        "-Dkubernetes.master=" + h.client.getMasterUrl(),
-        "-Dkubernetes.auth.tryKubeConfig=false",
-        "-Dkubernetes.auth.tryServiceAccount=false",
-        Main.class.getName()));
-    Map<String, String> env = pb.environment();
-    env.put("BATON_DATABASE_URL", s.databaseUrl());
-    env.put("BATON_DATABASE_USERNAME", s.databaseUsername());
-    env.put("BATON_DATABASE_PASSWORD", s.databasePassword());
-    env.put("BATON_DATABASE_CREATE", "false");
-    env.put("BATON_RABBITMQ_URI", s.amqpUri());
-    env.put("BATON_HTTP_PORT", String.valueOf(port));
-    env.put("BATON_OUTBOX_POLL_INTERVAL", "500ms");
-    env.put("BATON_CONSUMER_RETRY_INTERVAL", "500ms");
-    File log = Path.of("target", "crash-runtime-" + n + ".log").toFile();
-    pb.redirectErrorStream(true).redirectOutput(log);
-    Process p = pb.start();
-    h.usePort(port);
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
-      assertThat(p.isAlive()).as("runtime process alive, see " + log).isTrue();
-      return h.get("/healthz").status() == 200;
-    });
-    return p;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return h.launch("crash-runtime-" + n);
   }
 }

@@ -21,6 +21,9 @@ import dev.baton.sandbox.PostgresDatabase;
 import dev.baton.sandbox.RabbitVhost;
 import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,9 +31,11 @@ import java.net.http.HttpResponse;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -124,6 +129,44 @@ final class RuntimeHarness implements AutoCloseable {
   /** Talk to a runtime that is not {@link #runtime} (e.g. in another process). */
   void usePort(int port) {
     this.port = port;
+  }
+
+  /**
+   * Starts {@link dev.baton.runtime.app.Main} in a new JVM with this test's classpath, configured through the
+   * environment only, and points the harness's HTTP calls at it; its output goes to {@code target/<name>.log}. A test
+   * that kills it with SIGKILL ({@code destroyForcibly}) sees what a crash leaves.
+   */
+  Process launch(String name) throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    RuntimeSettings s = settings();
+    String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(List.of(javaCommand, "-Xmx256m", "-XX:+UseSerialGC",
+        "-cp", System.getProperty("java.class.path"),
+        "-Dkubernetes.master=" + client.getMasterUrl(),
+        "-Dkubernetes.auth.tryKubeConfig=false",
+        "-Dkubernetes.auth.tryServiceAccount=false",
+        dev.baton.runtime.app.Main.class.getName()));
+    Map<String, String> env = pb.environment();
+    env.put("BATON_DATABASE_URL", s.databaseUrl());
+    env.put("BATON_DATABASE_USERNAME", s.databaseUsername());
+    env.put("BATON_DATABASE_PASSWORD", s.databasePassword());
+    env.put("BATON_DATABASE_CREATE", "false");
+    env.put("BATON_RABBITMQ_URI", s.amqpUri());
+    env.put("BATON_HTTP_PORT", String.valueOf(port));
+    env.put("BATON_OUTBOX_POLL_INTERVAL", "500ms");
+    env.put("BATON_CONSUMER_RETRY_INTERVAL", "500ms");
+    File log = Path.of("target", name + ".log").toFile();
+    pb.redirectErrorStream(true).redirectOutput(log);
+    Process p = pb.start();
+    usePort(port);
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+      assertThat(p.isAlive()).as("runtime process alive, see " + log).isTrue();
+      return get("/healthz").status() == 200;
+    });
+    return p;
   }
 
   TestWorker worker() {

@@ -183,6 +183,26 @@ final class TestWorker implements AutoCloseable {
     }
   }
 
+  /** Answers the command held last (the newest), now, from the caller's thread; the others stay held. */
+  void releaseLast(Behaviour behaviour) {
+    Command last = null;
+    for (Command c : held) {
+      last = c;
+    }
+    if (last == null || !held.remove(last)) {
+      throw new IllegalStateException("no command is held");
+    }
+    try (Channel publish = connection.createChannel()) {
+      publish.confirmSelect();
+      record(last);
+      Sent sent = new Sent(UUID.randomUUID().toString(), behaviour.handle(last));
+      answered.put(last.messageId(), sent);
+      answer(publish, last, sent);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /**
    * Publishes an event for a received command by hand, as a misbehaving or redelivering worker would.
    *
