@@ -82,6 +82,7 @@ final class NestedSteps {
       kinds.addObject().putArray("required").add("choice");
       kinds.addObject().putArray("required").add("map");
     }
+    kinds.addObject().putArray("required").add("workflow");
     kinds.addObject().putArray("required").add("wait");
     kinds.addObject().putArray("required").add("delay");
   }

@@ -8,7 +8,7 @@ import java.util.List;
  * One step of a {@link WorkflowDefinition}, of exactly one kind, checked and with its defaults applied. Step names are
  * unique across the whole definition, nested steps included.
  */
-public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step.Map, Step.Wait, Step.Delay {
+public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step.Map, Step.Child, Step.Wait, Step.Delay {
 
   String name();
 
@@ -125,6 +125,26 @@ public sealed interface Step permits Step.Task, Step.Parallel, Step.Choice, Step
     /** The last step of an iteration: its output is the iteration's. */
     public Step last() {
       return steps.get(steps.size() - 1);
+    }
+  }
+
+  /**
+   * Starts an instance of {@code workflow} (same namespace, business key {@code <parent id>/<step>}) and ends when it
+   * ends: with its outputs when it succeeded, failed otherwise.
+   *
+   * @param input the child's input mapped key by key; empty gives it the parent's input with earlier outputs merged
+   * @param timeout how long the step waits for the child's end; null waits indefinitely
+   */
+  record Child(String name, String workflow, java.util.Map<String, Expression> input, Duration timeout)
+      implements Step {
+
+    public Child {
+      input = java.util.Map.copyOf(input);
+    }
+
+    @Override
+    public StepKind kind() {
+      return StepKind.WORKFLOW;
     }
   }
 

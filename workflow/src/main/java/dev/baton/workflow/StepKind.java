@@ -14,6 +14,8 @@ public enum StepKind {
   CHOICE,
   /** The same steps once per item of a list evaluated at run time. */
   MAP,
+  /** Starts an instance of another Workflow of the namespace and ends with it. */
+  WORKFLOW,
   /** Ends when the instance receives a named signal (or fails at its timeout). */
   WAIT,
   /** A durable timer. */

@@ -53,6 +53,12 @@ public record WorkflowDefinition(String namespace, String name, int revision, St
     return Optional.empty();
   }
 
+  /** The Workflows its child workflow steps start (same namespace), in declaration order, each once. */
+  public List<String> childWorkflows() {
+    return allSteps().stream().filter(Step.Child.class::isInstance).map(s -> ((Step.Child) s).workflow())
+        .distinct().toList();
+  }
+
   /** Whether every step is a task: the straight line of the first version of the language. */
   public boolean isLinear() {
     return steps.stream().allMatch(Step.Task.class::isInstance);

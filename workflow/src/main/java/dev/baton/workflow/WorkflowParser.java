@@ -150,14 +150,14 @@ public final class WorkflowParser {
     }
     List<StepKind> kinds = kinds(spec);
     if (kinds.isEmpty()) {
-      invalid(of(at, name) + " has no kind: give it service and command (a task), parallel, choice, map, wait or"
-          + " delay");
+      invalid(of(at, name) + " has no kind: give it service and command (a task), parallel, choice, map, workflow,"
+          + " wait or delay");
       return null;
     }
     if (kinds.size() > 1) {
       invalid(of(at, name) + " has the fields of " + kinds.size() + " kinds (" + String.join(", ",
           kinds.stream().map(StepKind::wireName).toList()) + "): a step is exactly one of task, parallel, choice, map, "
-          + "wait or delay");
+          + "workflow, wait or delay");
       return null;
     }
     StepKind kind = kinds.get(0);
@@ -182,6 +182,7 @@ public final class WorkflowParser {
       case PARALLEL -> parallel(at, spec, depth);
       case CHOICE -> choice(at, spec, depth);
       case MAP -> map(at, spec, depth);
+      case WORKFLOW -> child(at, spec);
       case WAIT -> waitStep(at, spec);
       case DELAY -> new Step.Delay(name, duration(at + ".delay", name, spec.getDelay()));
     };
@@ -208,6 +209,9 @@ public final class WorkflowParser {
     if (spec.getMap() != null) {
       kinds.add(StepKind.MAP);
     }
+    if (spec.getWorkflow() != null) {
+      kinds.add(StepKind.WORKFLOW);
+    }
     return kinds;
   }
 
@@ -220,7 +224,7 @@ public final class WorkflowParser {
     taskFields.put("maxDispatches", spec.getMaxDispatches());
     taskFields.put("input", spec.getInput());
     taskFields.forEach((field, value) -> {
-      if (value != null) {
+      if (value != null && !(kind == StepKind.WORKFLOW && (field.equals("timeout") || field.equals("input")))) {
         invalid(of(at + "." + field, spec.getName()) + " belongs to a task, and this step is a " + kind.wireName()
             + (field.equals("timeout") && kind == StepKind.WAIT ? " (a wait's timeout is wait.timeout)" : ""));
       }
@@ -240,6 +244,28 @@ public final class WorkflowParser {
       invalid(of(at + ".maxDispatches", name) + " is " + asked + ": it must be between 1 and " + MAX_DISPATCHES);
     }
     int maxDispatches = onTimeout == OnTimeout.Redispatch ? (asked == null ? DEFAULT_MAX_DISPATCHES : asked) : 1;
+    Map<String, Expression> input = inputMapping(at, spec);
+    String action = spec.getAction() == null || spec.getAction().isBlank() ? spec.getCommand() : spec.getAction();
+    String compensate = spec.getCompensate() == null || spec.getCompensate().isBlank() ? null : spec.getCompensate();
+    return new Step.Task(spec.getName(), spec.getService(), spec.getCommand(), action, compensate, timeout, onTimeout,
+        maxDispatches, input);
+  }
+
+  /** A child workflow step: the Workflow's name (checked here as a name; the operator checks that it exists). */
+  private Step.Child child(String at, StepSpec spec) {
+    String name = spec.getName();
+    String workflow = spec.getWorkflow();
+    if (!workflow.matches(Bounds.DNS_LABEL_PATTERN) || workflow.length() > Bounds.NAME) {
+      invalid(of(at + ".workflow", name) + ": '" + workflow + "' is not a Workflow name: lowercase letters, digits"
+          + " and '-', at most " + Bounds.NAME + " characters");
+    }
+    Duration timeout = spec.getTimeout() == null ? null : duration(at + ".timeout", name, spec.getTimeout());
+    return new Step.Child(name, workflow, inputMapping(at, spec), timeout);
+  }
+
+  /** A task's or a child's {@code input}: each entry a CEL value (also over item and index inside a map). */
+  private Map<String, Expression> inputMapping(String at, StepSpec spec) {
+    String name = spec.getName();
     Map<String, Expression> input = new LinkedHashMap<>();
     if (spec.getInput() != null) {
       if (spec.getInput().size() > Bounds.INPUT_ENTRIES) {
@@ -258,10 +284,7 @@ public final class WorkflowParser {
         }
       });
     }
-    String action = spec.getAction() == null || spec.getAction().isBlank() ? spec.getCommand() : spec.getAction();
-    String compensate = spec.getCompensate() == null || spec.getCompensate().isBlank() ? null : spec.getCompensate();
-    return new Step.Task(spec.getName(), spec.getService(), spec.getCommand(), action, compensate, timeout, onTimeout,
-        maxDispatches, input);
+    return input;
   }
 
   private Step.Parallel parallel(String at, StepSpec spec, int depth) {

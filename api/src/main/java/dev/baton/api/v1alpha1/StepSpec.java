@@ -17,11 +17,11 @@ import java.util.Map;
 
 /**
  * One step of a Workflow, of exactly one kind (docs/design.md#workflow-language): a task (service and command), a
- * parallel group, a choice, a map over a list, a wait for a signal, or a delay. The kinds nest (parallel branches and choice cases hold
+ * parallel group, a choice, a map over a list, a child workflow, a wait for a signal, or a delay. The kinds nest (parallel branches and choice cases hold
  * steps) to {@link Bounds#NESTING} levels.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonClassDescription("One step, of exactly one kind: a task (service + command), parallel, choice, map, wait or delay.")
+@JsonClassDescription("One step, of exactly one kind: a task (service + command), parallel, choice, map, workflow (a child), wait or delay.")
 public class StepSpec {
 
   @JsonPropertyDescription("Step name, unique in the whole Workflow (nested steps included); shown in the instance's history.")
@@ -45,7 +45,8 @@ public class StepSpec {
   @Size(max = Bounds.NAME)
   private String action;
 
-  @JsonPropertyDescription("Task: how long to wait for a result, e.g. 30s or 5m. Without it the step waits indefinitely.")
+  @JsonPropertyDescription("Task (or child workflow): how long to wait for a result (for the child's end), e.g. 30s or 5m. "
+      + "Without it the step waits indefinitely.")
   @Pattern(BatonDuration.PATTERN)
   @Size(max = Bounds.DURATION)
   private String timeout;
@@ -82,6 +83,12 @@ public class StepSpec {
   @Size(max = Bounds.NESTED_STEPS)
   @ListMap(keys = "name")
   private List<StepSpec> otherwise;
+
+  @JsonPropertyDescription("Child workflow: the Workflow of this namespace to start (business key <parent id>/<step>); "
+      + "the step waits for its end and outputs its outputs. With input (a mapping, as a task's) and timeout.")
+  @Pattern(Bounds.OBJECT_NAME_PATTERN)
+  @Size(max = Bounds.OBJECT_NAME)
+  private String workflow;
 
   @JsonPropertyDescription("Map: the same steps once per item of a list evaluated at run time; iterations show as "
       + "<step>[<index>].")
@@ -203,6 +210,14 @@ public class StepSpec {
 
   public void setOtherwise(List<StepSpec> otherwise) {
     this.otherwise = otherwise;
+  }
+
+  public String getWorkflow() {
+    return workflow;
+  }
+
+  public void setWorkflow(String workflow) {
+    this.workflow = workflow;
   }
 
   public MapSpec getMap() {

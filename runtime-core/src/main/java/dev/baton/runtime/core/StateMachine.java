@@ -68,6 +68,11 @@ public final class StateMachine {
   /** A choice that took no case but its {@code otherwise}. */
   public static final String OTHERWISE = "otherwise";
 
+  /** The error code of a child workflow step whose child instance ended otherwise than SUCCEEDED. */
+  public static final String CHILD_FAILED = "ChildFailed";
+  /** The error code of a child workflow step whose child instance could not be started. */
+  public static final String CHILD_UNAVAILABLE = "ChildUnavailable";
+
   /** The error code of a map whose {@code items} yielded more than {@link Bounds#MAP_ITEMS} items. */
   public static final String TOO_MANY_ITEMS = "TooManyItems";
 
@@ -138,8 +143,28 @@ public final class StateMachine {
       d.retry();
       return d.transition();
     }
+    if (stimulus instanceof Stimulus.Compensate) {
+      if (state.status() != InstanceStatus.SUCCEEDED) {
+        return Transition.nothing(Kind.REFUSED, "instance is " + state.status()
+            + "; only a SUCCEEDED instance is compensated after it ended", state);
+      }
+      Draft d = new Draft(definition, state);
+      d.phase = Phase.COMPENSATION;
+      d.compensate();
+      return d.transition();
+    }
     if (!state.status().isActive()) {
       return Transition.nothing(Kind.STALE, "instance is " + state.status(), state);
+    }
+    if (stimulus instanceof Stimulus.ChildRefused r) {
+      StepState row = latestByName(state.steps()).get(r.row());
+      if (row == null || !row.isRunning() || !row.kind().equals("workflow")) {
+        return Transition.nothing(Kind.STALE, "no child workflow step '" + r.row() + "' is in flight", state);
+      }
+      Draft d = new Draft(definition, state);
+      d.end(row, StepStatus.FAILED, null, CHILD_UNAVAILABLE, r.reason(), null, true);
+      d.walk();
+      return d.transition();
     }
     if (stimulus instanceof Stimulus.Abandon a) {
       return abandon(state, a.errorCode(), a.reason());
@@ -163,7 +188,7 @@ public final class StateMachine {
         return Transition.nothing(Kind.STALE, "no step in flight is due", state);
       }
       d.walk();
-    } else if (stimulus instanceof SignalStored) {
+    } else if (stimulus instanceof SignalStored || stimulus instanceof Stimulus.ChildrenChanged) {
       d.walk();
     } else {
       throw new IllegalArgumentException("unknown stimulus " + stimulus);
@@ -298,6 +323,7 @@ public final class StateMachine {
     final Map<String, StepState> written = new LinkedHashMap<>();
     final List<Dispatch> dispatches = new ArrayList<>();
     final List<SignalUse> signalsUsed = new ArrayList<>();
+    final List<Transition.ChildStart> childStarts = new ArrayList<>();
     final List<StoredSignal> signals;
     InstanceStatus status;
     Phase phase;
@@ -347,7 +373,7 @@ public final class StateMachine {
 
     Transition transition() {
       return new Transition(Kind.MOVED, null, status, phase, cancelRequested, List.copyOf(written.values()),
-          dispatches, signalsUsed, lastError, withdraw, currentStep, currentAttempt);
+          dispatches, signalsUsed, lastError, withdraw, currentStep, currentAttempt, childStarts);
     }
 
     StepState latest(String name) {
@@ -395,9 +421,11 @@ public final class StateMachine {
       if (!halted) {
         return; // waiting for steps in flight
       }
-      // A failure: waits and delays have nothing to await; tasks in flight are awaited (or time out).
+      // A failure: waits and delays have nothing to await; tasks in flight are awaited (or time out). A child instance
+      // in flight is not awaited either: it is cancelled (with compensation when this instance compensates).
       for (StepState row : List.copyOf(latest.values())) {
-        if (row.isRunning() && (row.kind().equals("wait") || row.kind().equals("delay"))) {
+        if (row.isRunning() && !row.isCompensation() && (row.kind().equals("wait") || row.kind().equals("delay")
+            || row.kind().equals("workflow"))) {
           end(row, StepStatus.CANCELLED, null, null, "a step failed", null, false);
         }
       }
@@ -458,6 +486,9 @@ public final class StateMachine {
       if (step instanceof Step.Choice choice) {
         Progress p = advance(chosenSteps(choice, row.chosen()), row.name(), scope);
         return p == Progress.DONE ? groupDone(row) : p;
+      }
+      if (step instanceof Step.Child && !halted) {
+        return childInFlight(row);
       }
       if (step instanceof Step.Wait wait && !halted) {
         for (Iterator<StoredSignal> it = signals.iterator(); it.hasNext(); ) {
@@ -579,6 +610,21 @@ public final class StateMachine {
       }
     }
 
+    /** A child workflow step ends with its child: SUCCEEDED with the child's outputs, else failed with its reason. */
+    Progress childInFlight(StepState row) {
+      InstanceState.ChildState child = state.children().get(row.name());
+      if (child == null || child.forAttempt() < row.attempt() || child.status().isActive()) {
+        return Progress.WAITING;
+      }
+      if (child.status() == InstanceStatus.SUCCEEDED) {
+        end(row, StepStatus.SUCCEEDED, child.outputs(), null, null, null, false);
+        return Progress.DONE;
+      }
+      end(row, StepStatus.FAILED, null, CHILD_FAILED, "child instance " + child.id() + " ended " + child.status()
+          + (child.reason() == null ? "" : ": " + child.reason()), null, true);
+      return Progress.FAILED;
+    }
+
     Progress groupDone(StepState row) {
       end(row, StepStatus.SUCCEEDED, null, null, null, null, false);
       return Progress.DONE;
@@ -610,6 +656,17 @@ public final class StateMachine {
         } catch (ExpressionException e) {
           end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
         }
+      } else if (step instanceof Step.Child child) {
+        StepState row = StepState.started(name, "workflow", parent, attempt, 1, null, null, child.timeout());
+        started(row);
+        JsonNode input;
+        try {
+          input = child.input().isEmpty() ? mergedInput(scope).input() : mapped(child.input(), scope);
+        } catch (ExpressionException e) {
+          end(row, StepStatus.FAILED, null, EXPRESSION_ERROR, e.getMessage(), null, true);
+          return;
+        }
+        childStarts.add(new Transition.ChildStart(row, child.workflow(), input));
       } else if (step instanceof Step.Map map) {
         StepState row = StepState.started(name, "map", parent, attempt, 1, null, null, null);
         started(row);
@@ -693,6 +750,9 @@ public final class StateMachine {
             && byName.get(row.definitionName()) instanceof Step.Task t && t.isCompensable()
             && anyMayHaveTakenEffect(row.name())) {
           rows.add(row);
+        } else if (row.kind().equals("workflow") && !row.isCompensation()
+            && row.status() == StepStatus.SUCCEEDED) {
+          rows.add(row); // a child that succeeded: its completed steps are undone (one that failed undid its own)
         }
       }
       rows.sort(Comparator.comparingInt(StateMachine::seqOf).reversed());
@@ -726,6 +786,23 @@ public final class StateMachine {
       }
       for (StepState undone : compensable()) {
         StepState c = latest(StepState.compensationOf(undone.name()));
+        if (undone.kind().equals("workflow")) {
+          if (c == null) {
+            // The child is told to compensate once this commits; the row ends when the child has.
+            started(StepState.started(StepState.compensationOf(undone.name()), "workflow", undone.parent(), 1, 1, null,
+                null, null));
+            return;
+          }
+          if (c.isRunning() && !childCompensated(c)) {
+            return;
+          }
+          c = latest(c.name());
+          if (c.status() != StepStatus.SUCCEEDED) {
+            finish(InstanceStatus.FAILED);
+            return;
+          }
+          continue;
+        }
         if (c == null) {
           startTask((Step.Task) byName.get(undone.definitionName()), undone.parent(), 1, 1, true, scopeOf(undone));
           if (!latest(StepState.compensationOf(undone.name())).isRunning()) {
@@ -742,6 +819,24 @@ public final class StateMachine {
         }
       }
       finish(cancelRequested ? InstanceStatus.CANCELLED : InstanceStatus.COMPENSATED);
+    }
+
+    /**
+     * A child's compensation in flight: ends SUCCEEDED once the child is COMPENSATED (or CANCELLED, which undid it),
+     * FAILED when its compensation failed; otherwise it goes on.
+     *
+     * @return whether it ended
+     */
+    boolean childCompensated(StepState compensation) {
+      InstanceState.ChildState child = state.children().get(compensation.stepName());
+      if (child == null || child.status().isActive() || child.status() == InstanceStatus.SUCCEEDED) {
+        return false;
+      }
+      boolean undone = child.status() == InstanceStatus.COMPENSATED || child.status() == InstanceStatus.CANCELLED;
+      end(compensation, undone ? StepStatus.SUCCEEDED : StepStatus.FAILED, null, undone ? null : CHILD_FAILED,
+          undone ? null : "child instance " + child.id() + " ended " + child.status() + " while compensating"
+              + (child.reason() == null ? "" : ": " + child.reason()), null, !undone);
+      return true;
     }
 
     // --- stimuli other than results ---
@@ -890,7 +985,9 @@ public final class StateMachine {
         return;
       }
       for (StepState c : List.copyOf(latest.values())) {
-        if (c.isCompensation() && c.status() != StepStatus.SUCCEEDED && !c.isRunning()) {
+        if (c.isCompensation() && c.status() != StepStatus.SUCCEEDED && !c.isRunning() && c.kind().equals("workflow")) {
+          started(StepState.started(c.name(), "workflow", c.parent(), c.attempt() + 1, 1, null, null, null));
+        } else if (c.isCompensation() && c.status() != StepStatus.SUCCEEDED && !c.isRunning()) {
           startTask((Step.Task) byName.get(c.definitionName()), c.parent(), c.attempt() + 1, 1, true, scopeOf(c));
         }
       }
@@ -938,11 +1035,16 @@ public final class StateMachine {
 
     /** A task's {@code input} mapping: exactly the mapped object, key by key. */
     ObjectNode mappedInput(Step.Task task, Scope scope) {
+      return mapped(task.input(), scope);
+    }
+
+    /** An {@code input} mapping (a task's, a child's), evaluated key by key in the scope. */
+    ObjectNode mapped(Map<String, Expression> mapping, Scope scope) {
       Map<String, Object> input = inputForExpressions();
       Map<String, Object> steps = stepsForExpressions(scope);
       Iteration iteration = iteration(scope);
       ObjectNode mapped = Json.object();
-      for (Map.Entry<String, Expression> e : new TreeMap<>(task.input()).entrySet()) {
+      for (Map.Entry<String, Expression> e : new TreeMap<>(mapping).entrySet()) {
         mapped.set(e.getKey(), Json.MAPPER.valueToTree(e.getValue().evaluate(input, steps, iteration)));
       }
       return mapped;

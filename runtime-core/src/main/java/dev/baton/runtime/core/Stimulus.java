@@ -23,6 +23,22 @@ public sealed interface Stimulus {
    */
   record InstanceTimedOut() implements Stimulus {}
 
+  /** A child instance of the instance has moved (ended, say): the steps that wait for it may go on. */
+  record ChildrenChanged() implements Stimulus {}
+
+  /**
+   * The child instance of a child workflow step's row could not be started (its Workflow does not exist, or its spec
+   * cannot run): the attempt fails with the reason.
+   */
+  record ChildRefused(String row, String reason) implements Stimulus {}
+
+  /**
+   * Undo a SUCCEEDED instance's completed steps, newest first, as a failure would have: it is the child of a step
+   * its parent compensates (docs/design.md#workflow-language, child workflow). It ends COMPENSATED (or FAILED when a
+   * compensation fails).
+   */
+  record Compensate() implements Stimulus {}
+
   /** A signal was stored for the instance: a wait for it may go on. */
   record SignalStored(String signal) implements Stimulus {}
 

@@ -17,10 +17,12 @@ import java.util.List;
  * @param withdrawCommands the instance's commands not yet published are withdrawn from the outbox (it ended, or a
  *     cancel stopped its steps in flight)
  * @param currentStep the step that started last (what the API shows as currentStep), or null when none started
+ * @param childStarts the child instances to start (or, for a retried step, to retry), one per child workflow row
+ *     among {@code rows} that starts in flight
  */
 public record Transition(Kind kind, String reason, InstanceStatus status, Phase phase, boolean cancelRequested,
     List<StepState> rows, List<Dispatch> dispatches, List<SignalUse> signalsUsed, LastError lastError,
-    boolean withdrawCommands, String currentStep, int currentAttempt) {
+    boolean withdrawCommands, String currentStep, int currentAttempt, List<ChildStart> childStarts) {
 
   public enum Kind {
     /** The instance moved. */
@@ -41,6 +43,12 @@ public record Transition(Kind kind, String reason, InstanceStatus status, Phase 
   public record Dispatch(StepState row, Step.Task task, boolean compensation, JsonNode input,
       ObjectNode outputs) {}
 
+  /**
+   * A child workflow step's attempt that starts: the instance of {@code workflow} to start with this input (business
+   * key {@code <parent id>/<row name>}), or to retry when a failed one has that key.
+   */
+  public record ChildStart(StepState row, String workflow, JsonNode input) {}
+
   /** A wait's use of a stored signal. */
   public record SignalUse(long signalId, String step) {}
 
@@ -52,6 +60,15 @@ public record Transition(Kind kind, String reason, InstanceStatus status, Phase 
     rows = List.copyOf(rows);
     dispatches = List.copyOf(dispatches);
     signalsUsed = List.copyOf(signalsUsed);
+    childStarts = List.copyOf(childStarts);
+  }
+
+  /** A transition that starts no child instance. */
+  public Transition(Kind kind, String reason, InstanceStatus status, Phase phase, boolean cancelRequested,
+      List<StepState> rows, List<Dispatch> dispatches, List<SignalUse> signalsUsed, LastError lastError,
+      boolean withdrawCommands, String currentStep, int currentAttempt) {
+    this(kind, reason, status, phase, cancelRequested, rows, dispatches, signalsUsed, lastError, withdrawCommands,
+        currentStep, currentAttempt, List.of());
   }
 
   public static Transition nothing(Kind kind, String reason, InstanceState s) {

@@ -54,95 +54,15 @@ class MapTransitionsTest {
     }
   }
 
-  /** An instance as the database would hold it, moved by the machine. */
-  static final class Instance {
-    final WorkflowDefinition definition;
-    final StateMachine machine = new StateMachine(UUID::randomUUID);
-    final ObjectNode input;
-    List<StepState> rows = new ArrayList<>();
-    InstanceStatus status = InstanceStatus.RUNNING;
-    Phase phase = Phase.FORWARD;
-    boolean cancelRequested;
-    boolean pastDeadline;
-    Transition last;
-    long ids;
-
-    Instance(WorkflowDefinition definition, String input) {
-      this.definition = definition;
-      this.input = Json.readObject(input);
-      decide(new Stimulus.Start());
-    }
-
-    Transition decide(Stimulus stimulus) {
-      InstanceState state = new InstanceState(UUID.randomUUID(), status, phase, cancelRequested, input, rows,
-          List.of(), pastDeadline);
-      last = machine.decide(definition, state, stimulus);
-      if (last.writes()) {
-        for (StepState r : last.rows()) {
-          if (r.id() == null) {
-            rows.add(withId(r, ++ids));
-          } else {
-            rows.replaceAll(old -> old.id().equals(r.id()) ? r : old);
-          }
-        }
-        status = last.status();
-        phase = last.phase();
-        cancelRequested = last.cancelRequested();
-      }
-      return last;
-    }
-
-    static StepState withId(StepState r, long id) {
-      return new StepState(id, r.name(), r.kind(), r.parent(), r.attempt(), r.status(), r.action(),
-          r.commandMessageId(), r.dispatches(), r.timeout(), false, r.chosen(), r.items(), r.finishSeq(),
-          r.resultMessageId(), r.late(), r.output(), r.errorCode(), r.errorReason(), null, null, 0);
-    }
-
-    Transition answer(String step, String action, EventResult result, String output) {
-      StepState row = latest(step);
-      boolean ok = result == EventResult.SUCCESS;
-      return decide(new Stimulus.Result(new InboundEvent("ev-" + UUID.randomUUID(), definition.name(), "default",
-          UUID.randomUUID(), step, row.attempt(), action, result, ok ? Json.read(output) : null,
-          ok ? null : "BROKEN", ok ? null : "the parcel is lost")));
-    }
-
-    Transition succeed(String step, String action) {
-      return answer(step, action, EventResult.SUCCESS, "{\"" + step.replaceAll("\\W", "_") + "\": true}");
-    }
-
-    Transition fail(String step, String action) {
-      return answer(step, action, EventResult.FAILED, null);
-    }
-
-    StepState latest(String name) {
-      StepState found = null;
-      for (StepState r : rows) {
-        if (r.name().equals(name)) {
-          found = r;
-        }
-      }
-      return found;
-    }
-
-    /** The commands the last decision sent, as {@code step action}. */
-    List<String> sent() {
-      return last.dispatches().stream().map(d -> d.row().name() + " " + d.row().action()).toList();
-    }
-
-    JsonNode inputOf(String step) {
-      return last.dispatches().stream().filter(d -> d.row().name().equals(step)).findFirst().orElseThrow().input();
-    }
-  }
-
-  static Instance shipping(String items) {
-    Instance i = new Instance(SHIP, "{\"items\": " + items + "}");
+  static SimulatedInstance shipping(String items) {
+    SimulatedInstance i = new SimulatedInstance(SHIP, "{\"items\": " + items + "}");
     i.succeed("prepare", "prepare");
     return i;
   }
 
   @Test
   void aMapEvaluatesItsItemsOnceAndStartsIterationsInItemOrderUpToItsConcurrency() {
-    Instance i = shipping("[\"a\", \"b\", \"c\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\"]");
 
     assertThat(i.latest("ship-items").kind()).isEqualTo("map");
     assertThat(i.latest("ship-items").items()).isEqualTo(Json.read("[\"a\", \"b\", \"c\"]"));
@@ -156,7 +76,7 @@ class MapTransitionsTest {
 
   @Test
   void anIterationThatEndsLetsTheNextOneStart() {
-    Instance i = shipping("[\"a\", \"b\", \"c\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\"]");
 
     i.succeed("ship-one[1]", "ship");
 
@@ -167,7 +87,7 @@ class MapTransitionsTest {
 
   @Test
   void theMapsOutputIsTheIterationsOutputsInItemOrderWhateverOrderTheyEndedIn() {
-    Instance i = shipping("[\"a\", \"b\", \"c\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\"]");
     i.answer("ship-one[1]", "ship", EventResult.SUCCESS, "{\"parcel\": \"B\"}");
     i.answer("ship-one[2]", "ship", EventResult.SUCCESS, "{\"parcel\": \"C\"}");
 
@@ -181,7 +101,7 @@ class MapTransitionsTest {
 
   @Test
   void aToleratedFailureLeavesANullInTheOutputAndTheInstanceGoesOn() {
-    Instance i = shipping("[\"a\", \"b\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\"]");
 
     i.fail("ship-one[0]", "ship");
     assertThat(i.latest("ship-items[0]").status()).isEqualTo(StepStatus.FAILED);
@@ -197,7 +117,7 @@ class MapTransitionsTest {
 
   @Test
   void oneFailureMoreThanToleratedFailsTheMapAwaitsWhatIsInFlightThenUndoesTheDoneIterationsNewestFirst() {
-    Instance i = shipping("[\"a\", \"b\", \"c\", \"d\", \"e\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\", \"d\", \"e\"]");
     i.succeed("ship-one[1]", "ship");                 // done first
     i.fail("ship-one[0]", "ship");                    // tolerated; 3 starts
     i.succeed("ship-one[2]", "ship");                 // done second; 4 starts
@@ -225,7 +145,7 @@ class MapTransitionsTest {
 
   @Test
   void anEmptyListEndsTheMapAtOnceWithAnEmptyOutput() {
-    Instance i = shipping("[]");
+    SimulatedInstance i = shipping("[]");
 
     assertThat(i.latest("ship-items").status()).isEqualTo(StepStatus.SUCCEEDED);
     assertThat(i.latest("ship-items").output()).isEqualTo(Json.read("[]"));
@@ -234,7 +154,7 @@ class MapTransitionsTest {
 
   @Test
   void itemsThatAreNotAListFailTheMapWithTheExpressionsError() {
-    Instance i = shipping("{\"a\": 1}");
+    SimulatedInstance i = shipping("{\"a\": 1}");
 
     assertThat(i.latest("ship-items").status()).isEqualTo(StepStatus.FAILED);
     assertThat(i.latest("ship-items").errorCode()).isEqualTo(StateMachine.EXPRESSION_ERROR);
@@ -248,7 +168,7 @@ class MapTransitionsTest {
     for (int n = 1; n <= dev.baton.api.v1alpha1.Bounds.MAP_ITEMS; n++) {
       items.append(',').append(n);
     }
-    Instance i = shipping(items.append(']').toString());
+    SimulatedInstance i = shipping(items.append(']').toString());
 
     assertThat(i.latest("ship-items").errorCode()).isEqualTo(StateMachine.TOO_MANY_ITEMS);
     assertThat(i.latest("ship-items").errorReason()).contains("10001 items");
@@ -256,7 +176,7 @@ class MapTransitionsTest {
 
   @Test
   void aCancelThatCompensatesStopsTheIterationsNotStartedAndUndoesTheDoneOnes() {
-    Instance i = shipping("[\"a\", \"b\", \"c\", \"d\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\", \"d\"]");
     i.succeed("ship-one[0]", "ship"); // 2 starts
 
     i.decide(new Stimulus.Cancel(true, Set.of()));
@@ -274,7 +194,7 @@ class MapTransitionsTest {
 
   @Test
   void theInstancesDeadlineTimesOutTheIterationsInFlightAndStartsNoOther() {
-    Instance i = shipping("[\"a\", \"b\", \"c\"]");
+    SimulatedInstance i = shipping("[\"a\", \"b\", \"c\"]");
     i.pastDeadline = true;
 
     i.decide(new Stimulus.InstanceTimedOut());
@@ -293,7 +213,7 @@ class MapTransitionsTest {
         {entity: order, onFailure: Stop, steps: [
           {name: fan, map: {items: "input.items", steps: [{name: one, service: s, command: one}]}}]}
         """);
-    Instance i = new Instance(stop, "{\"items\": [10, 20, 30]}");
+    SimulatedInstance i = new SimulatedInstance(stop, "{\"items\": [10, 20, 30]}");
     i.succeed("one[0]", "one");
     i.fail("one[1]", "one");
     i.succeed("one[2]", "one");
@@ -311,7 +231,7 @@ class MapTransitionsTest {
 
   @Test
   void insideAnIterationExpressionsSeeItsItemAndItsOwnStepsAndAnUnmappedTaskGetsItemAndIndex() {
-    Instance i = new Instance(CHECKED, "{\"items\": [1, 2], \"customer\": \"c-1\"}");
+    SimulatedInstance i = new SimulatedInstance(CHECKED, "{\"items\": [1, 2], \"customer\": \"c-1\"}");
     assertThat(i.sent()).containsExactly("check-one[0] check", "check-one[1] check");
 
     i.answer("check-one[1]", "check", EventResult.SUCCESS, "{\"ok\": true}");
@@ -328,7 +248,7 @@ class MapTransitionsTest {
 
   @Test
   void anAnswerForAnIterationNeverSentIsStale() {
-    Instance i = shipping("[\"a\"]");
+    SimulatedInstance i = shipping("[\"a\"]");
 
     Transition stale = i.decide(new Stimulus.Result(new InboundEvent("ev-x", "ship", "default", UUID.randomUUID(),
         "ship-one[7]", 1, "ship", EventResult.SUCCESS, Json.read("{}"), null, null)));
@@ -339,7 +259,7 @@ class MapTransitionsTest {
 
   @Test
   void theInstancesOutputsNameTheMapAndNotEachIteration() {
-    Instance i = shipping("[\"a\"]");
+    SimulatedInstance i = shipping("[\"a\"]");
     i.succeed("ship-one[0]", "ship");
     List<StepState> before = List.copyOf(i.rows);
     Transition t = i.succeed("notify", "notify");
