@@ -5,17 +5,24 @@ import dev.baton.cli.support.Times;
 import dev.baton.httpapi.AuditEntry;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.LastError;
+import dev.baton.httpapi.MapIterations;
+import dev.baton.httpapi.MapIterations.Iteration;
 import dev.baton.httpapi.StepDocument;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Instances as the commands show them: the list table, and {@code describe}'s "where is it, since when, and why". */
 final class Instances {
 
   private static final int MAX_INPUT = 300;
+  /** The iterations {@code describe} lists per map: a map of 10,000 items stays a screenful. */
+  static final int ITERATIONS_LISTED = 20;
 
   private Instances() {}
 
@@ -75,7 +82,10 @@ final class Instances {
     return "RUNNING".equals(i.status()) || "COMPENSATING".equals(i.status());
   }
 
-  /** {@code describe}: the instance in a few lines, then the timeline of its executions, compensations marked. */
+  /**
+   * {@code describe}: the instance in a few lines, then the timeline of its executions, compensations marked, each
+   * map's iterations folded under it.
+   */
   static void describe(PrintWriter out, InstanceDocument i, Instant now) {
     field(out, "Instance", i.id());
     field(out, "Workflow", i.namespace() + "/" + i.workflow()
@@ -113,8 +123,14 @@ final class Instances {
     if (steps == null || steps.isEmpty()) {
       out.println("No step has been dispatched yet.");
     } else {
-      out.println("Timeline (one row per step attempt, oldest first; IN is the enclosing step; compensations marked):");
+      out.println("Timeline (one row per step attempt, oldest first; IN is the enclosing step; compensations marked;"
+          + " a map's iterations folded below it):");
       timeline(steps, now).print(out);
+      String failedStep = i.lastError() == null ? null : i.lastError().step();
+      for (MapIterations m : MapIterations.of(steps).values()) {
+        out.println();
+        iterations(out, m, failedStep, now);
+      }
     }
     List<AuditEntry> audit = i.audit();
     if (audit != null && !audit.isEmpty()) {
@@ -165,20 +181,58 @@ final class Instances {
     return sb.toString();
   }
 
+  /** The attempts outside any map's iterations: those are {@link #iterations}' (thousands of rows, else). */
   private static Table timeline(List<StepDocument> steps, Instant now) {
     Table t = new Table("#", "STEP", "KIND", "IN", "ACTION", "ATTEMPT", "STATUS", "STARTED", "TOOK", "ERROR");
     int n = 0;
     for (StepDocument s : steps) {
-      Instant started = s.startedAt();
-      Instant finished = s.finishedAt();
-      String took = started == null ? ""
-          : finished == null ? "running " + Times.age(started, now) : Times.span(Duration.between(started, finished));
+      if (MapIterations.inIteration(s)) {
+        continue;
+      }
       String chosen = text(s.chosen());
       String kind = s.isCompensation() ? "<- compensation" : text(s.kind()) + (chosen.isEmpty() ? "" : " -> " + chosen);
-      t.row(++n, undone(text(s.name())), kind, s.parent(), s.action(), s.attempt(), s.status(), Times.clock(started),
-          took, error(s.error()));
+      t.row(++n, undone(text(s.name())), kind, s.parent(), s.action(), s.attempt(), s.status(),
+          Times.clock(s.startedAt()), took(s, now), error(s.error()));
     }
     return t;
+  }
+
+  /**
+   * A map's iterations: its counts by status, then the first {@link #ITERATIONS_LISTED} — the one the last error
+   * names ({@code failedStep}) first, then failed ones, running ones, the rest — each with the step it is at or
+   * stopped at.
+   */
+  private static void iterations(PrintWriter out, MapIterations m, String failedStep, Instant now) {
+    out.println("Iterations of " + m.map().name() + ": " + m.summary());
+    List<Iteration> listed = new ArrayList<>(m.iterations());
+    Optional<Iteration> named = failedStep == null ? Optional.empty() : m.iterationOf(failedStep);
+    named.ifPresent(it -> {
+      listed.remove(it);
+      listed.add(0, it);
+    });
+    if (listed.isEmpty()) {
+      return;
+    }
+    Table t = new Table("ITEM", "STATUS", "STARTED", "TOOK", "STEP", "STEP STATUS", "ERROR");
+    for (Iteration it : listed.subList(0, Math.min(ITERATIONS_LISTED, listed.size()))) {
+      // where it is, or where it stopped: the step inside it that started last
+      StepDocument at = it.steps().isEmpty() ? null : it.steps().get(it.steps().size() - 1);
+      t.row(it.index(), it.status(), Times.clock(it.row().startedAt()), took(it.row(), now),
+          at == null ? "" : undone(at.name()) + (at.isCompensation() ? " (compensation)" : ""),
+          at == null ? "" : at.status(), error(at != null && at.error() != null ? at.error() : it.row().error()));
+    }
+    t.print(out);
+    int more = listed.size() - ITERATIONS_LISTED;
+    if (more > 0) {
+      out.println(String.format(Locale.ROOT, "... %,d more iterations started (-o json shows every one)", more));
+    }
+  }
+
+  private static String took(StepDocument s, Instant now) {
+    Instant started = s.startedAt();
+    Instant finished = s.finishedAt();
+    return started == null ? ""
+        : finished == null ? "running " + Times.age(started, now) : Times.span(Duration.between(started, finished));
   }
 
   private static String error(StepDocument.StepError e) {

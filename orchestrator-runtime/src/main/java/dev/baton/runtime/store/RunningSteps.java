@@ -17,12 +17,16 @@ public final class RunningSteps {
   public record Group(String namespace, String workflow, String step, long running, double oldestSeconds,
       Double oldestInTimeouts) {}
 
-  private static final String QUERY = "SELECT i.namespace, i.workflow, s.name, count(*) AS running,"
+  // A map's iterations count at their step of the definition (ship-one[3] at ship-one: one series per step, not per
+  // item), and the iterations themselves nowhere, as the other groups.
+  private static final String QUERY = "SELECT i.namespace, i.workflow,"
+      + " regexp_replace(s.name, '\\[[0-9]+\\]', '', 'g') AS name, count(*) AS running,"
       + " extract(epoch FROM now() - min(s.started_at)) AS oldest_seconds,"
       + " max(extract(epoch FROM now() - s.started_at) / nullif(extract(epoch FROM s.deadline - s.started_at), 0))"
       + "   AS oldest_in_timeouts"
       + " FROM instance_step s JOIN workflow_instance i ON i.id = s.instance_id"
-      + " WHERE s.status = 'RUNNING' GROUP BY i.namespace, i.workflow, s.name";
+      + " WHERE s.status = 'RUNNING' AND s.kind <> 'iteration'"
+      + " GROUP BY i.namespace, i.workflow, regexp_replace(s.name, '\\[[0-9]+\\]', '', 'g')";
 
   public List<Group> groups(Connection c) throws SQLException {
     List<Group> out = new ArrayList<>();

@@ -7,18 +7,29 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.json.Json;
 import dev.baton.httpapi.AuditEntry;
+import dev.baton.httpapi.MapIterations;
+import dev.baton.httpapi.MapIterations.Iteration;
+import dev.baton.httpapi.StepDocument;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
+import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.InstanceView.StepView;
 import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code /ui/instances/{id}}: the picture of the steps, the facts that say where the instance is, the buttons, and
- * every step as a row of text (name, status, attempt, times, duration, error, output).
+ * every step as a row of text (name, status, attempt, times, duration, error, output); under a map's row, its
+ * iterations folded: counts by status, and a list of the first {@link #ITERATIONS_LISTED} (failed first).
  */
 final class InstanceDetailView {
 
+  /** The iterations a map's list shows: a map of 10,000 items keeps a page (refreshed every 1.5 s) small. */
+  static final int ITERATIONS_LISTED = 100;
 
   /**
    * What the buttons can do on this runtime; {@code signal}: the signal a waiting step waits for (the form's
@@ -82,8 +93,15 @@ final class InstanceDetailView {
       // after a retry the instance keeps its last error: once it runs or has succeeded again, that is history
       boolean past = "RUNNING".equals(i.status()) || "SUCCEEDED".equals(i.status());
       b.append(past ? "<dt>Earlier error</dt><dd id=\"last-error\" class=\"muted\">"
-          : "<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">").append(esc(i.lastError().step()))
-          .append(": ").append(esc(i.lastError().text())).append("</dd>");
+          : "<dt>Last error</dt><dd id=\"last-error\" class=\"status-failed\">");
+      String step = i.lastError().step();
+      Optional<Iteration> iteration = step == null ? Optional.empty() : i.iterationOf(step);
+      if (iteration.isPresent()) { // one of thousands of iterations: a link to it in its map's list
+        b.append("<a href=\"#").append(iterationId(iteration.get())).append("\">").append(esc(step)).append("</a>");
+      } else {
+        b.append(esc(step));
+      }
+      b.append(": ").append(esc(i.lastError().text())).append("</dd>");
     }
     b.append("<dt>Workflow</dt><dd>").append(esc(i.namespace())).append('/').append(esc(i.workflow()))
         .append(", revision ").append(i.revision()).append("</dd>")
@@ -169,10 +187,14 @@ final class InstanceDetailView {
   private static void table(StringBuilder b, InstanceView i, StepPicture picture, Instant now) {
     b.append("<table class=\"cards\" id=\"steps\"><thead><tr><th>Step</th><th>Status</th><th>Attempt</th>")
         .append("<th>Started</th><th>Finished</th><th>Duration</th><th>Error</th><th>Output</th></tr></thead><tbody>");
-    // in the picture's order (top to bottom), then what the picture draws as frames (groups)
+    // in the picture's order (top to bottom), then what the picture draws as frames (groups); the steps of a map's
+    // body are in its list of iterations
     java.util.Set<String> shown = new java.util.HashSet<>();
     for (StepPicture.Box box : picture.boxes()) {
       shown.add(box.name());
+      if (box.body() != null) {
+        continue;
+      }
       if (box.step() != null) {
         row(b, box.step(), now);
       } else {
@@ -185,9 +207,58 @@ final class InstanceDetailView {
     for (StepView s : i.steps()) {
       if (!shown.contains(s.name())) {
         row(b, s, now);
+        MapIterations iterations = i.maps().get(s.name());
+        if (iterations != null) {
+          iterations(b, iterations, i.lastError() == null ? null : i.lastError().step());
+        }
       }
     }
     b.append("</tbody></table>");
+  }
+
+  /**
+   * A map's iterations, folded: its counts as the summary of a list of the first {@link #ITERATIONS_LISTED}, the one
+   * the last error names first, then failed ones, open when any failed; each with its index, status and the latest
+   * attempt of each step inside it.
+   */
+  private static void iterations(StringBuilder b, MapIterations m, String lastErrorStep) {
+    String map = m.map().name();
+    b.append("<tr class=\"iterations\" id=\"iterations-").append(esc(url(map))).append("\" data-map=\"")
+        .append(esc(map)).append("\"><td colspan=\"8\"><details id=\"iterations-of-").append(esc(url(map)))
+        .append('"').append(m.anyFailed() ? " open" : "").append("><summary>Iterations: ").append(esc(m.summary()))
+        .append("</summary><ol class=\"iterations\">");
+    Optional<Iteration> named = lastErrorStep == null ? Optional.empty() : m.iterationOf(lastErrorStep);
+    List<Iteration> listed = new ArrayList<>(m.iterations().size());
+    named.ifPresent(listed::add);
+    m.iterations().stream().filter(it -> named.isEmpty() || it != named.get()).forEach(listed::add);
+    for (Iteration it : listed.subList(0, Math.min(ITERATIONS_LISTED, listed.size()))) {
+      b.append("<li id=\"").append(iterationId(it)).append("\" data-iteration=\"").append(it.index())
+          .append("\" data-status=\"").append(esc(it.status())).append("\"><b>#").append(it.index()).append("</b> ")
+          .append(Html.badge(it.status())).append("<ul>");
+      for (StepDocument s : it.steps()) {
+        Failure error = InstanceViewAdapter.failure(s);
+        b.append("<li><span class=\"mono\">").append(esc(s.name())).append("</span> ").append(Html.badge(s.status()));
+        if (error != null) {
+          b.append(" <span class=\"").append("CANCELLED".equals(s.status()) ? "muted" : "status-failed").append("\">")
+              .append(esc(error.text())).append("</span>");
+        }
+        b.append("</li>");
+      }
+      b.append("</ul></li>");
+    }
+    b.append("</ol>");
+    int more = listed.size() - ITERATIONS_LISTED;
+    if (more > 0) {
+      b.append("<p class=\"muted\" id=\"iterations-more-").append(esc(url(map))).append("\">and ")
+          .append(String.format(Locale.ROOT, "%,d", more))
+          .append(" more iterations (the instance's document, GET /api/v1/instances/{id}, has every one)</p>");
+    }
+    b.append("</details></td></tr>");
+  }
+
+  /** The anchor of an iteration in its map's list: {@code iteration-ship-items%5B3%5D}. */
+  private static String iterationId(Iteration it) {
+    return "iteration-" + esc(url(it.row().name()));
   }
 
   private static void row(StringBuilder b, StepView s, Instant now) {

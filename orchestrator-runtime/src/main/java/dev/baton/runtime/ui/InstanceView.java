@@ -2,22 +2,30 @@ package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.httpapi.AuditEntry;
+import dev.baton.httpapi.MapIterations;
+import dev.baton.httpapi.MapIterations.Iteration;
+import dev.baton.httpapi.StepDocument;
 import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * One instance as the UI shows it: the instance document of the API (docs/design.md#interfaces) folded into one
  * {@link StepView} per step, oldest first, with its dispatches and its compensation; who started it and every action
  * taken on it ({@code audit}, oldest first; empty for instances older than the audit); {@code instanceDeadline}: when
- * the whole instance times out (its Workflow's {@code spec.timeout}), or null.
+ * the whole instance times out (its Workflow's {@code spec.timeout}), or null; {@code maps}: each map step's
+ * iterations, folded (by the map's name) — their rows are there, not in {@code steps}, which a map of 10,000 items
+ * would otherwise fill.
  */
 record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
     String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
     Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps,
-    String traceId, String createdBy, List<AuditEntry> audit, Instant instanceDeadline) {
+    String traceId, String createdBy, List<AuditEntry> audit, Instant instanceDeadline,
+    Map<String, MapIterations> maps) {
 
   /** An error as the document has it: which step (and dispatch) failed how. */
   record Failure(String step, String kind, String status, String code, String reason, Instant at) {
@@ -60,8 +68,18 @@ record InstanceView(String id, String namespace, String workflow, int revision, 
     return steps.stream().filter(s -> s.name().equals(name)).findFirst();
   }
 
-  /** The wait steps waiting for their signal now: where the signal form applies. */
-  List<StepView> waiting() {
-    return steps.stream().filter(s -> s.kind() == StepKind.WAIT && "RUNNING".equals(s.status())).toList();
+  /** The iteration a step runs in ({@code ship-one[3]}: iteration 3 of its map), when it runs in one. */
+  Optional<Iteration> iterationOf(String step) {
+    return maps.values().stream().map(m -> m.iterationOf(step)).flatMap(Optional::stream).findFirst();
+  }
+
+  /** The names of the wait steps waiting for their signal now, in iterations too: where the signal form applies. */
+  List<String> waiting() {
+    Stream<String> top = steps.stream().filter(s -> s.kind() == StepKind.WAIT && "RUNNING".equals(s.status()))
+        .map(StepView::name);
+    Stream<String> inIterations = maps.values().stream().flatMap(m -> m.iterations().stream())
+        .flatMap(i -> i.steps().stream()).filter(s -> "wait".equals(s.kind()) && "RUNNING".equals(s.status()))
+        .map(StepDocument::name);
+    return Stream.concat(top, inIterations).toList();
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.LastError;
+import dev.baton.httpapi.MapIterations;
 import dev.baton.httpapi.StepDocument;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.Failure;
@@ -18,7 +19,8 @@ import java.util.Map;
 /**
  * Reads the instance document of {@code GET /api/v1/instances/{id}} — the contract, not the tables behind it —
  * into an {@link InstanceView}. Compensations are recognised in both forms the contract allows: kind
- * {@code COMPENSATION} with the step's name, or a task named {@code <step>/compensate}.
+ * {@code COMPENSATION} with the step's name, or a task named {@code <step>/compensate}. The rows of a map's iterations
+ * ({@code ship-items[3]}, {@code ship-one[3]}, ...) are folded per map ({@link MapIterations}), not made steps.
  */
 final class InstanceViewAdapter {
 
@@ -38,7 +40,11 @@ final class InstanceViewAdapter {
   static InstanceView from(InstanceDocument doc) {
     Map<String, StepBuilder> steps = new LinkedHashMap<>();
     Map<String, Dispatch> compensations = new LinkedHashMap<>();
-    for (StepDocument s : doc.steps() == null ? List.<StepDocument>of() : doc.steps()) {
+    List<StepDocument> rows = doc.steps() == null ? List.of() : doc.steps();
+    for (StepDocument s : rows) {
+      if (MapIterations.inIteration(s)) {
+        continue;
+      }
       String name = s.name();
       Dispatch d = dispatch(s);
       if ("COMPENSATION".equalsIgnoreCase(s.kind())) {
@@ -59,7 +65,7 @@ final class InstanceViewAdapter {
         doc.status(), doc.phase(), doc.currentStep(), doc.attempt(), doc.since(), doc.deadline(),
         lastError(doc.lastError()), doc.createdAt(), doc.updatedAt(), doc.finishedAt(), orMissing(doc.input()),
         orMissing(doc.outputs()), List.copyOf(views), doc.traceId(), doc.createdBy(),
-        doc.audit() == null ? List.of() : List.copyOf(doc.audit()), doc.instanceDeadline());
+        doc.audit() == null ? List.of() : List.copyOf(doc.audit()), doc.instanceDeadline(), MapIterations.of(rows));
   }
 
   /**
@@ -75,11 +81,14 @@ final class InstanceViewAdapter {
   }
 
   private static Dispatch dispatch(StepDocument s) {
-    StepDocument.StepError e = s.error();
-    Failure error = e == null ? null
-        : new Failure(s.name(), s.kind(), s.status(), e.code(), e.reason(), s.finishedAt());
     return new Dispatch(s.action(), s.status(), s.attempt(), s.startedAt(), s.finishedAt(), orMissing(s.output()),
-        error);
+        failure(s));
+  }
+
+  /** Why an attempt failed, or null. */
+  static Failure failure(StepDocument s) {
+    StepDocument.StepError e = s.error();
+    return e == null ? null : new Failure(s.name(), s.kind(), s.status(), e.code(), e.reason(), s.finishedAt());
   }
 
   private static Failure lastError(LastError e) {

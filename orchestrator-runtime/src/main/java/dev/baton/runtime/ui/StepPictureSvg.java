@@ -2,6 +2,7 @@ package dev.baton.runtime.ui;
 
 import static dev.baton.runtime.ui.Html.esc;
 
+import dev.baton.httpapi.MapIterations;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.StepPicture.Box;
@@ -9,17 +10,21 @@ import dev.baton.runtime.ui.StepPicture.Edge;
 import dev.baton.runtime.ui.StepPicture.Frame;
 import dev.baton.workflow.StepKind;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Draws a {@link StepPicture} as inline SVG. Colours come from the stylesheet through status classes (no inline
  * styles: the pages' Content-Security-Policy forbids them); every box also says its status in words. Each box links
- * to the step's row in the table below.
+ * to the step's row in the table below; a map, and each step of its body, to the list of its iterations there.
  */
 final class StepPictureSvg {
 
   /** What fits in a box's width (220 px) at the stylesheet's font sizes. */
   private static final int NAME_CHARS = 24;
   private static final int LINE_CHARS = 29;
+  /** The width of a character of a frame's label, about (11 px, semi-bold). */
+  private static final int LABEL_CHAR_W = 7;
 
   private StepPictureSvg() {}
 
@@ -45,31 +50,53 @@ final class StepPictureSvg {
   }
 
   private static void frame(StringBuilder b, Frame f) {
-    String cls = (f.branch() ? "branch" : "group") + " " + Html.statusClass(f.status()) + (f.taken() ? " taken" : "")
-        + (f.dimmed() ? " dimmed" : "");
+    boolean map = f.kind() == StepKind.MAP && !f.branch();
+    String cls = (f.branch() ? "branch" : "group") + (map ? " map" : "") + " " + Html.statusClass(f.status())
+        + (f.taken() ? " taken" : "") + (f.dimmed() ? " dimmed" : "");
     b.append("<g class=\"").append(cls).append("\"><rect x=\"").append(f.x()).append("\" y=\"").append(f.y())
         .append("\" width=\"").append(f.w()).append("\" height=\"").append(f.h()).append("\" rx=\"8\"/>");
     String label = (f.taken() ? "✓ taken: " : "") + f.label() + (f.branch() ? "" : " · " + f.status());
-    b.append("<title>").append(esc(label)).append("</title>"); // the whole condition, which the frame may cut
-    b.append("<text class=\"frame-label\" x=\"").append(f.x() + 8).append("\" y=\"")
-        .append(f.y() + (f.branch() ? 14 : 16)).append("\">").append(esc(cut(label, f.w() / 7))).append("</text>");
+    MapIterations iterations = f.iterations();
+    String tally = !map ? null : iterations == null ? "no iteration started" : iterations.summary();
+    // the whole condition or count, which the frame may cut
+    b.append("<title>").append(esc(tally == null ? label : label + " · " + tally)).append("</title>");
+    if (iterations != null) {
+      b.append("<a href=\"#iterations-").append(esc(Html.url(f.name()))).append("\">");
+    }
+    int chars = f.w() / LABEL_CHAR_W;
+    text(b, "frame-label", f.x() + 8, f.y() + (f.branch() ? 14 : 16), cut(label, chars));
+    if (map) {
+      List<String> lines = lines(tally, chars, 2);
+      for (int i = 0; i < lines.size(); i++) {
+        text(b, "tally", f.x() + 8, f.y() + 32 + 14 * i, lines.get(i));
+      }
+    }
+    if (iterations != null) {
+      b.append("</a>");
+    }
     b.append("</g>");
   }
 
   private static void box(StringBuilder b, Box box, Instant now) {
-    b.append("<a href=\"#step-").append(esc(Html.url(box.name()))).append("\">");
+    StepPicture.Body body = box.body();
+    // a step of a map's body is its iterations' steps: their list says which did what
+    b.append("<a href=\"#").append(body == null ? "step-" + esc(Html.url(box.name()))
+        : "iterations-" + esc(Html.url(body.map()))).append("\">");
     b.append("<g class=\"step ").append(Html.statusClass(box.status())).append("\" data-step=\"")
         .append(esc(box.name())).append("\">");
-    Failure error = box.step() == null ? null : box.step().latest().error();
-    // the box has room for a line of the error; its tooltip has all of it
-    b.append("<title>").append(esc(box.name() + ": " + box.status() + (error == null ? "" : " (" + error.text() + ")")))
+    Failure error = box.step() != null ? box.step().latest().error()
+        : body != null && body.failed() != null ? InstanceViewAdapter.failure(body.failed()) : null;
+    String tally = body == null || body.counts().isEmpty() ? null : MapIterations.tally(body.counts());
+    // the box has room for a line of the error; its tooltip has all of it (and which iteration's it is)
+    b.append("<title>").append(esc(box.name() + ": " + (tally == null ? box.status() : tally)
+        + (error == null ? "" : " (" + (body == null ? "" : error.step() + ": ") + error.text() + ")")))
         .append("</title>");
     b.append("<rect x=\"").append(box.x()).append("\" y=\"").append(box.y()).append("\" width=\"").append(box.w())
         .append("\" height=\"").append(box.h()).append("\" rx=\"6\"/>");
     int tx = box.x() + 10;
     String kind = box.kind() == StepKind.TASK ? "" : box.kind().wireName() + " ";
     text(b, "name", tx, box.y() + 19, cut(kind + box.name(), NAME_CHARS));
-    StringBuilder second = new StringBuilder(box.status());
+    StringBuilder second = new StringBuilder(tally == null ? box.status() : tally);
     if (box.step() != null) {
       Dispatch d = box.step().latest();
       second.append(" · #").append(d.attempt());
@@ -92,6 +119,24 @@ final class StepPictureSvg {
   private static void text(StringBuilder b, String cls, int x, int y, String text) {
     b.append("<text class=\"").append(cls).append("\" x=\"").append(x).append("\" y=\"").append(y).append("\">")
         .append(esc(text)).append("</text>");
+  }
+
+  /**
+   * Text in at most {@code max} lines of {@code width} characters, broken after a comma or a colon (a count stays
+   * with its word); the last line cut.
+   */
+  static List<String> lines(String text, int width, int max) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String part : text.split("(?<=[,:] )")) {
+      if (line.length() > 0 && line.length() + part.stripTrailing().length() > width && lines.size() < max - 1) {
+        lines.add(line.toString().stripTrailing());
+        line.setLength(0);
+      }
+      line.append(part);
+    }
+    lines.add(cut(line.toString().stripTrailing(), width));
+    return lines;
   }
 
   static String cut(String s, int max) {

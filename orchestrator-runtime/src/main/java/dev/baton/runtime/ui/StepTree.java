@@ -5,6 +5,7 @@ import dev.baton.api.v1alpha1.CaseSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.ui.InstanceView.StepView;
+import dev.baton.workflow.IterationNames;
 import dev.baton.workflow.StepKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shape of a workflow's steps as the picture needs it: a sequence of steps, where a group (parallel, choice)
- * holds branches, each a sequence again. Built from the spec of the instance's revision, or, when that is not at
- * hand, from the steps the instance document lists.
+ * The shape of a workflow's steps as the picture needs it: a sequence of steps, where a group (parallel, choice, map)
+ * holds branches, each a sequence again; a map has one, its body: the steps each of its iterations runs. Built from
+ * the spec of the instance's revision, or, when that is not at hand, from the steps the instance document lists.
  */
 record StepTree(List<Node> steps) {
 
@@ -66,6 +67,10 @@ record StepTree(List<Node> steps) {
       cases.add(new Branch(OTHERWISE, nodes(s.getOtherwise())));
       return new Node(s.getName(), StepKind.CHOICE, List.copyOf(cases));
     }
+    if (s.getMap() != null) {
+      return new Node(s.getName(), StepKind.MAP, List.of(new Branch("each of " + s.getMap().getItems(),
+          nodes(s.getMap().getSteps()))));
+    }
     if (s.getWait() != null) {
       return new Node(s.getName(), StepKind.WAIT, List.of(), s.getWait().getSignal());
     }
@@ -82,7 +87,7 @@ record StepTree(List<Node> steps) {
     return names;
   }
 
-  /** The names of the groups (parallel, choice). */
+  /** The names of the groups (parallel, choice, map). */
   List<String> groups() {
     List<String> names = new ArrayList<>();
     collect(steps, names, true);
@@ -102,9 +107,9 @@ record StepTree(List<Node> steps) {
     }
   }
 
-  /** The signal a wait step of this name waits for, if there is one. */
+  /** The signal a wait step of this name waits for (in a map's iteration, its step's), if there is one. */
   java.util.Optional<String> signalOf(String step) {
-    return find(steps, step).map(Node::signal);
+    return find(steps, IterationNames.base(step)).map(Node::signal);
   }
 
   private static java.util.Optional<Node> find(List<Node> nodes, String name) {
@@ -124,7 +129,8 @@ record StepTree(List<Node> steps) {
 
   /**
    * From the instance's own steps, when the spec is not at hand: top-level steps in the order they ran, the
-   * children of a group in one branch each (the document does not say which branch a step was on).
+   * children of a group in one branch each (the document does not say which branch a step was on); a map without
+   * its body (the steps of its iterations are not among {@code steps}: they are folded).
    */
   static StepTree of(List<StepView> steps) {
     Map<String, List<StepView>> children = new LinkedHashMap<>();

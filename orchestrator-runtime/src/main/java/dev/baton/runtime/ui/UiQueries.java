@@ -6,6 +6,7 @@ import dev.baton.runtime.ui.InstancePage.Cursor;
 import dev.baton.runtime.ui.InstancePage.Row;
 import dev.baton.runtime.ui.WorkflowBoard.Count;
 import dev.baton.runtime.ui.WorkflowBoard.Occupancy;
+import dev.baton.workflow.IterationNames;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -60,21 +62,27 @@ final class UiQueries {
 
   /**
    * Who is at which step now: the runtime's own grouping of the attempts in flight (the one behind the
-   * {@code baton_steps_running} gauges), without the groups (parallel, choice) themselves, which nobody waits at.
+   * {@code baton_steps_running} gauges), without the groups (parallel, choice, map) themselves, which nobody waits at.
    */
-  List<Occupancy> occupancy(Connection c, java.util.Set<String> groupSteps) throws SQLException {
-    List<Occupancy> rows = new ArrayList<>();
-    for (RunningSteps.Group g : runningSteps.groups(c)) {
-      String step = g.step();
-      if (groupSteps.contains(g.namespace() + "/" + g.workflow() + "/" + step)) {
-        continue;
-      }
-      boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
-      rows.add(new Occupancy(g.namespace(), g.workflow(), compensating
-          ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step, compensating,
-          g.running(), java.time.Duration.ofMillis(Math.round(g.oldestSeconds() * 1000))));
+  List<Occupancy> occupancy(Connection c, Set<String> groupSteps) throws SQLException {
+    return runningSteps.groups(c).stream().map(g -> at(g, groupSteps)).flatMap(Optional::stream).toList();
+  }
+
+  /**
+   * Where the attempts of one group are, as the board names steps: a compensation at the step it undoes, a step of a
+   * map's iteration at its step of the definition ({@code ship-one[3]} at {@code ship-one}; the board adds up the
+   * iterations), nowhere for a group ({@code groupSteps}: namespace/workflow/step) or a map's iteration.
+   */
+  static Optional<Occupancy> at(RunningSteps.Group g, Set<String> groupSteps) {
+    String step = g.step();
+    boolean compensating = step.endsWith(InstanceViewAdapter.COMPENSATE_SUFFIX);
+    String definition = IterationNames.base(compensating
+        ? step.substring(0, step.length() - InstanceViewAdapter.COMPENSATE_SUFFIX.length()) : step);
+    if (groupSteps.contains(g.namespace() + "/" + g.workflow() + "/" + definition)) {
+      return Optional.empty();
     }
-    return rows;
+    return Optional.of(new Occupancy(g.namespace(), g.workflow(), definition, compensating, g.running(),
+        java.time.Duration.ofMillis(Math.round(g.oldestSeconds() * 1000))));
   }
 
   /** The revision the runtime gave a spec (by its hash), or empty when it has not recorded it yet. */

@@ -333,9 +333,9 @@ public final class WebUi {
     InstanceView view = InstanceViewAdapter.from(doc);
     StepTree tree = read(c -> parts.definitions().loadSpec(c, view.namespace(), view.workflow(), view.revision())
         .map(SpecCodec::parse).map(StepTree::of).orElseGet(() -> StepTree.of(view.steps())));
-    StepPicture picture = StepPicture.layout(tree, view.steps(), !view.active());
+    StepPicture picture = StepPicture.layout(tree, view.steps(), view.maps(), !view.active());
     InstanceDetailView.Abilities can = parts.buttons().abilities().waitingFor(view.waiting().stream()
-        .map(s -> tree.signalOf(s.name())).flatMap(Optional::stream).findFirst().orElse(null));
+        .map(tree::signalOf).flatMap(Optional::stream).findFirst().orElse(null));
     ctx.status(status);
     if (live(ctx)) {
       ctx.html(InstanceDetailView.live(view, picture, can, viewer(ctx), clock.instant(), parts.traces()));

@@ -93,6 +93,12 @@ class MapIT {
 
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
           assertThat(w.heldCount()).as(() -> h.instance(id).toPrettyString()).isEqualTo(2));
+      // The gauges count the iterations in flight at their step (one series whatever the number of items) and the
+      // map once, as any group in flight.
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(h.runtime.metrics().scrape())
+          .contains("baton_steps_running{namespace=\"default\",step=\"ship-one\",workflow=\"mapped\"} 2.0")
+          .contains("baton_steps_running{namespace=\"default\",step=\"ship-items\",workflow=\"mapped\"} 1.0")
+          .doesNotContain("ship-one[").doesNotContain("ship-items["));
       JsonNode running = h.instance(id);
       assertThat(StepKindsIT.step(running, "ship-items").get("itemCount").asInt()).isEqualTo(5);
       assertThat(StepKindsIT.step(running, "ship-one[1]").get("parent").asText()).isEqualTo("ship-items[1]");

@@ -57,10 +57,35 @@ class InstanceViewAdapterTest {
     assertThat(v.step("checks").orElseThrow().kind()).isEqualTo(StepKind.PARALLEL);
     assertThat(v.step("fraud").orElseThrow().parent()).isEqualTo("checks");
     assertThat(v.step("fraud").orElseThrow().compensation().status()).isEqualTo("RUNNING");
-    assertThat(v.waiting()).extracting(StepView::name).containsExactly("approval");
+    assertThat(v.waiting()).containsExactly("approval");
     assertThat(v.active()).isTrue();
     assertThat(InstanceDetailView.where(v)).as("the engine names a compensation <step>/compensate")
         .isEqualTo("compensating fraud");
+  }
+
+  @Test
+  void theRowsOfAMapsIterationsAreFoldedPerMapAndAWaitInsideOneStillOffersItsSignal() throws Exception {
+    InstanceView v = InstanceViewAdapter.from(Json.MAPPER.readValue("""
+        {"id": "i-4", "status": "RUNNING", "currentStep": "approve-one[1]", "steps": [
+          {"name": "approve-items", "kind": "map", "parent": null, "status": "RUNNING", "attempt": 1, "itemCount": 2},
+          {"name": "approve-items[0]", "kind": "iteration", "parent": "approve-items", "status": "SUCCEEDED",
+           "attempt": 1},
+          {"name": "approve-one[0]", "kind": "wait", "parent": "approve-items[0]", "status": "SUCCEEDED", "attempt": 1},
+          {"name": "approve-items[1]", "kind": "iteration", "parent": "approve-items", "status": "RUNNING",
+           "attempt": 1},
+          {"name": "approve-one[1]", "kind": "wait", "parent": "approve-items[1]", "status": "RUNNING", "attempt": 1}
+        ]}""", InstanceDocument.class));
+    assertThat(v.steps()).extracting(StepView::name).containsExactly("approve-items");
+    assertThat(v.step("approve-items").orElseThrow().kind()).isEqualTo(StepKind.MAP);
+    assertThat(v.maps().get("approve-items").summary())
+        .isEqualTo("2 items: 1 succeeded, 1 running, 0 failed, 0 not started");
+    assertThat(v.iterationOf("approve-one[1]").orElseThrow().index()).isEqualTo(1);
+    assertThat(v.waiting()).containsExactly("approve-one[1]");
+    StepTree tree = StepTree.of(Json.MAPPER.convertValue(Json.readObject("""
+        {"steps": [{"name": "approve-items", "map": {"items": "input.items",
+          "steps": [{"name": "approve-one", "wait": {"signal": "approved"}}]}}]}"""),
+        dev.baton.api.v1alpha1.WorkflowSpec.class));
+    assertThat(tree.signalOf("approve-one[1]")).contains("approved");
   }
 
   @Test

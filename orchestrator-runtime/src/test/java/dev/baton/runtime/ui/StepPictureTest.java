@@ -12,6 +12,7 @@ import dev.baton.runtime.ui.StepTree.Node;
 import dev.baton.workflow.StepKind;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The picture's layout as numbers: order, side by side, no overlaps, the case taken. */
@@ -48,8 +49,10 @@ class StepPictureTest {
   void aFinishedInstancesStepsThatNeverRanAreNotReachedRatherThanPending() {
     StepTree tree = new StepTree(List.of(Node.box("reserve", StepKind.TASK), Node.box("ship", StepKind.TASK)));
     List<StepView> ran = List.of(ran("reserve", "FAILED"));
-    assertThat(StepPicture.layout(tree, ran, true).box("ship").orElseThrow().status()).isEqualTo("NOT_REACHED");
-    assertThat(StepPicture.layout(tree, ran, false).box("ship").orElseThrow().status()).isEqualTo("PENDING");
+    assertThat(StepPicture.layout(tree, ran, Map.of(), true).box("ship").orElseThrow().status())
+        .isEqualTo("NOT_REACHED");
+    assertThat(StepPicture.layout(tree, ran, Map.of(), false).box("ship").orElseThrow().status())
+        .isEqualTo("PENDING");
   }
 
   @Test
@@ -165,6 +168,70 @@ class StepPictureTest {
         .contains("<text class=\"error\"").contains("NO_PARCELS: no parcels left …<")
         .containsPattern("<text class=\"detail-note\" x=\"\\d+\" y=\"\\d+\">Cancelled<")
         .doesNotContainPattern("<text class=\"error\"[^>]*>Cancelled<");
+  }
+
+  @Test
+  void aMapIsOneGroupWithItsBodyInsideWhateverItsNumberOfItems() {
+    InstanceView v = InstanceViewAdapter.from(MapInstances.shipping("RUNNING", "RUNNING", 1000,
+        MapInstances.iterations(940, 50, 10)));
+    StepPicture p = StepPicture.layout(StepTree.of(MapInstances.SPEC), v.steps(), v.maps(), false);
+
+    // the iterations' rows (ship-items[3], ship-one[3]) are neither boxes nor the template step's status
+    assertThat(p.boxes()).extracting(Box::name).containsExactly("reserve", "ship-one");
+    Frame map = p.frame("ship-items").orElseThrow();
+    assertThat(map.kind()).isEqualTo(StepKind.MAP);
+    assertThat(map.status()).isEqualTo("RUNNING");
+    assertThat(map.iterations().summary())
+        .isEqualTo("1,000 items: 940 succeeded, 50 running, 10 failed, 0 not started");
+    assertThat(map.w()).isGreaterThanOrEqualTo(StepPicture.MAP_W);
+    assertThat(p.frames().stream().filter(Frame::branch)).extracting(Frame::label)
+        .containsExactly("each of input.items");
+    Box shipOne = p.box("ship-one").orElseThrow();
+    assertThat(shipOne.step()).isNull();
+    assertThat(shipOne.body().counts()).containsExactly(Map.entry("FAILED", 10), Map.entry("RUNNING", 50),
+        Map.entry("SUCCEEDED", 940));
+    assertThat(shipOne.status()).as("a failure in any iteration shows").isEqualTo("FAILED");
+    assertThat(shipOne.body().failed().name()).isEqualTo("ship-one[990]");
+    assertThat(shipOne.y()).isGreaterThan(map.y() + StepPicture.HEADER_H + StepPicture.TALLY_H);
+    noTwoBoxesOverlap(p);
+  }
+
+  @Test
+  void aMapNotStartedYetIsPendingWithItsBodyAndNoCounts() {
+    InstanceView v = InstanceViewAdapter.from(MapInstances.shipping("RUNNING", "RUNNING", 3, List.of()));
+    StepPicture p = StepPicture.layout(StepTree.of(MapInstances.SPEC),
+        v.steps().stream().filter(s -> s.name().equals("reserve")).toList(), Map.of(), false);
+
+    assertThat(p.frame("ship-items").orElseThrow().status()).isEqualTo("PENDING");
+    assertThat(p.frame("ship-items").orElseThrow().iterations()).isNull();
+    assertThat(p.box("ship-one").orElseThrow().status()).isEqualTo("PENDING");
+    assertThat(p.box("ship-one").orElseThrow().body().counts()).isEmpty();
+    assertThat(StepPictureSvg.render(p, "t", MapInstances.T)).contains(">no iteration started<");
+  }
+
+  @Test
+  void theSvgCountsAMapsIterationsUnderItsNameAndLinksThemToTheirList() {
+    InstanceView v = InstanceViewAdapter.from(MapInstances.shipping("FAILED", "FAILED", 1000,
+        MapInstances.iterations(940, 0, 10)));
+    StepPicture p = StepPicture.layout(StepTree.of(MapInstances.SPEC), v.steps(), v.maps(), true);
+    String svg = StepPictureSvg.render(p, "t", MapInstances.T);
+
+    assertThat(svg).contains("<g class=\"group map status-failed\">")
+        .contains("<a href=\"#iterations-ship-items\">")
+        .contains(">map ship-items · FAILED<")
+        .contains(">1,000 items: 940 succeeded, 0 running,<").contains(">10 failed, 50 not started<")
+        .contains("<title>ship-one: 10 failed, 940 succeeded (ship-one[940]: NO_PARCELS: no parcels left for item"
+            + " 940)</title>")
+        .contains(">10 failed, 940 succeeded<")
+        .doesNotContain("data-step=\"ship-one[");
+  }
+
+  @Test
+  void textBreaksAfterACommaOrAColonAndItsLastLineIsCut() {
+    assertThat(StepPictureSvg.lines("10,000 items: 9,400 succeeded, 500 running, 100 failed, 0 not started", 40, 2))
+        .containsExactly("10,000 items: 9,400 succeeded,", "500 running, 100 failed, 0 not started");
+    assertThat(StepPictureSvg.lines("a: b, c, d", 5, 2)).containsExactly("a: b,", "c, d");
+    assertThat(StepPictureSvg.lines("aaaa, bbbb, cccc", 6, 2)).containsExactly("aaaa,", "bbbb,…");
   }
 
   private static StepView failed(String name, String status, InstanceView.Failure error) {

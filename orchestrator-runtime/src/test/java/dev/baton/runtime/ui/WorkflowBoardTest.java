@@ -2,6 +2,7 @@ package dev.baton.runtime.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.runtime.store.RunningSteps;
 import dev.baton.runtime.ui.WorkflowBoard.Count;
 import dev.baton.runtime.ui.WorkflowBoard.Definition;
 import dev.baton.runtime.ui.WorkflowBoard.Occupancy;
@@ -9,6 +10,9 @@ import dev.baton.runtime.ui.WorkflowBoard.Row;
 import dev.baton.runtime.ui.WorkflowBoard.StepLine;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The workflows page's numbers: counts by status and who is at which step. */
@@ -49,6 +53,29 @@ class WorkflowBoardTest {
         new StepLine("ship", false, 0, null),
         new StepLine("reserve", true, 1, T1),
         new StepLine("legacy-step", false, 1, T2));
+  }
+
+  @Test
+  void theStepsOfAMapsIterationsCountAtTheirStepOfTheDefinitionAndTheMapAndItsIterationsNowhere() {
+    StepTree tree = StepTree.of(MapInstances.SPEC);
+    assertThat(tree.places()).containsExactly("reserve", "ship-one");
+    assertThat(tree.groups()).containsExactly("ship-items");
+    Set<String> groups = Set.of("shop/shipping/ship-items");
+    List<Occupancy> at = Stream.of(
+            new RunningSteps.Group("shop", "shipping", "ship-one[3]", 1, 30, null),
+            new RunningSteps.Group("shop", "shipping", "ship-one[7]", 1, 420, null),
+            new RunningSteps.Group("shop", "shipping", "ship-items[3]", 2, 500, null),
+            new RunningSteps.Group("shop", "shipping", "ship-items", 1, 500, null),
+            new RunningSteps.Group("shop", "shipping", "ship-one[2]/compensate", 1, 5, null))
+        .map(g -> UiQueries.at(g, groups)).flatMap(Optional::stream).toList();
+
+    WorkflowBoard board = WorkflowBoard.of(List.of(new Definition("shop", "shipping", tree.places(), 1)), List.of(),
+        at);
+
+    assertThat(board.rows().get(0).steps()).containsExactly(
+        new StepLine("reserve", false, 0, null),
+        new StepLine("ship-one", false, 2, Duration.ofSeconds(420)),
+        new StepLine("ship-one", true, 1, Duration.ofSeconds(5)));
   }
 
   @Test
