@@ -25,6 +25,10 @@ import dev.baton.contract.topology.QueueType;
  * @param shape how the steps are arranged: {@link Shape}
  * @param batchSize starts per request of the batch start phase (the endpoint takes up to 1,000)
  * @param batchClients concurrent clients posting batches
+ * @param commands how many distinct commands the tasks take in turn (task {@code i} runs command {@code i mod
+ *     commands}, each command on a service of its own up to {@link Stack#MAX_SERVICES}); 0: one per task
+ * @param items the length of the list {@code items} in each instance input (0: none); a {@link Shape#MAP} maps over it
+ * @param mapConcurrency a {@link Shape#MAP}'s {@code maxConcurrency}; 0 leaves it unset (every iteration at once)
  */
 record BenchConfig(
     int steps,
@@ -46,59 +50,103 @@ record BenchConfig(
     String stepTimeout,
     Shape shape,
     int batchSize,
-    int batchClients) {
+    int batchClients,
+    int commands,
+    int items,
+    int mapConcurrency) {
 
-  /** The workflow's shape: {@code steps} tasks in a line, as branches of one parallel group, or inside a choice. */
-  enum Shape { LINEAR, PARALLEL, CHOICE }
+  /**
+   * The workflow's shape: {@code steps} tasks in a line, as branches of one parallel group, inside a choice, or as the
+   * iterations of one map over the input's {@code items} ({@code steps} items, one task per iteration).
+   */
+  enum Shape { LINEAR, PARALLEL, CHOICE, MAP }
 
   static BenchConfig defaults() {
-    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 32, 400, "5m", Shape.LINEAR, 1000, 2);
+    return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 32, 400, "5m", Shape.LINEAR, 1000, 2,
+        0, 0, 0);
   }
 
   BenchConfig withSteps(int v) {
     return new BenchConfig(v, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withThreads(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, v, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withPrefetch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, v, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withOutboxBatch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, v,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withQueueType(QueueType v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withPayloadBytes(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withInstances(int v) {
     return new BenchConfig(steps, v, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
-        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients);
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
   BenchConfig withShape(Shape v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
-        v, batchSize, batchClients);
+        v, batchSize, batchClients,
+        commands, items, mapConcurrency);
   }
 
-  /** The instance input: a JSON object of about {@link #payloadBytes} bytes. */
+  BenchConfig withCommands(int v) {
+    return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
+        shape, batchSize, batchClients, v, items, mapConcurrency);
+  }
+
+  BenchConfig withItems(int v) {
+    return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
+        shape, batchSize, batchClients, commands, v, mapConcurrency);
+  }
+
+  BenchConfig withMapConcurrency(int v) {
+    return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
+        shape, batchSize, batchClients, commands, items, v);
+  }
+
+  /**
+   * The instance input: a JSON object of about {@link #payloadBytes} bytes (more when it holds {@link #items}), with
+   * {@code n} and, when {@link #items} is set, {@code items}: the numbers 0 to items - 1.
+   */
   String input(long n) {
-    String head = "{\"n\":" + n + ",\"pad\":\"";
+    StringBuilder head = new StringBuilder("{\"n\":").append(n);
+    if (items > 0) {
+      head.append(",\"items\":[");
+      for (int i = 0; i < items; i++) {
+        head.append(i == 0 ? "" : ",").append(i);
+      }
+      head.append(']');
+    }
+    head.append(",\"pad\":\"");
     int pad = Math.max(0, payloadBytes - head.length() - 2);
     return head + "x".repeat(pad) + "\"}";
   }

@@ -1,5 +1,6 @@
 package dev.baton.bench;
 
+import dev.baton.api.v1alpha1.Bounds;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.QueueType;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import picocli.CommandLine;
     footer = {"", "Examples:", "  baton bench                          # defaults: a few minutes",
         "  baton bench --instances 20000 --duration 60s",
         "  baton bench --sweep threads,prefetch --instances 3000",
+        "  baton bench --phases none --sweep shape  # shapes, and a map of 100 items beside 100 tasks in a line",
         "  baton bench --sweep growth             # 1 million finished instances, and the retention purge",
         "  baton bench --sweep operator           # 200 WorkerServices + 100 Workflows applied at once"})
 public final class BenchMain implements Callable<Integer> {
@@ -40,8 +42,9 @@ public final class BenchMain implements Callable<Integer> {
   int steps;
 
   @Option(names = "--shape", description = "How the --steps tasks are arranged: linear (one after the other),"
-      + " parallel (one parallel group, a task per branch; at least 2) or choice (a choice whose first case runs"
-      + " them; its otherwise holds as many more) (default ${DEFAULT-VALUE}).", defaultValue = "linear")
+      + " parallel (one parallel group, a task per branch; at least 2), choice (a choice whose first case runs"
+      + " them; its otherwise holds as many more) or map (one map over an input list of --steps items, one task per"
+      + " iteration, --map-concurrency at once) (default ${DEFAULT-VALUE}).", defaultValue = "linear")
   String shape;
 
   @Option(names = "--instances", description = "Instances preloaded for the saturation drain and the ceiling "
@@ -134,8 +137,18 @@ public final class BenchMain implements Callable<Integer> {
   boolean preloadOnly;
 
   @Option(names = "--sweep", split = ",", description = "Sweeps to run after the main run: threads, prefetch, "
-      + "outbox-batch, queue-type, payload, steps, growth, operator, or all.")
+      + "outbox-batch, queue-type, payload, steps, shape, growth, operator, or all; map: only the shape sweep's map "
+      + "beside its line.")
   List<String> sweeps = new ArrayList<>();
+
+  @Option(names = "--map-items", description = "The shape sweep's map: a map of this many items (one task per "
+      + "iteration) beside as many tasks in a line, at most " + Bounds.STEPS + "; 0 leaves it out "
+      + "(default ${DEFAULT-VALUE}).", defaultValue = "100")
+  int mapItems;
+
+  @Option(names = "--map-concurrency", description = "maxConcurrency of the map (the shape sweep's, and --shape map); "
+      + "0 leaves it unset: every iteration at once (default ${DEFAULT-VALUE}).", defaultValue = "0")
+  int mapConcurrency;
 
   @Option(names = "--growth-rows", description = "Finished instances bulk-loaded by the growth sweep "
       + "(default ${DEFAULT-VALUE}).", defaultValue = "1000000")
@@ -308,9 +321,19 @@ public final class BenchMain implements Callable<Integer> {
       case "linear" -> BenchConfig.Shape.LINEAR;
       case "parallel" -> BenchConfig.Shape.PARALLEL;
       case "choice" -> BenchConfig.Shape.CHOICE;
+      case "map" -> BenchConfig.Shape.MAP;
       default -> throw new CommandLine.ParameterException(new CommandLine(this),
-          "--shape must be linear, parallel or choice, not " + shape);
+          "--shape must be linear, parallel, choice or map, not " + shape);
     };
+    if (mapItems < 0 || mapItems > Bounds.STEPS || mapConcurrency < 0 || mapConcurrency > Bounds.MAP_ITEMS) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--map-items must be 0 (off) to "
+          + Bounds.STEPS + " (the line beside the map has as many top-level steps), --map-concurrency 0 to "
+          + Bounds.MAP_ITEMS);
+    }
+    if (arrangement == BenchConfig.Shape.MAP && steps > Bounds.MAP_ITEMS) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--shape map takes at most " + Bounds.MAP_ITEMS + " items (--steps)");
+    }
     if (arrangement == BenchConfig.Shape.PARALLEL && steps < 2) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--shape parallel needs --steps 2 or more (a parallel group has at least two branches)");
@@ -318,7 +341,8 @@ public final class BenchMain implements Callable<Integer> {
     return new BenchConfig(steps, instances, seconds(duration, "--duration"), seconds(warmup, "--warmup"), rate,
         threads, prefetch, outboxBatch, eventBatch, poolSize, type, payloadBytes, workerPrefetch, workerChannels,
         httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout, arrangement,
-        Math.min(1000, Math.max(1, batchSize)), Math.max(1, batchClients));
+        Math.min(1000, Math.max(1, batchSize)), Math.max(1, batchClients),
+        0, arrangement == BenchConfig.Shape.MAP ? steps : 0, mapConcurrency);
   }
 
   private Set<String> phases() {
@@ -345,11 +369,11 @@ public final class BenchMain implements Callable<Integer> {
       String v = name.trim().toLowerCase(Locale.ROOT);
       if (v.equals("all")) {
         s.addAll(Sweeps.ALL);
-      } else if (Sweeps.ALL.contains(v)) {
+      } else if (Sweeps.ALL.contains(v) || Sweeps.ON_REQUEST.contains(v)) {
         s.add(v);
       } else {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown sweep " + name + " (one of "
-            + String.join(", ", Sweeps.ALL) + ", all)");
+            + String.join(", ", Sweeps.ALL) + ", " + String.join(", ", Sweeps.ON_REQUEST) + ", all)");
       }
     }
     return s;

@@ -36,6 +36,8 @@ final class Report {
   double jitSettleSeconds;
   final List<SweepPoint> sweeps = new ArrayList<>();
   final List<String> sweepNotes = new ArrayList<>();
+  /** The shape sweep's map beside as many tasks in a line (null when it did not run). */
+  MapShape mapShape;
   Growth.Result growth;
   OperatorScale.Result operator;
   String profile;
@@ -47,6 +49,41 @@ final class Report {
   /** One point of a sweep: the knob's value and the drain of preloaded instances (and the ceiling's, if run). */
   record SweepPoint(String sweep, String value, double stepsPerSecond, Double ceilingStepsPerSecond,
       double startsPerSecond, Percentiles stepLatency, Resources.Usage usage) {}
+
+  /**
+   * The shape sweep's map of {@code items} items (one task per iteration) and as many tasks in a line, the same
+   * number of tasks each ({@code instances} instances, after a warm-up of {@code warmUpInstances}), in the same run.
+   *
+   * @param mapConcurrency the map's maxConcurrency; 0: unset, every iteration at once
+   * @param linearStepsPerSecond the line's drain (the sweep's steps/s)
+   * @param mapStepsPerSecond the map's drain: with every iteration at once, its start dispatched all its tasks
+   * @param linearStartToFinish tasks per second from the preload's first start to the last result applied
+   * @param mapStartToFinish the same for the map: every dispatch counted, as in the line's
+   */
+  record MapShape(int items, int mapConcurrency, int instances, int warmUpInstances, double linearStepsPerSecond,
+      double mapStepsPerSecond, double linearStartToFinish, double mapStartToFinish, double linearStartsPerSecond,
+      double mapStartsPerSecond) {
+
+    double drainRatio() {
+      return mapStepsPerSecond / linearStepsPerSecond;
+    }
+
+    double startToFinishRatio() {
+      return mapStartToFinish / linearStartToFinish;
+    }
+
+    String note() {
+      return String.format(Locale.ROOT, "Map: a map of %d items (maxConcurrency %s) at **%.2f** of the steps/s of "
+          + "%d tasks in a line start to finish (preload, relay and drain: %s / %s tasks/s), %.2f drained (%s / %s "
+          + "steps/s%s); %,d instances of each, %,d tasks; starts %s / %s per second.", items,
+          mapConcurrency > 0 ? String.valueOf(mapConcurrency) : "unset: every iteration at once",
+          startToFinishRatio(), items, f0(mapStartToFinish), f0(linearStartToFinish), drainRatio(),
+          f0(mapStepsPerSecond), f0(linearStepsPerSecond),
+          mapConcurrency == 0 || mapConcurrency >= items
+              ? ": the map's start dispatched all its tasks, its drain only applies their results" : "",
+          instances, (long) instances * items, f0(mapStartsPerSecond), f0(linearStartsPerSecond));
+    }
+  }
 
   /** Whether the machine looked quiet: load average and other Java processes (builds, tests) running. */
   record Machine(int cpus, double loadAverage, long otherJavaProcesses) {
@@ -422,6 +459,26 @@ final class Report {
       num(o, "startsPerSecond", p.startsPerSecond());
       o.set("stepLatencyMs", percentiles(p.stepLatency()));
       o.set("resources", usage(p.usage()));
+    }
+    if (mapShape != null) {
+      ObjectNode m = root.putObject("mapShape");
+      m.put("items", mapShape.items());
+      if (mapShape.mapConcurrency() > 0) {
+        m.put("maxConcurrency", mapShape.mapConcurrency());
+      } else {
+        m.putNull("maxConcurrency"); // unset: every iteration at once
+      }
+      m.put("instances", mapShape.instances());
+      m.put("tasks", (long) mapShape.instances() * mapShape.items());
+      m.put("warmUpInstances", mapShape.warmUpInstances());
+      num(m, "linearStepsPerSecond", mapShape.linearStepsPerSecond());
+      num(m, "mapStepsPerSecond", mapShape.mapStepsPerSecond());
+      num(m, "drainRatio", mapShape.drainRatio());
+      num(m, "linearStartToFinishStepsPerSecond", mapShape.linearStartToFinish());
+      num(m, "mapStartToFinishStepsPerSecond", mapShape.mapStartToFinish());
+      num(m, "startToFinishRatio", mapShape.startToFinishRatio());
+      num(m, "linearStartsPerSecond", mapShape.linearStartsPerSecond());
+      num(m, "mapStartsPerSecond", mapShape.mapStartsPerSecond());
     }
     if (growth != null) {
       root.set("growth", growth.json());

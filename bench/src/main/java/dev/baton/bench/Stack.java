@@ -3,6 +3,7 @@ package dev.baton.bench;
 import com.rabbitmq.client.Channel;
 import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
+import dev.baton.api.v1alpha1.MapSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
@@ -15,6 +16,7 @@ import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.Sandbox;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
+import dev.baton.workflow.WorkflowSpecs;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -55,7 +57,7 @@ final class Stack implements AutoCloseable {
 
   /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
   static Stack create(BenchConfig config, String prefix) {
-    WorkflowSpec spec = spec(config.steps(), config.stepTimeout(), config.shape());
+    WorkflowSpec spec = spec(config);
     return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
         .with(s -> Resources.trackDatabase(s.database().name()))
         .with(s -> s.declareTopology(WORKFLOW, spec, config.queueType(), RetryStaircase.NONE))
@@ -71,19 +73,37 @@ final class Stack implements AutoCloseable {
     return "step" + stepIndex;
   }
 
+  /** The command (and service) index task {@code i} runs: its own, or one of {@link BenchConfig#commands} in turn. */
+  static int commandIndex(int task, int commands) {
+    return commands > 0 ? task % commands : task;
+  }
+
   static WorkflowSpec spec(int steps, String timeout) {
     return spec(steps, timeout, BenchConfig.Shape.LINEAR);
   }
 
-  /**
-   * The benchmark's Workflow: {@code steps} tasks (each on {@link #service} with {@link #command}), arranged as the
-   * shape says; steps/s counts these tasks in every shape, so shapes compare directly.
-   */
   static WorkflowSpec spec(int steps, String timeout, BenchConfig.Shape shape) {
+    return spec(BenchConfig.defaults().withSteps(steps).withShape(shape).withItems(
+        shape == BenchConfig.Shape.MAP ? steps : 0), timeout);
+  }
+
+  static WorkflowSpec spec(BenchConfig config) {
+    return spec(config, config.stepTimeout());
+  }
+
+  /**
+   * The benchmark's Workflow: {@code steps} tasks (task {@code i} on {@link #service} with {@link #command} of its
+   * {@link #commandIndex}), arranged as the shape says; steps/s counts these tasks in every shape, so shapes compare
+   * directly. A {@link BenchConfig.Shape#MAP} is one step, {@code map: {items: "input.items", steps: [one task]}}, over
+   * an input holding {@code steps} items: its {@code steps} iterations are the tasks ({@code s0[0]} to
+   * {@code s0[steps - 1]}).
+   */
+  private static WorkflowSpec spec(BenchConfig config, String timeout) {
+    int steps = config.steps();
     WorkflowSpec spec = new WorkflowSpec();
     spec.setEntity(ENTITY);
-    List<StepSpec> tasks = tasks("s", steps, timeout);
-    switch (shape) {
+    List<StepSpec> tasks = tasks("s", steps, timeout, config.commands());
+    switch (config.shape()) {
       case LINEAR -> spec.setSteps(tasks);
       case PARALLEL -> {
         StepSpec fan = new StepSpec();
@@ -104,17 +124,32 @@ final class Stack implements AutoCloseable {
         always.setWhen("has(input.n)"); // every instance input has n: the case runs, the choice is evaluated
         always.setSteps(tasks);
         route.setChoice(List.of(always));
-        route.setOtherwise(tasks("o", steps, timeout));
+        route.setOtherwise(tasks("o", steps, timeout, config.commands()));
         spec.setSteps(List.of(route));
+      }
+      case MAP -> {
+        if (config.items() != steps) {
+          throw new IllegalArgumentException("a map of " + steps + " tasks needs an input of " + steps
+              + " items, not " + config.items());
+        }
+        StepSpec each = new StepSpec();
+        each.setName("each");
+        MapSpec map = new MapSpec("input.items", tasks("s", 1, timeout, config.commands()));
+        if (config.mapConcurrency() > 0) {
+          map.setMaxConcurrency(config.mapConcurrency());
+        }
+        each.setMap(map);
+        spec.setSteps(List.of(each));
       }
     }
     return spec;
   }
 
-  private static List<StepSpec> tasks(String prefix, int steps, String timeout) {
+  private static List<StepSpec> tasks(String prefix, int steps, String timeout, int commands) {
     List<StepSpec> list = new ArrayList<>();
     for (int i = 0; i < steps; i++) {
-      StepSpec s = new StepSpec(prefix + i, service(i), command(i));
+      int c = commandIndex(i, commands);
+      StepSpec s = new StepSpec(prefix + i, service(c), command(c));
       s.setTimeout(timeout); // real steps have one: every dispatch then also maintains the deadline index
       list.add(s);
     }
@@ -123,9 +158,19 @@ final class Stack implements AutoCloseable {
 
   /** Service → its commands, in step order. */
   Map<String, List<String>> commandsByService() {
+    return commandsByService(spec);
+  }
+
+  /** Service → the commands of the spec's tasks (nested ones included), each once, in step order. */
+  static Map<String, List<String>> commandsByService(WorkflowSpec spec) {
     Map<String, List<String>> m = new LinkedHashMap<>();
-    for (int i = 0; i < config.steps(); i++) {
-      m.computeIfAbsent(service(i), k -> new ArrayList<>()).add(command(i));
+    for (StepSpec s : WorkflowSpecs.allSteps(spec)) {
+      if (s.getService() != null && s.getCommand() != null) {
+        List<String> commands = m.computeIfAbsent(s.getService(), k -> new ArrayList<>());
+        if (!commands.contains(s.getCommand())) {
+          commands.add(s.getCommand());
+        }
+      }
     }
     return m;
   }

@@ -76,6 +76,24 @@ class BenchSmokeIT {
   }
 
   @Test
+  void theMapBesideTheLineRunsSmall(@TempDir Path out) throws Exception {
+    // 20 x 3 / 2 = 30 tasks a point: 6 instances of a map of 5 items, 6 of 5 tasks in a line.
+    int exit = BenchMain.run("--phases", "none", "--sweep", "map", "--map-items", "5", "--instances", "20",
+        "--warm-up", "10", "--jit-settle", "0s", "--http-clients", "2", "--out", out.toString());
+    assertThat(exit).isZero();
+
+    JsonNode map = JSON.readTree(out.resolve("report.json").toFile()).path("mapShape");
+    assertThat(map.path("items").asInt()).isEqualTo(5);
+    assertThat(map.path("instances").asInt()).isEqualTo(6);
+    assertThat(map.path("maxConcurrency").isNull()).isTrue();
+    for (String field : new String[] {"linearStepsPerSecond", "mapStepsPerSecond", "drainRatio",
+        "linearStartToFinishStepsPerSecond", "mapStartToFinishStepsPerSecond", "startToFinishRatio"}) {
+      assertThat(map.path(field).asDouble()).as(field).isPositive();
+    }
+    assertThat(Files.readString(out.resolve("report.md"))).contains("map of 5 items", "Map: a map of 5 items");
+  }
+
+  @Test
   void growthAndOperatorSweepsRunSmall(@TempDir Path out) throws Exception {
     int exit = BenchMain.run("--sweep", "growth,operator", "--instances", "20", "--warm-up", "20", "--jit-settle", "0s", "--growth-rows", "2000",
         "--operator-services", "3", "--operator-workflows", "2", "--operator-resync", "2s", "--out", out.toString());

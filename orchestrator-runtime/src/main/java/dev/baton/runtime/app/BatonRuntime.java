@@ -9,6 +9,10 @@ import dev.baton.runtime.definitions.DefinitionRecorder;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.runtime.engine.ChildWakeups;
+import dev.baton.runtime.engine.ChildWorkflows;
 import dev.baton.runtime.engine.CommandComposer;
 import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.Engine;
@@ -36,6 +40,7 @@ import dev.baton.runtime.retention.RetentionJob;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.InstanceStore;
+import dev.baton.runtime.store.LinkStore;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
@@ -52,6 +57,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -146,7 +152,26 @@ public final class BatonRuntime implements AutoCloseable {
 
     WorkflowWatcher[] watcher = new WorkflowWatcher[1];
     InstanceEndings endings = new InstanceEndings(); // told to the API's requests waiting for an instance's end
-    UnitOfWork unitOfWork = new UnitOfWork(database, relay, endings);
+    ChildWakeups wakeups = new ChildWakeups(); // told which parents' child workflow steps moved
+    UnitOfWork unitOfWork = new UnitOfWork(database, relay, endings, wakeups);
+    // Bound before anything consumes: a child step decided without it would start no child.
+    ChildWorkflows children = new ChildWorkflows(unitOfWork, engine, instances, steps, new LinkStore(), catalog,
+        new ChildWorkflows.Specs() {
+          @Override
+          public Optional<WorkflowSpec> find(String namespace, String name) {
+            return watcher[0] == null ? Optional.empty() : watcher[0].find(namespace, name)
+                .filter(w -> !WorkflowWatcher.isBeingDeleted(w)).map(Workflow::getSpec);
+          }
+
+          @Override
+          public boolean ready() {
+            return watcher[0] != null;
+          }
+        });
+    engine.children(children);
+    wakeups.listen(children::wake);
+    endings.listen(children::ended);
+    started.add(children);
     ConsumerRegistry consumers = ConsumerRegistry.start(consumerConnection, publisherConnection, unitOfWork,
         engine, metrics,
         new ConsumerRegistry.Settings(settings.consumerThreads(), settings.prefetch(), settings.eventBatchSize()),
@@ -187,6 +212,8 @@ public final class BatonRuntime implements AutoCloseable {
         new RetentionJob(database, instances, settings.retention()));
     // The relay hands refusals over after its commit; this catches those a crash in between left marked.
     Periodic.every(scheduler, settings.timeoutPollInterval(), refusals::refused);
+    // The same for child workflows: a parent whose wake-up a crash lost.
+    Periodic.every(scheduler, settings.timeoutPollInterval(), () -> children.sweep(settings.timeoutBatchSize()));
 
     HealthCheck health = new HealthCheck() {
       @Override

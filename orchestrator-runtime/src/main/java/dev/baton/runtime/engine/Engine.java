@@ -66,6 +66,8 @@ public final class Engine {
   private final InstanceTracing tracing;
   private final OutboxStore outbox;
   private final Clock clock;
+  /** Starts and reads the children of child workflow steps; null until wired (then such steps wait for ever). */
+  private volatile ChildWorkflows children;
 
   /**
    * @param outbox where a cancel and a timeout withdraw the commands still unpublished
@@ -101,7 +103,7 @@ public final class Engine {
     Connection c = tx.connection();
     List<StepState> rows = stimulus instanceof Stimulus.Start ? List.of() // a new instance has none: no read
         : steps.load(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
-    Planned p = plan(c, instance, rows, withdrawing(c, instance, rows, stimulus), null);
+    Planned p = plan(tx, instance, rows, withdrawing(c, instance, rows, stimulus), null);
     TransitionWriter.Written written = writer.write(c, List.of(p.write()));
     tx.wrote(written);
     return new Applied(p.transition(), written);
@@ -118,7 +120,7 @@ public final class Engine {
     Connection c = tx.connection();
     List<TransitionWriter.Write> writes = new ArrayList<>(inserted.size());
     for (InstanceRecord instance : inserted) {
-      writes.add(plan(c, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
+      writes.add(plan(tx, instance, List.of(), new Stimulus.Start(), null).write()); // a new instance has no steps
     }
     tx.wrote(writer.write(c, writes));
     return writes;
@@ -176,7 +178,7 @@ public final class Engine {
       InboundEvent e = events.get(i);
       InstanceRecord instance = locked.get(e.instanceId());
       List<StepState> rows = loaded.getOrDefault(instance.id(), List.of());
-      Planned p = plan(c, instance, rows, new Stimulus.Result(e), signals);
+      Planned p = plan(tx, instance, rows, new Stimulus.Result(e), signals);
       writes.add(p.write());
       Transition t = p.transition();
       receipts[i] = switch (t.kind()) {
@@ -218,6 +220,11 @@ public final class Engine {
     return stimulus;
   }
 
+  /** Binds the child workflows, which need this engine in turn (set once, when the runtime is wired). */
+  public void children(ChildWorkflows children) {
+    this.children = children;
+  }
+
   /** The outbox its decisions write to and withdraw from. */
   public OutboxStore outbox() {
     return outbox;
@@ -232,13 +239,13 @@ public final class Engine {
    * Decides inside the stimulus's span (the commands it dispatches are its children) and the instance's log fields.
    */
   /** @param signals the signals stored for the batch's instances, or null to read them if the definition waits */
-  private Planned plan(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
+  private Planned plan(UnitOfWork.Transaction tx, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
       Map<UUID, List<StoredSignal>> signals) throws SQLException {
     Span span = spanOf(instance, stimulus);
     try (Scope current = span.makeCurrent();
         LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus, rows),
             span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null)) {
-      Planned p = decide(c, instance, rows, stimulus, signals);
+      Planned p = decide(tx, instance, rows, stimulus, signals);
       if (p.transition().finishes()) {
         span.addEvent("finished " + p.transition().status());
       }
@@ -277,6 +284,12 @@ public final class Engine {
     if (stimulus instanceof Stimulus.InstanceTimedOut) {
       return tracing.instanceWork("instance deadline", trace, id);
     }
+    if (stimulus instanceof Stimulus.ChildrenChanged || stimulus instanceof Stimulus.ChildRefused) {
+      return tracing.instanceWork("child workflows", trace, id);
+    }
+    if (stimulus instanceof Stimulus.Compensate) {
+      return tracing.instanceWork("compensate for its parent", trace, id);
+    }
     return tracing.instanceWork(stimulus instanceof Stimulus.Retry ? "retry" : "timers due", trace, id);
   }
 
@@ -295,8 +308,9 @@ public final class Engine {
     return names.isEmpty() ? null : names;
   }
 
-  private Planned decide(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
-      Map<UUID, List<StoredSignal>> signals) throws SQLException {
+  private Planned decide(UnitOfWork.Transaction tx, InstanceRecord instance, List<StepState> rows,
+      Stimulus stimulus, Map<UUID, List<StoredSignal>> signals) throws SQLException {
+    Connection c = tx.connection();
     WorkflowDefinition definition;
     try {
       definition = definitions.pinned(c, instance.namespace(), instance.workflow(), instance.revision());
@@ -328,7 +342,15 @@ public final class Engine {
     List<StoredSignal> stored = !waitsForSignals(definition) ? List.of()
         : signals != null ? signals.getOrDefault(instance.id(), List.of())
         : steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
-    Transition t = machine.decide(definition, state(instance, rows, stored), stimulus);
+    boolean parent = children != null && hasChildSteps(definition);
+    Map<String, InstanceState.ChildState> childStates = parent ? children.statesOf(c, instance.id()) : Map.of();
+    Transition t = machine.decide(definition, state(instance, rows, stored, childStates), stimulus);
+    if (parent && !t.childStarts().isEmpty()) {
+      children.start(tx, instance, t.childStarts());
+    }
+    if (parent && t.writes() && t.rows().stream().anyMatch(r -> r.kind().equals("workflow"))) {
+      tx.wake(instance.id()); // a child step started, ended or is being undone: its child follows after the commit
+    }
     Instant decidedAt = decisionTime();
     List<OutboxMessage> commands = new ArrayList<>(t.dispatches().size());
     CommandComposer.Subject subject = new CommandComposer.Subject(instance.id(), instance.namespace(),
@@ -378,9 +400,18 @@ public final class Engine {
     return d.allSteps().stream().anyMatch(Step.Wait.class::isInstance);
   }
 
+  private static boolean hasChildSteps(WorkflowDefinition d) {
+    return d.allSteps().stream().anyMatch(Step.Child.class::isInstance);
+  }
+
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {
+    return state(r, rows, signals, Map.of());
+  }
+
+  private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals,
+      Map<String, InstanceState.ChildState> children) {
     return new InstanceState(r.id(), r.status(), r.phase(), r.cancelRequested(), Json.readObject(r.inputJson()),
-        rows, signals, r.pastDeadline());
+        rows, signals, r.pastDeadline(), children);
   }
 
   /** Dispatch-to-result time of the attempt the event answered, by the database's clock. */

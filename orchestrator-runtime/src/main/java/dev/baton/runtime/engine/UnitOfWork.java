@@ -20,16 +20,21 @@ public final class UnitOfWork {
   private final Database database;
   private final OutboxSignal relay;
   private final InstanceEndings endings;
+  private final ChildWakeups wakeups;
 
   public UnitOfWork(Database database, OutboxSignal relay) {
-    this(database, relay, new InstanceEndings());
+    this(database, relay, new InstanceEndings(), new ChildWakeups());
   }
 
-  /** @param endings told, once a transaction has committed, which instances it ended */
-  public UnitOfWork(Database database, OutboxSignal relay, InstanceEndings endings) {
+  /**
+   * @param endings told, once a transaction has committed, which instances it ended
+   * @param wakeups told, once a transaction has committed, which parents' child workflow steps it moved
+   */
+  public UnitOfWork(Database database, OutboxSignal relay, InstanceEndings endings, ChildWakeups wakeups) {
     this.database = database;
     this.relay = relay;
     this.endings = endings;
+    this.wakeups = wakeups;
   }
 
   /** What a piece of work runs in: its connection, and the commands it queued, kept for the relay until the commit. */
@@ -38,6 +43,7 @@ public final class UnitOfWork {
     private final Connection connection;
     private final List<QueuedCommand> queued = new ArrayList<>();
     private final List<UUID> ended = new ArrayList<>();
+    private final java.util.Set<UUID> parents = new java.util.LinkedHashSet<>();
 
     private Transaction(Connection connection) {
       this.connection = connection;
@@ -50,6 +56,11 @@ public final class UnitOfWork {
     /** Commands this transaction wrote to the outbox: the relay gets them once the transaction has committed. */
     public void queued(List<QueuedCommand> commands) {
       queued.addAll(commands);
+    }
+
+    /** A parent whose child workflow steps this transaction moved: driven once it has committed. */
+    public void wake(UUID parent) {
+      parents.add(parent);
     }
 
     /** What a write did: its commands go to the relay, and the instances it ended are told, after the commit. */
@@ -69,8 +80,7 @@ public final class UnitOfWork {
   public <T> T run(Work<T> work) throws SQLException {
     Transaction[] tx = new Transaction[1];
     T result = database.inTransaction(c -> work.run(tx[0] = new Transaction(c)));
-    relay.committed(tx[0].queued);
-    endings.ended(tx[0].ended);
+    committed(tx[0]);
     return result;
   }
 
@@ -78,8 +88,13 @@ public final class UnitOfWork {
   public <T> T runHot(Work<T> work, Database.Timing timing) throws SQLException {
     Transaction[] tx = new Transaction[1];
     T result = database.inHotTransaction(c -> work.run(tx[0] = new Transaction(c)), timing);
-    relay.committed(tx[0].queued);
-    endings.ended(tx[0].ended);
+    committed(tx[0]);
     return result;
+  }
+
+  private void committed(Transaction tx) {
+    relay.committed(tx.queued);
+    endings.ended(tx.ended);
+    wakeups.wake(tx.parents);
   }
 }

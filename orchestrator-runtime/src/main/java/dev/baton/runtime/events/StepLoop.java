@@ -8,6 +8,7 @@ import dev.baton.runtime.engine.UnitOfWork;
 import dev.baton.runtime.metrics.RuntimeMetrics.ParkReason;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.SqlErrors;
+import dev.baton.workflow.IterationNames;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.sql.SQLException;
@@ -147,7 +148,9 @@ final class StepLoop {
           // In the event's trace, so the latency's exemplar leads to it.
           try (Scope trace = MessageTracing.fromTraceparent(p.event().traceparent()).orElse(Context.root())
               .makeCurrent()) {
-            metrics.eventApplied(workflow, p.event().step(), p.event().result(), v.latencyMillis());
+            // A map's iterations by their step of the definition: one series per step, not per item.
+            metrics.eventApplied(workflow, IterationNames.base(p.event().step()), p.event().result(),
+                v.latencyMillis());
           }
           acks.add(p.delivery());
         }

@@ -122,6 +122,8 @@ class MapIT {
       assertThat(third.body().get("input")).isEqualTo(json("{\"sku\": \"sku-2\", \"index\": 2}"));
       assertThat(third.body().get("step").asText()).isEqualTo("ship-one[2]");
       assertThat(w.ledger()).allSatisfy((k, v) -> assertThat(v).as(k).isEqualTo(1));
+      // The latencies of the results too: one series per step of the definition, none per item.
+      assertThat(h.runtime.metrics().scrape()).contains("step=\"ship-one\"").doesNotContain("ship-one[");
     } finally {
       h.stopRuntime();
     }
