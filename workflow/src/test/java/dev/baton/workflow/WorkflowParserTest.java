@@ -99,6 +99,20 @@ class WorkflowParserTest {
   }
 
   @Test
+  void aChildWorkflowStepKeepsItsWorkflowItsInputAndItsTimeoutAndIsListedAsAChild() {
+    WorkflowDefinition d = valid(steps("[{name: invoice, workflow: invoicing, input: {order: 'input.id'},"
+        + " timeout: 1h}, {name: each, map: {items: 'input.items', steps: [{name: audit, workflow: auditing,"
+        + " input: {line: 'item', at: 'index'}}]}}]"));
+
+    Step.Child invoice = (Step.Child) d.step("invoice").orElseThrow();
+    assertThat(invoice.workflow()).isEqualTo("invoicing");
+    assertThat(invoice.input().get("order").text()).isEqualTo("input.id");
+    assertThat(invoice.timeout()).isEqualTo(Duration.ofHours(1));
+    assertThat(invoice.kind()).isEqualTo(StepKind.WORKFLOW);
+    assertThat(d.childWorkflows()).containsExactly("invoicing", "auditing");
+  }
+
+  @Test
   void parentOfNamesTheEnclosingGroupAndIsEmptyAtTheTopLevel() {
     WorkflowDefinition d = valid(steps(APPROVAL));
 
@@ -194,6 +208,10 @@ class WorkflowParserTest {
       item outside a map :: [{name: a, service: s, command: c, input: {x: 'item'}}] :: spec.steps[0].input.x (step 'a'): the CEL expression does not compile: <input>:1:1: undeclared reference to 'item'
       a step inside a map read from outside :: [{name: m, map: {items: 'input.items', steps: [{name: one, service: s, command: c}]}}, {name: b, service: s, command: c, input: {x: 'steps.one.output'}}] :: spec.steps[1].input.x (step 'b'): 'steps.one.output' reads steps.one, which runs once per item of the map 'm': read the map's output, steps['m'].output
       maxConcurrency below zero :: [{name: m, map: {items: 'input.items', maxConcurrency: -1, steps: [{name: a, delay: 1s}]}}] :: spec.steps[0].map.maxConcurrency (step 'm') is -1: it must be between 0 and 10000
+      a child with a compensate :: [{name: c, workflow: invoicing, compensate: undo}] :: spec.steps[0].compensate (step 'c') belongs to a task, and this step is a workflow
+      a child with a dotted workflow :: [{name: c, workflow: in.voicing}] :: spec.steps[0].workflow (step 'c'): 'in.voicing' is not a Workflow name
+      a child and a task at once :: [{name: c, workflow: invoicing, service: s, command: c}] :: spec.steps[0] (step 'c') has the fields of 2 kinds (task, workflow)
+      a child with a bad timeout :: [{name: c, workflow: invoicing, timeout: soon}] :: spec.steps[0].timeout (step 'c'): 'soon' is not a duration
       a bad when inside a case names its own choice, not the outer one :: [{name: outer, choice: [{when: 'true', steps: [{name: inner, choice: [{when: 'input.x >', steps: []}]}]}]}] :: spec.steps[0].choice[0].steps[0].choice[0].when (step 'inner'): the CEL expression does not compile
       """)
   void badSpecsBecomeProblemsNamingTheStepAndTheField(String what, String steps, String message) {

@@ -14,5 +14,7 @@ public enum ProblemKind {
   /** A Workflow step names a service that no WorkerService provides. */
   MISSING_SERVICE,
   /** A Workflow step names a command (or compensate command) its service does not accept. */
-  MISSING_COMMAND
+  MISSING_COMMAND,
+  /** A child workflow step names a Workflow that does not exist in the namespace. */
+  MISSING_WORKFLOW
 }

@@ -20,13 +20,24 @@ import java.util.Optional;
  * Workflow (+ the services of the vhost) → {@link WorkflowModel}, or the problems a person must fix. The spec itself
  * is checked by the one parser the runtime uses too ({@link dev.baton.workflow.WorkflowParser}); this adds
  * what only the operator can see: that every task, nested ones included, names a service some WorkerService provides
- * and commands (forward and compensation) it accepts. Pure.
+ * and commands (forward and compensation) it accepts, and that every child workflow step names a Workflow of the
+ * namespace without leading back to this one. Pure.
  */
 public final class WorkflowTranslator {
 
   private WorkflowTranslator() {}
 
+  /** A Workflow alone: every child workflow step it has names a Workflow that does not exist. */
   public static Validated<WorkflowModel> fromCrd(Workflow workflow, ServiceDirectory services) {
+    return fromCrd(workflow, services, WorkflowDirectory.of(List.of(workflow)));
+  }
+
+  /**
+   * @param workflows the Workflows there are: a child workflow step must name one of its namespace, and no Workflow
+   *     may start itself, directly or through others
+   */
+  public static Validated<WorkflowModel> fromCrd(Workflow workflow, ServiceDirectory services,
+      WorkflowDirectory workflows) {
     Validated<WorkflowDefinition> definition = dev.baton.workflow.WorkflowParser.parse(
         workflow.getMetadata().getNamespace(), workflow.getMetadata().getName(), 0, workflow.getSpec());
     if (!definition.isValid()) {
@@ -35,6 +46,11 @@ public final class WorkflowTranslator {
     List<Problem> problems = new ArrayList<>();
     for (Step.Task task : definition.value().tasks()) {
       checkReferences(task, services, problems);
+    }
+    for (Step step : definition.value().allSteps()) {
+      if (step instanceof Step.Child child) {
+        checkChild(workflow, child, workflows, problems);
+      }
     }
     WorkflowSpec spec = workflow.getSpec();
     QueueType type = spec.getQueueType() == null ? QueueType.CLASSIC : spec.getQueueType().toQueueType();
@@ -57,6 +73,20 @@ public final class WorkflowTranslator {
     if (step.compensate() != null && !provider.get().accepts(step.compensate())) {
       problems.add(missingCommand(step, "compensate command", step.compensate(), provider.get()));
     }
+  }
+
+  private static void checkChild(Workflow workflow, Step.Child step, WorkflowDirectory workflows,
+      List<Problem> problems) {
+    String namespace = workflow.getMetadata().getNamespace();
+    String name = workflow.getMetadata().getName();
+    if (!workflows.exists(namespace, step.workflow()) && !step.workflow().equals(name)) {
+      problems.add(new Problem(ProblemKind.MISSING_WORKFLOW, "step '" + step.name() + "' starts Workflow '"
+          + step.workflow() + "', which does not exist in namespace " + namespace + ": create it or correct the step"));
+      return;
+    }
+    workflows.cycle(namespace, name, step.workflow()).ifPresent(cycle -> problems.add(Problem.invalid("step '"
+        + step.name() + "' starts Workflow '" + step.workflow() + "', which leads back to this one ("
+        + String.join(" -> ", cycle) + "): a Workflow cannot start itself, directly or through others")));
   }
 
   private static Problem missingCommand(Step.Task step, String what, String command, ServiceDirectory.Provider p) {

@@ -15,6 +15,7 @@ import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.model.CommandGrants;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
+import dev.baton.operator.model.WorkflowDirectory;
 import dev.baton.operator.model.WorkflowTranslator;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.runtime.InstanceCounts;
@@ -105,7 +106,12 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
             .map(ResourceID::fromResource)
             .collect(Collectors.toSet()))
         .build(), context);
-    EventSource<?, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName);
+    // A Workflow that appears, changes or goes also reconciles those of its namespace that start it as a child, and
+    // those not ready (a cycle through it, or one waiting for it to exist).
+    EventSource<?, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName,
+        (changed, peer) -> Objects.equals(changed.getMetadata().getNamespace(), peer.getMetadata().getNamespace())
+            && (WorkflowDirectory.childrenOf(peer).contains(changed.getMetadata().getName())
+                || peer.getStatus() == null || !peer.getStatus().isReady()));
     if (settings.runtimeUrl() == null) {
       return List.of(workerServices, claims);
     }
@@ -132,7 +138,8 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     }
     ServiceDirectory services = ServiceDirectory.of(workerServices.list().toList(), settings.tenancy());
     CommandGrants grants = CommandGrants.of(workflow.getMetadata().getNamespace(), services, settings.tenancy());
-    Validated<WorkflowModel> model = WorkflowTranslator.fromCrd(workflow, services);
+    Validated<WorkflowModel> model = WorkflowTranslator.fromCrd(workflow, services,
+        WorkflowDirectory.of(context.getPrimaryCache().list().toList()));
     // A service it may not command refuses the Workflow before anything else: its commands are not told.
     Optional<ConditionState> refusal = grants.refusal(WorkflowTranslator.referencedServices(workflow))
         .map(why -> ConditionState.failed(Reason.FORBIDDEN, why + "; nothing is declared for this Workflow until then"))

@@ -31,6 +31,8 @@ public enum Reason {
   MISSING_SERVICE("MissingService"),
   /** A Workflow step names a command (or compensate command) its service does not accept. */
   MISSING_COMMAND("MissingCommand"),
+  /** A child workflow step names a Workflow that does not exist in the namespace. */
+  MISSING_WORKFLOW("MissingWorkflow"),
   /**
    * Another, older resource already holds the vhost-wide name (service name, orchestrator queue), or a Secret or
    * Deployment with the name the operator would use belongs to someone else (it is never adopted or overwritten).
@@ -110,6 +112,7 @@ public enum Reason {
       case INVALID_RETRY_POLICY -> INVALID_RETRY_POLICY;
       case MISSING_SERVICE -> MISSING_SERVICE;
       case MISSING_COMMAND -> MISSING_COMMAND;
+      case MISSING_WORKFLOW -> MISSING_WORKFLOW;
     };
   }
 

@@ -64,6 +64,38 @@ class WorkflowReferencesIT {
         binding("payment.event.topic.ex", "q.orchestrator.fulfil", "order.refund.error"));
   }
 
+  static dev.baton.api.v1alpha1.StepSpec child(String name, String workflow) {
+    dev.baton.api.v1alpha1.StepSpec s = new dev.baton.api.v1alpha1.StepSpec();
+    s.setName(name);
+    s.setWorkflow(workflow);
+    return s;
+  }
+
+  @Test
+  void aMissingChildWorkflowIsNamedAndTheParentBecomesReadyWhenItAppearsButNotWhenItLeadsBack() {
+    f.create(workerService(NS, "billing", "issue"));
+    f.create(workflow(NS, "checkout", "order", child("invoice", "invoicing")));
+
+    var missing = f.awaitReady(Workflow.class, NS, "checkout", false, "MissingWorkflow");
+    assertThat(missing.getMessage()).isEqualTo("step 'invoice' starts Workflow 'invoicing', which does not exist in "
+        + "namespace flows: create it or correct the step");
+
+    // The child's own event reconciles the parent (the resync is a minute away).
+    f.create(workflow(NS, "invoicing", "invoice", step("issue", "billing", "issue", null)));
+    f.awaitReady(Workflow.class, NS, "checkout", true, "Ready");
+
+    // A child that starts its parent again: both refuse the way round, and neither is declared anew.
+    f.edit(Workflow.class, NS, "invoicing", wf -> {
+      wf.getSpec().getSteps().add(child("again", "checkout"));
+      return wf;
+    });
+    var cycle = f.awaitReady(Workflow.class, NS, "invoicing", false, "InvalidSpec");
+    assertThat(cycle.getMessage()).contains("step 'again' starts Workflow 'checkout', which leads back to this one"
+        + " (invoicing -> checkout -> invoicing)");
+    var parent = f.awaitReady(Workflow.class, NS, "checkout", false, "InvalidSpec");
+    assertThat(parent.getMessage()).contains("(checkout -> invoicing -> checkout)");
+  }
+
   @Test
   void aWorkflowNameIsUniqueAcrossNamespaces() {
     f.create(workerService(NS, "mailer", "send"));

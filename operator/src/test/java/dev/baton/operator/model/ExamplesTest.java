@@ -74,7 +74,7 @@ class ExamplesTest {
     }
     ServiceDirectory directory = ServiceDirectory.of(services);
     for (Workflow w : workflows) {
-      assertValid(w, WorkflowTranslator.fromCrd(w, directory));
+      assertValid(w, WorkflowTranslator.fromCrd(w, directory, WorkflowDirectory.of(workflows)));
       assertThat(CommandGrants.of(w.getMetadata().getNamespace(), directory, Tenancy.CLOSED)
           .refusal(WorkflowTranslator.referencedServices(w))).as(w.getMetadata().getName()).isEmpty();
     }

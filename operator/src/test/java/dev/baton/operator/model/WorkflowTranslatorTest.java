@@ -119,6 +119,54 @@ class WorkflowTranslatorTest {
     assertThat(v.message()).contains(message);
   }
 
+  static StepSpec child(String name, String workflow) {
+    StepSpec s = new StepSpec();
+    s.setName(name);
+    s.setWorkflow(workflow);
+    return s;
+  }
+
+  @Test
+  void aChildWorkflowStepNeedsItsWorkflowInTheSameNamespace() {
+    Workflow order = workflow("order", s -> {}, step("charge", "payment", "pay", null), child("invoice", "invoicing"));
+    Workflow invoicing = workflow("invoicing", s -> {}, step("bill", "payment", "pay", null));
+    Workflow elsewhere = workflow("invoicing", s -> {}, step("bill", "payment", "pay", null));
+    elsewhere.getMetadata().setNamespace("accounts");
+
+    Validated<WorkflowModel> missing = WorkflowTranslator.fromCrd(order, SERVICES,
+        WorkflowDirectory.of(List.of(order, elsewhere)));
+    assertThat(Reason.of(missing)).isEqualTo(Reason.MISSING_WORKFLOW);
+    assertThat(missing.message()).contains("step 'invoice' starts Workflow 'invoicing', which does not exist in"
+        + " namespace shop");
+
+    Validated<WorkflowModel> ok = WorkflowTranslator.fromCrd(order, SERVICES,
+        WorkflowDirectory.of(List.of(order, invoicing)));
+    assertThat(ok.problems()).isEmpty();
+    assertThat(ok.value().steps()).extracting(WorkflowModel.Step::name).containsExactly("charge");
+  }
+
+  @Test
+  void aWorkflowThatStartsItselfDirectlyOrThroughOthersIsRefusedWithTheWayRound() {
+    Workflow order = workflow("order", s -> {}, child("invoice", "invoicing"));
+    Workflow invoicing = workflow("invoicing", s -> {}, child("audit", "auditing"));
+    Workflow auditing = workflow("auditing", s -> {}, child("again", "order"));
+    WorkflowDirectory all = WorkflowDirectory.of(List.of(order, invoicing, auditing));
+
+    Validated<WorkflowModel> v = WorkflowTranslator.fromCrd(order, SERVICES, all);
+    assertThat(Reason.of(v)).isEqualTo(Reason.INVALID_SPEC);
+    assertThat(v.message()).contains("step 'invoice' starts Workflow 'invoicing', which leads back to this one"
+        + " (order -> invoicing -> auditing -> order)");
+    assertThat(WorkflowTranslator.fromCrd(auditing, SERVICES, all).message())
+        .contains("(auditing -> order -> invoicing -> auditing)");
+
+    Workflow recursive = workflow("loop", s -> {}, child("self", "loop"));
+    assertThat(WorkflowTranslator.fromCrd(recursive, SERVICES).message()).contains("(loop -> loop)");
+
+    Workflow leaf = workflow("auditing", s -> {}, step("a", "payment", "pay", null));
+    assertThat(WorkflowTranslator.fromCrd(order, SERVICES, WorkflowDirectory.of(List.of(order, invoicing, leaf)))
+        .problems()).isEmpty();
+  }
+
   @Test
   void aServiceInConflictIsProvidedByTheOlderResourceOnly() {
     WorkerService older = service("payment", "pay");
