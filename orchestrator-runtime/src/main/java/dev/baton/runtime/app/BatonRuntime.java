@@ -10,7 +10,6 @@ import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.api.v1alpha1.Workflow;
-import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.runtime.engine.ChildWakeups;
 import dev.baton.runtime.engine.ChildWorkflows;
 import dev.baton.runtime.engine.CommandComposer;
@@ -156,18 +155,17 @@ public final class BatonRuntime implements AutoCloseable {
     UnitOfWork unitOfWork = new UnitOfWork(database, relay, endings, wakeups);
     // Bound before anything consumes: a child step decided without it would start no child.
     ChildWorkflows children = new ChildWorkflows(unitOfWork, engine, instances, steps, new LinkStore(), catalog,
-        new ChildWorkflows.Specs() {
+        new ChildWorkflows.Workflows() {
           @Override
-          public Optional<WorkflowSpec> find(String namespace, String name) {
-            return watcher[0] == null ? Optional.empty() : watcher[0].find(namespace, name)
-                .filter(w -> !WorkflowWatcher.isBeingDeleted(w)).map(Workflow::getSpec);
+          public Optional<Workflow> find(String namespace, String name) {
+            return watcher[0] == null ? Optional.empty() : watcher[0].find(namespace, name);
           }
 
           @Override
           public boolean ready() {
             return watcher[0] != null;
           }
-        });
+        }, settings.requireReady());
     engine.children(children);
     wakeups.listen(children::wake);
     endings.listen(children::ended);

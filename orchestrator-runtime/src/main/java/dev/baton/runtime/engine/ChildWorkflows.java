@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.OnFailure;
-import dev.baton.api.v1alpha1.WorkflowSpec;
+import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.runtime.core.InstanceState.ChildState;
 import dev.baton.runtime.core.InstanceStatus;
 import dev.baton.runtime.core.Phase;
@@ -14,6 +14,7 @@ import dev.baton.runtime.core.StepStatus;
 import dev.baton.runtime.core.Stimulus;
 import dev.baton.runtime.core.Transition;
 import dev.baton.runtime.definitions.DefinitionCatalog;
+import dev.baton.runtime.definitions.Startability;
 import dev.baton.runtime.store.Actor;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
@@ -54,9 +55,9 @@ public final class ChildWorkflows implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChildWorkflows.class);
 
-  /** Where the runtime reads a Workflow's current spec (its watch of the Workflows). */
-  public interface Specs {
-    Optional<WorkflowSpec> find(String namespace, String name);
+  /** Where the runtime reads the Workflows (its watch of them). */
+  public interface Workflows {
+    Optional<Workflow> find(String namespace, String name);
 
     /** Whether {@link #find} knows every Workflow yet (a missing one is then missing, not unknown). */
     boolean ready();
@@ -68,7 +69,8 @@ public final class ChildWorkflows implements AutoCloseable {
   private final StepStore steps;
   private final LinkStore links;
   private final DefinitionCatalog definitions;
-  private final Specs specs;
+  private final Workflows workflows;
+  private final boolean requireReady;
   private final ExecutorService driver = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "baton-children");
     t.setDaemon(true);
@@ -78,14 +80,15 @@ public final class ChildWorkflows implements AutoCloseable {
   private final Set<UUID> queued = ConcurrentHashMap.newKeySet();
 
   public ChildWorkflows(UnitOfWork unitOfWork, Engine engine, InstanceStore instances, StepStore steps,
-      LinkStore links, DefinitionCatalog definitions, Specs specs) {
+      LinkStore links, DefinitionCatalog definitions, Workflows workflows, boolean requireReady) {
     this.unitOfWork = unitOfWork;
     this.engine = engine;
     this.instances = instances;
     this.steps = steps;
     this.links = links;
     this.definitions = definitions;
-    this.specs = specs;
+    this.workflows = workflows;
+    this.requireReady = requireReady;
   }
 
   /** Business key of the child of a parent's step row. */
@@ -106,14 +109,15 @@ public final class ChildWorkflows implements AutoCloseable {
     for (Transition.ChildStart start : starts) {
       String row = start.row().name();
       String key = businessKey(parent.id(), row);
-      Optional<WorkflowSpec> spec = specs.find(parent.namespace(), start.workflow());
-      if (spec.isEmpty()) {
+      Optional<Workflow> workflow = workflows.find(parent.namespace(), start.workflow())
+          .filter(w -> Startability.refusal(w, requireReady).isEmpty());
+      if (workflow.isEmpty()) {
         tx.wake(parent.id()); // refused by the drive, with the reason
         continue;
       }
       WorkflowDefinition definition;
       try {
-        definition = definitions.current(c, parent.namespace(), start.workflow(), spec.get());
+        definition = definitions.current(c, parent.namespace(), start.workflow(), workflow.get().getSpec());
       } catch (IllegalArgumentException e) {
         tx.wake(parent.id());
         continue;
@@ -270,7 +274,7 @@ public final class ChildWorkflows implements AutoCloseable {
         }
         LinkStore.Child child = children.get(row.stepName());
         if (!row.isCompensation() && row.isRunning() && child == null && parent.status().isActive()
-            && specs.ready()) {
+            && workflows.ready()) {
           engine.apply(tx, parent, new Stimulus.ChildRefused(row.name(), refusal(c, parent, row)));
           parent = instances.lock(c, parentId).orElseThrow();
         } else if (!row.isCompensation() && !row.isRunning() && row.status() != StepStatus.SUCCEEDED
@@ -320,11 +324,11 @@ public final class ChildWorkflows implements AutoCloseable {
     }
     String workflow = d.step(row.definitionName()).filter(dev.baton.workflow.Step.Child.class::isInstance)
         .map(s -> ((dev.baton.workflow.Step.Child) s).workflow()).orElse("?");
-    Optional<WorkflowSpec> spec = specs.find(parent.namespace(), workflow);
-    return spec.isEmpty()
-        ? "Workflow " + parent.namespace() + "/" + workflow + " does not exist: no child instance was started"
-        : "Workflow " + parent.namespace() + "/" + workflow + " cannot run (see its Ready condition): no child"
-            + " instance was started";
+    Optional<Workflow> found = workflows.find(parent.namespace(), workflow);
+    String why = found.isEmpty() ? "Workflow " + parent.namespace() + "/" + workflow + " does not exist"
+        : Startability.refusal(found.get(), requireReady).orElse("Workflow " + parent.namespace() + "/" + workflow
+            + " cannot run");
+    return why + ": no child instance was started";
   }
 
   @Override

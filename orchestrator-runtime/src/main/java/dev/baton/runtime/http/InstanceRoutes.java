@@ -1,7 +1,6 @@
 package dev.baton.runtime.http;
 
 import dev.baton.api.json.Json;
-import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.contract.BatonDuration;
 import dev.baton.httpapi.ApiPaths;
@@ -13,6 +12,7 @@ import dev.baton.httpapi.InstanceList;
 import dev.baton.httpapi.RequestBody;
 import dev.baton.httpapi.StartRequest;
 import dev.baton.runtime.core.InstanceStatus;
+import dev.baton.runtime.definitions.Startability;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -20,7 +20,6 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceRecord;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.StepStore;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.javalin.http.Context;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -32,7 +31,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -137,21 +135,10 @@ final class InstanceRoutes {
   private Workflow startable(String ns, String name) {
     Workflow workflow = workflows.find(ns, name).orElseThrow(() -> ApiError.notFound(
         "no Workflow '" + name + "' in namespace '" + ns + "'" + (workflows.watches(ns) ? "" : " (namespace not watched)")));
-    refuseWhileDeleted(workflow);
-    refuseUnlessReady(workflow);
+    Startability.refusal(workflow, requireReady).ifPresent(why -> {
+      throw ApiError.conflict(why);
+    });
     return workflow;
-  }
-
-  /** A Workflow being deleted takes no new instances; those it has go on or fail, as it was deleted (design.md). */
-  private static void refuseWhileDeleted(Workflow workflow) {
-    if (WorkflowWatcher.isBeingDeleted(workflow)) {
-      throw ApiError.conflict("Workflow " + workflow.getMetadata().getNamespace() + "/"
-          + workflow.getMetadata().getName() + " is being deleted: it starts no new instances; "
-          + (WorkflowWatcher.failsRunningOnDelete(workflow)
-              ? "its unfinished ones are failed (" + WorkflowWatcher.ON_DELETE + ": " + WorkflowWatcher.FAIL_RUNNING
-                  + ")"
-              : "its unfinished ones run to their end, then it is gone"));
-    }
   }
 
   private static Map<String, Object> requestTraceHeaders(Context ctx) {
@@ -254,21 +241,6 @@ final class InstanceRoutes {
 
   private InstanceDocument detail(UUID id) throws SQLException {
     return documents.detail(id).orElseThrow(() -> notFound(id));
-  }
-
-  /** The operator says whether a Workflow works; without an operator (no status) it is taken as it is. */
-  private void refuseUnlessReady(Workflow workflow) {
-    Optional<Condition> ready = workflow.getStatus() == null
-        ? Optional.empty()
-        : workflow.getStatus().condition(ConditionTypes.READY);
-    String where = workflow.getMetadata().getNamespace() + "/" + workflow.getMetadata().getName();
-    if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
-      throw ApiError.conflict("Workflow " + where + " is not Ready (" + ready.get().getReason() + "): "
-          + ready.get().getMessage());
-    }
-    if (requireReady && (ready.isEmpty() || !"True".equals(ready.get().getStatus()))) {
-      throw ApiError.conflict("Workflow " + where + " is not Ready yet: the operator has not confirmed its topology");
-    }
   }
 
   private byte[] body(Context ctx) {

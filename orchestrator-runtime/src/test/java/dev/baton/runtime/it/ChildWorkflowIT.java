@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.api.v1alpha1.WorkflowStatus;
 import dev.baton.runtime.it.TestWorker.Reply;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -175,6 +178,31 @@ class ChildWorkflowIT {
     List<String> undone = w.effects().stream().filter(e -> e.endsWith("|void") || e.endsWith("|discard")
         || e.endsWith("|release")).map(e -> e.substring(e.indexOf('|') + 1)).toList();
     assertThat(undone).containsExactly("void", "discard", "release");
+  }
+
+  @Test
+  void aChildWorkflowItsOperatorSaysIsNotReadyStartsNothingAndTheStepSaysWhy() {
+    h.apply("invoicing-nr", yaml(invoicing("nr")));
+    h.apply("order-nr", yaml(order("nr", "invoicing-nr")));
+    Workflow child = h.client.resources(Workflow.class).inNamespace(RuntimeHarness.NS).withName("invoicing-nr").get();
+    WorkflowStatus status = new WorkflowStatus();
+    status.setConditions(List.of(new ConditionBuilder().withType("Ready").withStatus("False")
+        .withReason("MissingService").withMessage("step 'issue' uses service 'nr-inv', which no WorkerService provides")
+        .build()));
+    child.setStatus(status);
+    h.client.resources(Workflow.class).inNamespace(RuntimeHarness.NS).resource(child).updateStatus();
+    TestWorker w = h.worker()
+        .serve("q.nr-stock.reserve", "nr-stock", "reserve", c -> Reply.success(json("{}")))
+        .serve("q.nr-stock.release", "nr-stock", "release", c -> Reply.success(json("{}")));
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.client.resources(Workflow.class)
+        .inNamespace(RuntimeHarness.NS).withName("invoicing-nr").get().getStatus() != null);
+
+    UUID id = start("order-nr", "nr-1", "{\"id\": \"o-6\"}");
+    JsonNode parent = h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(20));
+    assertThat(parent.at("/lastError/errorCode").asText()).isEqualTo("ChildUnavailable");
+    assertThat(parent.at("/lastError/reason").asText()).contains("is not Ready (MissingService)");
+    assertThat(parent.has("children")).isFalse();
+    assertThat(commands(w, "release")).containsExactly(id.toString());
   }
 
   @Test
