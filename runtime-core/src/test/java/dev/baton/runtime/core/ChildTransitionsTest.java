@@ -154,6 +154,19 @@ class ChildTransitionsTest {
   }
 
   @Test
+  void theInstancesDeadlineTimesOutAChildStepInFlightAndTheParentUndoesWhatItDid() {
+    SimulatedInstance i = invoicing();
+    i.pastDeadline = true;
+
+    i.decide(new Stimulus.InstanceTimedOut());
+
+    assertThat(i.latest("invoice").status()).isEqualTo(StepStatus.TIMED_OUT);
+    assertThat(i.latest("invoice").errorCode()).isEqualTo(StateMachine.INSTANCE_TIMEOUT);
+    assertThat(i.status).isEqualTo(InstanceStatus.COMPENSATING);
+    assertThat(i.sent()).containsExactly("reserve/compensate release"); // the child is cancelled after the commit
+  }
+
+  @Test
   void aCancelEndsTheStepInFlightAndAFailureElsewhereDoesNotAwaitTheChild() {
     SimulatedInstance i = invoicing();
     i.decide(new Stimulus.Cancel(false));
