@@ -155,13 +155,22 @@ public final class ChildWorkflows implements AutoCloseable {
   }
 
   /**
-   * The parent's children as its state machine reads them, by step row: status, the attempt they answer, and a
-   * succeeded one's outputs.
+   * The parent's children as its state machine reads them, by step row: status, the attempt they answer, and the
+   * outputs of a succeeded one whose step still waits for it (only those: a map of a thousand children reads the
+   * steps of none of those already taken in).
+   *
+   * @param rows the parent's step rows
    */
-  Map<String, ChildState> statesOf(Connection c, UUID parent) throws SQLException {
+  Map<String, ChildState> statesOf(Connection c, UUID parent, List<StepState> rows) throws SQLException {
+    Set<String> waiting = new java.util.HashSet<>();
+    for (StepState r : rows) {
+      if (r.kind().equals("workflow") && !r.isCompensation() && r.isRunning()) {
+        waiting.add(r.name());
+      }
+    }
     Map<String, ChildState> out = new HashMap<>();
     for (LinkStore.Child child : links.childrenOf(c, parent)) {
-      JsonNode outputs = child.status() == InstanceStatus.SUCCEEDED
+      JsonNode outputs = child.status() == InstanceStatus.SUCCEEDED && waiting.contains(child.parentStep())
           ? outputsOf(steps.listFor(c, child.id())) : null;
       out.put(child.parentStep(), new ChildState(child.id(), child.status(), child.parentAttempt(), outputs,
           reasonOf(child.lastErrorJson())));

@@ -343,7 +343,7 @@ public final class Engine {
         : signals != null ? signals.getOrDefault(instance.id(), List.of())
         : steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
     boolean parent = children != null && hasChildSteps(definition);
-    Map<String, InstanceState.ChildState> childStates = parent ? children.statesOf(c, instance.id()) : Map.of();
+    Map<String, InstanceState.ChildState> childStates = parent ? children.statesOf(c, instance.id(), rows) : Map.of();
     Transition t = machine.decide(definition, state(instance, rows, stored, childStates), stimulus);
     if (parent && !t.childStarts().isEmpty()) {
       children.start(tx, instance, t.childStarts());
