@@ -21,6 +21,8 @@ import java.util.List;
  *     retry), or null when its Workflow sets none
  * @param createdBy who started the instance ({@link AuditEntry#user}), or null for instances older than the audit
  * @param audit every action taken on the instance, oldest first (full form only)
+ * @param parent the instance whose child workflow step started this one, or null (full form only)
+ * @param children the instances this one's child workflow steps started, or null for none (full form only)
  */
 public record InstanceDocument(
     String id,
@@ -44,7 +46,26 @@ public record InstanceDocument(
     @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode input,
     @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode outputs,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<StepDocument> steps,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<AuditEntry> audit) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<AuditEntry> audit,
+    @JsonInclude(JsonInclude.Include.NON_NULL) InstanceLink parent,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<InstanceLink> children) {
+
+  /** An instance without links to others (no child workflow step started it or was started by it). */
+  public InstanceDocument(String id, String namespace, String workflow, int revision, String businessKey,
+      String traceId, String status, String phase, String currentStep, int attempt, Instant since, Instant deadline,
+      Instant instanceDeadline, LastError lastError, Instant createdAt, Instant updatedAt, Instant finishedAt,
+      String createdBy, JsonNode input, JsonNode outputs, List<StepDocument> steps, List<AuditEntry> audit) {
+    this(id, namespace, workflow, revision, businessKey, traceId, status, phase, currentStep, attempt, since,
+        deadline, instanceDeadline, lastError, createdAt, updatedAt, finishedAt, createdBy, input, outputs, steps,
+        audit, null, null);
+  }
+
+  /** The same instance with its links. */
+  public InstanceDocument withLinks(InstanceLink parent, List<InstanceLink> children) {
+    return new InstanceDocument(id, namespace, workflow, revision, businessKey, traceId, status, phase, currentStep,
+        attempt, since, deadline, instanceDeadline, lastError, createdAt, updatedAt, finishedAt, createdBy, input,
+        outputs, steps, audit, parent, children == null || children.isEmpty() ? null : List.copyOf(children));
+  }
 
   /** The list form of this instance: without input, outputs, steps and audit. */
   public InstanceDocument summary() {

@@ -61,6 +61,23 @@ class WireFormTest {
   }
 
   @Test
+  void linksToAParentAndChildrenAreWrittenOnlyWhenThereAreSome() {
+    JsonNode alone = Json.MAPPER.valueToTree(instance(List.of()));
+    assertThat(alone.has("parent")).isFalse();
+    assertThat(alone.has("children")).isFalse();
+    assertThat(Json.MAPPER.valueToTree(instance(List.of()).withLinks(null, List.of())).has("children")).isFalse();
+
+    JsonNode linked = Json.MAPPER.valueToTree(instance(List.of()).withLinks(
+        new InstanceLink("invoice", "p-1", "order", "RUNNING"),
+        List.of(new InstanceLink("audit[2]", "c-1", "auditing", "SUCCEEDED"))));
+    assertThat(linked.at("/parent/id").asText()).isEqualTo("p-1");
+    assertThat(linked.at("/parent/step").asText()).isEqualTo("invoice");
+    assertThat(linked.at("/children/0/step").asText()).isEqualTo("audit[2]");
+    assertThat(linked.at("/children/0/status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(linked.at("/children/0").fieldNames()).toIterable().containsExactly("step", "id", "workflow", "status");
+  }
+
+  @Test
   void aMapSaysHowManyItemsItsListHas() {
     StepDocument map = new StepDocument("ship-items", "map", null, null, "RUNNING", 1, T, null, null, null, null,
         null, null, 3);
