@@ -1,5 +1,6 @@
 package dev.baton.runtime.it;
 
+import static dev.baton.runtime.it.RuntimeHarness.json;
 import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,14 +55,6 @@ class ChildWorkflowIT {
           {name: invoice, workflow: %2$s, input: {order: "input.id", fail: "has(input.fail) && input.fail"}},
           {name: ship, service: %1$s-stock, command: ship}]}
         """.formatted(p, child);
-  }
-
-  static JsonNode json(String text) {
-    try {
-      return RuntimeHarness.JSON.readTree(text);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(e);
-    }
   }
 
   /** Serves both Workflows' commands; {@code issue} and {@code ship} as given. */

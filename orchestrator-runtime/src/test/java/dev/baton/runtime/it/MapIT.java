@@ -1,5 +1,6 @@
 package dev.baton.runtime.it;
 
+import static dev.baton.runtime.it.RuntimeHarness.json;
 import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,14 +55,6 @@ class MapIT {
       items.add("{\"sku\": \"sku-" + i + "\"}");
     }
     return "{\"items\": [" + String.join(", ", items) + "]}";
-  }
-
-  static JsonNode json(String text) {
-    try {
-      return RuntimeHarness.JSON.readTree(text);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(e);
-    }
   }
 
   static TestWorker shippingWorker(String p, TestWorker.Behaviour ship) {

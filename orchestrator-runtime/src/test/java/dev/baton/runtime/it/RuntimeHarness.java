@@ -185,6 +185,15 @@ final class RuntimeHarness implements AutoCloseable {
   private static final ObjectMapper YAML = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
 
   /** A spec written as in a resource (YAML flow style). */
+  /** JSON text as a tree, for the bodies and outputs tests compare. */
+  static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
   static WorkflowSpec yaml(String spec) {
     try {
       return YAML.readValue(spec, WorkflowSpec.class);

@@ -1,5 +1,6 @@
 package dev.baton.runtime.it;
 
+import static dev.baton.runtime.it.RuntimeHarness.json;
 import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,14 +55,6 @@ class StepKindsIT {
           {name: ship, service: %1$s-ship, command: ship,
            input: {address: "input.address", approvedBy: "has(steps.approval) ? steps.approval.output.by : 'auto'"}}]}
         """.formatted(p, delay);
-  }
-
-  static JsonNode json(String text) {
-    try {
-      return RuntimeHarness.JSON.readTree(text);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(e);
-    }
   }
 
   /** Serves every command of {@link #order}: each answers with its own behaviour. */
