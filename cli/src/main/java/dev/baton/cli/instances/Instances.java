@@ -4,6 +4,7 @@ import dev.baton.cli.support.Table;
 import dev.baton.cli.support.Times;
 import dev.baton.httpapi.AuditEntry;
 import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.httpapi.LastError;
 import dev.baton.httpapi.MapIterations;
 import dev.baton.httpapi.MapIterations.Iteration;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -23,6 +25,8 @@ final class Instances {
   private static final int MAX_INPUT = 300;
   /** The iterations {@code describe} lists per map: a map of 10,000 items stays a screenful. */
   static final int ITERATIONS_LISTED = 20;
+  /** The child instances {@code describe} lists: a map's iterations can start thousands. */
+  static final int CHILDREN_LISTED = 20;
 
   private Instances() {}
 
@@ -83,14 +87,18 @@ final class Instances {
   }
 
   /**
-   * {@code describe}: the instance in a few lines, then the timeline of its executions, compensations marked, each
-   * map's iterations folded under it.
+   * {@code describe}: the instance in a few lines (the parent that started it, if one did), then the timeline of its
+   * executions, compensations marked, each map's iterations folded under it, and the child instances its child
+   * workflow steps started.
    */
   static void describe(PrintWriter out, InstanceDocument i, Instant now) {
     field(out, "Instance", i.id());
     field(out, "Workflow", i.namespace() + "/" + i.workflow()
         + (i.revision() > 0 ? " (revision " + i.revision() + ")" : ""));
     field(out, "Business key", i.businessKey());
+    if (i.parent() != null) {
+      field(out, "Parent", parent(i.parent()));
+    }
     field(out, "Status", i.status());
     String trace = text(i.traceId());
     if (!trace.isEmpty()) {
@@ -132,6 +140,11 @@ final class Instances {
         iterations(out, m, failedStep, now);
       }
     }
+    List<InstanceLink> children = i.children();
+    if (children != null && !children.isEmpty()) {
+      out.println();
+      children(out, children);
+    }
     List<AuditEntry> audit = i.audit();
     if (audit != null && !audit.isEmpty()) {
       out.println();
@@ -141,6 +154,32 @@ final class Instances {
       t.print(out);
     }
     out.flush();
+  }
+
+  /** {@code <id> (orders, step invoice, RUNNING)}; only the step once the purge has taken the parent. */
+  private static String parent(InstanceLink p) {
+    if (p.workflow() == null && p.status() == null) {
+      return p.id() + " (step " + text(p.step()) + "; no longer kept)";
+    }
+    return p.id() + " (" + text(p.workflow()) + ", step " + text(p.step()) + ", " + text(p.status()) + ")";
+  }
+
+  /**
+   * The instances the child workflow steps started, the first {@link #CHILDREN_LISTED}: those that ended otherwise
+   * than SUCCEEDED first, then running, cancelled and succeeded ones ({@link MapIterations#FAILED_FIRST}).
+   */
+  private static void children(PrintWriter out, List<InstanceLink> children) {
+    out.println("Children (the instances its child workflow steps started; baton describe <id> shows one):");
+    List<InstanceLink> listed = new ArrayList<>(children);
+    listed.sort(Comparator.comparing(InstanceLink::status, MapIterations.FAILED_FIRST));
+    Table t = new Table("STEP", "ID", "WORKFLOW", "STATUS");
+    listed.subList(0, Math.min(CHILDREN_LISTED, listed.size()))
+        .forEach(c -> t.row(c.step(), c.id(), c.workflow(), c.status()));
+    t.print(out);
+    int more = listed.size() - CHILDREN_LISTED;
+    if (more > 0) {
+      out.println(String.format(Locale.ROOT, "... %,d more child instances (-o json shows every one)", more));
+    }
   }
 
   private static String where(InstanceDocument i, Instant now) {
@@ -168,7 +207,9 @@ final class Instances {
           + (e.at() == null ? "" : " (" + Times.age(e.at(), now) + " ago)");
     }
     StringBuilder sb = new StringBuilder(undone(step));
-    sb.append(" (").append(isCompensation(step) ? "compensation " : "").append(text(e.action()))
+    // a step that sends no command (a child workflow step, a wait) by its kind
+    String action = text(e.action()).isEmpty() ? text(e.kind()) : e.action();
+    sb.append(" (").append(isCompensation(step) ? "compensation " : "").append(action)
         .append(", attempt ").append(e.attempt()).append("): ");
     sb.append(text(e.status())).append(' ').append(text(e.errorCode()));
     String reason = text(e.reason());

@@ -7,9 +7,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.json.Json;
 import dev.baton.httpapi.AuditEntry;
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.httpapi.MapIterations;
 import dev.baton.httpapi.MapIterations.Iteration;
 import dev.baton.httpapi.StepDocument;
+import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.InstanceView.StepView;
@@ -19,12 +21,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code /ui/instances/{id}}: the picture of the steps, the facts that say where the instance is, the buttons, and
- * every step as a row of text (name, status, attempt, times, duration, error, output); under a map's row, its
- * iterations folded: counts by status, and a list of the first {@link #ITERATIONS_LISTED} (failed first).
+ * {@code /ui/instances/{id}}: the picture of the steps, the facts that say where the instance is (and, for a child
+ * instance, its parent), the buttons, and every step as a row of text (name, status, attempt, times, duration, error,
+ * output; a child workflow step's child instance); under a map's row, its iterations folded: counts by status, and a
+ * list of the first {@link #ITERATIONS_LISTED} (failed first). An instance's page is {@link #href}.
  */
 final class InstanceDetailView {
 
@@ -46,6 +50,11 @@ final class InstanceDetailView {
   }
 
   private InstanceDetailView() {}
+
+  /** The page of an instance, for a link to it: {@code /ui/instances/<id>}. */
+  static String href(String id) {
+    return "/ui/instances/" + url(id);
+  }
 
   static String page(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, String notice,
       boolean error, Instant now, TraceLink traces) {
@@ -82,6 +91,9 @@ final class InstanceDetailView {
         .append(i.active() ? "<dt>Current step</dt>" : "<dt>Stopped at</dt>").append("<dd id=\"current-step\">").append(esc(where(i)))
         .append(", attempt ").append(i.attempt())
         .append("</dd>");
+    if (i.parent() != null) {
+      parent(b, i.parent());
+    }
     if (i.active() && i.since() != null) {
       b.append("<dt>Since</dt><dd>").append(Html.time(i.since())).append(" (")
           .append(Html.duration(Duration.between(i.since(), now))).append(" ago)</dd>");
@@ -123,6 +135,37 @@ final class InstanceDetailView {
       b.append(" (took ").append(Html.duration(Duration.between(i.createdAt(), i.finishedAt()))).append(')');
     }
     b.append("</dd></dl></div>");
+  }
+
+  /**
+   * The instance whose child workflow step started this one: its Workflow linked to its page, the step, its status;
+   * only its id once the purge has taken it.
+   */
+  private static void parent(StringBuilder b, InstanceLink p) {
+    b.append("<dt>Parent</dt><dd id=\"parent\">");
+    if (p.workflow() == null && p.status() == null) {
+      b.append("<span class=\"mono\">").append(esc(p.id())).append("</span>, step <span class=\"mono\">")
+          .append(esc(p.step())).append("</span> <span class=\"muted\">(no longer kept)</span></dd>");
+      return;
+    }
+    b.append("<a id=\"parent-link\" href=\"").append(esc(href(p.id()))).append("\">")
+        .append(esc(p.workflow() == null ? p.id() : p.workflow()))
+        .append("</a>, step <span class=\"mono\">").append(esc(p.step())).append("</span> ")
+        .append(Html.badge(p.status())).append(" <span class=\"muted mono\">").append(esc(p.id()))
+        .append("</span></dd>");
+  }
+
+  /**
+   * A child instance, next to the step that started it: its Workflow linked to its page, and its status — in red
+   * when it is why the step failed ({@code failedTheStep}), whatever it ended as (failed, compensated, cancelled).
+   */
+  private static void child(StringBuilder b, InstanceLink c, boolean failedTheStep) {
+    b.append("<span class=\"child\" id=\"child-").append(esc(url(c.step()))).append("\">↳ <a href=\"")
+        .append(esc(href(c.id()))).append("\" data-child=\"").append(esc(c.id())).append("\" title=\"child instance ")
+        .append(esc(c.id())).append("\">").append(esc(c.workflow() == null ? c.id() : c.workflow())).append("</a> ")
+        .append(failedTheStep ? "<span class=\"badge status-failed\">" + esc(c.status()) + "</span>"
+            : Html.badge(c.status()))
+        .append("</span>");
   }
 
   /** The current step in words: a compensation is named after the step it undoes. */
@@ -200,7 +243,9 @@ final class InstanceDetailView {
       } else {
         b.append("<tr id=\"step-").append(esc(url(box.name()))).append("\" data-step=\"").append(esc(box.name()))
             .append("\" data-status=\"").append(esc(box.status())).append("\"><td data-label=\"Step\"><b>")
-            .append(esc(box.name())).append("</b></td><td data-label=\"Status\">").append(Html.badge(box.status()))
+            .append(esc(box.name())).append("</b>")
+            .append(box.workflow() == null ? "" : "<br><span class=\"muted\">↳ " + esc(box.workflow()) + "</span>")
+            .append("</td><td data-label=\"Status\">").append(Html.badge(box.status()))
             .append("</td><td colspan=\"6\" class=\"muted\">not dispatched</td></tr>");
       }
     }
@@ -209,7 +254,7 @@ final class InstanceDetailView {
         row(b, s, now);
         MapIterations iterations = i.maps().get(s.name());
         if (iterations != null) {
-          iterations(b, iterations, i.lastError() == null ? null : i.lastError().step());
+          iterations(b, iterations, i.lastError() == null ? null : i.lastError().step(), i.children());
         }
       }
     }
@@ -219,9 +264,10 @@ final class InstanceDetailView {
   /**
    * A map's iterations, folded: its counts as the summary of a list of the first {@link #ITERATIONS_LISTED}, the one
    * the last error names first, then failed ones, open when any failed; each with its index, status and the latest
-   * attempt of each step inside it.
+   * attempt of each step inside it, and the child instance of a child workflow step ({@code children}, by row).
    */
-  private static void iterations(StringBuilder b, MapIterations m, String lastErrorStep) {
+  private static void iterations(StringBuilder b, MapIterations m, String lastErrorStep,
+      Map<String, InstanceLink> children) {
     String map = m.map().name();
     b.append("<tr class=\"iterations\" id=\"iterations-").append(esc(url(map))).append("\" data-map=\"")
         .append(esc(map)).append("\"><td colspan=\"8\"><details id=\"iterations-of-").append(esc(url(map)))
@@ -241,6 +287,11 @@ final class InstanceDetailView {
         if (error != null) {
           b.append(" <span class=\"").append("CANCELLED".equals(s.status()) ? "muted" : "status-failed").append("\">")
               .append(esc(error.text())).append("</span>");
+        }
+        InstanceLink c = "workflow".equals(s.kind()) && !s.isCompensation() ? children.get(s.name()) : null;
+        if (c != null) {
+          b.append(' ');
+          child(b, c, error != null && StateMachine.CHILD_FAILED.equals(error.code()));
         }
         b.append("</li>");
       }
@@ -270,7 +321,13 @@ final class InstanceDetailView {
       b.append(" <span class=\"muted\">").append(s.kind().wireName())
           .append(s.parent() == null ? "" : " in " + esc(s.parent())).append("</span>");
     }
-    b.append("<br><span class=\"muted\">").append(esc(d.action())).append("</span></td>");
+    if (s.child() != null) {
+      b.append("<br>");
+      child(b, s.child(), s.failedByItsChild());
+      b.append("</td>");
+    } else {
+      b.append("<br><span class=\"muted\">").append(esc(d.action())).append("</span></td>");
+    }
     cells(b, d, now, "step-" + s.name());
     if (s.dispatches().size() > 1) {
       b.append("<tr class=\"compensation\"><td colspan=\"8\"><details id=\"history-").append(esc(url(s.name())))

@@ -2,9 +2,11 @@ package dev.baton.runtime.ui;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.httpapi.AuditEntry;
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.httpapi.MapIterations;
 import dev.baton.httpapi.MapIterations.Iteration;
 import dev.baton.httpapi.StepDocument;
+import dev.baton.runtime.core.StateMachine;
 import dev.baton.workflow.StepKind;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,13 +21,15 @@ import java.util.stream.Stream;
  * taken on it ({@code audit}, oldest first; empty for instances older than the audit); {@code instanceDeadline}: when
  * the whole instance times out (its Workflow's {@code spec.timeout}), or null; {@code maps}: each map step's
  * iterations, folded (by the map's name) — their rows are there, not in {@code steps}, which a map of 10,000 items
- * would otherwise fill.
+ * would otherwise fill; {@code parent}: the instance whose child workflow step started this one, or null;
+ * {@code children}: the instances this one's child workflow steps started (in maps' iterations too), by the step row
+ * that started each ({@code invoice}, {@code invoice[3]}).
  */
 record InstanceView(String id, String namespace, String workflow, int revision, String businessKey, String status,
     String phase, String currentStep, int attempt, Instant since, Instant deadline, Failure lastError,
     Instant createdAt, Instant updatedAt, Instant finishedAt, JsonNode input, JsonNode outputs, List<StepView> steps,
     String traceId, String createdBy, List<AuditEntry> audit, Instant instanceDeadline,
-    Map<String, MapIterations> maps) {
+    Map<String, MapIterations> maps, InstanceLink parent, Map<String, InstanceLink> children) {
 
   /** An error as the document has it: which step (and dispatch) failed how. */
   record Failure(String step, String kind, String status, String code, String reason, Instant at) {
@@ -49,13 +53,25 @@ record InstanceView(String id, String namespace, String workflow, int revision, 
 
   /**
    * A step: its kind, the enclosing step ({@code parent}, null at the top), its latest dispatch (what its status,
-   * attempt and times are), every dispatch, the latest dispatch of its compensation, if one ran, and for a choice
-   * the case it took ({@code 0}, {@code 1}, … or {@code otherwise}; null before it decided).
+   * attempt and times are), every dispatch, the latest dispatch of its compensation, if one ran, for a choice
+   * the case it took ({@code 0}, {@code 1}, … or {@code otherwise}; null before it decided), and for a child
+   * workflow step the instance it started ({@code child}; null before it started one, and for the other kinds).
    */
   record StepView(String name, StepKind kind, String parent, Dispatch latest, List<Dispatch> dispatches,
-      Dispatch compensation, String chosen) {
+      Dispatch compensation, String chosen, InstanceLink child) {
+    /** A step that started no child instance. */
+    StepView(String name, StepKind kind, String parent, Dispatch latest, List<Dispatch> dispatches,
+        Dispatch compensation, String chosen) {
+      this(name, kind, parent, latest, dispatches, compensation, chosen, null);
+    }
+
     String status() {
       return latest.status();
+    }
+
+    /** Whether its latest dispatch failed because its child instance ended otherwise than SUCCEEDED. */
+    boolean failedByItsChild() {
+      return latest.error() != null && StateMachine.CHILD_FAILED.equals(latest.error().code());
     }
   }
 
@@ -66,6 +82,11 @@ record InstanceView(String id, String namespace, String workflow, int revision, 
 
   Optional<StepView> step(String name) {
     return steps.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** The instance a child workflow step's row started ({@code invoice}, {@code invoice[3]}), if it started one. */
+  Optional<InstanceLink> childOf(String row) {
+    return Optional.ofNullable(children.get(row));
   }
 
   /** The iteration a step runs in ({@code ship-one[3]}: iteration 3 of its map), when it runs in one. */

@@ -3,6 +3,7 @@ package dev.baton.runtime.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.httpapi.LastError;
 import dev.baton.httpapi.MapIterations;
 import dev.baton.httpapi.StepDocument;
@@ -11,6 +12,7 @@ import dev.baton.runtime.ui.InstanceView.Failure;
 import dev.baton.runtime.ui.InstanceView.StepView;
 import dev.baton.workflow.StepKind;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,8 @@ import java.util.Map;
  * Reads the instance document of {@code GET /api/v1/instances/{id}} — the contract, not the tables behind it —
  * into an {@link InstanceView}. Compensations are recognised in both forms the contract allows: kind
  * {@code COMPENSATION} with the step's name, or a task named {@code <step>/compensate}. The rows of a map's iterations
- * ({@code ship-items[3]}, {@code ship-one[3]}, ...) are folded per map ({@link MapIterations}), not made steps.
+ * ({@code ship-items[3]}, {@code ship-one[3]}, ...) are folded per map ({@link MapIterations}), not made steps. The
+ * instances child workflow steps started ({@code children}) go to their steps, and stay by row for iterations'.
  */
 final class InstanceViewAdapter {
 
@@ -38,6 +41,12 @@ final class InstanceViewAdapter {
   }
 
   static InstanceView from(InstanceDocument doc) {
+    Map<String, InstanceLink> children = new LinkedHashMap<>();
+    for (InstanceLink child : doc.children() == null ? List.<InstanceLink>of() : doc.children()) {
+      if (child != null && child.step() != null) {
+        children.put(child.step(), child);
+      }
+    }
     Map<String, StepBuilder> steps = new LinkedHashMap<>();
     Map<String, Dispatch> compensations = new LinkedHashMap<>();
     List<StepDocument> rows = doc.steps() == null ? List.of() : doc.steps();
@@ -58,14 +67,15 @@ final class InstanceViewAdapter {
       }
     }
     List<StepView> views = new ArrayList<>();
-    steps.values().forEach(b -> views.add(b.build(compensations.remove(b.name))));
+    steps.values().forEach(b -> views.add(b.build(compensations.remove(b.name), children.get(b.name))));
     // a compensation whose step is not in the list (cannot happen today) still shows
     compensations.forEach((name, d) -> views.add(new StepView(name, StepKind.TASK, null, d, List.of(d), d, null)));
     return new InstanceView(doc.id(), doc.namespace(), doc.workflow(), doc.revision(), doc.businessKey(),
         doc.status(), doc.phase(), doc.currentStep(), doc.attempt(), doc.since(), doc.deadline(),
         lastError(doc.lastError()), doc.createdAt(), doc.updatedAt(), doc.finishedAt(), orMissing(doc.input()),
         orMissing(doc.outputs()), List.copyOf(views), doc.traceId(), doc.createdBy(),
-        doc.audit() == null ? List.of() : List.copyOf(doc.audit()), doc.instanceDeadline(), MapIterations.of(rows));
+        doc.audit() == null ? List.of() : List.copyOf(doc.audit()), doc.instanceDeadline(), MapIterations.of(rows),
+        doc.parent(), Collections.unmodifiableMap(children));
   }
 
   /**
@@ -114,9 +124,9 @@ final class InstanceViewAdapter {
       this.parent = parent;
     }
 
-    StepView build(Dispatch compensation) {
+    StepView build(Dispatch compensation, InstanceLink child) {
       return new StepView(name, kind, parent, dispatches.get(dispatches.size() - 1), List.copyOf(dispatches),
-          compensation, chosen);
+          compensation, chosen, child);
     }
   }
 }

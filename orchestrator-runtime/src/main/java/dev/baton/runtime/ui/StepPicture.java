@@ -20,13 +20,16 @@ import java.util.stream.Collectors;
  * numbers): steps run top to bottom, the branches of a parallel group side by side, the cases of a choice side by
  * side with the case taken marked and the others dimmed. A map is one group whatever its number of items: its
  * iterations counted by status under its name, its body (the steps of one iteration) inside, each of those steps
- * with how it went across the iterations. A phone shows the same picture scaled to its width; long pictures scroll.
+ * with how it went across the iterations. A child workflow step is a box a line taller than a task's: the line of its
+ * child. A phone shows the same picture scaled to its width; long pictures scroll.
  */
 record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, List<Edge> edges) {
 
   static final int MARGIN = 12;
   static final int BOX_W = 220;
   static final int BOX_H = 64;
+  /** A child workflow step's box: a task's, and under it the line of its child (the Workflow, the instance). */
+  static final int CHILD_BOX_H = BOX_H + 18;
   static final int GAP_Y = 24;
   static final int GAP_X = 20;
   static final int PAD = 10;
@@ -48,11 +51,12 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
   /**
    * A step drawn as a box; {@code step} is what the instance did there (null: never dispatched, and for a step of a
-   * map's body, which runs once per iteration); {@code signal}: what a wait waits for (null otherwise); {@code body}:
-   * for a step of a map's body, how it went across the iterations (null otherwise).
+   * map's body, which runs once per iteration); {@code signal}: what a wait waits for (null otherwise);
+   * {@code workflow}: the Workflow a child workflow step starts (null otherwise); {@code body}: for a step of a map's
+   * body, how it went across the iterations (null otherwise).
    */
   record Box(String name, StepKind kind, int x, int y, int w, int h, String status, StepView step, String signal,
-      Body body) {}
+      String workflow, Body body) {}
 
   /**
    * A step of a map's body across the map's iterations: the latest attempt of each counted by status (failures
@@ -129,7 +133,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
 
     Size measure(Node n) {
       if (!n.kind().isGroup()) {
-        return new Size(BOX_W, BOX_H);
+        return new Size(BOX_W, n.kind() == StepKind.WORKFLOW ? CHILD_BOX_H : BOX_H);
       }
       int w = 0;
       int h = 0;
@@ -176,7 +180,7 @@ record StepPicture(int width, int height, List<Box> boxes, List<Frame> frames, L
       String status = step != null ? step.status() : body != null && !body.counts().isEmpty()
           ? body.counts().keySet().iterator().next() : skipped ? SKIPPED : unreached;
       if (!n.kind().isGroup()) {
-        boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step, n.signal(), body));
+        boxes.add(new Box(n.name(), n.kind(), x, y, s.w(), s.h(), status, step, n.signal(), n.workflow(), body));
         return;
       }
       frames.add(new Frame(n.name(), n.kind(), n.kind().wireName() + " " + n.name(), false, x, y, s.w(), s.h(), status,

@@ -2,6 +2,7 @@ package dev.baton.runtime.ui;
 
 import static dev.baton.runtime.ui.Html.esc;
 
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.httpapi.MapIterations;
 import dev.baton.runtime.ui.InstanceView.Dispatch;
 import dev.baton.runtime.ui.InstanceView.Failure;
@@ -16,7 +17,8 @@ import java.util.List;
 /**
  * Draws a {@link StepPicture} as inline SVG. Colours come from the stylesheet through status classes (no inline
  * styles: the pages' Content-Security-Policy forbids them); every box also says its status in words. Each box links
- * to the step's row in the table below; a map, and each step of its body, to the list of its iterations there.
+ * to the step's row in the table below; a map, and each step of its body, to the list of its iterations there. A
+ * child workflow step's last line, {@code ↳ <workflow> · <status>}, links to its child instance's page.
  */
 final class StepPictureSvg {
 
@@ -94,7 +96,8 @@ final class StepPictureSvg {
     b.append("<rect x=\"").append(box.x()).append("\" y=\"").append(box.y()).append("\" width=\"").append(box.w())
         .append("\" height=\"").append(box.h()).append("\" rx=\"6\"/>");
     int tx = box.x() + 10;
-    String kind = box.kind() == StepKind.TASK ? "" : box.kind().wireName() + " ";
+    // a child workflow step says what it is on its last line (↳ invoicing), as a task says nothing
+    String kind = box.kind() == StepKind.TASK || box.kind() == StepKind.WORKFLOW ? "" : box.kind().wireName() + " ";
     text(b, "name", tx, box.y() + 19, cut(kind + box.name(), NAME_CHARS));
     StringBuilder second = new StringBuilder(tally == null ? box.status() : tally);
     if (box.step() != null) {
@@ -109,11 +112,52 @@ final class StepPictureSvg {
           cut("↺ " + c.action() + " " + c.status(), LINE_CHARS));
     } else if (error != null) { // a cancel is why it stopped, not a failure: not in red
       text(b, "CANCELLED".equals(box.status()) ? "detail-note" : "error", tx, box.y() + 55,
-          cut(error.text(), LINE_CHARS));
+          cut(inBox(box, error), LINE_CHARS));
     } else if (box.signal() != null) {
       text(b, "detail-note", tx, box.y() + 55, cut("waits for signal " + box.signal(), LINE_CHARS));
     }
     b.append("</g></a>");
+    if (box.kind() == StepKind.WORKFLOW) {
+      child(b, box, tx, box.y() + 73);
+    }
+  }
+
+  /**
+   * An error as a box's line says it: a child's failure without what the child's line under it says (its id and how
+   * it ended), so the box has room for why — {@code ChildFailed: tax service is down}; the tooltip has all of it.
+   */
+  private static String inBox(Box box, Failure error) {
+    InstanceLink child = box.step() == null ? null : box.step().child();
+    String reason = error.reason() == null ? "" : error.reason();
+    if (child != null && box.step().failedByItsChild()) {
+      String said = "child instance " + child.id() + " ended " + child.status();
+      if (reason.startsWith(said)) {
+        String why = reason.substring(said.length()).replaceFirst("^: ", "");
+        return error.code() + (why.isBlank() ? "" : ": " + why);
+      }
+    }
+    return error.text();
+  }
+
+  /**
+   * A child workflow step's child: the Workflow it starts, and once it started one the instance's status, linked to
+   * its page (its own link: links do not nest). In red when the child is why the step failed, whatever it ended as
+   * (failed, compensated, cancelled).
+   */
+  private static void child(StringBuilder b, Box box, int x, int y) {
+    InstanceLink child = box.step() == null ? null : box.step().child();
+    String workflow = child != null && child.workflow() != null ? child.workflow() : box.workflow();
+    String line = "↳ " + (workflow == null ? "a child workflow" : workflow);
+    if (child == null) { // not started (yet), or a step of a map's body: its iterations' children are in their list
+      text(b, "detail-note", x, y, cut(line, LINE_CHARS));
+      return;
+    }
+    String status = box.step().failedByItsChild() ? "FAILED" : child.status();
+    b.append("<a href=\"").append(esc(InstanceDetailView.href(child.id()))).append("\" data-child=\"")
+        .append(esc(child.id())).append("\"><title>").append(esc("child instance " + child.id() + " ("
+            + (workflow == null ? "" : workflow + ", ") + child.status() + "): open its page")).append("</title>");
+    text(b, "child " + Html.statusClass(status), x, y, cut(line + " · " + child.status(), LINE_CHARS));
+    b.append("</a>");
   }
 
   private static void text(StringBuilder b, String cls, int x, int y, String text) {

@@ -14,22 +14,33 @@ import java.util.Map;
 
 /**
  * The shape of a workflow's steps as the picture needs it: a sequence of steps, where a group (parallel, choice, map)
- * holds branches, each a sequence again; a map has one, its body: the steps each of its iterations runs. Built from
+ * holds branches, each a sequence again; a map has one, its body: the steps each of its iterations runs; a child
+ * workflow step is a single step, as a task is, that names the Workflow it starts. Built from
  * the spec of the instance's revision, or, when that is not at hand, from the steps the instance document lists.
  */
 record StepTree(List<Node> steps) {
 
   /**
    * One step; a group's branches are its parallel branches or its choice's cases ({@code otherwise} last, always
-   * there, empty when the spec has none); {@code signal}: what a wait waits for.
+   * there, empty when the spec has none); {@code signal}: what a wait waits for; {@code workflow}: the Workflow a
+   * child workflow step starts (null for the other kinds, and when it is not known).
    */
-  record Node(String name, StepKind kind, List<Branch> branches, String signal) {
+  record Node(String name, StepKind kind, List<Branch> branches, String signal, String workflow) {
+    Node(String name, StepKind kind, List<Branch> branches, String signal) {
+      this(name, kind, branches, signal, null);
+    }
+
     Node(String name, StepKind kind, List<Branch> branches) {
       this(name, kind, branches, null);
     }
 
     static Node box(String name, StepKind kind) {
       return new Node(name, kind, List.of());
+    }
+
+    /** A child workflow step, which starts an instance of {@code workflow}. */
+    static Node child(String name, String workflow) {
+      return new Node(name, StepKind.WORKFLOW, List.of(), null, workflow);
     }
   }
 
@@ -76,6 +87,9 @@ record StepTree(List<Node> steps) {
     }
     if (s.getDelay() != null) {
       return Node.box(s.getName(), StepKind.DELAY);
+    }
+    if (s.getWorkflow() != null) {
+      return Node.child(s.getName(), s.getWorkflow());
     }
     return Node.box(s.getName(), StepKind.TASK);
   }
@@ -130,7 +144,8 @@ record StepTree(List<Node> steps) {
   /**
    * From the instance's own steps, when the spec is not at hand: top-level steps in the order they ran, the
    * children of a group in one branch each (the document does not say which branch a step was on); a map without
-   * its body (the steps of its iterations are not among {@code steps}: they are folded).
+   * its body (the steps of its iterations are not among {@code steps}: they are folded); a child workflow step with
+   * the Workflow of the child it started, if it started one.
    */
   static StepTree of(List<StepView> steps) {
     Map<String, List<StepView>> children = new LinkedHashMap<>();
@@ -143,6 +158,9 @@ record StepTree(List<Node> steps) {
   }
 
   private static Node node(StepView s, Map<String, List<StepView>> children) {
+    if (s.kind() == StepKind.WORKFLOW) {
+      return Node.child(s.name(), s.child() == null ? null : s.child().workflow());
+    }
     if (!s.kind().isGroup()) {
       return Node.box(s.name(), s.kind());
     }

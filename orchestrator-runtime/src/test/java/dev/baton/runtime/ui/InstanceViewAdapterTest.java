@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.api.json.Json;
 import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InstanceLink;
 import dev.baton.runtime.ui.InstanceView.StepView;
 import dev.baton.workflow.StepKind;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,45 @@ class InstanceViewAdapterTest {
           "steps": [{"name": "approve-one", "wait": {"signal": "approved"}}]}}]}"""),
         dev.baton.api.v1alpha1.WorkflowSpec.class));
     assertThat(tree.signalOf("approve-one[1]")).contains("approved");
+  }
+
+  @Test
+  void theChildrenOfChildWorkflowStepsGoToTheirStepsAndTheParentToTheInstance() throws Exception {
+    InstanceView v = InstanceViewAdapter.from(Json.MAPPER.readValue("""
+        {"id": "p-1", "status": "RUNNING", "currentStep": "invoice-items",
+         "parent": {"step": "orders[2]", "id": "g-1", "workflow": "batches", "status": "RUNNING"},
+         "children": [{"step": "invoice", "id": "c-1", "workflow": "invoicing", "status": "SUCCEEDED"},
+                      {"step": "invoice-one[0]", "id": "c-2", "workflow": "invoicing", "status": "RUNNING"}],
+         "steps": [
+          {"name": "invoice", "kind": "workflow", "parent": null, "status": "SUCCEEDED", "attempt": 1},
+          {"name": "invoice/compensate", "kind": "workflow", "parent": null, "status": "RUNNING", "attempt": 1},
+          {"name": "invoice-items", "kind": "map", "parent": null, "status": "RUNNING", "attempt": 1, "itemCount": 1},
+          {"name": "invoice-items[0]", "kind": "iteration", "parent": "invoice-items", "status": "RUNNING",
+           "attempt": 1},
+          {"name": "invoice-one[0]", "kind": "workflow", "parent": "invoice-items[0]", "status": "RUNNING",
+           "attempt": 1}
+        ]}""", InstanceDocument.class));
+
+    assertThat(v.parent()).isEqualTo(new InstanceLink("orders[2]", "g-1", "batches", "RUNNING"));
+    StepView invoice = v.step("invoice").orElseThrow();
+    assertThat(invoice.kind()).isEqualTo(StepKind.WORKFLOW);
+    assertThat(invoice.child().id()).isEqualTo("c-1");
+    assertThat(invoice.compensation().status()).as("the compensation of a child workflow step is its step's")
+        .isEqualTo("RUNNING");
+    assertThat(v.step("invoice-items").orElseThrow().child()).isNull();
+    assertThat(v.childOf("invoice-one[0]").orElseThrow().id()).as("an iteration's child, by its row")
+        .isEqualTo("c-2");
+  }
+
+  @Test
+  void anInstanceWithoutLinksHasNoParentAndNoChildren() throws Exception {
+    InstanceView v = InstanceViewAdapter.from(Json.MAPPER.readValue("""
+        {"id": "i-5", "status": "RUNNING", "steps": [
+          {"name": "reserve", "kind": "task", "status": "RUNNING", "attempt": 1}]}""", InstanceDocument.class));
+
+    assertThat(v.parent()).isNull();
+    assertThat(v.children()).isEmpty();
+    assertThat(v.step("reserve").orElseThrow().child()).isNull();
   }
 
   @Test

@@ -227,6 +227,89 @@ class StepPictureTest {
   }
 
   @Test
+  void aChildWorkflowStepIsASingleStepThatNamesTheWorkflowItStarts() {
+    StepTree tree = StepTree.of(ChildInstances.SPEC);
+
+    Node invoice = tree.steps().get(1);
+    assertThat(invoice.kind()).isEqualTo(StepKind.WORKFLOW);
+    assertThat(invoice.workflow()).isEqualTo("invoicing");
+    assertThat(invoice.branches()).isEmpty();
+    assertThat(tree.places()).containsExactly("reserve", "invoice", "ship");
+    assertThat(tree.groups()).isEmpty();
+    assertThat(StepTree.of(ChildInstances.MAP_SPEC).steps().get(0).branches().get(0).steps())
+        .containsExactly(Node.child("invoice", "invoicing"));
+  }
+
+  @Test
+  void aChildWorkflowStepsBoxIsALineTallerThanATasksForItsChild() {
+    InstanceView v = InstanceViewAdapter.from(ChildInstances.order("RUNNING", "RUNNING", "RUNNING"));
+    StepPicture p = StepPicture.layout(StepTree.of(ChildInstances.SPEC), v.steps(), v.maps(), false);
+
+    Box invoice = p.box("invoice").orElseThrow();
+    assertThat(invoice.kind()).isEqualTo(StepKind.WORKFLOW);
+    assertThat(invoice.workflow()).isEqualTo("invoicing");
+    assertThat(invoice.status()).isEqualTo("RUNNING");
+    assertThat(invoice.step().child().id()).isEqualTo("c-1");
+    assertThat(invoice.h()).isEqualTo(StepPicture.CHILD_BOX_H);
+    assertThat(p.box("ship").orElseThrow().y()).isEqualTo(invoice.y() + StepPicture.CHILD_BOX_H + StepPicture.GAP_Y);
+    assertThat(p.height()).isEqualTo(2 * StepPicture.BOX_H + StepPicture.CHILD_BOX_H + 2 * StepPicture.GAP_Y
+        + 2 * StepPicture.MARGIN);
+    noTwoBoxesOverlap(p);
+  }
+
+  @Test
+  void theSvgLinksAChildWorkflowStepsBoxToItsChildInstanceOutsideTheBoxsOwnLink() {
+    InstanceView v = InstanceViewAdapter.from(ChildInstances.order("SUCCEEDED", "SUCCEEDED", "SUCCEEDED"));
+    StepPicture p = StepPicture.layout(StepTree.of(ChildInstances.SPEC), v.steps(), v.maps(), true);
+    String svg = StepPictureSvg.render(p, "t", ChildInstances.T.plusSeconds(90));
+
+    String box = svg.substring(svg.indexOf("<a href=\"#step-invoice\">"), svg.indexOf("<a href=\"#step-ship\">"));
+    assertThat(box).containsPattern(">invoice</text>").doesNotContain(">workflow invoice<")
+        .contains("</g></a><a href=\"/ui/instances/c-1\" data-child=\"c-1\"><title>child instance c-1 (invoicing,"
+            + " SUCCEEDED): open its page</title><text class=\"child status-succeeded\"")
+        .contains(">↳ invoicing · SUCCEEDED</text></a>");
+    assertThat(box.indexOf("data-child")).as("links do not nest: the child's comes after the box's closes")
+        .isGreaterThan(box.indexOf("</a>"));
+  }
+
+  @Test
+  void aChildThatFailedItsStepIsRedInTheBoxAndTheStepsErrorIsThere() {
+    InstanceView v = InstanceViewAdapter.from(ChildInstances.order("FAILED", "FAILED", "COMPENSATED"));
+    StepPicture p = StepPicture.layout(StepTree.of(ChildInstances.SPEC), v.steps(), v.maps(), true);
+    String svg = StepPictureSvg.render(p, "t", ChildInstances.T.plusSeconds(90));
+
+    assertThat(svg).contains("<g class=\"step status-failed\" data-step=\"invoice\">")
+        .contains("<title>invoice: FAILED (ChildFailed: child instance c-1 ended COMPENSATED: tax service is down)"
+            + "</title>")
+        .containsPattern("<text class=\"error\"[^>]*>ChildFailed: tax service is …<")
+        .containsPattern("<text class=\"child status-failed\"[^>]*>↳ invoicing · COMPENSATED<");
+  }
+
+  @Test
+  void aChildWorkflowStepNotStartedOrInAMapsBodyNamesItsWorkflowWithoutALink() {
+    StepPicture pending = StepPicture.layout(StepTree.of(ChildInstances.SPEC), List.of(ran("reserve", "RUNNING")));
+    assertThat(StepPictureSvg.render(pending, "t", ChildInstances.T))
+        .containsPattern("<text class=\"detail-note\"[^>]*>↳ invoicing<").doesNotContain("data-child=");
+
+    InstanceView v = InstanceViewAdapter.from(ChildInstances.perItem(List.of("SUCCEEDED", "FAILED")));
+    StepPicture map = StepPicture.layout(StepTree.of(ChildInstances.MAP_SPEC), v.steps(), v.maps(), false);
+    Box body = map.box("invoice").orElseThrow();
+    assertThat(body.body().counts()).containsExactly(Map.entry("FAILED", 1), Map.entry("SUCCEEDED", 1));
+    assertThat(StepPictureSvg.render(map, "t", ChildInstances.T))
+        .contains("<a href=\"#iterations-invoice-items\"><g class=\"step status-failed\" data-step=\"invoice\">")
+        .containsPattern("<text class=\"detail-note\"[^>]*>↳ invoicing<").doesNotContain("data-child=");
+  }
+
+  @Test
+  void withoutTheSpecAChildWorkflowStepNamesTheWorkflowOfTheChildItStarted() {
+    InstanceView v = InstanceViewAdapter.from(ChildInstances.order("RUNNING", "RUNNING", "RUNNING"));
+
+    StepTree tree = StepTree.of(v.steps());
+
+    assertThat(tree.steps()).containsExactly(Node.box("reserve", StepKind.TASK), Node.child("invoice", "invoicing"));
+  }
+
+  @Test
   void textBreaksAfterACommaOrAColonAndItsLastLineIsCut() {
     assertThat(StepPictureSvg.lines("10,000 items: 9,400 succeeded, 500 running, 100 failed, 0 not started", 40, 2))
         .containsExactly("10,000 items: 9,400 succeeded,", "500 running, 100 failed, 0 not started");
