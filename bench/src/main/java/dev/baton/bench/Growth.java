@@ -45,6 +45,15 @@ final class Growth {
           "SELECT count(*) AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS age FROM outbox"},
       {"timer sweep (nothing due)", "SELECT instance_id FROM instance_step WHERE deadline <= now()"
           + " GROUP BY instance_id ORDER BY min(deadline) LIMIT 100"},
+      // The search (GET /api/v1/instances) as InstanceStore.search writes it: a page of 51 (50 and one more).
+      {"search: newest of every Workflow (a page)", "SELECT id, business_key, status, created_at"
+          + " FROM workflow_instance ORDER BY created_at DESC, id DESC LIMIT 51"},
+      {"search: failed at a step with a code, last 24 h (a page)", "SELECT id, business_key, status, created_at"
+          + " FROM workflow_instance WHERE status = 'FAILED' AND (last_error->>'step' = 'charge'"
+          + " OR current_step_name = 'charge') AND last_error IS NOT NULL AND last_error->>'errorCode' = 'CARD_DECLINED'"
+          + " AND created_at >= now() - interval '24 hours' ORDER BY created_at DESC, id DESC LIMIT 51"},
+      {"search: a business key prefix (a page)", "SELECT id, business_key, status, created_at FROM workflow_instance"
+          + " WHERE business_key LIKE 'old-12%' ORDER BY created_at DESC, id DESC LIMIT 51"},
   };
 
   record Timing(String what, double avgMs, double maxMs) {}
@@ -155,9 +164,11 @@ final class Growth {
       }
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO workflow_instance (id, namespace, workflow,"
           + " revision, business_key, status, phase, current_step_name, attempt,"
-          + " step_started_at, input, created_at, updated_at, finished_at)"
+          + " step_started_at, input, created_at, updated_at, finished_at, last_error)"
           + " SELECT gen_random_uuid(), ?, ?, ?, 'old-' || g, CASE WHEN g % 50 = 0 THEN 'FAILED' ELSE 'SUCCEEDED' END,"
-          + " 'FORWARD', ?, 1, t, ?::jsonb, t - interval '1 second', t, t"
+          + " 'FORWARD', ?, 1, t, ?::jsonb, t - interval '1 second', t, t,"
+          // the failed ones with a last error, as the search by step and code finds them
+          + " CASE WHEN g % 50 = 0 THEN '{\"step\": \"charge\", \"errorCode\": \"CARD_DECLINED\"}'::jsonb END"
           + " FROM (SELECT g, now() - interval '8 days' - g * interval '500 milliseconds' AS t"
           + " FROM generate_series(1, ?) g) x")) {
         ps.setString(1, Stack.NS);

@@ -14,6 +14,8 @@ public final class ApiPaths {
   public static final String INSTANCES = "/api/v1/namespaces/{ns}/workflows/{name}/instances";
   public static final String BATCH = INSTANCES + "/batch";
   public static final String INSTANCE = "/api/v1/instances/{id}";
+  /** The search of instances across Workflows and namespaces, newest first, a page at a time ({@link InstanceQuery}). */
+  public static final String SEARCH = "/api/v1/instances";
   /**
    * The query parameter of {@link #INSTANCE} that waits for the instance to end: a duration such as {@code 30s}, at
    * most {@link #MAX_WAIT}; the answer comes as soon as it has ended, or after the wait with its current state.

@@ -94,7 +94,7 @@ public final class ApiSecurity {
       String header = ctx.header("Authorization");
       Caller caller = gate.authenticate(header == null ? null : ApiAuth.bearer(header));
       ctx.attribute(CALLER, caller);
-      gate.check(need, caller, ctx::pathParam, name -> null);
+      gate.check(need, caller, ctx::pathParam, ctx::queryParam); // a search names its namespace in the query
     } catch (AccessRefused e) {
       if (e.challenge() != null) {
         ctx.header("WWW-Authenticate", e.challenge());

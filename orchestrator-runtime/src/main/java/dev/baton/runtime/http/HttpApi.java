@@ -86,6 +86,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post(ApiPaths.INSTANCES, idempotent.wrap(routes::start));
       config.routes.post(ApiPaths.BATCH, idempotent.wrap(routes::startBatch));
       config.routes.get(ApiPaths.INSTANCES, routes::list);
+      config.routes.get(ApiPaths.SEARCH, routes::search);
       config.routes.get(ApiPaths.INSTANCE, routes::get);
       config.routes.post(ApiPaths.CANCEL, idempotent.wrap(routes::cancel));
       config.routes.post(ApiPaths.RETRY, idempotent.wrap(routes::retry));

@@ -9,6 +9,7 @@ import dev.baton.httpapi.BatchStartResponse;
 import dev.baton.httpapi.CancelRequest;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.InstanceList;
+import dev.baton.httpapi.InstanceQuery;
 import dev.baton.httpapi.RequestBody;
 import dev.baton.httpapi.StartRequest;
 import dev.baton.runtime.core.InstanceStatus;
@@ -198,6 +199,24 @@ final class InstanceRoutes {
       throw ApiError.notFound("no Workflow '" + name + "' in namespace '" + ns + "' and no instances of it");
     }
     respond(ctx, 200, InstanceList.of(found.stream().map(InstanceJson::summary).toList()));
+  }
+
+  /**
+   * {@code GET /api/v1/instances?namespace=&workflow=&status=&businessKeyPrefix=&step=&errorCode=&createdAfter=
+   * &createdBefore=&limit=&cursor=}: newest first, a page at a time, with the cursor of the next page when there is
+   * one.
+   */
+  void search(Context ctx) throws SQLException {
+    InstanceQuery q = InstanceQuery.parse(ctx.queryParamMap().keySet(), ctx::queryParam); // InvalidRequest: 400
+    InstanceStore.Search search = new InstanceStore.Search(q.namespace(), q.workflow(),
+        q.status() == null ? null : InstanceStatus.valueOf(q.status()), q.businessKeyPrefix(), q.step(),
+        q.errorCode(), q.createdAfter(), q.createdBefore(), q.cursor() == null ? null : q.cursor().createdAt(),
+        q.cursor() == null ? null : q.cursor().id(), q.limit() + 1); // one more: is there a next page?
+    List<InstanceRecord> found = database.inTransaction(c -> instances.search(c, search));
+    List<InstanceRecord> page = found.subList(0, Math.min(q.limit(), found.size()));
+    InstanceRecord last = page.isEmpty() ? null : page.get(page.size() - 1);
+    String next = found.size() > q.limit() ? new InstanceQuery.Cursor(last.createdAt(), last.id()).encode() : null;
+    respond(ctx, 200, InstanceList.page(page.stream().map(InstanceJson::summary).toList(), next));
   }
 
   /** {@code POST /api/v1/instances/{id}/cancel}, with an optional {@code {"compensate": true}}. */

@@ -271,6 +271,70 @@ public final class InstanceStore {
   }
 
   /**
+   * What a search asks for (docs/design.md#interfaces, the search): every field optional; {@code beforeAt} and
+   * {@code beforeId} are where the previous page stopped.
+   */
+  public record Search(String namespace, String workflow, InstanceStatus status, String businessKeyPrefix,
+      String step, String errorCode, java.time.Instant createdAfter, java.time.Instant createdBefore,
+      java.time.Instant beforeAt, UUID beforeId, int limit) {}
+
+  /**
+   * A page of a search, newest first by creation time then id (a stable order, so the next page begins exactly where
+   * this one ends). Indexes (V13): creation time for searches across Workflows, the last error's code for those by
+   * code; the list index for those of one Workflow and status.
+   */
+  public List<InstanceRecord> search(Connection c, Search q) throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM workflow_instance WHERE true");
+    List<Object> args = new ArrayList<>();
+    if (q.namespace() != null) {
+      sql.append(" AND namespace = ?");
+      args.add(q.namespace());
+    }
+    if (q.workflow() != null) {
+      sql.append(" AND workflow = ?");
+      args.add(q.workflow());
+    }
+    if (q.status() != null) {
+      sql.append(" AND status = ?");
+      args.add(q.status().name());
+    }
+    if (q.businessKeyPrefix() != null) {
+      sql.append(" AND business_key LIKE ? ESCAPE '\\'");
+      args.add(q.businessKeyPrefix().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+    }
+    if (q.step() != null) { // where its last error is, or where it is now
+      sql.append(" AND (last_error->>'step' = ? OR current_step_name = ?)");
+      args.add(q.step());
+      args.add(q.step());
+    }
+    if (q.errorCode() != null) {
+      sql.append(" AND last_error IS NOT NULL AND last_error->>'errorCode' = ?");
+      args.add(q.errorCode());
+    }
+    if (q.createdAfter() != null) {
+      sql.append(" AND created_at >= ?");
+      args.add(java.sql.Timestamp.from(q.createdAfter()));
+    }
+    if (q.createdBefore() != null) {
+      sql.append(" AND created_at < ?");
+      args.add(java.sql.Timestamp.from(q.createdBefore()));
+    }
+    if (q.beforeAt() != null) {
+      sql.append(" AND (created_at, id) < (?, ?)");
+      args.add(java.sql.Timestamp.from(q.beforeAt()));
+      args.add(q.beforeId());
+    }
+    sql.append(" ORDER BY created_at DESC, id DESC LIMIT ?");
+    args.add(q.limit());
+    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      for (int i = 0; i < args.size(); i++) {
+        ps.setObject(i + 1, args.get(i));
+      }
+      return all(ps);
+    }
+  }
+
+  /**
    * Newest first without a status: the list index is (namespace, workflow, status, created_at), so one ordered scan
    * per status, each stopping after {@code limit} rows, merged (instead of sorting every instance of the workflow:
    * seconds with a million finished ones).

@@ -45,7 +45,8 @@ public final class AccessGate {
    * a page ({@link AccessRule.Scope#EACH_NAMESPACE}) passes here; the page asks per namespace ({@link #allows}).
    *
    * @param pathParam the request's path parameters by name
-   * @param formParam its form fields by name (the dead-letter queue of a replay)
+   * @param formParam its form fields or query parameters by name (the dead-letter queue of a replay, a search's
+   *     namespace)
    * @return the question RBAC allowed, or null (open, or asked by the page)
    * @throws AccessRefused 403 when RBAC does not allow it, 400/404 when what it names is not there
    */
@@ -83,6 +84,11 @@ public final class AccessGate {
       case WORKFLOW -> rule.in(pathParam.apply("ns"), pathParam.apply("name"));
       case CLUSTER -> rule.in("", null);
       case EACH_NAMESPACE -> null;
+      case QUERY -> {
+        String namespace = formParam.apply("namespace");
+        yield namespace == null || namespace.isBlank() ? rule.in("", null)
+            : rule.in(namespace.trim(), formParam.apply("workflow"));
+      }
       case INSTANCE -> {
         UUID id = instanceId(pathParam.apply("id"));
         Targets.Target workflow = targets.workflowOf(id)

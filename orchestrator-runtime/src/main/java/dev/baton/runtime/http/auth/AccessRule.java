@@ -41,7 +41,12 @@ public record AccessRule(String verb, Resource resource, Scope scope) {
     /** The WorkerService that owns the dead-letter queue the form names (cluster-wide when none is found). */
     SERVICE,
     /** Each namespace the page shows: the page asks per namespace and shows what the answers allow. */
-    EACH_NAMESPACE
+    EACH_NAMESPACE,
+    /**
+     * The query's {@code namespace} and {@code workflow} (a search): that namespace, or every namespace when the
+     * search names none.
+     */
+    QUERY
   }
 
   /** The question for one namespace and object ({@code ""}: cluster-wide; {@code name} null: any). */

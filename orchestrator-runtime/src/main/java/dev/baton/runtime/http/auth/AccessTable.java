@@ -12,8 +12,8 @@ import java.util.Optional;
  * request needs in Kubernetes RBAC. Pure: resolving the namespace of an instance or a service is the
  * {@link AccessGate}'s.
  *
- * <p>Reads are {@code get} (one instance) and {@code list} (a Workflow's instances; the operator's counts and routes,
- * cluster-wide), a start is {@code create} (single or batch), a signal or retry {@code update}, a cancel
+ * <p>Reads are {@code get} (one instance) and {@code list} (a Workflow's instances; a search, in the namespace it
+ * names or cluster-wide; the operator's counts and routes, cluster-wide), a start is {@code create} (single or batch), a signal or retry {@code update}, a cancel
  * {@code delete}, all on {@code workflows/instances}; replaying dead letters is {@code create} on
  * {@code workerservices/deadletters}. {@code whoami} needs a valid token only. Probes and {@code /metrics} are open;
  * the UI's sign-in pages and assets too.
@@ -43,6 +43,8 @@ public final class AccessTable {
       allowed("POST", ApiPaths.BATCH, "create", Resource.INSTANCES, Scope.WORKFLOW),
       allowed("GET", ApiPaths.INSTANCES, "list", Resource.INSTANCES, Scope.WORKFLOW),
       allowed("GET", ApiPaths.INSTANCE, "get", Resource.INSTANCES, Scope.INSTANCE),
+      // A search lists instances in the namespace it names, or in every namespace when it names none.
+      allowed("GET", ApiPaths.SEARCH, "list", Resource.INSTANCES, Scope.QUERY),
       allowed("POST", ApiPaths.CANCEL, "delete", Resource.INSTANCES, Scope.INSTANCE),
       allowed("POST", ApiPaths.RETRY, "update", Resource.INSTANCES, Scope.INSTANCE),
       allowed("POST", ApiPaths.SIGNAL, "update", Resource.INSTANCES, Scope.INSTANCE),

@@ -84,6 +84,19 @@ class AccessGateTest {
   }
 
   @Test
+  void aSearchIsAListInTheNamespaceItNamesAndAcrossTheClusterWhenItNamesNone() throws Exception {
+    AccessGate gate = gate(allowing("list workflows/instances team-a"));
+
+    AccessRequest inTeamA = gate.check(AccessTable.need("GET", ApiPaths.SEARCH), CI, n -> null,
+        Map.of("namespace", "team-a", "workflow", "order-fulfilment")::get);
+    assertThat(inTeamA).isEqualTo(new AccessRequest("list", "baton.dev", "workflows", "instances", "team-a",
+        "order-fulfilment"));
+
+    assertThatThrownBy(() -> gate.check(AccessTable.need("GET", ApiPaths.SEARCH), CI, n -> null, n -> null))
+        .isInstanceOfSatisfying(AccessRefused.class, e -> assertThat(e.status()).isEqualTo(403));
+  }
+
+  @Test
   void aCancelIsAskedInTheNamespaceOfTheInstancesWorkflow() {
     AccessGate gate = gate(allowing("get workflows/instances team-a"));
 

@@ -1,0 +1,133 @@
+package dev.baton.cli.instances;
+
+import dev.baton.cli.support.Documents;
+import dev.baton.cli.support.ExitCodes;
+import dev.baton.cli.support.OutputOptions;
+import dev.baton.contract.BatonDuration;
+import dev.baton.httpapi.InstanceList;
+import dev.baton.httpapi.InstanceQuery;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code baton search [<workflow>] [filters]}: instances across Workflows (and namespaces, with {@code -A}), newest
+ * first, a page at a time ({@code GET /api/v1/instances}); the next page's command is printed under the table.
+ */
+@Command(name = "search", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = {"Finds instances by status, business key prefix, the step and error code of their last error, and"
+        + " when they started; newest first, a page at a time."},
+    footer = {"%nExamples:",
+        "  baton search order-fulfilment --status FAILED --step charge --error-code CARD_DECLINED --since 24h",
+        "  baton search -A --key-prefix order-42",
+        "  baton search --status RUNNING --limit 100 -o json"},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
+public final class SearchCommand implements Callable<Integer> {
+
+  @Parameters(arity = "0..1", paramLabel = "<workflow>", description = "Only instances of this Workflow.")
+  String workflow;
+
+  @Option(names = {"-A", "--all-namespaces"}, description = "Search every namespace (needs list on"
+      + " workflows/instances cluster-wide).")
+  boolean allNamespaces;
+
+  @Option(names = "--status", paramLabel = "STATUS",
+      description = "Only instances in this status: ${COMPLETION-CANDIDATES}.")
+  GetCommand.Status status;
+
+  @Option(names = "--key-prefix", paramLabel = "PREFIX", description = "Only business keys that begin with it.")
+  String keyPrefix;
+
+  @Option(names = "--step", paramLabel = "STEP", description = "Only instances whose last error is at this step, or"
+      + " that are at it now.")
+  String step;
+
+  @Option(names = "--error-code", paramLabel = "CODE", description = "Only instances whose last error has this code.")
+  String errorCode;
+
+  @Option(names = "--since", paramLabel = "WHEN", description = "Only instances started since then: a duration ago"
+      + " (24h, 30m) or an RFC 3339 time.")
+  String since;
+
+  @Option(names = "--until", paramLabel = "WHEN", description = "Only instances started before then: a duration ago"
+      + " or an RFC 3339 time.")
+  String until;
+
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+      description = "Instances per page (1 to " + InstanceQuery.MAX_LIMIT + ").")
+  int limit;
+
+  @Option(names = "--cursor", paramLabel = "CURSOR", description = "The page after the one that printed it.")
+  String cursor;
+
+  @Mixin NamespaceOption namespace;
+  @Mixin RuntimeOptions runtime;
+  @Mixin OutputOptions output;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (limit < 1 || limit > InstanceQuery.MAX_LIMIT) {
+      throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + InstanceQuery.MAX_LIMIT
+          + ", got " + limit);
+    }
+    Instant now = Instant.now();
+    String path = query(now).path();
+    InstanceList page = runtime.client().get(path, InstanceList.class);
+    var out = spec.commandLine().getOut();
+    if (!output.isTable()) {
+      Documents.print(out, output.format(), page);
+    } else if (page.items() == null || page.items().isEmpty()) {
+      out.println("No instances match.");
+    } else {
+      Instances.table(page.items(), now).print(out);
+    }
+    out.flush();
+    if (page.nextCursor() != null && output.isTable()) {
+      var err = spec.commandLine().getErr();
+      err.println("More: run again with --cursor " + page.nextCursor());
+      err.flush();
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The search these options ask for, with {@code --since}/{@code --until} read against {@code now}. */
+  InstanceQuery query(Instant now) {
+    java.util.Map<String, String> p = new java.util.HashMap<>();
+    p.put("namespace", allNamespaces ? null : namespace.namespace());
+    p.put("workflow", workflow);
+    p.put("status", status == null ? null : status.name());
+    p.put("businessKeyPrefix", keyPrefix);
+    p.put("step", step);
+    p.put("errorCode", errorCode);
+    p.put("createdAfter", when("--since", since, now));
+    p.put("createdBefore", when("--until", until, now));
+    p.put("limit", Integer.toString(limit));
+    p.put("cursor", cursor);
+    return InstanceQuery.parse(java.util.Set.of(), p::get);
+  }
+
+  private String when(String option, String text, Instant now) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(text).toString();
+    } catch (DateTimeParseException notATime) {
+      try {
+        return now.minus(BatonDuration.parse(text).toDuration()).toString();
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), option + " '" + text + "' is neither a duration (24h, 30m)"
+            + " nor an RFC 3339 time");
+      }
+    }
+  }
+}
