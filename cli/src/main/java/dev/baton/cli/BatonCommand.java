@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.cli.dlq.DlqCommand;
+import dev.baton.cli.instances.BulkCommand;
 import dev.baton.cli.instances.CancelCommand;
 import dev.baton.cli.instances.DescribeCommand;
 import dev.baton.cli.instances.GetCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "baton", mixinStandardHelpOptions = true, versionProvider = BatonVersion.class,
     description = "Workflows over RabbitMQ: the operator, the orchestrator runtime and their tools.",
-    subcommands = {DevCommand.class, StartCommand.class, GetCommand.class, SearchCommand.class, DescribeCommand.class,
+    subcommands = {DevCommand.class, StartCommand.class, GetCommand.class, SearchCommand.class, BulkCommand.class,
+        DescribeCommand.class,
         CancelCommand.class, RetryCommand.class, SignalCommand.class, LoginCommand.class, LogoutCommand.class, DlqCommand.class, RuntimeCommand.class, BenchCommand.class},
     footer = {"%nbaton <command> --help tells more. The commands over the runtime talk to --runtime-url"
         + " (env BATON_RUNTIME_URL, default http://127.0.0.1:8080, where `baton dev` serves it)."},

@@ -26,6 +26,9 @@ public final class ApiPaths {
   public static final String CANCEL = INSTANCE + "/cancel";
   public static final String RETRY = INSTANCE + "/retry";
   public static final String SIGNAL = INSTANCE + "/signals/{signal}";
+  /** Bulk operations: an action on every instance a search finds (POST), and one of them (GET). */
+  public static final String OPERATIONS = "/api/v1/operations";
+  public static final String OPERATION = OPERATIONS + "/{id}";
   /** Instances per Workflow and status, for the operator's live columns. */
   public static final String COUNTS = "/api/v1/counts";
   /** The result bindings the revisions with unfinished instances need, for the operator. */
@@ -39,6 +42,10 @@ public final class ApiPaths {
   public static final String METRICS = "/metrics";
 
   private ApiPaths() {}
+
+  public static String operation(String id) {
+    return OPERATIONS + "/" + encode(id);
+  }
 
   public static String instances(String namespace, String workflow) {
     return "/api/v1/namespaces/" + encode(namespace) + "/workflows/" + encode(workflow) + "/instances";

@@ -3,11 +3,9 @@ package dev.baton.cli.instances;
 import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.OutputOptions;
-import dev.baton.contract.BatonDuration;
 import dev.baton.httpapi.InstanceList;
 import dev.baton.httpapi.InstanceQuery;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,31 +33,7 @@ public final class SearchCommand implements Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "<workflow>", description = "Only instances of this Workflow.")
   String workflow;
 
-  @Option(names = {"-A", "--all-namespaces"}, description = "Search every namespace (needs list on"
-      + " workflows/instances cluster-wide).")
-  boolean allNamespaces;
-
-  @Option(names = "--status", paramLabel = "STATUS",
-      description = "Only instances in this status: ${COMPLETION-CANDIDATES}.")
-  GetCommand.Status status;
-
-  @Option(names = "--key-prefix", paramLabel = "PREFIX", description = "Only business keys that begin with it.")
-  String keyPrefix;
-
-  @Option(names = "--step", paramLabel = "STEP", description = "Only instances whose last error is at this step, or"
-      + " that are at it now.")
-  String step;
-
-  @Option(names = "--error-code", paramLabel = "CODE", description = "Only instances whose last error has this code.")
-  String errorCode;
-
-  @Option(names = "--since", paramLabel = "WHEN", description = "Only instances started since then: a duration ago"
-      + " (24h, 30m) or an RFC 3339 time.")
-  String since;
-
-  @Option(names = "--until", paramLabel = "WHEN", description = "Only instances started before then: a duration ago"
-      + " or an RFC 3339 time.")
-  String until;
+  @Mixin SearchFilters filters;
 
   @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
       description = "Instances per page (1 to " + InstanceQuery.MAX_LIMIT + ").")
@@ -101,33 +75,11 @@ public final class SearchCommand implements Callable<Integer> {
 
   /** The search these options ask for, with {@code --since}/{@code --until} read against {@code now}. */
   InstanceQuery query(Instant now) {
-    java.util.Map<String, String> p = new java.util.HashMap<>();
-    p.put("namespace", allNamespaces ? null : namespace.namespace());
-    p.put("workflow", workflow);
-    p.put("status", status == null ? null : status.name());
-    p.put("businessKeyPrefix", keyPrefix);
-    p.put("step", step);
-    p.put("errorCode", errorCode);
-    p.put("createdAfter", when("--since", since, now));
-    p.put("createdBefore", when("--until", until, now));
+    java.util.Map<String, String> p = filters.fields(namespace.namespace(), workflow, now, spec);
     p.put("limit", Integer.toString(limit));
-    p.put("cursor", cursor);
+    if (cursor != null) {
+      p.put("cursor", cursor);
+    }
     return InstanceQuery.parse(java.util.Set.of(), p::get);
-  }
-
-  private String when(String option, String text, Instant now) {
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(text).toString();
-    } catch (DateTimeParseException notATime) {
-      try {
-        return now.minus(BatonDuration.parse(text).toDuration()).toString();
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), option + " '" + text + "' is neither a duration (24h, 30m)"
-            + " nor an RFC 3339 time");
-      }
-    }
   }
 }

@@ -10,6 +10,7 @@ import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.engine.ChildWakeups;
 import dev.baton.runtime.engine.ChildWorkflows;
 import dev.baton.runtime.engine.CommandComposer;
@@ -40,6 +41,7 @@ import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.LinkStore;
+import dev.baton.runtime.store.OperationStore;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
@@ -78,6 +80,8 @@ public final class BatonRuntime implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonRuntime.class);
   private static final Duration DRAIN_GRACE = Duration.ofSeconds(10);
+  /** How often a bulk operation takes its next page: the pace that keeps it from taking the database. */
+  private static final Duration BULK_ROUND = Duration.ofMillis(100);
 
   private final RuntimeSettings settings;
   private final RuntimeMetrics metrics = new RuntimeMetrics();
@@ -213,6 +217,16 @@ public final class BatonRuntime implements AutoCloseable {
     // The same for child workflows: a parent whose wake-up a crash lost.
     Periodic.every(scheduler, settings.timeoutPollInterval(), () -> children.sweep(settings.timeoutBatchSize()));
 
+    // Bulk operations, a page per round on a thread of their own: never the timers' or the step loop's.
+    BulkOperations bulk = new BulkOperations(database, instances, new OperationStore(), service[0],
+        Clock.systemUTC());
+    ScheduledExecutorService bulkRounds = Executors.newSingleThreadScheduledExecutor(daemonThreads("baton-bulk"));
+    started.add(() -> {
+      bulkRounds.shutdownNow();
+      bulkRounds.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    });
+    Periodic.every(bulkRounds, BULK_ROUND, bulk);
+
     HealthCheck health = new HealthCheck() {
       @Override
       public boolean databaseUp() {
@@ -248,7 +262,7 @@ public final class BatonRuntime implements AutoCloseable {
             settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()));
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
-            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings),
+            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings, bulk),
         security(settings, client, database, instances));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),

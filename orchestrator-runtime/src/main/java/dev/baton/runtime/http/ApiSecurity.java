@@ -5,6 +5,7 @@ import dev.baton.runtime.engine.AuditLog;
 import dev.baton.runtime.http.auth.AccessGate;
 import dev.baton.runtime.http.auth.AccessRefused;
 import dev.baton.runtime.http.auth.AccessRequest;
+import dev.baton.runtime.http.auth.AccessRule;
 import dev.baton.runtime.http.auth.AccessTable;
 import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.http.auth.Caller;
@@ -117,6 +118,27 @@ public final class ApiSecurity {
     }
     AuditLog.write(new AuditLog.Line(r.verb(), AuditLog.Outcome.FORBIDDEN, actor(ctx), r.namespace(), r.name(),
         ctx.pathParamMap().get("id"), r.resourcePath()));
+  }
+
+  /**
+   * In Kubernetes mode, asks RBAC for what a route can only tell once it has read its body (a bulk operation: the verb
+   * of its action, in the namespace of its filter, or cluster-wide when it names none); in token mode the token was
+   * checked already. Refused: the 403 (or 503) the table's checks give.
+   */
+  void require(Context ctx, String verb, String namespace, String workflow) {
+    if (gate == null) {
+      return;
+    }
+    AccessRequest question = new AccessRule(verb, AccessRule.Resource.INSTANCES, AccessRule.Scope.QUERY)
+        .in(namespace == null ? "" : namespace, namespace == null ? null : workflow);
+    try {
+      gate.require(caller(ctx), question);
+    } catch (AccessRefused e) {
+      refusedWrite(ctx, e);
+      throw ApiError.of(e.status(), e.code(), e.getMessage());
+    } catch (ReviewUnavailable e) {
+      throw ApiError.unavailable(e.getMessage());
+    }
   }
 
   /** Who the request is (set when it was let through), or anonymous. */

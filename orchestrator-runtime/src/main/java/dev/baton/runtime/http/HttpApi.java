@@ -6,6 +6,7 @@ import dev.baton.httpapi.Health;
 import dev.baton.httpapi.InvalidRequest;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
+import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.engine.InstanceEndings;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -45,7 +46,7 @@ public final class HttpApi implements AutoCloseable {
    */
   public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      RouteTable routes, Pages pages, InstanceEndings endings) {}
+      RouteTable routes, Pages pages, InstanceEndings endings, BulkOperations operations) {}
 
   /** Pages served beside the API: they register their routes, and are given the API's security. */
   @FunctionalInterface
@@ -70,6 +71,7 @@ public final class HttpApi implements AutoCloseable {
     InstanceWaits waits = new InstanceWaits(p.database(), p.instances(), p.endings());
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics(), security, waits);
+    OperationRoutes operationRoutes = new OperationRoutes(p.operations(), security, maxRequestBytes);
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
       config.jetty.port = port;
@@ -87,6 +89,8 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post(ApiPaths.BATCH, idempotent.wrap(routes::startBatch));
       config.routes.get(ApiPaths.INSTANCES, routes::list);
       config.routes.get(ApiPaths.SEARCH, routes::search);
+      config.routes.post(ApiPaths.OPERATIONS, idempotent.wrap(operationRoutes::create));
+      config.routes.get(ApiPaths.OPERATION, operationRoutes::get);
       config.routes.get(ApiPaths.INSTANCE, routes::get);
       config.routes.post(ApiPaths.CANCEL, idempotent.wrap(routes::cancel));
       config.routes.post(ApiPaths.RETRY, idempotent.wrap(routes::retry));

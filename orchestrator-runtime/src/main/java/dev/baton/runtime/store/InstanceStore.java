@@ -284,8 +284,28 @@ public final class InstanceStore {
    * code; the list index for those of one Workflow and status.
    */
   public List<InstanceRecord> search(Connection c, Search q) throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM workflow_instance WHERE true");
     List<Object> args = new ArrayList<>();
+    String sql = "SELECT " + COLUMNS + " FROM workflow_instance WHERE " + where(q, args)
+        + " ORDER BY created_at DESC, id DESC LIMIT ?";
+    args.add(q.limit());
+    try (PreparedStatement ps = prepared(c, sql, args)) {
+      return all(ps);
+    }
+  }
+
+  /** How many instances a search finds, every page together (a bulk operation's {@code matched}). */
+  public long countMatching(Connection c, Search q) throws SQLException {
+    List<Object> args = new ArrayList<>();
+    try (PreparedStatement ps = prepared(c, "SELECT count(*) FROM workflow_instance WHERE " + where(q, args), args);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The conditions of a search, its arguments added to {@code args} in order. */
+  private static String where(Search q, List<Object> args) {
+    StringBuilder sql = new StringBuilder("true");
     if (q.namespace() != null) {
       sql.append(" AND namespace = ?");
       args.add(q.namespace());
@@ -324,14 +344,15 @@ public final class InstanceStore {
       args.add(java.sql.Timestamp.from(q.beforeAt()));
       args.add(q.beforeId());
     }
-    sql.append(" ORDER BY created_at DESC, id DESC LIMIT ?");
-    args.add(q.limit());
-    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-      for (int i = 0; i < args.size(); i++) {
-        ps.setObject(i + 1, args.get(i));
-      }
-      return all(ps);
+    return sql.toString();
+  }
+
+  private static PreparedStatement prepared(Connection c, String sql, List<Object> args) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(sql);
+    for (int i = 0; i < args.size(); i++) {
+      ps.setObject(i + 1, args.get(i));
     }
+    return ps;
   }
 
   /**

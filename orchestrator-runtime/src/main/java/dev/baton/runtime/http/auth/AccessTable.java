@@ -43,6 +43,9 @@ public final class AccessTable {
       allowed("POST", ApiPaths.BATCH, "create", Resource.INSTANCES, Scope.WORKFLOW),
       allowed("GET", ApiPaths.INSTANCES, "list", Resource.INSTANCES, Scope.WORKFLOW),
       allowed("GET", ApiPaths.INSTANCE, "get", Resource.INSTANCES, Scope.INSTANCE),
+      // Bulk operations: the verb is the action's, known once the body is read; the route asks RBAC for it.
+      Map.entry("POST " + ApiPaths.OPERATIONS, new Need.SignedIn()),
+      Map.entry("GET " + ApiPaths.OPERATION, new Need.SignedIn()),
       // A search lists instances in the namespace it names, or in every namespace when it names none.
       allowed("GET", ApiPaths.SEARCH, "list", Resource.INSTANCES, Scope.QUERY),
       allowed("POST", ApiPaths.CANCEL, "delete", Resource.INSTANCES, Scope.INSTANCE),
