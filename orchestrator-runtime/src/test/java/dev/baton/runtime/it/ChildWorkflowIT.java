@@ -154,6 +154,10 @@ class ChildWorkflowIT {
     assertThat(c.get("steps").findValuesAsText("name")).contains("issue/compensate", "draft/compensate");
     assertThat(commands(w, "void")).containsExactly(child.toString());
     assertThat(commands(w, "release")).containsExactly(id.toString());
+    // The child's steps are newer than reserve: the parent releases only once its child has undone them.
+    List<String> undone = w.effects().stream().filter(e -> e.endsWith("|void") || e.endsWith("|discard")
+        || e.endsWith("|release")).map(e -> e.substring(e.indexOf('|') + 1)).toList();
+    assertThat(undone).containsExactly("void", "discard", "release");
   }
 
   @Test

@@ -429,7 +429,7 @@ public final class StateMachine {
           end(row, StepStatus.CANCELLED, null, null, "a step failed", null, false);
         }
       }
-      if (taskInFlight()) {
+      if (taskInFlight() || childrenUndoing()) {
         return;
       }
       for (StepState row : List.copyOf(latest.values())) {
@@ -717,6 +717,24 @@ public final class StateMachine {
       return false;
     }
 
+    /**
+     * Whether a child instance whose step ended otherwise than by it (a failure elsewhere, a timeout, a cancel) is
+     * still going: the engine cancels it after the commit, and it undoes its own completed steps, which are newer than
+     * this instance's completed ones.
+     */
+    boolean childrenUndoing() {
+      for (StepState row : latest.values()) {
+        if (row.kind().equals("workflow") && !row.isCompensation() && !row.isRunning()
+            && row.status() != StepStatus.SUCCEEDED) {
+          InstanceState.ChildState child = state.children().get(row.name());
+          if (child != null && child.status().isActive()) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
     boolean taskInFlight() {
       for (StepState row : latest.values()) {
         if (row.isRunning() && row.kind().equals("task") && !row.isCompensation()) {
@@ -781,8 +799,10 @@ public final class StateMachine {
 
     void compensate() {
       status = InstanceStatus.COMPENSATING;
-      if (taskInFlight()) {
-        return; // a forward task may still take effect: undoing starts once it has answered or timed out
+      if (taskInFlight() || childrenUndoing()) {
+        // A forward task may still take effect, and a child stopped in flight is still undoing its own steps (newer
+        // than any completed here): undoing starts once they have answered, timed out or ended.
+        return;
       }
       for (StepState undone : compensable()) {
         StepState c = latest(StepState.compensationOf(undone.name()));

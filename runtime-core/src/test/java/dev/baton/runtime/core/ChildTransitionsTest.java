@@ -154,16 +154,40 @@ class ChildTransitionsTest {
   }
 
   @Test
-  void theInstancesDeadlineTimesOutAChildStepInFlightAndTheParentUndoesWhatItDid() {
+  void theInstancesDeadlineTimesOutAChildStepInFlightAndItsOlderStepsAreUndoneOnceTheChildHasUndoneItsOwn() {
     SimulatedInstance i = invoicing();
+    childIs(i, InstanceStatus.RUNNING, null, null);
     i.pastDeadline = true;
 
     i.decide(new Stimulus.InstanceTimedOut());
 
     assertThat(i.latest("invoice").status()).isEqualTo(StepStatus.TIMED_OUT);
     assertThat(i.latest("invoice").errorCode()).isEqualTo(StateMachine.INSTANCE_TIMEOUT);
+    // The child, cancelled after the commit, undoes its steps, newer than reserve: reserve waits for it.
+    assertThat(i.sent()).isEmpty();
+    childIs(i, InstanceStatus.COMPENSATING, null, null);
+    assertThat(i.decide(new Stimulus.ChildrenChanged()).dispatches()).isEmpty();
+
+    childIs(i, InstanceStatus.CANCELLED, null, null);
+    i.decide(new Stimulus.ChildrenChanged());
+    assertThat(i.sent()).containsExactly("reserve/compensate release");
     assertThat(i.status).isEqualTo(InstanceStatus.COMPENSATING);
-    assertThat(i.sent()).containsExactly("reserve/compensate release"); // the child is cancelled after the commit
+  }
+
+  @Test
+  void aCancelThatCompensatesUndoesOlderStepsOnlyOnceTheChildInFlightHasEnded() {
+    SimulatedInstance i = invoicing();
+    childIs(i, InstanceStatus.RUNNING, null, null);
+
+    i.decide(new Stimulus.Cancel(true));
+    assertThat(i.latest("invoice").status()).isEqualTo(StepStatus.CANCELLED);
+    assertThat(i.sent()).isEmpty();
+
+    childIs(i, InstanceStatus.CANCELLED, null, null);
+    i.decide(new Stimulus.ChildrenChanged());
+    assertThat(i.sent()).containsExactly("reserve/compensate release");
+    i.succeed("reserve", "release");
+    assertThat(i.status).isEqualTo(InstanceStatus.CANCELLED);
   }
 
   @Test
