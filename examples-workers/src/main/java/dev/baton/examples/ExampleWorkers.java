@@ -9,7 +9,8 @@ public final class ExampleWorkers {
   /** A WorkerService with this label is served in-process by {@code baton dev}, by the example worker it names. */
   public static final String LABEL = "baton.dev/example-worker";
 
-  public static final List<String> NAMES = List.of("inventory", "payment", "shipping", "sms", "risk");
+  public static final List<String> NAMES = List.of("inventory", "payment", "shipping", "sms", "risk", "warehouse",
+      "accounting", "notifications");
 
   private ExampleWorkers() {}
 
@@ -21,6 +22,9 @@ public final class ExampleWorkers {
       case "shipping" -> new ShippingWorker();
       case "sms" -> new SmsWorker();
       case "risk" -> new RiskWorker();
+      case "warehouse" -> new WarehouseWorker();
+      case "accounting" -> new AccountingWorker();
+      case "notifications" -> new NotificationsWorker();
       default -> null;
     });
   }

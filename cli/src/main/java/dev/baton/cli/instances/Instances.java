@@ -182,22 +182,55 @@ final class Instances {
     }
   }
 
+  /** The most steps in flight "Waiting on" names; a map's running iterations are counted beyond. */
+  static final int IN_FLIGHT_NAMED = 3;
+
+  /**
+   * Where an instance is: while it is active, the steps in flight (the last one started may have ended already: an
+   * iteration of a map, a branch); once it has ended, the step it stopped at. The deadline is the nearer of its
+   * steps' and its own.
+   */
   private static String where(InstanceDocument i, Instant now) {
     if (text(i.currentStep()).isEmpty()) {
       return "-";
     }
-    StringBuilder sb = new StringBuilder(step(i)).append(", attempt ").append(i.attempt());
-    Instant since = i.since();
+    List<StepDocument> inFlight = isActive(i) && i.steps() != null ? inFlight(i.steps()) : List.of();
+    StringBuilder sb;
+    if (inFlight.isEmpty()) {
+      sb = new StringBuilder(step(i)).append(", attempt ").append(i.attempt());
+    } else {
+      StepDocument first = inFlight.get(0);
+      sb = new StringBuilder(marked(first.name())).append(", attempt ").append(first.attempt());
+      for (StepDocument other : inFlight.subList(1, Math.min(IN_FLIGHT_NAMED, inFlight.size()))) {
+        sb.append("; ").append(marked(other.name()));
+      }
+      if (inFlight.size() > IN_FLIGHT_NAMED) {
+        sb.append(String.format(Locale.ROOT, " and %,d more", inFlight.size() - IN_FLIGHT_NAMED));
+      }
+    }
+    Instant since = inFlight.isEmpty() ? i.since() : inFlight.get(0).startedAt();
     if (since != null) {
       sb.append(", since ").append(Times.clockOrDate(since, now)).append(" (").append(Times.age(since, now)).append(" ago)");
     }
-    Instant deadline = i.deadline();
+    Instant deadline = i.deadline() == null ? i.instanceDeadline()
+        : i.instanceDeadline() != null && i.instanceDeadline().isBefore(i.deadline()) ? i.instanceDeadline()
+        : i.deadline();
     if (deadline != null && isActive(i)) {
       sb.append(deadline.isAfter(now)
           ? ", times out at " + Times.clockOrDate(deadline, now) + " (in " + Times.age(now, deadline) + ")"
           : ", timed out at " + Times.clockOrDate(deadline, now));
     }
     return sb.toString();
+  }
+
+  /** The latest attempts in flight of the steps that do something (not the groups around them), oldest first. */
+  static List<StepDocument> inFlight(List<StepDocument> steps) {
+    java.util.Map<String, StepDocument> latest = new java.util.LinkedHashMap<>();
+    for (StepDocument s : steps) {
+      latest.merge(s.name(), s, (a, b) -> b.attempt() >= a.attempt() ? b : a);
+    }
+    return latest.values().stream().filter(s -> "RUNNING".equals(s.status()))
+        .filter(s -> !java.util.Set.of("parallel", "choice", "map", "iteration").contains(s.kind())).toList();
   }
 
   private static String lastError(LastError e, Instant now) {

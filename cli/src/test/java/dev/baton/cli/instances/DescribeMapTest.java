@@ -67,6 +67,13 @@ class DescribeMapTest {
   }
 
   @Test
+  void waitingOnNamesTheStepsInFlightNotTheLastOneStarted() {
+    String text = describe(shipping(10, 3, 5, 0, null));
+
+    assertThat(text).contains("Waiting on:   ship-one[3], attempt 1; ship-one[4]; ship-one[5] and 2 more, since");
+  }
+
+  @Test
   void aMapShowsItsIterationsFoldedWithCountsByStatusAndAtMostTwentyOfThem() {
     String text = describe(shipping(1000, 940, 50, 10, null));
 
