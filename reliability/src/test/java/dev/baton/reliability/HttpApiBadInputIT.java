@@ -162,7 +162,11 @@ class HttpApiBadInputIT {
         "no Workflow 'nope'"));
     // --- paths and methods
     c.add(Case.get("unknown endpoint", "/api/v1/nothing", 404, "NotFound", "no such endpoint: GET /api/v1/nothing"));
-    c.add(Case.get("empty id", "/api/v1/instances/", 404, "NotFound", "no such endpoint"));
+    // Without an id, /api/v1/instances is the search: its bad parameters are 400s naming them.
+    c.add(Case.get("search with a bad limit", "/api/v1/instances/?limit=0", 400, "BadRequest",
+        "limit '0' must be a number from 1 to 500"));
+    c.add(Case.get("search with a typo", "/api/v1/instances?stauts=FAILED", 400, "BadRequest",
+        "unknown parameter 'stauts'"));
     c.add(Case.get("api v2", "/api/v2/instances/" + unknown, 404, "NotFound", "no such endpoint"));
     c.add(new Case("DELETE an instance", "DELETE", "/api/v1/instances/" + unknown, null, 405, "MethodNotAllowed",
         "DELETE is not allowed"));

@@ -244,6 +244,41 @@ class KubernetesAuthIT {
   }
 
   @Test
+  void aSearchIsAListInItsNamespaceAndAcrossTheClusterOnlyForWhomRbacAllowsIt() {
+    startAsCi("holding", "k8s-search-1");
+
+    Response mine = h.get("/api/v1/instances?namespace=" + NS + "&businessKeyPrefix=k8s-search-", READER_TOKEN);
+    assertThat(mine.status()).as(mine.text()).isEqualTo(200);
+    assertThat(mine.json().get("count").asInt()).isEqualTo(1);
+    Response everywhere = h.get("/api/v1/instances?businessKeyPrefix=k8s-search-", READER_TOKEN);
+    assertThat(everywhere.status()).isEqualTo(403);
+    assertThat(everywhere.json().get("message").asText()).contains("may not list workflows/instances");
+    assertThat(h.get("/api/v1/instances?businessKeyPrefix=k8s-search-", OPERATOR_TOKEN).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aBulkOperationNeedsItsActionsVerbWhereItsFilterPointsAndIsRecordedAsItsCreators() throws Exception {
+    UUID held = startAsCi("holding", "k8s-bulk-1");
+    String cancel = "{\"action\": \"cancel\", \"filter\": {\"namespace\": \"" + NS + "\","
+        + " \"businessKeyPrefix\": \"k8s-bulk-\"}}";
+
+    Response byReader = h.post("/api/v1/operations", cancel, READER_TOKEN, null);
+    assertThat(byReader.status()).isEqualTo(403);
+    assertThat(byReader.json().get("message").asText()).contains(READER + " may not delete workflows/instances");
+    assertThat(h.post("/api/v1/operations", cancel.replace("\"namespace\": \"" + NS + "\",", ""), CI_TOKEN, null)
+        .status()).as("no namespace: cluster-wide, which CI may not").isEqualTo(403);
+
+    Response byCi = h.post("/api/v1/operations", cancel, CI_TOKEN, null);
+    assertThat(byCi.status()).as(byCi.text()).isEqualTo(202);
+    assertThat(byCi.json().get("createdBy").asText()).isEqualTo(CI);
+    await().atMost(Duration.ofSeconds(20)).until(() -> "CANCELLED".equals(h.status(held)));
+    assertThat(h.scalar("SELECT user_name FROM instance_audit WHERE instance_id = '" + held + "' AND action = 'cancel'"))
+        .isEqualTo(CI);
+    Response read = h.get("/api/v1/operations/" + byCi.json().get("id").asText(), READER_TOKEN);
+    assertThat(read.status()).as(read.text()).isEqualTo(200);
+  }
+
+  @Test
   void whoamiSaysWhoATokenIsWithoutAskingRbac() {
     Response me = h.get("/api/v1/whoami", READER_TOKEN);
 
