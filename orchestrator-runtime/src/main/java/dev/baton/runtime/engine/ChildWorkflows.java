@@ -24,6 +24,7 @@ import dev.baton.runtime.store.StepStore;
 import dev.baton.workflow.WorkflowDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -106,6 +107,12 @@ public final class ChildWorkflows implements AutoCloseable {
   void start(UnitOfWork.Transaction tx, InstanceRecord parent, List<Transition.ChildStart> starts)
       throws SQLException {
     Connection c = tx.connection();
+    if (!workflows.ready()) {
+      // Only while the runtime starts: the decision is taken again (the events stay unacknowledged, a timer sweep
+      // runs again) once the runtime knows its Workflows, rather than refusing a child it could start.
+      throw new SQLTransientException("the runtime does not know its Workflows yet: the child of "
+          + starts.get(0).row().name() + " starts once it does");
+    }
     for (Transition.ChildStart start : starts) {
       String row = start.row().name();
       String key = businessKey(parent.id(), row);
@@ -336,7 +343,7 @@ public final class ChildWorkflows implements AutoCloseable {
     Optional<Workflow> found = workflows.find(parent.namespace(), workflow);
     String why = found.isEmpty() ? "Workflow " + parent.namespace() + "/" + workflow + " does not exist"
         : Startability.refusal(found.get(), requireReady).orElse("Workflow " + parent.namespace() + "/" + workflow
-            + " cannot run");
+            + " did not exist or could not run when the step started (retry the instance to start it now)");
     return why + ": no child instance was started";
   }
 
