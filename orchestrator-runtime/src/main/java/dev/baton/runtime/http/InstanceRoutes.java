@@ -263,10 +263,15 @@ final class InstanceRoutes {
   }
 
   private byte[] body(Context ctx) {
+    return body(ctx, maxRequestBytes);
+  }
+
+  /** The request's body, or a 413 (the body read to its end and dropped) when it is over {@code max} bytes. */
+  static byte[] body(Context ctx, long max) {
     long length = ctx.req().getContentLengthLong();
-    if (length > maxRequestBytes) {
+    if (length > max) {
       RefusedBody.discard(ctx.req(), length);
-      throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + maxRequestBytes);
+      throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + max);
     }
     return ctx.bodyAsBytes();
   }

@@ -26,12 +26,7 @@ final class OperationRoutes {
   }
 
   void create(Context ctx) throws SQLException {
-    long length = ctx.req().getContentLengthLong();
-    if (length > maxRequestBytes) {
-      RefusedBody.discard(ctx.req(), length);
-      throw ApiError.tooLarge("the body has " + length + " bytes; the limit is " + maxRequestBytes);
-    }
-    OperationRequest request = OperationRequest.parse(ctx.bodyAsBytes()); // InvalidRequest: 400
+    OperationRequest request = OperationRequest.parse(InstanceRoutes.body(ctx, maxRequestBytes)); // bad: 400
     String verb = request.dryRun() ? "list" : request.action().equals("cancel") ? "delete" : "update";
     security.require(ctx, verb, request.filter().get("namespace"), request.filter().get("workflow"));
     OperationDocument created = operations.create(request, security.actor(ctx));
