@@ -1,5 +1,6 @@
 package dev.baton.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The queues of one command or subscription and what is in them. */
+@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ConsumerStatus {
 
