@@ -43,7 +43,8 @@ class DiscoveryTest {
     JsonNode workflows = resource(list, "workflows");
     assertThat(workflows.path("kind").asText()).isEqualTo("Workflow");
     assertThat(workflows.path("namespaced").asBoolean()).isTrue();
-    assertThat(workflows.path("shortNames").toString()).contains("wf");
+    assertThat(workflows.path("shortNames").toString()).contains("bwf");
+    assertThat(workflows.path("categories").toString()).contains("baton");
     assertThat(workflows.path("verbs").toString()).contains("watch", "patch");
 
     JsonNode core = discovery.document("/api/v1");

@@ -47,7 +47,8 @@ class KubectlAgainstDevApiIT {
   @Order(1)
   void discoveryListsTheBatonKindsWithTheirShortNames() {
     String resources = kubectl.ok("api-resources", "--api-group=baton.dev");
-    assertThat(resources).contains("workflows", "wf", "workerservices", "ws", "retrypolicies", "rp");
+    // Short names no other project uses (Argo Workflows has workflows/wf), and the category baton.
+    assertThat(resources).contains("workflows", "bwf", "workerservices", "bws", "retrypolicies", "brp", "baton");
     assertThat(kubectl.ok("version")).contains("Server Version: " + Discovery.GIT_VERSION);
   }
 
@@ -67,8 +68,10 @@ class KubectlAgainstDevApiIT {
         .containsExactly("NAME", "SERVICE", "COMMANDS", "READY", "MESSAGES", "DEADLETTERS", "AGE");
     assertThat(header(kubectl.ok("get", "retrypolicies")))
         .containsExactly("NAME", "ATTEMPTS", "DELAYS", "READY", "AGE");
-    assertThat(kubectl.ok("get", "ws")).contains("inventory", "payment", "shipping", "sms");
-    assertThat(kubectl.ok("get", "rp", "quick", "--no-headers")).startsWith("quick").contains(" 4 ");
+    assertThat(kubectl.ok("get", "bws")).contains("inventory", "payment", "shipping", "sms");
+    assertThat(kubectl.ok("get", "brp", "quick", "--no-headers")).startsWith("quick").contains(" 4 ");
+    assertThat(kubectl.ok("get", "baton")).as("every kind of Baton at once")
+        .contains("workerservice.baton.dev/payment", "workflow.baton.dev/order-fulfilment", "retrypolicy.baton.dev/quick");
 
     // again: unchanged; then an edit goes through kubectl's three-way merge patch
     assertThat(kubectl.ok("apply", "-f", EXAMPLES.toString())).contains("workflow.baton.dev/order-fulfilment unchanged");
@@ -122,7 +125,7 @@ class KubectlAgainstDevApiIT {
     kubectl.ok("patch", "workflow", "order-fulfilment", "--subresource=status", "--type=merge", "-p",
         "{\"status\":{\"steps\":3,\"running\":2,\"succeeded\":7,\"failed\":1,"
             + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"Reconciled\"}]}}");
-    List<String> row = List.of(kubectl.ok("get", "wf", "order-fulfilment", "--no-headers").trim().split("\\s+"));
+    List<String> row = List.of(kubectl.ok("get", "bwf", "order-fulfilment", "--no-headers").trim().split("\\s+"));
     assertThat(row.subList(0, 6)).containsExactly("order-fulfilment", "3", "True", "2", "7", "1");
     assertThat(row.get(6)).matches("\\d+s");
   }
@@ -144,7 +147,7 @@ class KubectlAgainstDevApiIT {
   @Test
   @Order(5)
   void describeShowsTheSpecAndTheObjectsEvents() {
-    String uid = kubectl.ok("get", "ws", "payment", "-o", "jsonpath={.metadata.uid}");
+    String uid = kubectl.ok("get", "bws", "payment", "-o", "jsonpath={.metadata.uid}");
     Kubectl.Result event = kubectl.runWithInput("""
         apiVersion: v1
         kind: Event
@@ -257,7 +260,7 @@ class KubectlAgainstDevApiIT {
         """, "apply", "-f", "-");
     assertThat(quorum.exitCode()).isNotZero();
     assertThat(quorum.err()).contains("spec.queue.type: Invalid value: \"string\": the queue type cannot change");
-    assertThat(kubectl.ok("get", "ws", "payment", "-o", "jsonpath={.spec.queue.type}")).isEqualTo("classic");
+    assertThat(kubectl.ok("get", "bws", "payment", "-o", "jsonpath={.spec.queue.type}")).isEqualTo("classic");
   }
 
   @Test
@@ -303,7 +306,7 @@ class KubectlAgainstDevApiIT {
     // Both must be listening before the change, or they would only see it in their initial read.
     int before = api.openHttpWatches();
     await().atMost(Duration.ofSeconds(20)).until(() -> api.openHttpWatches() >= before + 2);
-    kubectl.ok("patch", "ws", "shipping", "--subresource=status", "--type=merge", "-p",
+    kubectl.ok("patch", "bws", "shipping", "--subresource=status", "--type=merge", "-p",
         "{\"status\":{\"service\":\"shipping\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
     assertThat(wait.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(new String(wait.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("condition met");
@@ -319,15 +322,15 @@ class KubectlAgainstDevApiIT {
   @Test
   @Order(9)
   void deleteWaitsForFinalizersAndServerSideApplySaysItIsNotSupported() throws Exception {
-    kubectl.ok("patch", "ws", "sms", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":[\"baton.dev/cleanup\"]}}");
+    kubectl.ok("patch", "bws", "sms", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":[\"baton.dev/cleanup\"]}}");
     Process delete = kubectl.start("delete", "workerservice", "sms");
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-        assertThat(kubectl.ok("get", "ws", "sms", "-o", "jsonpath={.metadata.deletionTimestamp}")).isNotBlank());
+        assertThat(kubectl.ok("get", "bws", "sms", "-o", "jsonpath={.metadata.deletionTimestamp}")).isNotBlank());
     assertThat(delete.waitFor(1, TimeUnit.SECONDS)).as("kubectl delete waits for the finalizer").isFalse();
-    kubectl.ok("patch", "ws", "sms", "--type=json", "-p", "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
+    kubectl.ok("patch", "bws", "sms", "--type=json", "-p", "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
     assertThat(delete.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(delete.exitValue()).isZero();
-    assertThat(kubectl.run("get", "ws", "sms").err()).contains("not found");
+    assertThat(kubectl.run("get", "bws", "sms").err()).contains("not found");
 
     assertThat(kubectl.run("apply", "--server-side", "-f", EXAMPLES.resolve("00-retrypolicy.yaml").toString()).err())
         .contains("server-side apply is not supported by the Baton dev API");

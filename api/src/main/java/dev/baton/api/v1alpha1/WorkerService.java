@@ -7,6 +7,7 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
@@ -25,7 +26,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
-@ShortNames("ws")
+@ShortNames("bws")
+@Categories("baton") // kubectl get baton: every kind of Baton; short names no other project on the cluster uses
 @AdditionalPrinterColumn(name = "Service", jsonPath = ".status.service", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Commands", jsonPath = ".status.commandCount", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)

@@ -7,6 +7,7 @@ import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
@@ -20,7 +21,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
-@ShortNames("wf")
+@ShortNames("bwf")
+@Categories("baton") // kubectl get baton: every kind of Baton; short names no other project on the cluster uses
 @AdditionalPrinterColumn(name = "Entity", jsonPath = ".spec.entity", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
 @AdditionalPrinterColumn(name = "Steps", jsonPath = ".status.steps", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
