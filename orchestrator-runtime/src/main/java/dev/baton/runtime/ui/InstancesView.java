@@ -53,8 +53,22 @@ final class InstancesView {
       b.append(" <a href=\"").append(q.path()).append("\">clear</a>");
     }
     b.append("</form>");
+    if (viewer.mayChange()) {
+      b.append("<p><a id=\"act-on-these\" href=\"").append(esc(actOnThese(q))).append("\">Act on these…</a>")
+          .append(" <span class=\"muted\">(cancel, retry or signal every instance that matches, in bulk)</span></p>");
+    }
     b.append(live(q, page, now));
     return Layout.page(q.workflow() + " instances", Layout.Section.WORKFLOWS, viewer, b.toString());
+  }
+
+  /**
+   * The bulk operation form with this listing's Workflow and status (an exact business key is left out: a bulk
+   * operation's filter takes a prefix, which would widen it).
+   */
+  static String actOnThese(Query q) {
+    return "/ui/operations/new?namespace=" + url(q.namespace()) + "&workflow=" + url(q.workflow())
+        + (q.status() == null ? "" : "&status=" + url(q.status()))
+        + ("RUNNING".equals(q.status()) ? "&action=cancel" : ""); // a failed one is retried, a running one stopped
   }
 
   static String live(Query q, InstancePage page, Instant now) {

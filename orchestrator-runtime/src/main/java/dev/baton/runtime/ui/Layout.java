@@ -2,10 +2,10 @@ package dev.baton.runtime.ui;
 
 import static dev.baton.runtime.ui.Html.esc;
 
-/** The frame of every page: head, the bar with the two sections, and sign-out when signed in. */
+/** The frame of every page: head, the bar with the sections, and sign-out when signed in. */
 final class Layout {
 
-  enum Section { WORKFLOWS, DEAD_LETTERS, NONE }
+  enum Section { WORKFLOWS, DEAD_LETTERS, OPERATIONS, NONE }
 
   private Layout() {}
 
@@ -19,6 +19,7 @@ final class Layout {
         .append("<header class=\"top\"><a class=\"brand\" href=\"/ui/\">Baton</a><nav aria-label=\"sections\">");
     link(b, "/ui/", "Workflows", here == Section.WORKFLOWS);
     link(b, "/ui/dead-letters", "Dead letters", here == Section.DEAD_LETTERS);
+    link(b, "/ui/operations/new", "Bulk operations", here == Section.OPERATIONS);
     b.append("</nav>");
     if (viewer != null && viewer.signedIn()) {
       b.append("<span class=\"who\">").append(whoText(viewer))

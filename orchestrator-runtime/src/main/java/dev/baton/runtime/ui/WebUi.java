@@ -5,9 +5,13 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.deadletters.DeadLetterQueue;
 import dev.baton.deadletters.Replayer;
 import dev.baton.httpapi.InstanceDocument;
+import dev.baton.httpapi.InvalidRequest;
+import dev.baton.httpapi.OperationDocument;
+import dev.baton.httpapi.OperationRequest;
 import dev.baton.runtime.definitions.SpecCodec;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.AuditLog;
+import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.http.ApiAuth.Access;
 import dev.baton.runtime.http.ApiSecurity;
 import dev.baton.runtime.http.InstanceDocuments;
@@ -58,7 +62,8 @@ public final class WebUi {
 
   /** What the pages read and what the buttons call. */
   public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents,
-      InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters, TraceLink traces) {}
+      InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters, TraceLink traces,
+      BulkOperations operations) {}
 
   private final Parts parts;
   private final Sessions sessions;
@@ -92,6 +97,10 @@ public final class WebUi {
     routes.post("/ui/instances/{id}/cancel", ui::cancel);
     routes.post("/ui/instances/{id}/retry", ui::retry);
     routes.post("/ui/instances/{id}/signal", ui::signal);
+    routes.get("/ui/operations/new", ui::operationForm);
+    routes.get("/ui/operations/confirm", ui::operationConfirm);
+    routes.post("/ui/operations", ui::operationCreate);
+    routes.get("/ui/operations/{id}", ui::operation);
     routes.get("/ui/dead-letters", ui::deadLetters);
     routes.post("/ui/dead-letters/replay", ui::replay);
     routes.get("/ui/login", ui::loginForm);
@@ -185,7 +194,8 @@ public final class WebUi {
       return ctx.queryString() == null ? ctx.path() : ctx.path() + "?" + ctx.queryString();
     }
     String id = ctx.pathParamMap().get("id");
-    return id != null ? "/ui/instances/" + id : ctx.path().startsWith("/ui/dead-letters") ? "/ui/dead-letters" : "/ui/";
+    return id != null ? "/ui/instances/" + id : ctx.path().startsWith("/ui/dead-letters") ? "/ui/dead-letters"
+        : ctx.path().startsWith("/ui/operations") ? "/ui/operations/new" : "/ui/";
   }
 
   /**
@@ -412,6 +422,117 @@ public final class WebUi {
   @FunctionalInterface
   private interface Button {
     InstanceButtons.Outcome press(UUID id) throws SQLException;
+  }
+
+  // --- bulk operations -----------------------------------------------------------------------------------------
+
+  private void operationForm(Context ctx) {
+    ctx.html(OperationsView.form(OperationsView.Ask.from(ctx::queryParam), viewer(ctx), null));
+  }
+
+  /** The count: a dry run of the operation the form asks for (RBAC's {@code list}, as the API's dry run). */
+  private void operationConfirm(Context ctx) {
+    OperationsView.Ask ask = OperationsView.Ask.from(ctx::queryParam);
+    OperationRequest request;
+    try {
+      request = ask.request(true);
+    } catch (InvalidRequest e) {
+      ctx.status(400).html(OperationsView.form(ask, viewer(ctx), "Not yet: " + e.getMessage() + "."));
+      return;
+    }
+    String back = "/ui/operations/new?" + ask.query();
+    requireOnFilter(ctx, "list", request.filter(), back);
+    String verb = operationVerb(request);
+    String refusal = mayOnFilter(ctx, verb, request.filter()) ? null : "You may not " + verb
+        + " workflows/instances " + namespaceWords(request.filter()) + ": the operation would be refused.";
+    long matched;
+    try {
+      matched = parts.operations().create(request, security.actor(ctx)).matched();
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    ctx.html(OperationsView.confirm(ask, matched, viewer(ctx), refusal));
+  }
+
+  /** The confirm button: the operation is created (RBAC's verb of its action, as the API's) and shown. */
+  private void operationCreate(Context ctx) {
+    OperationsView.Ask ask = OperationsView.Ask.from(ctx::formParam);
+    OperationRequest request;
+    try {
+      request = ask.request(false);
+    } catch (InvalidRequest e) {
+      ctx.status(400).html(OperationsView.form(ask, viewer(ctx), "Not yet: " + e.getMessage() + "."));
+      return;
+    }
+    requireOnFilter(ctx, operationVerb(request), request.filter(), "/ui/operations/new?" + ask.query());
+    OperationDocument created;
+    try {
+      created = parts.operations().create(request, security.actor(ctx));
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    ctx.redirect("/ui/operations/" + created.id() + "?created=1", HttpStatus.SEE_OTHER);
+  }
+
+  private void operation(Context ctx) {
+    UUID id = uuidOrNull(ctx.pathParam("id"));
+    Optional<OperationDocument> found;
+    try {
+      found = id == null || !id.toString().equalsIgnoreCase(ctx.pathParam("id")) ? Optional.empty()
+          : parts.operations().find(id);
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    OperationDocument op = found.orElseThrow(() -> new UiException(404, "There is no bulk operation '"
+        + ctx.pathParam("id") + "'."));
+    requireOnFilter(ctx, "get", op.filter(), ctx.path());
+    if (live(ctx)) {
+      ctx.html(OperationsView.live(op, clock.instant()));
+    } else {
+      ctx.html(OperationsView.page(op, viewer(ctx), ctx.queryParam("created") == null ? null
+          : "Created: " + op.matched() + " matched; they are acted on a page at a time.", clock.instant()));
+    }
+  }
+
+  /** The verb RBAC is asked for an operation's action, as by the API: a cancel deletes, a retry or signal updates. */
+  private static String operationVerb(OperationRequest request) {
+    return request.action().equals("cancel") ? "delete" : "update";
+  }
+
+  /** Kubernetes mode: the question of a bulk operation, in the filter's namespace or cluster-wide (the API's). */
+  private static AccessRequest onFilter(String verb, Map<String, String> filter) {
+    String ns = filter.get("namespace");
+    return new AccessRule(verb, AccessRule.Resource.INSTANCES, AccessRule.Scope.QUERY)
+        .in(ns == null ? "" : ns, ns == null ? null : filter.get("workflow"));
+  }
+
+  private static String namespaceWords(Map<String, String> filter) {
+    return filter.get("namespace") == null ? "in every namespace" : "in namespace " + filter.get("namespace");
+  }
+
+  /** Kubernetes mode: refused unless RBAC allows the viewer {@code verb} where the filter points; token mode: passes. */
+  private void requireOnFilter(Context ctx, String verb, Map<String, String> filter, String back) {
+    if (gate == null) {
+      return;
+    }
+    AccessRequest question = onFilter(verb, filter);
+    try {
+      gate.require(viewer(ctx).caller(), question);
+    } catch (AccessRefused e) {
+      if ("POST".equals(ctx.method().name())) {
+        AuditLog.write(new AuditLog.Line(verb, AuditLog.Outcome.FORBIDDEN, security.actor(ctx), question.namespace(),
+            question.name(), null, question.resourcePath()));
+      }
+      UiException refused = new UiException(e.status(), e.status() == 403 ? "You may not do this: "
+          + e.getMessage() + "." : e.getMessage());
+      throw e.status() == 403 ? refused.signInAgain(back) : refused;
+    } catch (ReviewUnavailable e) {
+      throw new UiException(503, "Whether you may do this cannot be checked now: " + e.getMessage() + ".");
+    }
+  }
+
+  private boolean mayOnFilter(Context ctx, String verb, Map<String, String> filter) {
+    return gate == null || allowed(viewer(ctx), onFilter(verb, filter));
   }
 
   // --- dead letters --------------------------------------------------------------------------------------------

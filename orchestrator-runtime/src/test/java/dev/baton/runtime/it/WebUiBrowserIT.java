@@ -520,6 +520,104 @@ class WebUiBrowserIT {
     }
   }
 
+  @Test
+  void aMapFoldsItsIterationsWithTheFailedOneFirst() throws Exception {
+    // three items, the second refused by the warehouse: tolerated, so the instance carries on and succeeds
+    h.apply("ui-map", RuntimeHarness.yaml("""
+        {entity: order, steps: [
+          {name: ship-items, map: {items: "input.items", toleratedFailures: 1, steps: [
+            {name: ship-one, service: ui-map-ship, command: ship, input: {sku: "item.sku"}}]}}]}
+        """));
+    h.worker().serve("q.ui-map-ship.ship", "ui-map-ship", "ship", c -> "sku-1".equals(c.body().at("/input/sku")
+        .asText()) ? Reply.failed("NO_PARCELS", "none left for sku-1") : Reply.success(out("parcel", "P")));
+    RuntimeHarness.Response started = h.start("ui-map", "map-1",
+        "{\"items\": [{\"sku\": \"sku-0\"}, {\"sku\": \"sku-1\"}, {\"sku\": \"sku-2\"}]}");
+    assertThat(started.status()).as(started.text()).isEqualTo(201);
+    UUID id = UUID.fromString(started.json().get("id").asText());
+    h.awaitStatus(id, "SUCCEEDED", WITHIN);
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + id);
+      assertThat(b.driver.findElement(By.cssSelector("#iterations-of-ship-items summary")).getText())
+          .isEqualTo("Iterations: 3 items: 2 succeeded, 0 running, 1 failed, 0 not started");
+      assertThat(b.driver.findElement(By.id("iterations-of-ship-items")).getAttribute("open"))
+          .as("open: one failed").isNotNull();
+      List<WebElement> listed = b.driver.findElements(By.cssSelector("#iterations-of-ship-items li[data-iteration]"));
+      assertThat(listed).extracting(e -> e.getAttribute("data-iteration")).containsExactly("1", "0", "2");
+      assertThat(listed.get(0).getAttribute("data-status")).isEqualTo("FAILED");
+      assertThat(listed.get(0).getText()).contains("ship-one[1]").contains("NO_PARCELS: none left for sku-1");
+      assertThat(b.driver.findElement(By.cssSelector("svg.picture g.group.map")).getText())
+          .contains("3 items: 2 succeeded");
+      b.fullPage("instance-map");
+    }
+  }
+
+  @Test
+  void aParentLinksToItsChildWhichLinksBack() throws Exception {
+    h.apply("ui-invoicing", RuntimeHarness.yaml("{entity: invoice, steps: [{name: issue, service: ui-inv,"
+        + " command: issue}]}"));
+    h.apply("ui-ordering", RuntimeHarness.yaml("{entity: order, steps: [{name: invoice, workflow: ui-invoicing}]}"));
+    h.worker().serve("q.ui-inv.issue", "ui-inv", "issue", c -> Reply.success(out("invoice", "INV-1")));
+    UUID parent = h.startOk("ui-ordering", "child-1");
+    com.fasterxml.jackson.databind.JsonNode done = h.awaitStatus(parent, "SUCCEEDED", WITHIN);
+    String child = done.at("/children/0/id").asText();
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "instances/" + parent);
+      WebElement link = b.driver.findElement(By.cssSelector("#child-invoice a"));
+      assertThat(link.getText()).isEqualTo("ui-invoicing");
+      link.click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/instances/" + child));
+      WebElement up = b.driver.findElement(By.id("parent"));
+      assertThat(up.getText()).contains("ui-ordering").contains("invoice").contains("SUCCEEDED");
+      assertThat(b.driver.findElement(By.id("current-step")).getText()).contains("issue");
+      b.screenshot("instance-child");
+      b.driver.findElement(By.id("parent-link")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/instances/" + parent));
+    }
+  }
+
+  @Test
+  void aBulkRetryIsChosenByFilterConfirmedWithItsCountAndWatchedToTheEnd() throws Exception {
+    List<UUID> failed = new java.util.ArrayList<>();
+    for (String key : List.of("bulk-1", "bulk-2")) {
+      REFUSE_PACKING.add(key);
+      failed.add(h.startOk("ui-retry", key));
+    }
+    for (UUID id : failed) {
+      h.awaitStatus(id, "FAILED", WITHIN);
+    }
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + "workflows/default/ui-retry?status=FAILED");
+      b.driver.findElement(By.id("act-on-these")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/operations/new"));
+      assertThat(b.driver.findElement(By.id("op-workflow")).getAttribute("value")).isEqualTo("ui-retry");
+      assertThat(b.driver.findElement(By.id("op-status")).getAttribute("value")).isEqualTo("FAILED");
+      assertThat(b.driver.findElement(By.id("op-action")).getAttribute("value")).isEqualTo("retry");
+      b.driver.findElement(By.id("op-businessKeyPrefix")).sendKeys("bulk-"); // only this test's
+      b.driver.findElement(By.id("count")).click();
+
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(b.driver.findElement(By.id("question"))
+          .getText()).isEqualTo("Retry 2 instances of default/ui-retry (status FAILED, business key prefix \"bulk-\")?"));
+      assertThat(b.driver.findElement(By.id("confirm")).getText()).isEqualTo("Retry 2 instances");
+      b.screenshot("operation-confirm");
+      REFUSE_PACKING.removeAll(List.of("bulk-1", "bulk-2")); // the boxes have come
+      b.driver.findElement(By.id("confirm")).click();
+
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().matches(".*/ui/operations/[0-9a-f-]{36}.*"));
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> {
+        assertThat(b.driver.findElement(By.id("operation-state")).getText()).contains("DONE");
+        assertThat(b.driver.findElement(By.id("operation-counts")).getText())
+            .isEqualTo("2 of 2 (100 %): 2 done, 0 failed");
+      });
+      assertThat(b.driver.findElement(By.id("live")).getAttribute("data-live")).as("no longer refreshing").isNull();
+      assertThat(b.driver.findElement(By.id("operation-progress")).getAttribute("value")).isEqualTo("2");
+      b.screenshot("operation-done");
+    }
+    for (UUID id : failed) {
+      h.awaitStatus(id, "SUCCEEDED", WITHIN);
+      assertThat(h.instance(id).get("audit").toString()).contains("bulk operation");
+    }
+  }
+
   private static void park(Channel ch, String dlq, String messageId, Map<String, Object> headers) throws Exception {
     ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId(messageId).headers(headers)
         .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),

@@ -68,6 +68,12 @@ public final class AccessTable {
       allowed("POST", "/ui/instances/{id}/cancel", "delete", Resource.INSTANCES, Scope.INSTANCE),
       allowed("POST", "/ui/instances/{id}/retry", "update", Resource.INSTANCES, Scope.INSTANCE),
       allowed("POST", "/ui/instances/{id}/signal", "update", Resource.INSTANCES, Scope.INSTANCE),
+      // Bulk operations from the UI: as the API's, the verb is the action's (a count is a list, a cancel a delete, a
+      // retry or signal an update, the progress page a get) where the filter points: asked by the page (WebUi).
+      Map.entry("GET /ui/operations/new", new Need.SignedIn()),
+      Map.entry("GET /ui/operations/confirm", new Need.SignedIn()),
+      Map.entry("POST /ui/operations", new Need.SignedIn()),
+      Map.entry("GET /ui/operations/{id}", new Need.SignedIn()),
       allowed("GET", "/ui/dead-letters", "list", Resource.DEAD_LETTERS, Scope.EACH_NAMESPACE),
       allowed("POST", "/ui/dead-letters/replay", "create", Resource.DEAD_LETTERS, Scope.SERVICE),
       // Signing in and out, and the stylesheet and script: before anyone is known.
