@@ -368,6 +368,31 @@ class ChartTemplateTest {
   }
 
   @Test
+  void extraVolumesMountsAndEnvFromReachBothPodsBesideTheChartsOwn() {
+    Map<String, Object> more = new java.util.HashMap<>();
+    for (String component : List.of("runtime", "operator")) {
+      more.put(component + ".extraVolumes", List.of(Map.of("name", "db-ca", "secret", Map.of("secretName",
+          "baton-db-ca"))));
+      more.put(component + ".extraVolumeMounts", List.of(Map.of("name", "db-ca", "mountPath", "/etc/baton/db-ca",
+          "readOnly", true)));
+      more.put(component + ".extraEnvFrom", List.of(Map.of("configMapRef", Map.of("name", "baton-tuning"))));
+    }
+    Rendered chart = Chart.template(ValueSet.DEFAULTS, more);
+
+    for (Deployment d : List.of(chart.runtime(), chart.operator())) {
+      PodSpec pod = d.getSpec().getTemplate().getSpec();
+      assertThat(pod.getVolumes()).extracting(v -> v.getName()).contains("tmp", "db-ca");
+      assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("db-ca")).singleElement()
+          .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("baton-db-ca"));
+      assertThat(container(d).getVolumeMounts()).extracting(m -> m.getName() + ":" + m.getMountPath())
+          .contains("tmp:/tmp", "db-ca:/etc/baton/db-ca");
+      assertThat(container(d).getEnvFrom()).singleElement()
+          .satisfies(e -> assertThat(e.getConfigMapRef().getName()).isEqualTo("baton-tuning"));
+    }
+    assertThat(container(Chart.template(ValueSet.DEFAULTS).runtime()).getEnvFrom()).as("none by default").isEmpty();
+  }
+
+  @Test
   void replicasImagesAndScheduling() {
     Rendered chart = Chart.template(ValueSet.REPLICAS_AND_IMAGES);
 
