@@ -1,5 +1,6 @@
 package dev.baton.operator.status;
 
+import dev.baton.api.v1alpha1.ConditionTypes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
@@ -28,7 +29,23 @@ public final class Conditions {
   }
 
   public Conditions set(String type, ConditionState verdict) {
-    String status = verdict.ok() ? "True" : "False";
+    return add(type, verdict.ok() ? "True" : "False", verdict);
+  }
+
+  /**
+   * Ready, and kstatus's reading of it: when it is False, {@code Stalled} (only a person can clear it:
+   * {@link Reason#needsAPerson}) or else {@code Reconciling} (the operator is still at it), True with Ready's reason and
+   * message; when Ready is True, neither (kstatus's abnormal-true conditions are absent when all is well).
+   */
+  public Conditions ready(ConditionState verdict) {
+    set(ConditionTypes.READY, verdict);
+    if (!verdict.ok()) {
+      add(verdict.reason().needsAPerson() ? ConditionTypes.STALLED : ConditionTypes.RECONCILING, "True", verdict);
+    }
+    return this;
+  }
+
+  private Conditions add(String type, String status, ConditionState verdict) {
     String since = previous.stream()
         .filter(c -> type.equals(c.getType()) && status.equals(c.getStatus()))
         .map(Condition::getLastTransitionTime)
@@ -52,9 +69,10 @@ public final class Conditions {
     return this;
   }
 
-  /** Carries every previous condition but {@code type} over unchanged. */
-  public Conditions keepAllBut(String type) {
-    previous.stream().filter(c -> !type.equals(c.getType())).forEach(next::add);
+  /** Carries every previous condition but those of {@code types} over unchanged. */
+  public Conditions keepAllBut(String... types) {
+    java.util.Set<String> left = java.util.Set.of(types);
+    previous.stream().filter(c -> !left.contains(c.getType())).forEach(next::add);
     return this;
   }
 

@@ -23,8 +23,8 @@ final class ErrorStatus {
     ConditionState error = ConditionState.failed(Reason.RECONCILE_ERROR, "reconciling failed, retrying: " + e.getMessage());
     ReadyEvents.onTransition(events, primary, error);
     status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), primary.getMetadata().getGeneration(), clock)
-        .keepAllBut(ConditionTypes.READY)
-        .set(ConditionTypes.READY, error)
+        .keepAllBut(ConditionTypes.READY, ConditionTypes.RECONCILING, ConditionTypes.STALLED)
+        .ready(error)
         .toList()));
     return StatusPatch.errorIfChanged(primary, status, bare);
   }

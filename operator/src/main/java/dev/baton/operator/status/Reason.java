@@ -99,6 +99,15 @@ public enum Reason {
     return this != DEPLOYMENT_PENDING && this != REPLICAS_UNAVAILABLE && this != WAITING_FOR_INSTANCES;
   }
 
+  /**
+   * Whether only a person can clear a Ready=False with this reason (kstatus's Stalled): the spec itself, a name another
+   * resource holds, a grant refused, a queue argument the broker cannot change. A missing reference is not: what it
+   * names is often applied in the same sync and may come a moment later.
+   */
+  public boolean needsAPerson() {
+    return this == INVALID_SPEC || this == CONFLICT || this == FORBIDDEN || this == IMMUTABLE_QUEUE_ARGUMENTS;
+  }
+
   /** Whether a Ready=False with this reason is no failure but worth a Normal Event: a deletion that waits. */
   public boolean isNotice() {
     return this == WAITING_FOR_INSTANCES;

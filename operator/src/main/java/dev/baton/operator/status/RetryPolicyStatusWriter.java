@@ -45,7 +45,7 @@ public final class RetryPolicyStatusWriter {
     }
     status.setConditions(new ArrayList<>(new Conditions(
         policy.getStatus() == null ? null : policy.getStatus().getConditions(), policy.getMetadata().getGeneration(), clock)
-        .set(ConditionTypes.READY, ready)
+        .ready(ready)
         .toList()));
     ReadyEvents.onTransition(events, policy, ready);
     return StatusPatch.ifChanged(policy, status, RetryPolicy::new);

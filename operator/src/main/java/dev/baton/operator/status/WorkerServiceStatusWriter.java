@@ -101,7 +101,7 @@ public final class WorkerServiceStatusWriter {
     } else if (ws.getSpec() != null && ws.getSpec().getAutoscaling() != null) {
       conditions.keep(ConditionTypes.AUTOSCALING_READY);
     }
-    status.setConditions(new ArrayList<>(conditions.set(ConditionTypes.READY, readyVerdict(f)).toList()));
+    status.setConditions(new ArrayList<>(conditions.ready(readyVerdict(f)).toList()));
     return status;
   }
 

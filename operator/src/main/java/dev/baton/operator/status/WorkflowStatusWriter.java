@@ -56,7 +56,7 @@ public final class WorkflowStatusWriter {
     }
     status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), workflow.getMetadata().getGeneration(), clock)
         .set(ConditionTypes.TOPOLOGY_READY, f.ready())
-        .set(ConditionTypes.READY, f.ready())
+        .ready(f.ready())
         .toList()));
     ReadyEvents.onTransition(events, workflow, f.ready());
     return StatusPatch.ifChanged(workflow, quiet.settle(workflow, workflow.getStatus(), status), Workflow::new);
@@ -74,7 +74,7 @@ public final class WorkflowStatusWriter {
       counts.applyTo(status);
     }
     status.setConditions(new ArrayList<>(new Conditions(status.getConditions(), workflow.getMetadata().getGeneration(),
-        clock).keep(ConditionTypes.TOPOLOGY_READY).set(ConditionTypes.READY, ready).toList()));
+        clock).keep(ConditionTypes.TOPOLOGY_READY).ready(ready).toList()));
     ReadyEvents.onTransition(events, workflow, ready);
     StatusPatch.patchNow(workflow, quiet.settle(workflow, workflow.getStatus(), status), Workflow::new, context);
   }

@@ -35,6 +35,36 @@ class ConditionsTest {
     assertThat(up.get(0).getObservedGeneration()).isEqualTo(2L);
   }
 
+  static Condition of(List<Condition> conditions, String type) {
+    return conditions.stream().filter(c -> c.getType().equals(type)).findFirst().orElse(null);
+  }
+
+  @Test
+  void kstatusReadsStalledWhenOnlyAPersonCanHelpReconcilingWhileTheOperatorIsAtItAndNeitherWhenReady() {
+    List<Condition> invalid = new Conditions(null, 1L, at("2026-01-01T10:00:00Z"))
+        .ready(ConditionState.failed(Reason.INVALID_SPEC, "spec.steps is empty")).toList();
+    assertThat(of(invalid, "Stalled").getStatus()).isEqualTo("True");
+    assertThat(of(invalid, "Stalled").getReason()).isEqualTo("InvalidSpec");
+    assertThat(of(invalid, "Stalled").getMessage()).isEqualTo("spec.steps is empty");
+    assertThat(of(invalid, "Reconciling")).isNull();
+
+    for (Reason waits : new Reason[] {Reason.MISSING_SERVICE, Reason.BROKER_UNAVAILABLE, Reason.MISSING_WORKFLOW,
+        Reason.REPLICAS_UNAVAILABLE, Reason.RECONCILE_ERROR}) {
+      List<Condition> c = new Conditions(invalid, 2L, at("2026-01-01T10:01:00Z"))
+          .ready(ConditionState.failed(waits, "not yet")).toList();
+      assertThat(of(c, "Reconciling").getStatus()).as(waits.name()).isEqualTo("True");
+      assertThat(of(c, "Stalled")).as(waits.name()).isNull();
+    }
+    for (Reason person : new Reason[] {Reason.CONFLICT, Reason.FORBIDDEN, Reason.IMMUTABLE_QUEUE_ARGUMENTS}) {
+      assertThat(of(new Conditions(null, 1L, at("2026-01-01T10:00:00Z"))
+          .ready(ConditionState.failed(person, "a person")).toList(), "Stalled")).as(person.name()).isNotNull();
+    }
+
+    List<Condition> ready = new Conditions(invalid, 3L, at("2026-01-01T10:02:00Z"))
+        .ready(ConditionState.ok(Reason.READY, "fine")).toList();
+    assertThat(ready).extracting(Condition::getType).containsExactly("Ready");
+  }
+
   @Test
   void anUnchangedResourceGetsNoStatusPatch() {
     RetryPolicy policy = RetryPolicyTranslatorTestAccess.policy(3, "1s 5s");
