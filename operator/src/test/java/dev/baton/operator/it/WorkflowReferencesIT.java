@@ -79,6 +79,9 @@ class WorkflowReferencesIT {
     var missing = f.awaitReady(Workflow.class, NS, "checkout", false, "MissingWorkflow");
     assertThat(missing.getMessage()).isEqualTo("step 'invoice' starts Workflow 'invoicing', which does not exist in "
         + "namespace flows: create it or correct the step");
+    // kstatus: the child may come in the same sync, so it is in progress, not stalled.
+    assertThat(f.condition(Workflow.class, NS, "checkout", "Reconciling").orElseThrow().getStatus()).isEqualTo("True");
+    assertThat(f.condition(Workflow.class, NS, "checkout", "Stalled")).isEmpty();
 
     // The child's own event reconciles the parent (the resync is a minute away).
     f.create(workflow(NS, "invoicing", "invoice", step("issue", "billing", "issue", null)));
@@ -94,6 +97,11 @@ class WorkflowReferencesIT {
         + " (invoicing -> checkout -> invoicing)");
     var parent = f.awaitReady(Workflow.class, NS, "checkout", false, "InvalidSpec");
     assertThat(parent.getMessage()).contains("(checkout -> invoicing -> checkout)");
+    // Only a person can undo a cycle: kstatus's Stalled, with the reason, so a GitOps sync fails at once.
+    var stalled = f.condition(Workflow.class, NS, "checkout", "Stalled").orElseThrow();
+    assertThat(stalled.getStatus()).isEqualTo("True");
+    assertThat(stalled.getReason()).isEqualTo("InvalidSpec");
+    assertThat(f.condition(Workflow.class, NS, "checkout", "Reconciling")).isEmpty();
   }
 
   @Test
