@@ -8,7 +8,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.luaj.vm2.Globals;
@@ -51,6 +53,18 @@ class ArgoCdHealthTest {
 
     assertThat(hs.get("status").tojstring()).as("%s %s", kind, what).isEqualTo(health);
     assertThat(hs.get("message").tojstring()).contains(message);
+  }
+
+  @Test
+  void theReadyMadePatchOfArgocdCmHoldsTheScriptUnderEachKindsKey() throws IOException {
+    String script = Files.readString(Chart.dir().resolve("argocd/health.lua"));
+    JsonNode data = YAML.readTree(Chart.dir().resolve("argocd/argocd-cm-patch.yaml").toFile()).path("data");
+
+    for (String kind : List.of("Workflow", "WorkerService", "RetryPolicy")) {
+      assertThat(data.path("resource.customizations.health.baton.dev_" + kind).asText()).as(kind)
+          .isEqualTo(script.endsWith("\n") ? script : script + "\n");
+    }
+    assertThat(data.size()).isEqualTo(3);
   }
 
   /** JSON as Argo CD hands it to Lua: objects and arrays as tables (arrays from index 1), scalars as values. */
