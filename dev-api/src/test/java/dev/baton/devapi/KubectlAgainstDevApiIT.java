@@ -60,10 +60,11 @@ class KubectlAgainstDevApiIT {
         "workflow.baton.dev/order-fulfilment created");
 
     assertThat(header(kubectl.ok("get", "workflows")))
-        .containsExactly("NAME", "STEPS", "READY", "RUNNING", "SUCCEEDED", "FAILED", "COMPENSATED", "AGE");
+        .containsExactly("NAME", "STEPS", "READY", "PAUSED", "RUNNING", "SUCCEEDED", "FAILED", "COMPENSATED", "AGE");
+    // The schedules' columns: "LAST FIRE" and "NEXT FIRE", two words each.
     assertThat(header(kubectl.ok("get", "workflows", "-o", "wide")))
-        .containsExactly("NAME", "ENTITY", "STEPS", "READY", "REASON", "RUNNING", "SUCCEEDED", "FAILED",
-            "COMPENSATED", "AGE");
+        .containsExactly("NAME", "ENTITY", "STEPS", "READY", "REASON", "PAUSED", "RUNNING", "SUCCEEDED", "FAILED",
+            "COMPENSATED", "LAST", "FIRE", "NEXT", "FIRE", "AGE");
     assertThat(header(kubectl.ok("get", "workerservices")))
         .containsExactly("NAME", "SERVICE", "COMMANDS", "READY", "MESSAGES", "DEADLETTERS", "AGE");
     assertThat(header(kubectl.ok("get", "retrypolicies")))
@@ -124,10 +125,14 @@ class KubectlAgainstDevApiIT {
   void statusWrittenByTheOperatorShowsInTheColumns() {
     kubectl.ok("patch", "workflow", "order-fulfilment", "--subresource=status", "--type=merge", "-p",
         "{\"status\":{\"steps\":3,\"running\":2,\"succeeded\":7,\"failed\":1,"
+            + "\"nextFire\":\"2030-01-01T02:00:00Z\","
             + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"Reconciled\"}]}}");
+    kubectl.ok("patch", "workflow", "order-fulfilment", "--type=merge", "-p", "{\"spec\":{\"paused\":true}}");
     List<String> row = List.of(kubectl.ok("get", "bwf", "order-fulfilment", "--no-headers").trim().split("\\s+"));
-    assertThat(row.subList(0, 6)).containsExactly("order-fulfilment", "3", "True", "2", "7", "1");
-    assertThat(row.get(6)).matches("\\d+s");
+    assertThat(row.subList(0, 7)).containsExactly("order-fulfilment", "3", "True", "true", "2", "7", "1");
+    assertThat(row.get(7)).matches("\\d+s");
+    assertThat(kubectl.ok("get", "bwf", "order-fulfilment", "-o", "wide")).contains("2030-01-01T02:00:00Z");
+    kubectl.ok("patch", "workflow", "order-fulfilment", "--type=merge", "-p", "{\"spec\":{\"paused\":false}}");
   }
 
   @Test
@@ -140,7 +145,8 @@ class KubectlAgainstDevApiIT {
     assertThat(r.out()).contains("workflow.baton.dev/order-fulfilment configured");
 
     String yaml = kubectl.ok("get", "workflow", "order-fulfilment", "-o", "yaml");
-    assertThat(yaml).contains("kind: Workflow", "entity: order", "timeout: 45s", "generation: 2",
+    // Generation 4: created, paused and resumed (Order 3), then this edit.
+    assertThat(yaml).contains("kind: Workflow", "entity: order", "timeout: 45s", "generation: 4",
         "kubectl.kubernetes.io/last-applied-configuration", "succeeded: 7");
   }
 

@@ -46,8 +46,9 @@ class TableRendererTest {
     JsonNode list = Json.parse("""
         {"kind": "List", "metadata": {"resourceVersion": "42"}, "items": [
           {"metadata": {"name": "order", "namespace": "default", "creationTimestamp": "2026-11-30T11:55:30Z"},
-           "spec": {"entity": "order"},
+           "spec": {"entity": "order", "paused": true},
            "status": {"steps": 3, "running": 2, "succeeded": 7, "failed": 0,
+                      "lastFire": "2026-11-30T11:59:00Z", "nextFire": "2026-11-30T12:01:00Z",
                       "conditions": [{"type": "Ready", "status": "True", "reason": "Reconciled"}]}},
           {"metadata": {"name": "fresh", "namespace": "default", "creationTimestamp": "2026-11-30T11:59:58Z"},
            "spec": {"entity": "order"}}]}""");
@@ -58,14 +59,15 @@ class TableRendererTest {
     assertThat(table.path("apiVersion").asText()).isEqualTo("meta.k8s.io/v1");
     assertThat(table.path("metadata").path("resourceVersion").asText()).isEqualTo("42");
     assertThat(names(table.path("columnDefinitions"))).containsExactly("Name", "Entity", "Steps", "Ready", "Reason",
-        "Running", "Succeeded", "Failed", "Compensated", "Age");
+        "Paused", "Running", "Succeeded", "Failed", "Compensated", "Last Fire", "Next Fire", "Age");
     assertThat(table.path("columnDefinitions").get(0).path("format").asText()).isEqualTo("name");
     assertThat(table.path("columnDefinitions").get(1).path("priority").asInt()).isEqualTo(1);
     assertThat(Json.write(table.path("rows").get(0).path("cells")))
-        .isEqualTo("[\"order\",\"order\",3,\"True\",\"Reconciled\",2,7,0,null,\"4m30s\"]");
+        .isEqualTo("[\"order\",\"order\",3,\"True\",\"Reconciled\",true,2,7,0,null,\"60s\","
+            + "\"2026-11-30T12:01:00Z\",\"4m30s\"]");
     // no status yet: empty cells, as a cluster shows them
     assertThat(Json.write(table.path("rows").get(1).path("cells")))
-        .isEqualTo("[\"fresh\",\"order\",null,null,null,null,null,null,null,\"2s\"]");
+        .isEqualTo("[\"fresh\",\"order\",null,null,null,null,null,null,null,null,null,null,\"2s\"]");
     assertThat(table.path("rows").get(0).path("object").path("kind").asText()).isEqualTo("PartialObjectMetadata");
     assertThat(table.path("rows").get(0).path("object").path("metadata").path("name").asText()).isEqualTo("order");
   }

@@ -11,6 +11,7 @@ import dev.baton.api.validation.Problem;
 import dev.baton.api.validation.Validated;
 import dev.baton.contract.BatonDuration;
 import dev.baton.contract.Names;
+import dev.baton.workflow.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -104,6 +105,8 @@ public final class WorkflowParser {
         }
       }
     });
+    // Schedules are the Workflow's, not its instances': checked here so a bad one is InvalidSpec, run from the spec.
+    problems.addAll(Schedules.parse(spec.getSchedules()).problems());
     OnFailure onFailure = spec.getOnFailure() == null ? OnFailure.Compensate : spec.getOnFailure();
     // The whole instance's deadline: checked as a step's timeout is, the field named.
     Duration timeout = spec.getTimeout() == null ? null : duration("spec.timeout", null, spec.getTimeout());

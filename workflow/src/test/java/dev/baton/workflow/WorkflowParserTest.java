@@ -50,6 +50,15 @@ class WorkflowParserTest {
   }
 
   @Test
+  void aScheduleThatCannotFireMakesTheWorkflowInvalid() {
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "orders", 1, Specs.spec(
+        "{entity: order, schedules: [{name: nightly, cron: '0 25 * * *'}], steps: [{name: a, service: s, command: c}]}"));
+
+    assertThat(v.isValid()).isFalse();
+    assertThat(v.message()).contains("spec.schedules[0].cron (schedule 'nightly'): '0 25 * * *' is not a Unix cron");
+  }
+
+  @Test
   void maxDispatchesCountsOnlyWithRedispatch() {
     WorkflowDefinition d = valid(steps("[{name: a, service: s, command: c, maxDispatches: 7}]"));
     assertThat(d.tasks().get(0).maxDispatches()).isEqualTo(1);

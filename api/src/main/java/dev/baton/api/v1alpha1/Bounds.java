@@ -17,6 +17,10 @@ public final class Bounds {
   public static final int DURATION = 16;
   /** CEL expressions of the workflow language. */
   public static final int EXPRESSION = 1024;
+  /** Cron expressions of schedules. */
+  public static final int CRON = 128;
+  /** Schedules of one Workflow. */
+  public static final int SCHEDULES = 10;
   /** Container image references (registry/path:tag@sha256:digest). */
   public static final int IMAGE = 512;
   /** Topic binding patterns over entity.action.result. */

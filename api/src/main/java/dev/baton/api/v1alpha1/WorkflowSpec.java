@@ -1,6 +1,7 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -57,6 +58,18 @@ public class WorkflowSpec {
   @Default("Retain")
   private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
 
+  @JsonPropertyDescription("true pauses the Workflow: nothing new is dispatched to workers and the timeouts of its "
+      + "waiting steps stop; starts (and schedule fires) are accepted and wait. false carries on where it stopped.")
+  @Default("false")
+  private Boolean paused;
+
+  @JsonPropertyDescription("Starts on a clock (cron in a time zone, or every). Each fire starts exactly one instance, "
+      + "business key <schedule>@<fire time, RFC 3339 UTC>, whatever the number of runtimes. Changing the schedules "
+      + "or paused does not make a new revision: running instances keep theirs.")
+  @Size(max = Bounds.SCHEDULES)
+  @ListMap(keys = "name")
+  private List<ScheduleSpec> schedules;
+
   public String getEntity() {
     return entity;
   }
@@ -87,6 +100,28 @@ public class WorkflowSpec {
 
   public void setTimeout(String timeout) {
     this.timeout = timeout;
+  }
+
+  public Boolean getPaused() {
+    return paused;
+  }
+
+  public void setPaused(Boolean paused) {
+    this.paused = paused;
+  }
+
+  /** Whether the Workflow is paused ({@code paused: true}). */
+  @JsonIgnore
+  public boolean isPausedNow() {
+    return Boolean.TRUE.equals(paused);
+  }
+
+  public List<ScheduleSpec> getSchedules() {
+    return schedules;
+  }
+
+  public void setSchedules(List<ScheduleSpec> schedules) {
+    this.schedules = schedules;
   }
 
   public QueueKind getQueueType() {

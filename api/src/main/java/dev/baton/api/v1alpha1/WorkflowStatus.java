@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
+import java.util.List;
 
 @JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,6 +37,42 @@ public class WorkflowStatus extends BatonStatus {
 
   @JsonPropertyDescription("Instances cancelled, as last read from the runtime.")
   private Long cancelled;
+
+  @JsonPropertyDescription("Each schedule's last and next fire, as last read from the runtime.")
+  @Size(max = Bounds.SCHEDULES)
+  private List<ScheduleStatus> schedules;
+
+  @JsonPropertyDescription("The soonest next fire of all schedules, RFC 3339 (kubectl get workflows -o wide).")
+  @Size(max = Bounds.NAME)
+  private String nextFire;
+
+  @JsonPropertyDescription("The latest fire any schedule handled, RFC 3339 (kubectl get workflows -o wide).")
+  @Size(max = Bounds.NAME)
+  private String lastFire;
+
+  public List<ScheduleStatus> getSchedules() {
+    return schedules;
+  }
+
+  public void setSchedules(List<ScheduleStatus> schedules) {
+    this.schedules = schedules;
+  }
+
+  public String getNextFire() {
+    return nextFire;
+  }
+
+  public void setNextFire(String nextFire) {
+    this.nextFire = nextFire;
+  }
+
+  public String getLastFire() {
+    return lastFire;
+  }
+
+  public void setLastFire(String lastFire) {
+    this.lastFire = lastFire;
+  }
 
   public Integer getSteps() {
     return steps;

@@ -46,7 +46,7 @@ public final class RuntimeCounts {
         continue;
       }
       counts.put(new ResourceID(item.workflow(), item.namespace()), new InstanceCounts(item.running(),
-          item.succeeded(), item.failed(), item.compensated(), item.cancelled()));
+          item.succeeded(), item.failed(), item.compensated(), item.cancelled(), item.schedules()));
     }
     return counts;
   }

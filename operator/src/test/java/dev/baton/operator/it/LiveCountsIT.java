@@ -9,6 +9,7 @@ import static dev.baton.operator.it.OperatorFixture.WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.api.v1alpha1.ScheduleStatus;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowStatus;
 import dev.baton.operator.runtime.InstanceCounts;
@@ -75,6 +76,21 @@ class LiveCountsIT {
       awaitCounts("checkout", new InstanceCounts(3 + i, 10 + i, 1, 2, 0));
     }
     assertThat(broker.queueListings.get()).as("broker listings for count-only changes").isEqualTo(listings);
+
+    // Where the schedules stand comes with the counts, for kubectl get workflows -o wide.
+    runtime.answer("{\"items\":[{\"namespace\":\"" + NS + "\",\"workflow\":\"checkout\",\"running\":6,"
+        + "\"succeeded\":13,\"failed\":1,\"compensated\":2,\"schedules\":[{\"name\":\"nightly\","
+        + "\"lastFire\":\"2026-12-05T01:00:00Z\",\"nextFire\":\"2026-12-06T01:00:00Z\"}]}]}");
+    await().atMost(WITHIN).untilAsserted(() -> {
+      WorkflowStatus status = f.get(Workflow.class, NS, "checkout").getStatus();
+      assertThat(status.getNextFire()).isEqualTo("2026-12-06T01:00:00Z");
+      assertThat(status.getLastFire()).isEqualTo("2026-12-05T01:00:00Z");
+      assertThat(status.getSchedules()).extracting(ScheduleStatus::getName).containsExactly("nightly");
+    });
+    runtime.answer(items(item(NS, "checkout", 6, 13, 1, 2, 0)));
+    awaitCounts("checkout", new InstanceCounts(6, 13, 1, 2, 0));
+    assertThat(f.get(Workflow.class, NS, "checkout").getStatus().getNextFire()).as("no schedules any more").isNull();
+    assertThat(broker.queueListings.get()).as("broker listings for schedule-only changes").isEqualTo(listings);
   }
 
   @Test

@@ -5,6 +5,8 @@ import static dev.baton.operator.it.FakeRuntime.items;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.api.v1alpha1.ScheduleStatus;
+import dev.baton.api.v1alpha1.WorkflowStatus;
 import dev.baton.operator.it.FakeRuntime;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.io.IOException;
@@ -49,6 +51,23 @@ class RuntimeCountsTest {
     assertThat(RuntimeCounts.parse("{\"items\":[{\"namespace\":\"a\",\"workflow\":\"w\",\"running\":2,\"new\":1},"
         + "{\"workflow\":\"no-namespace\"}],\"more\":true}"))
         .containsExactly(Map.entry(new ResourceID("w", "a"), new InstanceCounts(2, 0, 0, 0, 0)));
+  }
+
+  @Test
+  void schedulesReachTheStatusWithTheSoonestNextFireAndTheLatestLastFire() {
+    Map<ResourceID, InstanceCounts> counts = RuntimeCounts.parse("{\"items\":[{\"namespace\":\"a\","
+        + "\"workflow\":\"w\",\"succeeded\":1,\"schedules\":["
+        + "{\"name\":\"heartbeat\",\"lastFire\":\"2026-12-05T12:00:30Z\",\"nextFire\":\"2026-12-05T12:01:00Z\","
+        + "\"lastBusinessKey\":\"heartbeat@2026-12-05T12:00:30Z\"},"
+        + "{\"name\":\"nightly\",\"lastFire\":\"2026-12-05T01:00:00Z\",\"nextFire\":\"2026-12-06T01:00:00Z\"}]}]}");
+    WorkflowStatus status = new WorkflowStatus();
+    counts.get(new ResourceID("w", "a")).applyTo(status);
+
+    assertThat(status.getSchedules()).extracting(ScheduleStatus::getName).containsExactly("heartbeat", "nightly");
+    assertThat(status.getSchedules().get(0).getLastBusinessKey()).isEqualTo("heartbeat@2026-12-05T12:00:30Z");
+    assertThat(status.getNextFire()).isEqualTo("2026-12-05T12:01:00Z");
+    assertThat(status.getLastFire()).isEqualTo("2026-12-05T12:00:30Z");
+    assertThat(InstanceCounts.of(status)).contains(counts.get(new ResourceID("w", "a")));
   }
 
   @Test

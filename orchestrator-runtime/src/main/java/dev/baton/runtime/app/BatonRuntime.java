@@ -37,6 +37,7 @@ import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.relay.BrokerMessageLimit;
 import dev.baton.runtime.relay.OutboxRelay;
 import dev.baton.runtime.retention.RetentionJob;
+import dev.baton.runtime.schedules.Scheduler;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.InstanceStore;
@@ -80,6 +81,8 @@ public final class BatonRuntime implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonRuntime.class);
   private static final Duration DRAIN_GRACE = Duration.ofSeconds(10);
+  /** How often the schedules are looked at: a fire starts within about this long of its time. */
+  private static final Duration SCHEDULE_LOOK = Duration.ofSeconds(1);
   /** How often a bulk operation takes its next page: the pace that keeps it from taking the database. */
   private static final Duration BULK_ROUND = Duration.ofMillis(100);
 
@@ -226,6 +229,11 @@ public final class BatonRuntime implements AutoCloseable {
       bulkRounds.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
     Periodic.every(bulkRounds, BULK_ROUND, bulk);
+    // Schedules: each runtime looks; the row of a schedule decides which one fires it.
+    WorkflowWatcher workflows = watcher[0];
+    Scheduler schedules = new Scheduler(database, unitOfWork, service[0], workflows::all, settings.requireReady(),
+        Clock.systemUTC());
+    Periodic.every(scheduler, SCHEDULE_LOOK, schedules);
 
     HealthCheck health = new HealthCheck() {
       @Override
@@ -262,7 +270,7 @@ public final class BatonRuntime implements AutoCloseable {
             settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()), bulk);
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
-            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings, bulk),
+            (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings, bulk, schedules),
         security(settings, client, database, instances));
     started.add(http);
     LOG.info("Baton runtime ready: HTTP API on {}:{}, web UI at http://{}:{}/ui/", settings.httpHost(), http.port(),

@@ -14,9 +14,18 @@ public final class SpecCodec {
 
   private SpecCodec() {}
 
-  /** Canonical JSON of the typed spec: fields the runtime does not know do not make a new revision. */
+  /**
+   * Canonical JSON of the typed spec: fields the runtime does not know do not make a new revision, nor do the fields
+   * that govern the Workflow rather than its instances ({@code paused}, {@code schedules}: read from the live spec).
+   */
   public static String canonicalJson(WorkflowSpec spec) {
     try {
+      if (spec.getPaused() != null || spec.getSchedules() != null) {
+        WorkflowSpec forInstances = Json.CANONICAL.convertValue(spec, WorkflowSpec.class);
+        forInstances.setPaused(null);
+        forInstances.setSchedules(null);
+        return Json.CANONICAL.writeValueAsString(forInstances);
+      }
       return Json.CANONICAL.writeValueAsString(spec);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);

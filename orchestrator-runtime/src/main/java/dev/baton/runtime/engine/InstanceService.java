@@ -105,6 +105,19 @@ public final class InstanceService implements AutoCloseable {
     return started;
   }
 
+  /**
+   * Starts an instance inside the caller's transaction (a schedule's fire, with the schedule's row held): as
+   * {@link #start} does, committed or rolled back with the rest of the caller's work.
+   *
+   * @param detail the audit entry's detail, e.g. which schedule started it
+   * @throws IllegalArgumentException when the spec cannot be run
+   */
+  public Started startWithin(UnitOfWork.Transaction tx, String namespace, String workflow, WorkflowSpec spec,
+      String businessKey, String inputJson, Actor actor, String detail) throws SQLException {
+    return startIn(tx, List.of(new Order(namespace, workflow, spec, businessKey, inputJson,
+        engine.tracing().startTraceparent(namespace, workflow), actor, detail)), false).get(0);
+  }
+
   /** The starts of a group, in one transaction (see {@link #startIn}). */
   private List<Started> startTogether(List<StartGroups.Request> group) throws SQLException {
     List<Order> orders = group.stream().map(r -> new Order(r.namespace(), r.workflow(), r.spec(), r.businessKey(),

@@ -2,6 +2,12 @@ package dev.baton.runtime.http;
 
 import dev.baton.httpapi.CountsResponse.WorkflowCounts;
 import dev.baton.httpapi.CountsResponse;
+import dev.baton.httpapi.CountsResponse.ScheduleReport;
+import dev.baton.runtime.store.ScheduleStore;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.function.Supplier;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
 import io.javalin.http.Context;
@@ -18,22 +24,32 @@ import java.util.TreeMap;
 final class CountsRoute {
 
   private final RuntimeMetrics metrics;
+  private final Supplier<List<ScheduleStore.Row>> schedules;
 
-  CountsRoute(RuntimeMetrics metrics) {
+  CountsRoute(RuntimeMetrics metrics, Supplier<List<ScheduleStore.Row>> schedules) {
     this.metrics = metrics;
+    this.schedules = schedules;
   }
 
   void counts(Context ctx) {
-    InstanceRoutes.respond(ctx, 200, new CountsResponse(byWorkflow(metrics.lastInstanceCounts())));
+    InstanceRoutes.respond(ctx, 200, new CountsResponse(byWorkflow(metrics.lastInstanceCounts(), schedules.get())));
   }
 
-  /** The counts of each Workflow, by namespace and name. */
-  static List<WorkflowCounts> byWorkflow(List<StatusCount> counts) {
+  /** The counts and schedules of each Workflow, by namespace and name. */
+  static List<WorkflowCounts> byWorkflow(List<StatusCount> counts, List<ScheduleStore.Row> scheduleRows) {
     Map<String, long[]> byWorkflow = new TreeMap<>();
-    Map<String, StatusCount> names = new TreeMap<>();
+    Map<String, String[]> names = new TreeMap<>();
+    Map<String, List<ScheduleReport>> reports = new TreeMap<>();
+    for (ScheduleStore.Row row : scheduleRows) {
+      String key = row.namespace() + "/" + row.workflow();
+      names.putIfAbsent(key, new String[] {row.namespace(), row.workflow()});
+      byWorkflow.computeIfAbsent(key, k -> new long[5]);
+      reports.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScheduleReport(row.schedule(), time(row.lastFire()),
+          time(row.nextFire()), row.lastBusinessKey(), time(row.bufferedFire())));
+    }
     for (StatusCount c : counts) {
       String key = c.namespace() + "/" + c.workflow();
-      names.putIfAbsent(key, c);
+      names.putIfAbsent(key, new String[] {c.namespace(), c.workflow()});
       long[] row = byWorkflow.computeIfAbsent(key, k -> new long[5]);
       int column = switch (c.status()) {
         case "RUNNING", "COMPENSATING" -> 0;
@@ -48,8 +64,13 @@ final class CountsRoute {
       }
     }
     List<WorkflowCounts> items = new ArrayList<>(byWorkflow.size());
-    byWorkflow.forEach((key, r) -> items.add(new WorkflowCounts(names.get(key).namespace(), names.get(key).workflow(),
-        r[0], r[1], r[2], r[3], r[4])));
+    byWorkflow.forEach((key, r) -> items.add(new WorkflowCounts(names.get(key)[0], names.get(key)[1],
+        r[0], r[1], r[2], r[3], r[4], reports.getOrDefault(key, List.of()).stream()
+            .sorted(Comparator.comparing(ScheduleReport::name)).toList())));
     return items;
+  }
+
+  private static String time(Instant t) {
+    return t == null ? null : DateTimeFormatter.ISO_INSTANT.format(t);
   }
 }

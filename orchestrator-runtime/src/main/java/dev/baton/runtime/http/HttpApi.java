@@ -10,6 +10,7 @@ import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.engine.InstanceEndings;
 import dev.baton.runtime.engine.InstanceService;
 import dev.baton.runtime.metrics.RuntimeMetrics;
+import dev.baton.runtime.schedules.Scheduler;
 import dev.baton.runtime.store.Database;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.RequestKeyStore;
@@ -46,7 +47,7 @@ public final class HttpApi implements AutoCloseable {
    */
   public record Parts(Database database, InstanceStore instances, StepStore steps,
       InstanceService service, WorkflowWatcher workflows, RuntimeMetrics metrics, HealthCheck health,
-      RouteTable routes, Pages pages, InstanceEndings endings, BulkOperations operations) {}
+      RouteTable routes, Pages pages, InstanceEndings endings, BulkOperations operations, Scheduler schedules) {}
 
   /** Pages served beside the API: they register their routes, and are given the API's security. */
   @FunctionalInterface
@@ -95,7 +96,7 @@ public final class HttpApi implements AutoCloseable {
       config.routes.post(ApiPaths.CANCEL, idempotent.wrap(routes::cancel));
       config.routes.post(ApiPaths.RETRY, idempotent.wrap(routes::retry));
       config.routes.post(ApiPaths.SIGNAL, idempotent.wrap(routes::signal));
-      config.routes.get(ApiPaths.COUNTS, new CountsRoute(p.metrics())::counts);
+      config.routes.get(ApiPaths.COUNTS, new CountsRoute(p.metrics(), p.schedules()::standings)::counts);
       config.routes.get(ApiPaths.ROUTES, new RoutesRoute(p.routes())::routes);
       config.routes.get(ApiPaths.WHOAMI, ctx -> InstanceRoutes.respond(ctx, 200, security.whoAmI(ctx)));
       config.routes.get(ApiPaths.HEALTH, ctx -> health(ctx, p.health()));
