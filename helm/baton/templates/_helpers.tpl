@@ -203,12 +203,12 @@ own when the operator's secrets access is limited to watched namespaces.
 {{- end }}
 
 {{/*
-Where it watches, the runtime only reads Workflow definitions (informer, plus a get for one it has not seen yet); what
-Kubernetes auth adds, cluster-wide, is baton.runtime.authRules.
+Where it watches, the runtime only reads: Workflow definitions (informer, plus a get for one it has not seen yet) and
+WorkerServices (informer: their spec.paused); what Kubernetes auth adds, cluster-wide, is baton.runtime.authRules.
 */}}
 {{- define "baton.runtime.rules" -}}
 - apiGroups: ["baton.dev"]
-  resources: ["workflows"]
+  resources: ["workflows", "workerservices"]
   verbs: ["get", "list", "watch"]
 {{- end }}
 

@@ -66,7 +66,7 @@ class KubectlAgainstDevApiIT {
         .containsExactly("NAME", "ENTITY", "STEPS", "READY", "REASON", "PAUSED", "RUNNING", "SUCCEEDED", "FAILED",
             "COMPENSATED", "LAST", "FIRE", "NEXT", "FIRE", "AGE");
     assertThat(header(kubectl.ok("get", "workerservices")))
-        .containsExactly("NAME", "SERVICE", "COMMANDS", "READY", "MESSAGES", "DEADLETTERS", "AGE");
+        .containsExactly("NAME", "SERVICE", "COMMANDS", "READY", "PAUSED", "MESSAGES", "DEADLETTERS", "AGE");
     assertThat(header(kubectl.ok("get", "retrypolicies")))
         .containsExactly("NAME", "ATTEMPTS", "DELAYS", "READY", "AGE");
     assertThat(kubectl.ok("get", "bws")).contains("inventory", "payment", "shipping", "sms");

@@ -17,6 +17,7 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
 import dev.baton.helm.RequiredPermissions.Scope;
+import dev.baton.runtime.definitions.ServiceWatcher;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.http.auth.AccessRequest;
 import dev.baton.runtime.http.auth.Caller;
@@ -184,7 +185,7 @@ class RecordedRequestsIT {
   }
 
   @Test
-  void runtimeOnlyReadsWorkflows() {
+  void runtimeOnlyReadsWorkflowsAndWorkerServices() {
     List<String> seen = new CopyOnWriteArrayList<>();
     WorkflowWatcher.Listener listener = new WorkflowWatcher.Listener() {
       @Override
@@ -200,7 +201,9 @@ class RecordedRequestsIT {
     try (KubernetesClient everywhereClient = clientAs(RUNTIME_AGENT + "-all");
         KubernetesClient namespacedClient = clientAs(RUNTIME_AGENT + "-ns");
         WorkflowWatcher everywhere = WorkflowWatcher.start(everywhereClient, List.of(), listener);
-        WorkflowWatcher oneNamespace = WorkflowWatcher.start(namespacedClient, List.of(NAMESPACE), listener)) {
+        WorkflowWatcher oneNamespace = WorkflowWatcher.start(namespacedClient, List.of(NAMESPACE), listener);
+        ServiceWatcher everywhereServices = ServiceWatcher.start(everywhereClient, List.of()).orElseThrow();
+        ServiceWatcher oneNamespaceServices = ServiceWatcher.start(namespacedClient, List.of(NAMESPACE)).orElseThrow()) {
       admin.resource(workflow).inNamespace(NAMESPACE).create();
       await().atMost(WITHIN).until(() -> seen.size() >= 2);
       assertThat(everywhere.find(NAMESPACE, "created-a-moment-ago")).isEmpty();
@@ -250,7 +253,11 @@ class RecordedRequestsIT {
       Rbac tokenMode = Rbac.of(Chart.template(ValueSet.DEFAULTS, Map.of("watchNamespaces", watchNamespaces,
           "runtime.auth.mode", "token")), runtime, Chart.NAMESPACE);
       assertThat(recorder.requests(RUNTIME_AGENT)).as("with watchNamespaces %s", watchNamespaces).isNotEmpty()
-          .allMatch(kubernetesMode::allows).noneMatch(tokenMode::allows);
+          .allMatch(kubernetesMode::allows);
+      // Token mode allows none of it but what the watch needs anyway (listing WorkerServices, where it watches).
+      assertThat(recorder.requests(RUNTIME_AGENT)).as("with watchNamespaces %s", watchNamespaces)
+          .filteredOn(r -> !RequiredPermissions.runtime(Scope.WATCHED).contains(r.permission()))
+          .isNotEmpty().noneMatch(tokenMode::allows);
     }
     assertThat(recorder.nonResourceRequests(RUNTIME_AGENT)).allMatch(DISCOVERY);
     assertThat(recorder.permissions(RUNTIME_AGENT)).isSubsetOf(RequiredPermissions.runtime(Scope.AUTH))

@@ -130,7 +130,7 @@ final class RequiredPermissions {
           Evidence.RECORDED, "runtime.RuntimeBrokerUser reads it, and puts its keys back when they change"));
 
   /**
-   * The runtime: it reads Workflow definitions (definitions/WorkflowWatcher) and, with Kubernetes auth, checks its
+   * The runtime: it reads Workflow definitions (definitions/WorkflowWatcher) and WorkerServices (ServiceWatcher), and, with Kubernetes auth, checks its
    * callers (http.auth). Kubernetes' system:auth-delegator grants the two reviews ({@link Rbac#BUILT_IN}).
    */
   static final List<Row> RUNTIME = List.of(
@@ -138,6 +138,10 @@ final class RequiredPermissions {
           "WorkflowWatcher: an informer per watched namespace, or one over all namespaces"),
       watched(List.of("workflows"), List.of("get"), When.ALWAYS, Evidence.RECORDED,
           "WorkflowWatcher.find: a Workflow created a moment ago, not yet in the informer's cache"),
+      watched(List.of("workerservices"), List.of("list", "watch"), When.ALWAYS, Evidence.RECORDED,
+          "ServiceWatcher: the WorkerServices' spec.paused, an informer per watched namespace or over all"),
+      watched(List.of("workerservices"), List.of("get"), When.ALWAYS, Evidence.GET_WITH_LIST,
+          "get next to list"),
       new Row(Scope.AUTH, "authentication.k8s.io", List.of("tokenreviews"), List.of("create"), "", When.ALWAYS,
           Evidence.RECORDED, "TokenReviewAuthenticator: who a caller's token belongs to"),
       new Row(Scope.AUTH, "authorization.k8s.io", List.of("subjectaccessreviews"), List.of("create"), "", When.ALWAYS,

@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Commands", jsonPath = ".status.commandCount", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Paused", jsonPath = ".spec.paused", type = AdditionalPrinterColumn.Type.BOOLEAN)
 @AdditionalPrinterColumn(name = "Messages", jsonPath = ".status.messages", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "DeadLetters", jsonPath = ".status.deadLetters", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)

@@ -63,6 +63,12 @@ public class WorkerServiceSpec {
   @Default("Retain")
   private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
 
+  @JsonPropertyDescription("true pauses the service's commands: the runtime dispatches none to it (they wait, in order) "
+      + "and the timeouts of the steps whose commands wait stop; a command already at a worker keeps its deadline. "
+      + "false carries on where it stopped: each waiting command is sent once, with its remaining time.")
+  @Default("false")
+  private Boolean paused;
+
   public String getService() {
     return service;
   }
@@ -117,6 +123,14 @@ public class WorkerServiceSpec {
 
   public void setAutoscaling(AutoscalingSettings autoscaling) {
     this.autoscaling = autoscaling;
+  }
+
+  public Boolean getPaused() {
+    return paused;
+  }
+
+  public void setPaused(Boolean paused) {
+    this.paused = paused;
   }
 
   public DeletionPolicy getDeletionPolicy() {

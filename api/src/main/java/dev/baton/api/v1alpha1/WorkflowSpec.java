@@ -58,8 +58,10 @@ public class WorkflowSpec {
   @Default("Retain")
   private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
 
-  @JsonPropertyDescription("true pauses the Workflow: nothing new is dispatched to workers and the timeouts of its "
-      + "waiting steps stop; starts (and schedule fires) are accepted and wait. false carries on where it stopped.")
+  @JsonPropertyDescription("true pauses the Workflow: no command of its instances is dispatched (they wait, in order), "
+      + "and the timers of its waiting steps (waits, delays, steps whose command waits) stop; starts and schedule fires "
+      + "are accepted and wait. A command already at a worker keeps its deadline, spec.timeout keeps counting. false "
+      + "carries on where it stopped: each waiting command is sent once, with its remaining time.")
   @Default("false")
   private Boolean paused;
 

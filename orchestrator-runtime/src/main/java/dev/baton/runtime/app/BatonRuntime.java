@@ -7,9 +7,11 @@ import dev.baton.runtime.core.StateMachine;
 import dev.baton.runtime.definitions.DefinitionCatalog;
 import dev.baton.runtime.definitions.DefinitionRecorder;
 import dev.baton.runtime.definitions.RouteTable;
+import dev.baton.runtime.definitions.ServiceWatcher;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.dispatch.Pauses;
 import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.engine.ChildWakeups;
 import dev.baton.runtime.engine.ChildWorkflows;
@@ -81,6 +83,8 @@ public final class BatonRuntime implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatonRuntime.class);
   private static final Duration DRAIN_GRACE = Duration.ofSeconds(10);
+  /** How often the pauses are followed: a pause or a resume takes effect within about this long. */
+  private static final Duration PAUSE_LOOK = Duration.ofSeconds(1);
   /** How often the schedules are looked at: a fire starts within about this long of its time. */
   private static final Duration SCHEDULE_LOOK = Duration.ofSeconds(1);
   /** How often a bulk operation takes its next page: the pace that keeps it from taking the database. */
@@ -229,6 +233,12 @@ public final class BatonRuntime implements AutoCloseable {
       bulkRounds.awaitTermination(DRAIN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
     Periodic.every(bulkRounds, BULK_ROUND, bulk);
+    // Pauses: the resources' spec.paused, recorded for every relay, and the held steps' timers parked.
+    Optional<ServiceWatcher> services = ServiceWatcher.start(client, settings.namespaces());
+    services.ifPresent(started::add);
+    Pauses pauses = new Pauses(database, watcher[0], () -> services);
+    pauses.run(); // before the API takes starts: a Workflow paused while no runtime ran holds its first commands
+    Periodic.every(scheduler, PAUSE_LOOK, pauses);
     // Schedules: each runtime looks; the row of a schedule decides which one fires it.
     WorkflowWatcher workflows = watcher[0];
     Scheduler schedules = new Scheduler(database, unitOfWork, service[0], workflows::all, settings.requireReady(),

@@ -13,13 +13,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-/** The outbox: written with the state change that asks for a command, drained by the relay. */
+/**
+ * The outbox: written with the state change that asks for a command, drained by the relay. A command a pause holds
+ * ({@link PauseStore}) is never claimed: it waits in its row, in order, until the pause ends.
+ */
 public class OutboxStore {
 
   private static final String CLAIM = "SELECT id, message_id, exchange, routing_key, correlation_id,"
       + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
-      + " FROM outbox WHERE next_attempt_at <= now()"
-      + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+      + " FROM outbox o WHERE next_attempt_at <= now()" + PauseStore.NOT_HELD
+      + " ORDER BY id LIMIT ? FOR UPDATE OF o SKIP LOCKED";
   /**
    * The rows of commands handed over at their commit, by id: primary-key lookups, whatever the outbox's churn has
    * left in its index (searching in id order walks every entry deleted since the last vacuum). A row already gone
@@ -27,9 +30,9 @@ public class OutboxStore {
    * statement, not at the transaction's start (now()): the relay claims into a transaction that may have begun before
    * these rows were committed, and a row written after it began would look not due yet and wait for the next search.
    */
-  private static final String CLAIM_BY_ID = "SELECT id FROM outbox WHERE id = ANY (?)"
-      + " AND next_attempt_at <= statement_timestamp()"
-      + " ORDER BY id FOR UPDATE SKIP LOCKED";
+  private static final String CLAIM_BY_ID = "SELECT id FROM outbox o WHERE id = ANY (?)"
+      + " AND next_attempt_at <= statement_timestamp()" + PauseStore.NOT_HELD
+      + " ORDER BY id FOR UPDATE OF o SKIP LOCKED";
   // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
   private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"
       + " SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM gone)";

@@ -299,7 +299,7 @@ public final class WebUi {
           steps.addAll(tree.places());
           tree.groups().forEach(g -> groups.add(ns + "/" + name + "/" + g));
         }
-        definitions.add(new Definition(ns, name, steps, revision));
+        definitions.add(new Definition(ns, name, steps, revision, w.getSpec() != null && w.getSpec().isPausedNow()));
       }
       List<WorkflowBoard.Count> counts = queries.counts(c).stream().filter(n -> visible.test(n.namespace())).toList();
       return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));

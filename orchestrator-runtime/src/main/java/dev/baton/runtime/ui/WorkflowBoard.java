@@ -18,8 +18,16 @@ record WorkflowBoard(List<Row> rows) {
   static final List<String> STATUSES = List.of("RUNNING", "COMPENSATING", "SUCCEEDED", "FAILED", "COMPENSATED",
       "CANCELLED");
 
-  /** A Workflow resource as the runtime sees it: its steps in order, and its revision (null: not recorded yet). */
-  record Definition(String namespace, String name, List<String> steps, Integer revision) {}
+  /**
+   * A Workflow resource as the runtime sees it: its steps in order, its revision (null: not recorded yet), and
+   * whether it is paused ({@code spec.paused}).
+   */
+  record Definition(String namespace, String name, List<String> steps, Integer revision, boolean paused) {
+
+    Definition(String namespace, String name, List<String> steps, Integer revision) {
+      this(namespace, name, steps, revision, false);
+    }
+  }
 
   /** Instances of one workflow with one status. */
   record Count(String namespace, String workflow, String status, long count) {}
@@ -34,8 +42,8 @@ record WorkflowBoard(List<Row> rows) {
   /** One step's line: how many are there and the oldest's wait (null when none are). */
   record StepLine(String step, boolean compensating, long count, Duration oldestWait) {}
 
-  record Row(String namespace, String name, Integer revision, boolean deleted, Map<String, Long> counts,
-      List<StepLine> steps) {
+  record Row(String namespace, String name, Integer revision, boolean deleted, boolean paused,
+      Map<String, Long> counts, List<StepLine> steps) {
     long total() {
       return counts.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -96,7 +104,7 @@ record WorkflowBoard(List<Row> rows) {
                 b.oldestWait())));
       }
       return new Row(namespace, name, definition == null ? null : definition.revision(), definition == null,
-          ordered, List.copyOf(lines.values()));
+          definition != null && definition.paused(), ordered, List.copyOf(lines.values()));
     }
 
     private static Duration longer(Duration a, Duration b) {

@@ -27,6 +27,8 @@ final class WorkflowsView {
           .append(url(r.name())).append("\"><b>").append(esc(r.name())).append("</b></a> <span class=\"muted\">")
           .append(esc(r.namespace())).append("</span>")
           .append(r.deleted() ? " <span class=\"badge status-cancelled\">resource deleted</span>" : "")
+          .append(r.paused() ? " <span class=\"badge status-paused\" data-paused=\"true\" title=\"spec.paused: its commands wait and"
+              + " its steps' timers stop until it is resumed\">paused</span>" : "")
           .append("<br><span class=\"muted\">").append(r.total()).append(" instance").append(r.total() == 1 ? "" : "s")
           .append("</span></td>");
       b.append("<td data-label=\"Revision\">").append(r.revision() == null ? "<span class=\"muted\">–</span>"

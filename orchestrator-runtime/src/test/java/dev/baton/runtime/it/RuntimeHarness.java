@@ -16,7 +16,6 @@ import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.sandbox.LocalServices;
-import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.PostgresDatabase;
 import dev.baton.sandbox.RabbitVhost;
 import dev.baton.sandbox.Sandbox;
@@ -65,14 +64,16 @@ final class RuntimeHarness implements AutoCloseable {
     amqp = stack.amqp();
   }
 
+  /** The kinds the runtime watches: Workflows, and WorkerServices (their spec.paused). */
+  static final List<String> RUNTIME_CRDS = List.of("workflows.baton.dev-v1.yml", "workerservices.baton.dev-v1.yml");
+
   static RuntimeHarness create(String prefix) {
-    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
-        .start(RuntimeHarness::new);
+    return Sandbox.builder(prefix).vhost().database().kubernetes(RUNTIME_CRDS).start(RuntimeHarness::new);
   }
 
   /** With a cluster whose TokenReviews and SubjectAccessReviews {@code auth} answers (Kubernetes mode). */
   static RuntimeHarness create(String prefix, FakeClusterAuth auth) {
-    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD, auth.expectations())
+    return Sandbox.builder(prefix).vhost().database().kubernetes(RUNTIME_CRDS, auth.expectations())
         .start(RuntimeHarness::new);
   }
 

@@ -39,6 +39,17 @@ class WorkflowBoardTest {
   }
 
   @Test
+  void aPausedWorkflowSaysSoOnItsRow() {
+    WorkflowBoard board = WorkflowBoard.of(
+        List.of(new Definition("default", "orders", List.of("reserve"), 1, true),
+            new Definition("default", "returns", List.of("refund"), 1)), List.of(), List.of());
+
+    assertThat(board.rows()).extracting(Row::paused).containsExactly(true, false);
+    assertThat(WorkflowsView.live(board)).containsOnlyOnce("data-paused=\"true\"")
+        .contains(">paused</span>");
+  }
+
+  @Test
   void listsEveryStepInSpecOrderWithHowManyAreThereAndTheOldestArrival() {
     WorkflowBoard board = WorkflowBoard.of(
         List.of(new Definition("default", "orders", List.of("reserve", "charge", "ship"), 1)),

@@ -1,0 +1,132 @@
+package dev.baton.runtime.store;
+
+import dev.baton.contract.Headers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code dispatch_pause}: the paused Workflows and WorkerServices, and what a pause does to the steps it holds
+ * (docs/design.md#pause-and-resume). A pause holds the outbox rows it matches ({@link #NOT_HELD}, in the relay's
+ * claims); the steps waiting on them, and a paused Workflow's waits and delays, have their deadlines parked: taken
+ * away, what was left of them kept in {@code held_remaining}, given back when the pause ends.
+ */
+public final class PauseStore {
+
+  /** A pause: of a Workflow ({@code exchange} null) or of a WorkerService's commands (its command exchange). */
+  public record Pause(Kind kind, String namespace, String name, String exchange, Instant pausedAt) {}
+
+  public enum Kind {
+    WORKFLOW, SERVICE;
+
+    String wire() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** Whether pause {@code p} holds outbox row {@code o}: its service's exchange, or a command of its Workflow. */
+  private static final String HOLDS = "(p.exchange = o.exchange OR (p.kind = 'workflow' AND o.instance_id IS NOT NULL"
+      + " AND p.namespace = o.headers->>'" + Headers.NAMESPACE + "' AND p.name = o.headers->>'" + Headers.WORKFLOW
+      + "'))";
+  /** The relay's condition on outbox row {@code o}: no pause holds it. */
+  static final String NOT_HELD = " AND NOT EXISTS (SELECT 1 FROM dispatch_pause p WHERE " + HOLDS + ")";
+
+  private static final String ALL = "SELECT kind, namespace, name, exchange, paused_at FROM dispatch_pause";
+  private static final String PAUSE = "INSERT INTO dispatch_pause (kind, namespace, name, exchange) VALUES (?, ?, ?, ?)"
+      + " ON CONFLICT DO NOTHING";
+  private static final String END = "DELETE FROM dispatch_pause WHERE kind = ? AND namespace = ? AND name = ?"
+      + " RETURNING 1";
+  /**
+   * The running steps that pauses hold, of the pauses {@code which} selects: those whose command a pause holds in the
+   * outbox, and a paused Workflow's waits and delays.
+   */
+  private static String heldSteps(String which) {
+    return "SELECT s.id FROM dispatch_pause p JOIN outbox o ON " + HOLDS
+        + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
+        + " WHERE " + which + " AND s.status = 'RUNNING'"
+        + " UNION SELECT s.id FROM dispatch_pause p JOIN workflow_instance i ON p.kind = 'workflow'"
+        + "   AND i.namespace = p.namespace AND i.workflow = p.name AND i.finished_at IS NULL"
+        + " JOIN instance_step s ON s.instance_id = i.id AND s.kind IN ('wait', 'delay') AND s.status = 'RUNNING'"
+        + " WHERE " + which;
+  }
+
+  private static final String ONE = "p.kind = ? AND p.namespace = ? AND p.name = ?";
+  /** Parks the deadlines of the steps one pause holds that still have one. */
+  private static final String PARK = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
+      + " interval '0'), deadline = NULL WHERE id IN (" + heldSteps(ONE) + ") AND deadline IS NOT NULL";
+  /**
+   * Gives their time back to the parked steps no pause holds any more (run once the ended pause's row is gone), never
+   * past their instance's own deadline, and to the commands that wait for them a {@code baton-deadline} to match.
+   * A parked step that ended meanwhile just loses its parked time. The partial index on held_remaining keeps
+   * the search to the parked steps.
+   */
+  private static final String UNPARK = "WITH back AS (UPDATE instance_step s SET deadline = CASE WHEN"
+      + "   s.status = 'RUNNING' THEN least(now() + s.held_remaining,"
+      + "   (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)) END, held_remaining = NULL"
+      + " WHERE s.held_remaining IS NOT NULL AND s.id NOT IN (" + heldSteps("true") + ")"
+      + " RETURNING instance_id, command_message_id, deadline)"
+      + " UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
+      + "   to_jsonb((extract(epoch FROM b.deadline) * 1000)::bigint))"
+      + " FROM back b WHERE o.instance_id = b.instance_id AND o.message_id = b.command_message_id"
+      + "   AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL";
+
+  public List<Pause> all(Connection c) throws SQLException {
+    List<Pause> pauses = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(ALL); ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        pauses.add(new Pause(Kind.valueOf(rs.getString("kind").toUpperCase(java.util.Locale.ROOT)),
+            rs.getString("namespace"), rs.getString("name"), rs.getString("exchange"),
+            Jdbc.instant(rs, "paused_at")));
+      }
+    }
+    return pauses;
+  }
+
+  /** Records a pause (a pause already recorded stays as it is, with its time). */
+  public void pause(Connection c, Kind kind, String namespace, String name, String exchange) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(PAUSE)) {
+      ps.setString(1, kind.wire());
+      ps.setString(2, namespace);
+      ps.setString(3, name);
+      ps.setString(4, exchange);
+      ps.executeUpdate();
+    }
+  }
+
+  /** Parks the timers of the steps the pause holds now; how many. */
+  public int park(Connection c, Pause pause) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(PARK)) {
+      for (int i = 0; i < 2; i++) {
+        ps.setString(1 + 3 * i, pause.kind().wire());
+        ps.setString(2 + 3 * i, pause.namespace());
+        ps.setString(3 + 3 * i, pause.name());
+      }
+      return ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Ends a pause: deletes it and gives the steps it parked their time back, in the caller's transaction. Returns false
+   * when it was already ended (by another runtime): then nothing is given back twice.
+   */
+  public boolean end(Connection c, Pause pause) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(END)) {
+      ps.setString(1, pause.kind().wire());
+      ps.setString(2, pause.namespace());
+      ps.setString(3, pause.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return false;
+        }
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement(UNPARK)) {
+      ps.executeUpdate();
+    }
+    return true;
+  }
+}
