@@ -19,6 +19,8 @@ public final class Bounds {
   public static final int EXPRESSION = 1024;
   /** Cron expressions of schedules. */
   public static final int CRON = 128;
+  /** The most a command's maxInFlight may say. */
+  public static final int MAX_IN_FLIGHT = 100_000;
   /** Schedules of one Workflow. */
   public static final int SCHEDULES = 10;
   /** Container image references (registry/path:tag@sha256:digest). */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.Names;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -23,6 +25,13 @@ public class CommandSpec {
   @Pattern(Bounds.OBJECT_NAME_PATTERN)
   @Size(max = Bounds.OBJECT_NAME)
   private String retryPolicy;
+
+  @JsonPropertyDescription("At most this many commands of it dispatched at once (sent and not yet answered, timed out "
+      + "or cancelled), across all runtimes; the rest wait in the runtime's outbox, in order. Without it, no limit. "
+      + "E.g. the 50 concurrent calls a provider allows.")
+  @Min(1)
+  @Max(Bounds.MAX_IN_FLIGHT)
+  private Integer maxInFlight;
 
   public CommandSpec() {}
 
@@ -45,5 +54,13 @@ public class CommandSpec {
 
   public void setRetryPolicy(String retryPolicy) {
     this.retryPolicy = retryPolicy;
+  }
+
+  public Integer getMaxInFlight() {
+    return maxInFlight;
+  }
+
+  public void setMaxInFlight(Integer maxInFlight) {
+    this.maxInFlight = maxInFlight;
   }
 }

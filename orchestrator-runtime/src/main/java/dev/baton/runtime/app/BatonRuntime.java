@@ -11,6 +11,7 @@ import dev.baton.runtime.definitions.ServiceWatcher;
 import dev.baton.runtime.definitions.WorkflowDeletions;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.api.v1alpha1.Workflow;
+import dev.baton.runtime.dispatch.Limits;
 import dev.baton.runtime.dispatch.Pauses;
 import dev.baton.runtime.engine.BulkOperations;
 import dev.baton.runtime.engine.ChildWakeups;
@@ -239,6 +240,9 @@ public final class BatonRuntime implements AutoCloseable {
     Pauses pauses = new Pauses(database, watcher[0], () -> services);
     pauses.run(); // before the API takes starts: a Workflow paused while no runtime ran holds its first commands
     Periodic.every(scheduler, PAUSE_LOOK, pauses);
+    Limits limits = new Limits(database, () -> services, relay::limits, metrics);
+    limits.run(); // the relay knows the limits before the API takes starts
+    Periodic.every(scheduler, PAUSE_LOOK, limits);
     // Schedules: each runtime looks; the row of a schedule decides which one fires it.
     WorkflowWatcher workflows = watcher[0];
     Scheduler schedules = new Scheduler(database, unitOfWork, service[0], workflows::all, settings.requireReady(),

@@ -2,6 +2,7 @@ package dev.baton.runtime.metrics;
 
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
+import dev.baton.runtime.store.LimitStore;
 import dev.baton.runtime.store.RunningSteps;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
@@ -83,6 +84,8 @@ public final class RuntimeMetrics {
   private final MultiGauge stepsRunning;
   private final MultiGauge stepOldest;
   private final MultiGauge stepOldestInTimeouts;
+  private final MultiGauge commandsInFlight;
+  private final MultiGauge commandsWaiting;
   private volatile boolean exporting = true;
   private final Map<Hop, Timer> hops = new java.util.EnumMap<>(Hop.class);
 
@@ -111,6 +114,12 @@ public final class RuntimeMetrics {
         .register(registry);
     stepOldestInTimeouts = MultiGauge.builder("baton.step.oldest.timeouts")
         .description("The oldest attempt's age in units of its timeout (above 1: a timer that should have fired)")
+        .register(registry);
+    commandsInFlight = MultiGauge.builder("baton.commands.in.flight")
+        .description("Commands with a maxInFlight dispatched and not over yet, per service and command")
+        .register(registry);
+    commandsWaiting = MultiGauge.builder("baton.commands.waiting.capacity")
+        .description("Commands with a maxInFlight waiting in the outbox for capacity (or a pause), per service and command")
         .register(registry);
     Gauge.builder("baton.database.gauges.exporter", this, m -> m.exporting ? 1 : 0)
         .description("1 on the one replica that exports the database-wide gauges (baton_instances, baton_outbox_*)")
@@ -263,6 +272,17 @@ public final class RuntimeMetrics {
     stepOldest.register(shown.stream().map(g -> MultiGauge.Row.of(stepTags(g), g.oldestSeconds())).toList(), true);
     stepOldestInTimeouts.register(shown.stream().filter(g -> g.oldestInTimeouts() != null)
         .map(g -> MultiGauge.Row.of(stepTags(g), g.oldestInTimeouts())).toList(), true);
+  }
+
+  /** The limited commands in flight and waiting, from the database (docs/design.md#concurrency-limits). */
+  public void commandCapacity(List<LimitStore.Waiting> commands) {
+    List<LimitStore.Waiting> shown = exporting ? commands : List.of();
+    commandsInFlight.register(shown.stream().map(w -> MultiGauge.Row.of(commandTags(w), w.inFlight())).toList(), true);
+    commandsWaiting.register(shown.stream().map(w -> MultiGauge.Row.of(commandTags(w), w.waiting())).toList(), true);
+  }
+
+  private static Tags commandTags(LimitStore.Waiting w) {
+    return Tags.of("namespace", w.namespace(), "service", w.service(), "command", w.command());
   }
 
   private static Tags stepTags(RunningSteps.Group g) {

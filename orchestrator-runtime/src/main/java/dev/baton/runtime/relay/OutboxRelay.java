@@ -18,6 +18,7 @@ import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
 import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.LimitStore;
 import dev.baton.runtime.store.OutboxMessage;
 import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
@@ -121,6 +122,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Duration pollInterval;
   private final ConfirmedPublisher publisher;
   private final Semaphore wakeups = new Semaphore(0);
+  /** The rows of commands with a maxInFlight: claimed within their capacity, apart from the others. */
+  private final LimitedClaims limited;
   private final ClaimGate gate;
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
   /** Commands handed over at their commit, in commit order, not claimed yet. */
@@ -184,10 +187,17 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.refusals = refusals;
     this.limit = limit;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
+    this.limited = new LimitedClaims(pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
     connection.addBlockedListener(blockedListener);
     connection.addShutdownListener(unblockOnShutdown);
+  }
+
+  /** The commands with a maxInFlight as they are now (docs/design.md#concurrency-limits); any thread. */
+  public void limits(List<LimitStore.Limit> limits) {
+    this.limited.limits(limits);
+    wakeUp();
   }
 
   /** Whether the broker blocks the relay's connection (a memory or disk alarm): {@code /healthz} and the gauge. */
@@ -211,6 +221,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long now = System.currentTimeMillis();
     for (QueuedCommand command : commands) {
       handed.add(new Handed(command, now));
+      limited.handedOver(command.message()); // its claim by id skips it if its command is limited
     }
     handedCount.addAndGet(commands.size());
     wakeUp();
@@ -282,7 +293,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         // Until a batch's confirms are in or new commands are handed over or written, whichever comes first:
         // commands committed meanwhile are published at once, not after the batches before them are settled. A
         // batch in flight is looked at again when it has held its rows for long enough.
-        long waitMs = pollInterval.toMillis();
+        // A limited command due soon shortens the wait, unless nothing could be claimed anyway (confirms wake it).
+        boolean canClaim = !brokerBlocked() && inFlight.size() < DEPTH && !anyFailure();
+        long waitMs = Math.max(1, canClaim ? limited.millisUntilDue(pollInterval.toMillis()) : pollInterval.toMillis());
         if (oldest != null) {
           waitMs = Math.max(1, Math.min(waitMs, HOLD_AT_MOST.toMillis() - oldest.heldMillis()));
         }
@@ -347,7 +360,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private boolean fill() throws SQLException {
     boolean full = false;
     while (running && !brokerBlocked() && inFlight.size() < DEPTH && !anyFailure()
-        && (handedCount.get() > 0 || gate.claimDue())) {
+        && (handedCount.get() > 0 || gate.claimDue() || limited.anyDue())) {
       Batch b = claimAndPublish();
       if (b == null) {
         if (handedCount.get() > 0) {
@@ -385,13 +398,25 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       if (handedCount.get() > 0) {
         rows = claimHanded(c, batchSize, b.held);
         b.claimed = handedTaken;
-      } else {
+      } else if (gate.claimDue()) {
         gate.claiming();
         rows = store.claim(c, batchSize);
         if (rows.size() >= batchSize) {
           gate.claimedFull();
         }
         b.claimed = rows.size();
+      } else {
+        rows = List.of();
+      }
+      if (rows.size() < batchSize && limited.anyDue()) {
+        List<OutboxRow> within = limited.claim(c, batchSize - rows.size());
+        if (!within.isEmpty()) {
+          List<OutboxRow> all = new ArrayList<>(rows);
+          all.addAll(within);
+          all.sort(java.util.Comparator.comparingLong(OutboxRow::id)); // the outbox's order across commands
+          rows = all;
+          b.claimed += within.size();
+        }
       }
       if (rows.isEmpty()) {
         b.rollback();

@@ -1,5 +1,9 @@
 package dev.baton.runtime.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.json.Json;
+import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import java.util.UUID;
 
@@ -19,5 +23,17 @@ public record OutboxMessage(UUID messageId, String exchange, String routingKey, 
    */
   public boolean isInstanceOutcome() {
     return Names.instanceOutcomeExchange().equals(exchange);
+  }
+
+  /** The same message with another {@code baton-deadline} (a command whose step's timer was parked). */
+  public OutboxMessage withDeadline(long epochMillis) {
+    try {
+      ObjectNode headers = (ObjectNode) Json.MAPPER.readTree(headersJson);
+      headers.put(Headers.DEADLINE, epochMillis);
+      return new OutboxMessage(messageId, exchange, routingKey, correlationId, Json.MAPPER.writeValueAsString(headers),
+          body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the outbox holds headers that are not a JSON object", e);
+    }
   }
 }

@@ -19,9 +19,14 @@ import java.util.UUID;
  */
 public class OutboxStore {
 
-  private static final String CLAIM = "SELECT id, message_id, exchange, routing_key, correlation_id,"
-      + " headers::text AS headers, body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, attempts"
-      + " FROM outbox o WHERE next_attempt_at <= now()" + PauseStore.NOT_HELD
+  /** The columns of a claimed row, over alias {@code o} ({@link #row}). */
+  static final String ROW = "o.id, o.message_id, o.exchange, o.routing_key, o.correlation_id,"
+      + " o.headers::text AS headers, o.body, (extract(epoch FROM o.created_at) * 1000)::bigint AS created_ms,"
+      + " o.attempts";
+  /** Not held by a pause, and not of a limited command (those are claimed within their capacity only). */
+  static final String FREE_TO_CLAIM = PauseStore.NOT_HELD + LimitStore.NOT_LIMITED;
+  private static final String CLAIM = "SELECT " + ROW
+      + " FROM outbox o WHERE next_attempt_at <= now()" + FREE_TO_CLAIM
       + " ORDER BY id LIMIT ? FOR UPDATE OF o SKIP LOCKED";
   /**
    * The rows of commands handed over at their commit, by id: primary-key lookups, whatever the outbox's churn has
@@ -31,7 +36,7 @@ public class OutboxStore {
    * these rows were committed, and a row written after it began would look not due yet and wait for the next search.
    */
   private static final String CLAIM_BY_ID = "SELECT id FROM outbox o WHERE id = ANY (?)"
-      + " AND next_attempt_at <= statement_timestamp()" + PauseStore.NOT_HELD
+      + " AND next_attempt_at <= statement_timestamp()" + FREE_TO_CLAIM
       + " ORDER BY id FOR UPDATE OF o SKIP LOCKED";
   // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
   private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"
@@ -80,15 +85,17 @@ public class OutboxStore {
       ps.setInt(1, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          OutboxMessage m = new OutboxMessage(rs.getObject("message_id", UUID.class), rs.getString("exchange"),
-              rs.getString("routing_key"), rs.getString("correlation_id"), rs.getString("headers"),
-              rs.getBytes("body"));
-          rows.add(new OutboxRow(rs.getLong("id"), m, Instant.ofEpochMilli(rs.getLong("created_ms")),
-              rs.getInt("attempts")));
+          rows.add(row(rs));
         }
       }
     }
     return rows;
+  }
+
+  static OutboxRow row(ResultSet rs) throws SQLException {
+    OutboxMessage m = new OutboxMessage(rs.getObject("message_id", UUID.class), rs.getString("exchange"),
+        rs.getString("routing_key"), rs.getString("correlation_id"), rs.getString("headers"), rs.getBytes("body"));
+    return new OutboxRow(rs.getLong("id"), m, Instant.ofEpochMilli(rs.getLong("created_ms")), rs.getInt("attempts"));
   }
 
   /** Locks those of these rows that are still there and due, and not held by another transaction; their ids. */

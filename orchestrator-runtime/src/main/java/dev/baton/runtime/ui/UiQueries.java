@@ -1,5 +1,6 @@
 package dev.baton.runtime.ui;
 
+import dev.baton.contract.Headers;
 import dev.baton.runtime.store.InstanceStore;
 import dev.baton.runtime.store.RunningSteps;
 import dev.baton.runtime.ui.InstancePage.Cursor;
@@ -16,6 +17,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -38,6 +40,10 @@ final class UiQueries {
   private static final String SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
   private static final String REVISION =
       "SELECT revision FROM workflow_definition WHERE namespace = ? AND name = ? AND spec_hash = ?";
+  private static final String WAITING_FOR_CAPACITY = "SELECT o.headers->>'" + Headers.NAMESPACE + "',"
+      + " o.headers->>'" + Headers.WORKFLOW + "', o.headers->>'" + Headers.STEP + "', count(*) FROM outbox o"
+      + " JOIN command_limit l ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
+      + " WHERE NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id) GROUP BY 1, 2, 3";
   private static final String ROW = "SELECT id, business_key, status, current_step_name, attempt, step_started_at,"
       + " created_at, finished_at, last_error->>'step' AS error_step, last_error->>'errorCode' AS error_code,"
       + " last_error->>'reason' AS error_reason FROM workflow_instance WHERE namespace = ? AND workflow = ?";
@@ -83,6 +89,21 @@ final class UiQueries {
     }
     return Optional.of(new Occupancy(g.namespace(), g.workflow(), definition, compensating, g.running(),
         java.time.Duration.ofMillis(Math.round(g.oldestSeconds() * 1000))));
+  }
+
+  /**
+   * Commands of a limited command waiting for capacity (docs/design.md#concurrency-limits), by namespace/workflow/step
+   * of the definition (a map's iterations added up at their step). Nothing to read without limits.
+   */
+  Map<String, Long> waitingForCapacity(Connection c) throws SQLException {
+    Map<String, Long> waiting = new java.util.HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(WAITING_FOR_CAPACITY); ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        waiting.merge(rs.getString(1) + "/" + rs.getString(2) + "/" + IterationNames.base(rs.getString(3)),
+            rs.getLong(4), Long::sum);
+      }
+    }
+    return waiting;
   }
 
   /** The revision the runtime gave a spec (by its hash), or empty when it has not recorded it yet. */

@@ -302,7 +302,7 @@ public final class WebUi {
         definitions.add(new Definition(ns, name, steps, revision, w.getSpec() != null && w.getSpec().isPausedNow()));
       }
       List<WorkflowBoard.Count> counts = queries.counts(c).stream().filter(n -> visible.test(n.namespace())).toList();
-      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups));
+      return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups), queries.waitingForCapacity(c));
     });
     if (live(ctx)) {
       ctx.html(WorkflowsView.live(board));

@@ -39,8 +39,16 @@ record WorkflowBoard(List<Row> rows) {
   record Occupancy(String namespace, String workflow, String step, boolean compensating, long count,
       Duration oldestWait) {}
 
-  /** One step's line: how many are there and the oldest's wait (null when none are). */
-  record StepLine(String step, boolean compensating, long count, Duration oldestWait) {}
+  /**
+   * One step's line: how many are there and the oldest's wait (null when none are), and how many of them wait for
+   * capacity (their command has a maxInFlight, all taken).
+   */
+  record StepLine(String step, boolean compensating, long count, Duration oldestWait, long waitingForCapacity) {
+
+    StepLine(String step, boolean compensating, long count, Duration oldestWait) {
+      this(step, compensating, count, oldestWait, 0);
+    }
+  }
 
   record Row(String namespace, String name, Integer revision, boolean deleted, boolean paused,
       Map<String, Long> counts, List<StepLine> steps) {
@@ -54,6 +62,12 @@ record WorkflowBoard(List<Row> rows) {
   }
 
   static WorkflowBoard of(List<Definition> definitions, List<Count> counts, List<Occupancy> occupancy) {
+    return of(definitions, counts, occupancy, Map.of());
+  }
+
+  /** @param waitingForCapacity by namespace/workflow/step: commands waiting for capacity */
+  static WorkflowBoard of(List<Definition> definitions, List<Count> counts, List<Occupancy> occupancy,
+      Map<String, Long> waitingForCapacity) {
     Map<String, Builder> rows = new TreeMap<>();
     for (Definition d : definitions) {
       Builder b = rows.computeIfAbsent(key(d.namespace(), d.name()), k -> new Builder(d.namespace(), d.name()));
@@ -69,7 +83,7 @@ record WorkflowBoard(List<Row> rows) {
       rows.computeIfAbsent(key(o.namespace(), o.workflow()), k -> new Builder(o.namespace(), o.workflow()))
           .occupancy.add(o);
     }
-    return new WorkflowBoard(rows.values().stream().map(Builder::build).toList());
+    return new WorkflowBoard(rows.values().stream().map(b -> b.build(waitingForCapacity)).toList());
   }
 
   private static String key(String namespace, String name) {
@@ -88,7 +102,7 @@ record WorkflowBoard(List<Row> rows) {
       this.name = name;
     }
 
-    Row build() {
+    Row build(Map<String, Long> waitingForCapacity) {
       Map<String, Long> ordered = new LinkedHashMap<>();
       STATUSES.forEach(s -> ordered.put(s, counts.getOrDefault(s, 0L)));
       counts.forEach(ordered::putIfAbsent); // a status the page does not know still counts
@@ -103,8 +117,11 @@ record WorkflowBoard(List<Row> rows) {
             (a, b) -> new StepLine(a.step(), a.compensating(), a.count() + b.count(), longer(a.oldestWait(),
                 b.oldestWait())));
       }
+      List<StepLine> steps = lines.values().stream().map(l -> l.compensating() ? l : new StepLine(l.step(), false,
+          l.count(), l.oldestWait(), waitingForCapacity.getOrDefault(namespace + "/" + name + "/" + l.step(), 0L)))
+          .toList();
       return new Row(namespace, name, definition == null ? null : definition.revision(), definition == null,
-          definition != null && definition.paused(), ordered, List.copyOf(lines.values()));
+          definition != null && definition.paused(), ordered, steps);
     }
 
     private static Duration longer(Duration a, Duration b) {

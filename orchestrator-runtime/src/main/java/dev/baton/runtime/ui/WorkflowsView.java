@@ -49,6 +49,11 @@ final class WorkflowsView {
         if (s.oldestWait() != null) {
           b.append(" <span class=\"muted\">oldest ").append(Html.duration(s.oldestWait())).append("</span>");
         }
+        if (s.waitingForCapacity() > 0) {
+          b.append(" <span class=\"badge status-waiting\" data-waiting-capacity=\"").append(s.waitingForCapacity())
+              .append("\" title=\"its command's maxInFlight is reached: these wait their turn\">")
+              .append(s.waitingForCapacity()).append(" waiting for capacity</span>");
+        }
         b.append("</span></li>");
       }
       b.append("</ul></td></tr>");

@@ -4,11 +4,7 @@ import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.runtime.it.TestWorker.Reply;
-import dev.baton.sandbox.Sandbox;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,23 +52,13 @@ class PauseIT {
   void resumeAll() {
     h.apply("held", yaml("{entity: job, " + STEPS + "}"));
     h.apply("napping", yaml("{entity: nap, steps: [{name: nap, delay: 2s}]}"));
-    applyService("pz-pay", false);
+    h.applyService("pz-pay", false);
   }
 
   @AfterAll
   static void stop() {
     h.stopRuntime();
     h.close();
-  }
-
-  static void applyService(String name, boolean paused) {
-    WorkerService ws = new WorkerService();
-    ws.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(Sandbox.NAMESPACE).build());
-    WorkerServiceSpec spec = new WorkerServiceSpec();
-    spec.setPaused(paused);
-    ws.setSpec(spec);
-    h.client.resources(WorkerService.class).inNamespace(Sandbox.NAMESPACE).resource(ws)
-        .createOr(existing -> existing.update());
   }
 
   static long pauses(String name) throws Exception {
@@ -123,7 +109,7 @@ class PauseIT {
 
   @Test
   void aPausedServiceGetsNoCommandWhileOtherServicesDoAndResumeSendsEachOnce() throws Exception {
-    applyService("pz-pay", true);
+    h.applyService("pz-pay", true);
     await().atMost(Duration.ofSeconds(10)).until(() -> pauses("pz-pay") == 1);
     assertThat(h.scalar("SELECT exchange FROM dispatch_pause WHERE name = 'pz-pay'")).isEqualTo("pz-pay.command.topic.ex");
 
@@ -136,7 +122,7 @@ class PauseIT {
       assertThat(stepStatus(b)).isEqualTo("RUNNING");
     }
 
-    applyService("pz-pay", false);
+    h.applyService("pz-pay", false);
     for (UUID b : bills) {
       h.awaitStatus(b, "SUCCEEDED", Duration.ofSeconds(30));
       assertThat(worker.ledger()).containsEntry(b + "|charge|charge", 1);

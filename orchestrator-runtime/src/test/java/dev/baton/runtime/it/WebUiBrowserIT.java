@@ -2,6 +2,7 @@ package dev.baton.runtime.it;
 
 import static dev.baton.runtime.it.RuntimeHarness.spec;
 import static dev.baton.runtime.it.RuntimeHarness.step;
+import static dev.baton.runtime.it.RuntimeHarness.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -171,6 +172,30 @@ class WebUiBrowserIT {
         assertThat(atStep(b, "ship")).isGreaterThanOrEqualTo(1);
         assertThat(atSteps).as("no more instances at steps than running").isLessThanOrEqualTo(running);
       }
+    }
+  }
+
+  @Test
+  void thePageMarksAPausedWorkflowAndTheStepsWaitingForCapacity() throws Exception {
+    h.applyService("ui-capped", false, RuntimeHarness.command("call", 1));
+    h.apply("ui-capped", spec("call", step("call", "ui-capped", "call", null)));
+    h.apply("ui-paused", yaml("{entity: call, paused: true, steps: [{name: call, service: ui-capped, command: call}]}"));
+    worker.serve("q.ui-capped.call", "ui-capped", "call", c -> Reply.HOLD); // held for good: the test's instances stay
+    await().atMost(WITHIN).until(() -> h.count("SELECT count(*) FROM command_limit WHERE service = 'ui-capped'") == 1
+        && h.count("SELECT count(*) FROM dispatch_pause WHERE name = 'ui-paused'") == 1);
+    for (int i = 0; i < 3; i++) {
+      h.startOk("ui-capped", "capped-" + i);
+    }
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui);
+      assertThat(b.driver.findElement(By.cssSelector("tr[data-workflow='ui-paused'] [data-paused='true']")).getText())
+          .isEqualTo("paused");
+      assertThat(b.driver.findElements(By.cssSelector("tr[data-workflow='ui-capped'] [data-paused]"))).isEmpty();
+      // One call out (the limit), two waiting their turn: the live board says so without a reload.
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(b.driver.findElement(By.cssSelector(
+          "tr[data-workflow='ui-capped'] li[data-step='call'] [data-waiting-capacity]")).getText())
+          .isEqualTo("2 waiting for capacity"));
+      b.screenshot("workflows-paused-and-capped");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.baton.runtime.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.runtime.store.RunningSteps;
 import dev.baton.runtime.ui.WorkflowBoard.Count;
@@ -10,6 +11,7 @@ import dev.baton.runtime.ui.WorkflowBoard.Row;
 import dev.baton.runtime.ui.WorkflowBoard.StepLine;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -47,6 +49,20 @@ class WorkflowBoardTest {
     assertThat(board.rows()).extracting(Row::paused).containsExactly(true, false);
     assertThat(WorkflowsView.live(board)).containsOnlyOnce("data-paused=\"true\"")
         .contains(">paused</span>");
+  }
+
+  @Test
+  void aStepWhoseCommandsWaitForCapacitySaysHowMany() {
+    WorkflowBoard board = WorkflowBoard.of(
+        List.of(new Definition("default", "orders", List.of("reserve", "charge"), 1)),
+        List.of(new Count("default", "orders", "RUNNING", 9)),
+        List.of(new Occupancy("default", "orders", "charge", false, 9, T1)),
+        Map.of("default/orders/charge", 6L));
+
+    assertThat(board.rows().get(0).steps()).extracting(StepLine::step, StepLine::waitingForCapacity)
+        .containsExactly(tuple("reserve", 0L),
+            tuple("charge", 6L));
+    assertThat(WorkflowsView.live(board)).contains("data-waiting-capacity=\"6\"", "6 waiting for capacity");
   }
 
   @Test

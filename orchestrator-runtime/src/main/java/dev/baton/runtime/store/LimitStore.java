@@ -1,0 +1,238 @@
+package dev.baton.runtime.store;
+
+import dev.baton.contract.Headers;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code command_limit} and {@code command_slot}: the commands with a {@code maxInFlight} and the ones of them
+ * dispatched and not over yet (docs/design.md#concurrency-limits). The relay's ordinary claims skip a limited
+ * command's rows ({@link #NOT_LIMITED}); {@link #claimWithin} claims them within the capacity left, in outbox order,
+ * holding the limit's row so that no other claim (another batch, another replica) hands out the same capacity.
+ */
+public final class LimitStore {
+
+  /** A command's limit as the resources say it. */
+  public record Limit(String exchange, String routingKey, String namespace, String service, String command,
+      int maxInFlight) {}
+
+  /**
+   * What a claim within a limit took.
+   *
+   * @param saturated whether the limit's capacity is used up and rows of it still wait, or another claim held the
+   *     limit: capacity freed soon is claimed at the next short poll, not the ordinary one
+   */
+  public record Claimed(List<OutboxRow> rows, boolean saturated) {}
+
+  /** The relay's condition on outbox row {@code o}: its command has no limit. */
+  static final String NOT_LIMITED = " AND NOT EXISTS (SELECT 1 FROM command_limit l WHERE l.exchange = o.exchange"
+      + " AND l.routing_key = o.routing_key)";
+
+  private static final String ALL = "SELECT exchange, routing_key, namespace, service, command, max_in_flight"
+      + " FROM command_limit";
+  private static final String UPSERT = "INSERT INTO command_limit (exchange, routing_key, namespace, service, command,"
+      + " max_in_flight) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (exchange, routing_key) DO UPDATE SET"
+      + " namespace = excluded.namespace, service = excluded.service, command = excluded.command,"
+      + " max_in_flight = excluded.max_in_flight WHERE command_limit.max_in_flight <> excluded.max_in_flight"
+      + " OR command_limit.namespace <> excluded.namespace";
+  private static final String DROP = "DELETE FROM command_limit WHERE exchange = ? AND routing_key = ?";
+  private static final String DROP_SLOTS = "DELETE FROM command_slot WHERE exchange = ? AND routing_key = ?";
+  /** The limit, held for the claim's transaction; nothing when another claim holds it. */
+  private static final String HOLD = "SELECT max_in_flight FROM command_limit WHERE exchange = ? AND routing_key = ?"
+      + " FOR UPDATE SKIP LOCKED";
+  /** Gives back the slots of commands that are over: their step attempt no longer runs, or their row is gone without one. */
+  private static final String FREE = "DELETE FROM command_slot f WHERE f.exchange = ? AND f.routing_key = ?"
+      + " AND NOT EXISTS (SELECT 1 FROM instance_step s WHERE s.instance_id = f.instance_id"
+      + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING')";
+  private static final String USED = "SELECT count(*) FROM command_slot WHERE exchange = ? AND routing_key = ?";
+  private static final String CLAIM = "SELECT " + OutboxStore.ROW + " FROM outbox o WHERE o.exchange = ?"
+      + " AND o.routing_key = ? AND o.next_attempt_at <= now()" + PauseStore.NOT_HELD
+      + " ORDER BY o.id LIMIT ? FOR UPDATE OF o SKIP LOCKED";
+  private static final String TAKE = "INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
+      + " SELECT o.message_id, o.exchange, o.routing_key, o.instance_id FROM outbox o WHERE o.id = ANY (?)"
+      + " AND o.instance_id IS NOT NULL ON CONFLICT (message_id) DO NOTHING";
+  /**
+   * The steps whose commands wait for capacity: their timers are parked, as a pause parks them, until their command is
+   * claimed (a wait for capacity is not the step's time).
+   */
+  private static final String PARK = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
+      + " interval '0'), deadline = NULL WHERE deadline IS NOT NULL AND id IN (SELECT s.id FROM outbox o"
+      + " JOIN command_limit l ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
+      + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
+      + " WHERE s.status = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))";
+  /**
+   * The claimed commands' steps get their time back, never past their instance's deadline, and their rows a
+   * {@code baton-deadline} to match (a row published later, after a failed publish, carries it too).
+   */
+  private static final String UNPARK = "WITH back AS (UPDATE instance_step s SET deadline = least(now()"
+      + " + s.held_remaining, (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)),"
+      + " held_remaining = NULL FROM outbox o WHERE o.id = ANY (?) AND s.instance_id = o.instance_id"
+      + " AND s.command_message_id = o.message_id AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
+      + " RETURNING o.id, s.command_message_id, (extract(epoch FROM s.deadline) * 1000)::bigint AS deadline_ms),"
+      + " rewritten AS (UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
+      + " to_jsonb(b.deadline_ms)) FROM back b WHERE o.id = b.id AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL"
+      + " RETURNING o.id) SELECT command_message_id, deadline_ms FROM back";
+  /** Whether a row of the command, other than those just claimed, still waits (due, not held by a pause). */
+  private static final String MORE = "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.exchange = ? AND o.routing_key = ?"
+      + " AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + ")";
+  private static final String WAITING = "SELECT l.namespace, l.service, l.command,"
+      + " (SELECT count(*) FROM command_slot f JOIN instance_step s ON s.instance_id = f.instance_id"
+      + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING'"
+      + "   WHERE f.exchange = l.exchange AND f.routing_key = l.routing_key),"
+      + " (SELECT count(*) FROM outbox o WHERE o.exchange = l.exchange AND o.routing_key = l.routing_key"
+      + "   AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))"
+      + " FROM command_limit l";
+
+  public List<Limit> all(Connection c) throws SQLException {
+    List<Limit> limits = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(ALL); ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        limits.add(new Limit(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            rs.getInt(6)));
+      }
+    }
+    return limits;
+  }
+
+  /** Records a limit, or its new value. */
+  public void put(Connection c, Limit limit) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+      ps.setString(1, limit.exchange());
+      ps.setString(2, limit.routingKey());
+      ps.setString(3, limit.namespace());
+      ps.setString(4, limit.service());
+      ps.setString(5, limit.command());
+      ps.setInt(6, limit.maxInFlight());
+      ps.executeUpdate();
+    }
+  }
+
+  /** Drops a limit: its waiting rows are claimed as any others from then on. */
+  public void drop(Connection c, Limit limit) throws SQLException {
+    for (String sql : List.of(DROP, DROP_SLOTS)) {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, limit.exchange());
+        ps.setString(2, limit.routingKey());
+        ps.executeUpdate();
+      }
+    }
+  }
+
+  /**
+   * Claims, in the caller's transaction, up to {@code room} due rows of the limited command, no more than its
+   * capacity left; the limit's row stays held until the transaction ends. Nothing when another claim holds it.
+   */
+  public Claimed claimWithin(Connection c, Limit limit, int room) throws SQLException {
+    Integer max;
+    try (PreparedStatement ps = c.prepareStatement(HOLD)) {
+      bind(ps, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        max = rs.next() ? rs.getInt(1) : null;
+      }
+    }
+    if (max == null) {
+      return new Claimed(List.of(), true); // another claim holds it: its rows may wait, look again soon
+    }
+    try (PreparedStatement ps = c.prepareStatement(FREE)) {
+      bind(ps, limit);
+      ps.executeUpdate();
+    }
+    long used;
+    try (PreparedStatement ps = c.prepareStatement(USED)) {
+      bind(ps, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        used = rs.getLong(1);
+      }
+    }
+    int take = (int) Math.max(0, Math.min(room, max - used));
+    List<OutboxRow> rows = new ArrayList<>();
+    if (take > 0) {
+      try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
+        bind(ps, limit);
+        ps.setInt(3, take);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(OutboxStore.row(rs));
+          }
+        }
+      }
+    }
+    Array ids = c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray());
+    if (!rows.isEmpty()) {
+      try (PreparedStatement ps = c.prepareStatement(TAKE)) {
+        ps.setArray(1, ids);
+        ps.executeUpdate();
+      }
+      rows = withTimeBack(c, ids, rows);
+    }
+    boolean saturated = false;
+    if (used + rows.size() >= max) {
+      try (PreparedStatement ps = c.prepareStatement(MORE)) {
+        bind(ps, limit);
+        ps.setArray(3, ids);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          saturated = rs.getBoolean(1);
+        }
+      }
+    }
+    return new Claimed(rows, saturated);
+  }
+
+  /** Parks the timers of the steps whose commands wait for capacity; how many. */
+  public int park(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(PARK)) {
+      return ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Gives the claimed commands' parked steps their time back, and each such command a {@code baton-deadline} to match:
+   * the message the relay publishes is the one returned.
+   */
+  private static List<OutboxRow> withTimeBack(Connection c, Array ids, List<OutboxRow> rows) throws SQLException {
+    java.util.Map<java.util.UUID, Long> deadlines = new java.util.HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(UNPARK)) {
+      ps.setArray(1, ids);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          deadlines.put(rs.getObject(1, java.util.UUID.class), rs.getLong(2));
+        }
+      }
+    }
+    if (deadlines.isEmpty()) {
+      return rows;
+    }
+    List<OutboxRow> out = new ArrayList<>(rows.size());
+    for (OutboxRow row : rows) {
+      Long deadline = deadlines.get(row.message().messageId());
+      out.add(deadline == null ? row : new OutboxRow(row.id(), row.message().withDeadline(deadline), row.createdAt(),
+          row.attempts()));
+    }
+    return out;
+  }
+
+  /** Per limited command: how many are in flight and how many wait in the outbox (the gauges, the board). */
+  public record Waiting(String namespace, String service, String command, long inFlight, long waiting) {}
+
+  public List<Waiting> waiting(Connection c) throws SQLException {
+    List<Waiting> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(WAITING); ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new Waiting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5)));
+      }
+    }
+    return out;
+  }
+
+  private static void bind(PreparedStatement ps, Limit limit) throws SQLException {
+    ps.setString(1, limit.exchange());
+    ps.setString(2, limit.routingKey());
+  }
+}
