@@ -82,6 +82,11 @@ final class BatonRun implements AutoCloseable {
     startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.instances(Stack.NS, Stack.WORKFLOW));
     batchUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.batch(Stack.NS, Stack.WORKFLOW));
     stack.awaitConsuming(Duration.ofSeconds(30));
+    try {
+      stack.awaitLimits(Duration.ofSeconds(30));
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("cannot read the runtime's limits", e);
+    }
   }
 
   /**

@@ -29,6 +29,7 @@ import dev.baton.contract.topology.QueueType;
  *     commands}, each command on a service of its own up to {@link Stack#MAX_SERVICES}); 0: one per task
  * @param items the length of the list {@code items} in each instance input (0: none); a {@link Shape#MAP} maps over it
  * @param mapConcurrency a {@link Shape#MAP}'s {@code maxConcurrency}; 0 leaves it unset (every iteration at once)
+ * @param maxInFlight every command's {@code maxInFlight} on its WorkerService; 0: no limit (no WorkerService at all)
  */
 record BenchConfig(
     int steps,
@@ -53,7 +54,8 @@ record BenchConfig(
     int batchClients,
     int commands,
     int items,
-    int mapConcurrency) {
+    int mapConcurrency,
+    int maxInFlight) {
 
   /**
    * The workflow's shape: {@code steps} tasks in a line, as branches of one parallel group, inside a choice, or as the
@@ -63,74 +65,80 @@ record BenchConfig(
 
   static BenchConfig defaults() {
     return new BenchConfig(3, 5_000, 20, 5, 0, 0, 0, 0, 0, 0, QueueType.CLASSIC, 300, 50, 1, 32, 400, "5m", Shape.LINEAR, 1000, 2,
-        0, 0, 0);
+        0, 0, 0, 0);
   }
 
   BenchConfig withSteps(int v) {
     return new BenchConfig(v, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withThreads(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, v, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withPrefetch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, v, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withOutboxBatch(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, v,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withQueueType(QueueType v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, v, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withPayloadBytes(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, v, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withInstances(int v) {
     return new BenchConfig(steps, v, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout, shape, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
+  }
+
+  BenchConfig withMaxInFlight(int v) {
+    return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
+        eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
+        shape, batchSize, batchClients, commands, items, mapConcurrency, v);
   }
 
   BenchConfig withShape(Shape v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
         v, batchSize, batchClients,
-        commands, items, mapConcurrency);
+        commands, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withCommands(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
-        shape, batchSize, batchClients, v, items, mapConcurrency);
+        shape, batchSize, batchClients, v, items, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withItems(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
-        shape, batchSize, batchClients, commands, v, mapConcurrency);
+        shape, batchSize, batchClients, commands, v, mapConcurrency, maxInFlight);
   }
 
   BenchConfig withMapConcurrency(int v) {
     return new BenchConfig(steps, instances, durationSeconds, warmupSeconds, rate, threads, prefetch, outboxBatch,
         eventBatch, poolSize, queueType, payloadBytes, workerPrefetch, workerChannels, httpClients, inFlight, stepTimeout,
-        shape, batchSize, batchClients, commands, items, v);
+        shape, batchSize, batchClients, commands, items, v, maxInFlight);
   }
 
   /**

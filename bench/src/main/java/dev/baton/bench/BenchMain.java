@@ -136,7 +136,8 @@ public final class BenchMain implements Callable<Integer> {
       + "saturation.")
   boolean preloadOnly;
 
-  @Option(names = "--sweep", split = ",", description = "Sweeps to run after the main run: threads, prefetch, "
+  @Option(names = "--sweep", split = ",", description = "Sweeps to run after the main run: limit (the drain with a "
+      + "maxInFlight on every command that it never reaches, against none), threads, prefetch, "
       + "outbox-batch, queue-type, payload, steps, shape, growth, operator, or all; map: only the shape sweep's map "
       + "beside its line.")
   List<String> sweeps = new ArrayList<>();
@@ -342,7 +343,7 @@ public final class BenchMain implements Callable<Integer> {
         threads, prefetch, outboxBatch, eventBatch, poolSize, type, payloadBytes, workerPrefetch, workerChannels,
         httpClients, inFlight, stepTimeout.equalsIgnoreCase("none") ? null : stepTimeout, arrangement,
         Math.min(1000, Math.max(1, batchSize)), Math.max(1, batchClients),
-        0, arrangement == BenchConfig.Shape.MAP ? steps : 0, mapConcurrency);
+        0, arrangement == BenchConfig.Shape.MAP ? steps : 0, mapConcurrency, 0);
   }
 
   private Set<String> phases() {

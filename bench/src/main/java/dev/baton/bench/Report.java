@@ -38,6 +38,8 @@ final class Report {
   final List<String> sweepNotes = new ArrayList<>();
   /** The shape sweep's map beside as many tasks in a line (null when it did not run). */
   MapShape mapShape;
+  /** The limit sweep's drain with an unreached maxInFlight over the drain without (NaN when it did not run). */
+  double limitRatio = Double.NaN;
   Growth.Result growth;
   OperatorScale.Result operator;
   String profile;
@@ -459,6 +461,11 @@ final class Report {
       num(o, "startsPerSecond", p.startsPerSecond());
       o.set("stepLatencyMs", percentiles(p.stepLatency()));
       o.set("resources", usage(p.usage()));
+    }
+    if (!Double.isNaN(limitRatio)) {
+      ObjectNode l = root.putObject("limit");
+      l.put("maxInFlight", Sweeps.UNREACHED_LIMIT);
+      num(l, "drainRatio", limitRatio);
     }
     if (mapShape != null) {
       ObjectNode m = root.putObject("mapShape");

@@ -3,8 +3,11 @@ package dev.baton.bench;
 import com.rabbitmq.client.Channel;
 import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
+import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.MapSpec;
 import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
@@ -17,6 +20,7 @@ import dev.baton.sandbox.Sandbox;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
 import dev.baton.workflow.WorkflowSpecs;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -58,11 +62,53 @@ final class Stack implements AutoCloseable {
   /** A fresh stack with the workflow's topology declared and the Workflow resource created (runtime not started). */
   static Stack create(BenchConfig config, String prefix) {
     WorkflowSpec spec = spec(config);
-    return Sandbox.builder(prefix).vhost().database().kubernetes(MockKubernetes.WORKFLOW_CRD)
+    return Sandbox.builder(prefix).vhost().database().kubernetes(config.maxInFlight() > 0 ? LIMITED_CRDS
+            : MockKubernetes.WORKFLOW_CRD)
         .with(s -> Resources.trackDatabase(s.database().name()))
         .with(s -> s.declareTopology(WORKFLOW, spec, config.queueType(), RetryStaircase.NONE))
         .with(s -> s.applyWorkflow(WORKFLOW, spec))
+        .with(s -> applyLimits(s, config.maxInFlight(), commandsByService(spec)))
         .start(s -> new Stack(config, spec, s));
+  }
+
+  /** With a limit: the WorkerServices the runtime reads it from (their commands' maxInFlight). */
+  private static final List<String> LIMITED_CRDS = List.of("workflows.baton.dev-v1.yml",
+      "workerservices.baton.dev-v1.yml");
+
+  /** Every command of every service at most {@code maxInFlight} at once (none: nothing to create). */
+  private static void applyLimits(Sandbox s, int maxInFlight, Map<String, List<String>> commands) {
+    if (maxInFlight <= 0) {
+      return;
+    }
+    commands.forEach((service, names) -> {
+      WorkerService ws = new WorkerService();
+      ws.setMetadata(new ObjectMetaBuilder().withName(service).withNamespace(NS).build());
+      WorkerServiceSpec spec = new WorkerServiceSpec();
+      List<CommandSpec> limited = new ArrayList<>();
+      for (String name : names) {
+        CommandSpec c = new CommandSpec(name, null);
+        c.setMaxInFlight(maxInFlight);
+        limited.add(c);
+      }
+      spec.setCommands(limited);
+      ws.setSpec(spec);
+      s.client().resources(WorkerService.class).inNamespace(NS).resource(ws).create();
+    });
+  }
+
+  /** With a limit: waits until the runtime has recorded every command's (its relay knows them from then on). */
+  void awaitLimits(Duration within) throws InterruptedException, SQLException {
+    if (config.maxInFlight() <= 0) {
+      return;
+    }
+    long expected = commandsByService().values().stream().mapToLong(List::size).sum();
+    long deadline = System.nanoTime() + within.toNanos();
+    while (count("SELECT count(*) FROM command_limit") < expected) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the runtime did not record the commands' limits within " + within);
+      }
+      Thread.sleep(100);
+    }
   }
 
   static String service(int stepIndex) {

@@ -14,8 +14,10 @@ final class Sweeps {
 
   private static final Logger LOG = LoggerFactory.getLogger(Sweeps.class);
 
-  static final List<String> ALL =
-      List.of("threads", "prefetch", "outbox-batch", "queue-type", "payload", "steps", "shape", "growth", "operator");
+  static final List<String> ALL = List.of("limit", "threads", "prefetch", "outbox-batch", "queue-type", "payload",
+      "steps", "shape", "growth", "operator");
+  /** The limit sweep's maxInFlight: far above what the drain keeps in flight, so it is never reached. */
+  static final int UNREACHED_LIMIT = 100_000;
   /** Sweeps run only when named: {@code map} is the shape sweep's last two points alone (their JVM warmed up first). */
   static final List<String> ON_REQUEST = List.of("map");
 
@@ -89,6 +91,28 @@ final class Sweeps {
           throw new IllegalArgumentException("--sweep map needs --map-items 1 or more");
         }
         report.mapShape = mapPair(report, base, options.mapItems, options.mapConcurrency);
+      }
+      case "limit" -> {
+        // The drain with a maxInFlight on every command that it never reaches, beside none: what limited dispatch
+        // costs when the limit is not the bottleneck. Like the shape sweep, the first point warms the JVM up; the
+        // last two, one after the other, make the figure.
+        BenchConfig limited = base.withMaxInFlight(UNREACHED_LIMIT);
+        double none = Double.NaN;
+        double some = Double.NaN;
+        for (int i = 0; i < 4; i++) {
+          boolean withLimit = i % 2 == 1;
+          double stepsPerSecond = point(report, sweep, (withLimit ? "maxInFlight " + UNREACHED_LIMIT : "no limit")
+              + (i == 0 ? " (JVM warming up)" : i >= 2 ? " (again, JVM warm)" : ""), withLimit ? limited : base, false);
+          if (i >= 2 && withLimit) {
+            some = stepsPerSecond;
+          } else if (i >= 2) {
+            none = stepsPerSecond;
+          }
+        }
+        report.limitRatio = some / none;
+        report.sweepNotes.add(String.format(Locale.ROOT, "Limit: with maxInFlight %d on every command (never "
+            + "reached), the drain runs at %.2f of its steps/s without a limit (the last two points, JVM warm).",
+            UNREACHED_LIMIT, report.limitRatio));
       }
       case "growth" -> report.growth = Growth.run(base, options.growthRows);
       case "operator" -> report.operator = OperatorScale.run(options.operatorServices, options.operatorWorkflows,

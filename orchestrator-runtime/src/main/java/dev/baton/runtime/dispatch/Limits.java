@@ -95,6 +95,9 @@ public final class Limits implements Runnable {
       relay.accept(recorded);
       if (!recorded.isEmpty()) {
         database.inTransaction(store::park); // waiting for capacity is not the steps' time
+        for (Limit l : recorded) { // slots of commands that are over, given back off the relay's path
+          database.inTransaction(c -> store.free(c, l));
+        }
       }
       metrics.commandCapacity(recorded.isEmpty() ? List.of() : database.inTransaction(store::waiting));
     } catch (SQLException e) {

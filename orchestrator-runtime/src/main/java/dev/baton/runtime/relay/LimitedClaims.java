@@ -88,7 +88,9 @@ final class LimitedClaims {
       claiming(e.getValue());
       LimitStore.Claimed claimed = store.claimWithin(c, e.getValue(), room - rows.size());
       rows.addAll(claimed.rows());
-      if (claimed.saturated()) {
+      if (claimed.full()) {
+        dueAt.replace(e.getKey(), now); // a full claim: more may be due, as an ordinary full claim says
+      } else if (claimed.saturated()) {
         saturated(e.getValue());
       }
     }

@@ -26,8 +26,9 @@ public final class LimitStore {
    *
    * @param saturated whether the limit's capacity is used up and rows of it still wait, or another claim held the
    *     limit: capacity freed soon is claimed at the next short poll, not the ordinary one
+   * @param full whether it took as many rows as it was given room for: more may be due at once
    */
-  public record Claimed(List<OutboxRow> rows, boolean saturated) {}
+  public record Claimed(List<OutboxRow> rows, boolean saturated, boolean full) {}
 
   /** The relay's condition on outbox row {@code o}: its command has no limit. */
   static final String NOT_LIMITED = " AND NOT EXISTS (SELECT 1 FROM command_limit l WHERE l.exchange = o.exchange"
@@ -42,29 +43,71 @@ public final class LimitStore {
       + " OR command_limit.namespace <> excluded.namespace";
   private static final String DROP = "DELETE FROM command_limit WHERE exchange = ? AND routing_key = ?";
   private static final String DROP_SLOTS = "DELETE FROM command_slot WHERE exchange = ? AND routing_key = ?";
-  /** The limit, held for the claim's transaction; nothing when another claim holds it. */
+  /**
+   * The limit, held for the claim's transaction; nothing when another claim holds it. A statement of its own: the
+   * count that follows must be read after the lock is held (under READ COMMITTED a statement reads the database as
+   * of its start, so a count in the locking statement could miss the slots of the claim that held it a moment ago).
+   */
   private static final String HOLD = "SELECT max_in_flight FROM command_limit WHERE exchange = ? AND routing_key = ?"
       + " FOR UPDATE SKIP LOCKED";
+  /**
+   * The usual claim in one round trip once the limit is held: counts its slots, claims up to the capacity the count
+   * leaves, takes their slots and gives their parked steps their time back (the command's {@code baton-deadline}
+   * too). One row per claimed command, or a single row without one; each carries the count.
+   */
+  private static final String CLAIM_AT_ONCE = "WITH slots AS (SELECT count(*) AS n FROM command_slot"
+      + "   WHERE exchange = ? AND routing_key = ?),"
+      + " claimed AS (SELECT " + OutboxStore.ROW + ", o.instance_id FROM outbox o WHERE o.exchange = ?"
+      + "   AND o.routing_key = ? AND o.next_attempt_at <= now()" + PauseStore.NOT_HELD + " ORDER BY o.id"
+      + "   LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
+      + " taken AS (INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
+      + "   SELECT message_id, exchange, routing_key, instance_id FROM claimed WHERE instance_id IS NOT NULL"
+      + "   ON CONFLICT (message_id) DO NOTHING),"
+      + " back AS (UPDATE instance_step s SET deadline = least(now() + s.held_remaining,"
+      + "   (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)), held_remaining = NULL"
+      + "   FROM claimed k WHERE s.instance_id = k.instance_id AND s.command_message_id = k.message_id"
+      + "   AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
+      + "   RETURNING k.id AS claimed_id, (extract(epoch FROM s.deadline) * 1000)::bigint AS deadline_ms),"
+      + " rewritten AS (UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
+      + "   to_jsonb(b.deadline_ms)) FROM back b WHERE o.id = b.claimed_id"
+      + "   AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL)"
+      + " SELECT m.used, k.*, b.deadline_ms FROM (SELECT n AS used FROM slots) m LEFT JOIN claimed k ON true"
+      + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
+
   /** Gives back the slots of commands that are over: their step attempt no longer runs, or their row is gone without one. */
   private static final String FREE = "DELETE FROM command_slot f WHERE f.exchange = ? AND f.routing_key = ?"
       + " AND NOT EXISTS (SELECT 1 FROM instance_step s WHERE s.instance_id = f.instance_id"
       + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING')";
   private static final String USED = "SELECT count(*) FROM command_slot WHERE exchange = ? AND routing_key = ?";
-  private static final String CLAIM = "SELECT " + OutboxStore.ROW + " FROM outbox o WHERE o.exchange = ?"
-      + " AND o.routing_key = ? AND o.next_attempt_at <= now()" + PauseStore.NOT_HELD
+  /**
+   * More rows, after slots were given back, besides those this transaction claimed already: SKIP LOCKED passes over
+   * rows other transactions hold, not the ones this one holds, which would come back again.
+   */
+  private static final String CLAIM_MORE = "SELECT " + OutboxStore.ROW + " FROM outbox o WHERE o.exchange = ?"
+      + " AND o.routing_key = ? AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD
       + " ORDER BY o.id LIMIT ? FOR UPDATE OF o SKIP LOCKED";
   private static final String TAKE = "INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
       + " SELECT o.message_id, o.exchange, o.routing_key, o.instance_id FROM outbox o WHERE o.id = ANY (?)"
       + " AND o.instance_id IS NOT NULL ON CONFLICT (message_id) DO NOTHING";
   /**
-   * The steps whose commands wait for capacity: their timers are parked, as a pause parks them, until their command is
-   * claimed (a wait for capacity is not the step's time).
+   * The steps whose commands have waited for capacity for a second or more: their timers are parked, as a pause parks
+   * them, until their command is claimed (a wait for capacity is not the step's time). Rows are read, not locked: a
+   * relay claiming them is never held up by this. A row claimed meanwhile may have its step parked after it went out;
+   * {@link #REPAIR} gives such a step its time back.
    */
   private static final String PARK = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
       + " interval '0'), deadline = NULL WHERE deadline IS NOT NULL AND id IN (SELECT s.id FROM outbox o"
       + " JOIN command_limit l ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
       + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
-      + " WHERE s.status = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))";
+      + " WHERE s.status = 'RUNNING' AND o.created_at < now() - interval '1 second'"
+      + " AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))";
+  /** Parked steps whose command has been claimed (a slot) get their time back: see {@link #PARK}. */
+  private static final String REPAIR = "UPDATE instance_step s SET deadline = least(now() + s.held_remaining,"
+      + " (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)), held_remaining = NULL"
+      + " FROM command_slot f WHERE f.message_id = s.command_message_id AND f.instance_id = s.instance_id"
+      + " AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
+      + " AND NOT EXISTS (SELECT 1 FROM outbox o JOIN dispatch_pause p ON " + PauseStore.HOLDS
+      + "   WHERE o.message_id = f.message_id)"; // a pause holds it again: that pause keeps it parked
   /**
    * The claimed commands' steps get their time back, never past their instance's deadline, and their rows a
    * {@code baton-deadline} to match (a row published later, after a failed publish, carries it too).
@@ -136,60 +179,99 @@ public final class LimitStore {
       }
     }
     if (max == null) {
-      return new Claimed(List.of(), true); // another claim holds it: its rows may wait, look again soon
+      return new Claimed(List.of(), true, false); // another claim holds it: its rows may wait, look again soon
     }
-    try (PreparedStatement ps = c.prepareStatement(FREE)) {
-      bind(ps, limit);
-      ps.executeUpdate();
-    }
-    long used;
-    try (PreparedStatement ps = c.prepareStatement(USED)) {
-      bind(ps, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        used = rs.getLong(1);
-      }
-    }
-    int take = (int) Math.max(0, Math.min(room, max - used));
+    long used = 0;
     List<OutboxRow> rows = new ArrayList<>();
-    if (take > 0) {
-      try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
-        bind(ps, limit);
-        ps.setInt(3, take);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            rows.add(OutboxStore.row(rs));
+    try (PreparedStatement ps = c.prepareStatement(CLAIM_AT_ONCE)) {
+      bind(ps, limit);
+      ps.setString(3, limit.exchange());
+      ps.setString(4, limit.routingKey());
+      ps.setInt(5, room);
+      ps.setInt(6, max);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          used = rs.getLong("used");
+          rs.getLong("id");
+          if (!rs.wasNull()) {
+            OutboxRow row = OutboxStore.row(rs);
+            long deadline = rs.getLong("deadline_ms");
+            rows.add(rs.wasNull() ? row : new OutboxRow(row.id(), row.message().withDeadline(deadline),
+                row.createdAt(), row.attempts()));
           }
         }
       }
     }
-    Array ids = c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray());
-    if (!rows.isEmpty()) {
-      try (PreparedStatement ps = c.prepareStatement(TAKE)) {
-        ps.setArray(1, ids);
-        ps.executeUpdate();
+    if (rows.size() < room && used + room > max) {
+      // The count held the claim back: give back the slots of commands that are over, and take what that frees. A
+      // limit that is not reached never gets here (the follower gives slots back once a second).
+      free(c, limit);
+      used = used(c, limit) - rows.size(); // the slots just taken are counted now
+      int take = (int) Math.max(0, Math.min(room - rows.size(), max - used - rows.size()));
+      if (take > 0) {
+        List<OutboxRow> more = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(CLAIM_MORE)) {
+          bind(ps, limit);
+          ps.setArray(3, c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray()));
+          ps.setInt(4, take);
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              more.add(OutboxStore.row(rs));
+            }
+          }
+        }
+        if (!more.isEmpty()) {
+          Array ids = c.createArrayOf("bigint", more.stream().map(OutboxRow::id).toArray());
+          try (PreparedStatement ps = c.prepareStatement(TAKE)) {
+            ps.setArray(1, ids);
+            ps.executeUpdate();
+          }
+          rows.addAll(withTimeBack(c, ids, more));
+        }
       }
-      rows = withTimeBack(c, ids, rows);
     }
     boolean saturated = false;
     if (used + rows.size() >= max) {
       try (PreparedStatement ps = c.prepareStatement(MORE)) {
         bind(ps, limit);
-        ps.setArray(3, ids);
+        ps.setArray(3, c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray()));
         try (ResultSet rs = ps.executeQuery()) {
           rs.next();
           saturated = rs.getBoolean(1);
         }
       }
     }
-    return new Claimed(rows, saturated);
+    return new Claimed(rows, saturated, rows.size() >= room);
+  }
+
+  private static long used(Connection c, Limit limit) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(USED)) {
+      bind(ps, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** Gives back the slots of the limit's commands that are over; how many. */
+  public int free(Connection c, Limit limit) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(FREE)) {
+      bind(ps, limit);
+      return ps.executeUpdate();
+    }
   }
 
   /** Parks the timers of the steps whose commands wait for capacity; how many. */
   public int park(Connection c) throws SQLException {
+    int parked;
     try (PreparedStatement ps = c.prepareStatement(PARK)) {
-      return ps.executeUpdate();
+      parked = ps.executeUpdate();
     }
+    try (PreparedStatement ps = c.prepareStatement(REPAIR)) {
+      ps.executeUpdate();
+    }
+    return parked;
   }
 
   /**

@@ -29,7 +29,7 @@ public final class PauseStore {
   }
 
   /** Whether pause {@code p} holds outbox row {@code o}: its service's exchange, or a command of its Workflow. */
-  private static final String HOLDS = "(p.exchange = o.exchange OR (p.kind = 'workflow' AND o.instance_id IS NOT NULL"
+  static final String HOLDS = "(p.exchange = o.exchange OR (p.kind = 'workflow' AND o.instance_id IS NOT NULL"
       + " AND p.namespace = o.headers->>'" + Headers.NAMESPACE + "' AND p.name = o.headers->>'" + Headers.WORKFLOW
       + "'))";
   /** The relay's condition on outbox row {@code o}: no pause holds it. */
@@ -40,24 +40,33 @@ public final class PauseStore {
       + " ON CONFLICT DO NOTHING";
   private static final String END = "DELETE FROM dispatch_pause WHERE kind = ? AND namespace = ? AND name = ?"
       + " RETURNING 1";
-  /**
-   * The running steps that pauses hold, of the pauses {@code which} selects: those whose command a pause holds in the
-   * outbox, and a paused Workflow's waits and delays.
-   */
-  private static String heldSteps(String which) {
+  /** The running steps whose command pauses hold in the outbox, of the pauses {@code which} selects. */
+  private static String heldCommands(String which, String lock) {
     return "SELECT s.id FROM dispatch_pause p JOIN outbox o ON " + HOLDS
         + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
-        + " WHERE " + which + " AND s.status = 'RUNNING'"
-        + " UNION SELECT s.id FROM dispatch_pause p JOIN workflow_instance i ON p.kind = 'workflow'"
-        + "   AND i.namespace = p.namespace AND i.workflow = p.name AND i.finished_at IS NULL"
+        + " WHERE " + which + " AND s.status = 'RUNNING'" + lock;
+  }
+
+  /** The running waits and delays of the paused Workflows {@code which} selects. */
+  private static String heldTimers(String which) {
+    return "SELECT s.id FROM dispatch_pause p JOIN workflow_instance i ON p.kind = 'workflow'"
+        + " AND i.namespace = p.namespace AND i.workflow = p.name AND i.finished_at IS NULL"
         + " JOIN instance_step s ON s.instance_id = i.id AND s.kind IN ('wait', 'delay') AND s.status = 'RUNNING'"
         + " WHERE " + which;
   }
 
   private static final String ONE = "p.kind = ? AND p.namespace = ? AND p.name = ?";
-  /** Parks the deadlines of the steps one pause holds that still have one. */
-  private static final String PARK = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
-      + " interval '0'), deadline = NULL WHERE id IN (" + heldSteps(ONE) + ") AND deadline IS NOT NULL";
+  private static final String PARKED = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
+      + " interval '0'), deadline = NULL WHERE deadline IS NOT NULL AND id IN (";
+  /**
+   * Parks the deadlines of the steps whose commands one pause holds. An outbox row another transaction holds is
+   * passed over: a relay may be publishing it (claimed just before the pause), and a step whose command goes out must
+   * keep its timer; if it is still there, the next look parks it.
+   */
+  private static final String PARK_COMMANDS = PARKED + heldCommands(ONE, " FOR UPDATE OF o SKIP LOCKED") + ")";
+  /** Parks the deadlines of a paused Workflow's waits and delays. */
+  private static final String PARK_TIMERS = PARKED + heldTimers(ONE) + ")";
+
   /**
    * Gives their time back to the parked steps no pause holds any more (run once the ended pause's row is gone), never
    * past their instance's own deadline, and to the commands that wait for them a {@code baton-deadline} to match.
@@ -67,7 +76,8 @@ public final class PauseStore {
   private static final String UNPARK = "WITH back AS (UPDATE instance_step s SET deadline = CASE WHEN"
       + "   s.status = 'RUNNING' THEN least(now() + s.held_remaining,"
       + "   (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)) END, held_remaining = NULL"
-      + " WHERE s.held_remaining IS NOT NULL AND s.id NOT IN (" + heldSteps("true") + ")"
+      + " WHERE s.held_remaining IS NOT NULL AND s.id NOT IN (" + heldCommands("true", "") + " UNION "
+      + heldTimers("true") + ")"
       + " RETURNING instance_id, command_message_id, deadline)"
       + " UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
       + "   to_jsonb((extract(epoch FROM b.deadline) * 1000)::bigint))"
@@ -99,14 +109,16 @@ public final class PauseStore {
 
   /** Parks the timers of the steps the pause holds now; how many. */
   public int park(Connection c, Pause pause) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(PARK)) {
-      for (int i = 0; i < 2; i++) {
-        ps.setString(1 + 3 * i, pause.kind().wire());
-        ps.setString(2 + 3 * i, pause.namespace());
-        ps.setString(3 + 3 * i, pause.name());
+    int parked = 0;
+    for (String sql : pause.kind() == Kind.WORKFLOW ? List.of(PARK_COMMANDS, PARK_TIMERS) : List.of(PARK_COMMANDS)) {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, pause.kind().wire());
+        ps.setString(2, pause.namespace());
+        ps.setString(3, pause.name());
+        parked += ps.executeUpdate();
       }
-      return ps.executeUpdate();
     }
+    return parked;
   }
 
   /**
