@@ -3,7 +3,10 @@ package dev.baton.workflow;
 import dev.baton.api.v1alpha1.OnFailure;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,12 +15,26 @@ import java.util.Optional;
  *
  * @param steps the top-level steps, in order; nested steps are inside their parallel and choice steps
  * @param timeout {@code spec.timeout}: how long an instance of this revision may run, from its start; null for none
+ * @param allSteps every step, nested ones included, in declaration order (a group before the steps inside it):
+ *     derived from {@code steps} once, as the lookups below are made for every event of every instance
+ * @param stepsByName {@link #allSteps} by name (names are unique across the tree)
  */
 public record WorkflowDefinition(String namespace, String name, int revision, String entity, OnFailure onFailure,
-    List<Step> steps, Duration timeout) {
+    List<Step> steps, Duration timeout, List<Step> allSteps, Map<String, Step> stepsByName) {
 
   public WorkflowDefinition {
     steps = List.copyOf(steps);
+    List<Step> all = new ArrayList<>();
+    collect(steps, all);
+    allSteps = List.copyOf(all);
+    Map<String, Step> byName = new LinkedHashMap<>();
+    all.forEach(step -> byName.putIfAbsent(step.name(), step));
+    stepsByName = Collections.unmodifiableMap(byName);
+  }
+
+  public WorkflowDefinition(String namespace, String name, int revision, String entity, OnFailure onFailure,
+      List<Step> steps, Duration timeout) {
+    this(namespace, name, revision, entity, onFailure, steps, timeout, List.of(), Map.of());
   }
 
   /** A definition whose instances have no deadline of their own. */
@@ -28,14 +45,17 @@ public record WorkflowDefinition(String namespace, String name, int revision, St
 
   /** Any step by name, nested ones included. */
   public Optional<Step> step(String name) {
-    return allSteps().stream().filter(s -> s.name().equals(name)).findFirst();
+    return Optional.ofNullable(stepsByName.get(name));
   }
 
-  /** Every step, nested ones included, in declaration order (a group before the steps inside it). */
-  public List<Step> allSteps() {
-    List<Step> all = new ArrayList<>();
-    collect(steps, all);
-    return all;
+  /** Whether a step waits for a signal (signals are read for its instances only then). */
+  public boolean waitsForSignals() {
+    return allSteps.stream().anyMatch(Step.Wait.class::isInstance);
+  }
+
+  /** Whether a step starts a child workflow. */
+  public boolean startsChildren() {
+    return allSteps.stream().anyMatch(Step.Child.class::isInstance);
   }
 
   /** Every task, nested ones included, in declaration order. */

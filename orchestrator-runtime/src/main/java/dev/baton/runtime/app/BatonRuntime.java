@@ -281,7 +281,8 @@ public final class BatonRuntime implements AutoCloseable {
         DeadLetterDesk.of(settings.managementUrl(), settings.amqpUri(),
             settings.managementUsername() != null ? settings.managementUsername() : settings.amqpUsername(),
             settings.managementPassword() != null ? settings.managementPassword() : settings.amqpPassword(),
-            settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()), bulk);
+            settings.amqpCaFile(), settings.amqpAddresses()), new TraceLink(settings.traceUrl()), bulk,
+        schedules::standings);
     http = HttpApi.start(settings.httpHost(), settings.httpPort(), settings.maxRequestBytes(), settings.requireReady(),
         new HttpApi.Parts(database, instances, steps, service[0], watcher[0], metrics, health, routes,
             (javalinRoutes, security) -> WebUi.register(javalinRoutes, ui, security), endings, bulk, schedules),

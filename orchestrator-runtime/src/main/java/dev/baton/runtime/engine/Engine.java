@@ -23,7 +23,6 @@ import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.tracing.InstanceTracing;
-import dev.baton.workflow.Step;
 import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -339,10 +338,10 @@ public final class Engine {
       instances.renewDeadline(c, instance.id(), instance.deadline());
     }
     // Only Workflows with waits store signals: the others skip the read.
-    List<StoredSignal> stored = !waitsForSignals(definition) ? List.of()
+    List<StoredSignal> stored = !definition.waitsForSignals() ? List.of()
         : signals != null ? signals.getOrDefault(instance.id(), List.of())
         : steps.storedSignals(c, List.of(instance.id())).getOrDefault(instance.id(), List.of());
-    boolean parent = children != null && hasChildSteps(definition);
+    boolean parent = children != null && definition.startsChildren();
     Map<String, InstanceState.ChildState> childStates = parent ? children.statesOf(c, instance.id(), rows) : Map.of();
     Transition t = machine.decide(definition, state(instance, rows, stored, childStates), stimulus);
     if (parent && !t.childStarts().isEmpty()) {
@@ -386,7 +385,7 @@ public final class Engine {
     for (UUID id : ids) {
       InstanceRecord r = locked.get(id);
       try {
-        if (waitsForSignals(definitions.pinned(c, r.namespace(), r.workflow(), r.revision()))) {
+        if (definitions.pinned(c, r.namespace(), r.workflow(), r.revision()).waitsForSignals()) {
           waiting.add(id);
         }
       } catch (RuntimeException e) {
@@ -394,14 +393,6 @@ public final class Engine {
       }
     }
     return waiting;
-  }
-
-  private static boolean waitsForSignals(WorkflowDefinition d) {
-    return d.allSteps().stream().anyMatch(Step.Wait.class::isInstance);
-  }
-
-  private static boolean hasChildSteps(WorkflowDefinition d) {
-    return d.allSteps().stream().anyMatch(Step.Child.class::isInstance);
   }
 
   private static InstanceState state(InstanceRecord r, List<StepState> rows, List<StoredSignal> signals) {

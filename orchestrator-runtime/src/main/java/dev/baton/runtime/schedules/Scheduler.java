@@ -15,8 +15,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -75,7 +77,9 @@ public final class Scheduler implements Runnable {
       readRows(); // the first look knows which rows exist, so a schedule removed while no runtime ran is forgotten
     }
     Instant now = clock.instant();
+    Set<String> seen = new HashSet<>();
     for (Workflow workflow : workflows.get()) {
+      seen.add(workflow.getMetadata().getNamespace() + "/" + workflow.getMetadata().getName());
       List<Schedule> schedules = schedulesOf(workflow);
       for (Schedule schedule : schedules) {
         ScheduleStore.Row known = rows.get(key(workflow, schedule.name()));
@@ -89,7 +93,31 @@ public final class Scheduler implements Runnable {
         }
       }
     }
+    forgetDeleted(seen);
     readRows();
+  }
+
+  /**
+   * The rows of Workflows the watch no longer has (deleted): a Workflow created again under the name counts its fires
+   * from then. Only Workflows this runtime saw before are concerned, so a watch that is still filling forgets nothing.
+   */
+  private void forgetDeleted(Set<String> seen) {
+    for (String key : List.copyOf(parsed.keySet())) {
+      if (seen.contains(key)) {
+        continue;
+      }
+      String[] nsName = key.split("/", 2);
+      try {
+        database.inTransaction(c -> {
+          store.forgetAllBut(c, nsName[0], nsName[1], List.of());
+          return null;
+        });
+        parsed.remove(key);
+      } catch (SQLException e) {
+        LOG.warn("Forgetting the schedules of deleted Workflow {} failed (tried again at the next look): {}", key,
+            e.toString());
+      }
+    }
   }
 
   private void readRows() {

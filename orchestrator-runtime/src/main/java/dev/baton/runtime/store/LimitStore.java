@@ -7,7 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * {@code command_limit} and {@code command_slot}: the commands with a {@code maxInFlight} and the ones of them
@@ -279,12 +282,12 @@ public final class LimitStore {
    * the message the relay publishes is the one returned.
    */
   private static List<OutboxRow> withTimeBack(Connection c, Array ids, List<OutboxRow> rows) throws SQLException {
-    java.util.Map<java.util.UUID, Long> deadlines = new java.util.HashMap<>();
+    Map<UUID, Long> deadlines = new HashMap<>();
     try (PreparedStatement ps = c.prepareStatement(UNPARK)) {
       ps.setArray(1, ids);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          deadlines.put(rs.getObject(1, java.util.UUID.class), rs.getLong(2));
+          deadlines.put(rs.getObject(1, UUID.class), rs.getLong(2));
         }
       }
     }

@@ -23,6 +23,7 @@ import dev.baton.runtime.http.auth.AccessTable;
 import dev.baton.runtime.http.auth.ReviewUnavailable;
 import dev.baton.runtime.store.Actor;
 import dev.baton.runtime.store.Database;
+import dev.baton.runtime.store.ScheduleStore;
 import dev.baton.runtime.store.DefinitionStore;
 import dev.baton.runtime.store.SqlErrors;
 import dev.baton.runtime.ui.InstancePage.Cursor;
@@ -36,12 +37,14 @@ import java.io.InputStream;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -63,7 +66,7 @@ public final class WebUi {
   /** What the pages read and what the buttons call. */
   public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents,
       InstanceButtons buttons, DefinitionStore definitions, DeadLetterDesk deadLetters, TraceLink traces,
-      BulkOperations operations) {}
+      BulkOperations operations, Supplier<List<ScheduleStore.Row>> schedules) {}
 
   private final Parts parts;
   private final Sessions sessions;
@@ -285,6 +288,14 @@ public final class WebUi {
       queries.oneSnapshot(c); // the counts and the steps from one moment
       List<Definition> definitions = new ArrayList<>();
       java.util.Set<String> groups = new java.util.HashSet<>();
+      // The soonest next fire of each Workflow's schedules, as the scheduler last read them.
+      Map<String, WorkflowBoard.NextFire> nextFires = new HashMap<>();
+      for (ScheduleStore.Row row : parts.schedules().get()) {
+        if (row.nextFire() != null) {
+          nextFires.merge(row.namespace() + "/" + row.workflow(), new WorkflowBoard.NextFire(row.schedule(),
+              row.nextFire()), (a, b) -> a.at().isAfter(b.at()) ? b : a);
+        }
+      }
       for (Workflow w : parts.workflows().all()) {
         String ns = w.getMetadata().getNamespace();
         if (!visible.test(ns)) {
@@ -299,7 +310,8 @@ public final class WebUi {
           steps.addAll(tree.places());
           tree.groups().forEach(g -> groups.add(ns + "/" + name + "/" + g));
         }
-        definitions.add(new Definition(ns, name, steps, revision, w.getSpec() != null && w.getSpec().isPausedNow()));
+        definitions.add(new Definition(ns, name, steps, revision, w.getSpec() != null && w.getSpec().isPausedNow(),
+            nextFires.get(ns + "/" + name)));
       }
       List<WorkflowBoard.Count> counts = queries.counts(c).stream().filter(n -> visible.test(n.namespace())).toList();
       return WorkflowBoard.of(definitions, counts, queries.occupancy(c, groups), queries.waitingForCapacity(c));

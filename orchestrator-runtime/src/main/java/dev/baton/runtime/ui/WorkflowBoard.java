@@ -22,12 +22,20 @@ record WorkflowBoard(List<Row> rows) {
    * A Workflow resource as the runtime sees it: its steps in order, its revision (null: not recorded yet), and
    * whether it is paused ({@code spec.paused}).
    */
-  record Definition(String namespace, String name, List<String> steps, Integer revision, boolean paused) {
+  record Definition(String namespace, String name, List<String> steps, Integer revision, boolean paused,
+      NextFire nextFire) {
 
     Definition(String namespace, String name, List<String> steps, Integer revision) {
-      this(namespace, name, steps, revision, false);
+      this(namespace, name, steps, revision, false, null);
+    }
+
+    Definition(String namespace, String name, List<String> steps, Integer revision, boolean paused) {
+      this(namespace, name, steps, revision, paused, null);
     }
   }
+
+  /** The soonest fire of a Workflow's schedules: which schedule, and when. */
+  record NextFire(String schedule, java.time.Instant at) {}
 
   /** Instances of one workflow with one status. */
   record Count(String namespace, String workflow, String status, long count) {}
@@ -50,7 +58,7 @@ record WorkflowBoard(List<Row> rows) {
     }
   }
 
-  record Row(String namespace, String name, Integer revision, boolean deleted, boolean paused,
+  record Row(String namespace, String name, Integer revision, boolean deleted, boolean paused, NextFire nextFire,
       Map<String, Long> counts, List<StepLine> steps) {
     long total() {
       return counts.values().stream().mapToLong(Long::longValue).sum();
@@ -121,7 +129,7 @@ record WorkflowBoard(List<Row> rows) {
           l.count(), l.oldestWait(), waitingForCapacity.getOrDefault(namespace + "/" + name + "/" + l.step(), 0L)))
           .toList();
       return new Row(namespace, name, definition == null ? null : definition.revision(), definition == null,
-          definition != null && definition.paused(), ordered, steps);
+          definition != null && definition.paused(), definition == null ? null : definition.nextFire(), ordered, steps);
     }
 
     private static Duration longer(Duration a, Duration b) {

@@ -10,6 +10,9 @@ import java.util.Map;
 /** {@code /ui/}: every Workflow with its live counts and where its unfinished instances are. */
 final class WorkflowsView {
 
+  private static final java.time.format.DateTimeFormatter FIRE_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
   private WorkflowsView() {}
 
   static String live(WorkflowBoard board) {
@@ -29,6 +32,9 @@ final class WorkflowsView {
           .append(r.deleted() ? " <span class=\"badge status-cancelled\">resource deleted</span>" : "")
           .append(r.paused() ? " <span class=\"badge status-paused\" data-paused=\"true\" title=\"spec.paused: its commands wait and"
               + " its steps' timers stop until it is resumed\">paused</span>" : "")
+          .append(r.nextFire() == null ? "" : "<br><span class=\"muted\" data-next-fire=\""
+              + esc(r.nextFire().at().toString()) + "\">next: " + esc(r.nextFire().schedule()) + " at "
+              + esc(FIRE_TIME.format(r.nextFire().at())) + "</span>")
           .append("<br><span class=\"muted\">").append(r.total()).append(" instance").append(r.total() == 1 ? "" : "s")
           .append("</span></td>");
       b.append("<td data-label=\"Revision\">").append(r.revision() == null ? "<span class=\"muted\">–</span>"

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * Schedules on the real broker and database: each fire starts exactly one instance, business key
  * {@code <schedule>@<fire time>}, with two runtimes looking at once and one of them killed with SIGKILL while fires
  * happen every second; Skip and BufferOne while the previous instance runs; where each schedule stands, in the counts
- * the operator copies into the Workflow's status; and changing schedules or paused makes no new revision.
+ * the operator copies into the Workflow's status; changing schedules or paused makes no new revision; the rows of
+ * removed schedules and deleted Workflows are forgotten.
  */
 class ScheduleIT {
 
@@ -160,6 +161,15 @@ class ScheduleIT {
     assertThat(h.count("SELECT count(*) FROM workflow_definition WHERE name = 'revisions'")).isEqualTo(1);
 
     h.apply("revisions", yaml("{entity: note, " + steps + "}"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> h.count("SELECT count(*) FROM schedule_state"
+        + " WHERE workflow = 'revisions'") == 0);
+
+    // A deleted Workflow's schedules are forgotten too.
+    h.apply("revisions", yaml("{entity: note, schedules: [{name: hourly, cron: '0 * * * *'}], " + steps + "}"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> h.count("SELECT count(*) FROM schedule_state"
+        + " WHERE workflow = 'revisions'") == 1);
+    h.client.resources(dev.baton.api.v1alpha1.Workflow.class).inNamespace(RuntimeHarness.NS).withName("revisions")
+        .delete();
     await().atMost(Duration.ofSeconds(30)).until(() -> h.count("SELECT count(*) FROM schedule_state"
         + " WHERE workflow = 'revisions'") == 0);
   }

@@ -176,10 +176,11 @@ class WebUiBrowserIT {
   }
 
   @Test
-  void thePageMarksAPausedWorkflowAndTheStepsWaitingForCapacity() throws Exception {
+  void thePageMarksAPausedWorkflowItsNextFireAndTheStepsWaitingForCapacity() throws Exception {
     h.applyService("ui-capped", false, RuntimeHarness.command("call", 1));
     h.apply("ui-capped", spec("call", step("call", "ui-capped", "call", null)));
-    h.apply("ui-paused", yaml("{entity: call, paused: true, steps: [{name: call, service: ui-capped, command: call}]}"));
+    h.apply("ui-paused", yaml("{entity: call, paused: true, schedules: [{name: hourly, every: 1h}],"
+        + " steps: [{name: call, service: ui-capped, command: call}]}"));
     worker.serve("q.ui-capped.call", "ui-capped", "call", c -> Reply.HOLD); // held for good: the test's instances stay
     await().atMost(WITHIN).until(() -> h.count("SELECT count(*) FROM command_limit WHERE service = 'ui-capped'") == 1
         && h.count("SELECT count(*) FROM dispatch_pause WHERE name = 'ui-paused'") == 1);
@@ -191,6 +192,9 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.cssSelector("tr[data-workflow='ui-paused'] [data-paused='true']")).getText())
           .isEqualTo("paused");
       assertThat(b.driver.findElements(By.cssSelector("tr[data-workflow='ui-capped'] [data-paused]"))).isEmpty();
+      // Its schedule's next fire, as the runtime's scheduler has it (a look a second).
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(b.driver.findElement(By.cssSelector(
+          "tr[data-workflow='ui-paused'] [data-next-fire]")).getText()).startsWith("next: hourly at "));
       // One call out (the limit), two waiting their turn: the live board says so without a reload.
       await().atMost(WITHIN).untilAsserted(() -> assertThat(b.driver.findElement(By.cssSelector(
           "tr[data-workflow='ui-capped'] li[data-step='call'] [data-waiting-capacity]")).getText())

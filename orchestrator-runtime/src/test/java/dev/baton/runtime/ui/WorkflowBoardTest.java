@@ -52,6 +52,15 @@ class WorkflowBoardTest {
   }
 
   @Test
+  void aScheduledWorkflowSaysWhenItsNextFireIs() {
+    WorkflowBoard board = WorkflowBoard.of(List.of(new Definition("default", "reconcile", List.of("audit"), 1, false,
+        new WorkflowBoard.NextFire("nightly", java.time.Instant.parse("2026-12-06T01:00:00Z")))), List.of(), List.of());
+
+    assertThat(WorkflowsView.live(board)).contains("data-next-fire=\"2026-12-06T01:00:00Z\"",
+        "next: nightly at 2026-12-06 01:00:00 UTC");
+  }
+
+  @Test
   void aStepWhoseCommandsWaitForCapacitySaysHowMany() {
     WorkflowBoard board = WorkflowBoard.of(
         List.of(new Definition("default", "orders", List.of("reserve", "charge"), 1)),
