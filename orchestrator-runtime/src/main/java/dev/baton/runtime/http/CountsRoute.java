@@ -44,7 +44,11 @@ final class CountsRoute {
       String key = row.namespace() + "/" + row.workflow();
       names.putIfAbsent(key, new String[] {row.namespace(), row.workflow()});
       byWorkflow.computeIfAbsent(key, k -> new long[5]);
-      reports.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScheduleReport(row.schedule(), time(row.lastFire()),
+      // Before its first fire, a row's last fire is the moment a runtime first saw the schedule: not a fire to show.
+      boolean fired = row.lastBusinessKey() != null || row.bufferedFire() != null || row.skipped() > 0
+          || row.missed() > 0;
+      reports.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScheduleReport(row.schedule(),
+          fired ? time(row.lastFire()) : null,
           time(row.nextFire()), row.lastBusinessKey(), time(row.bufferedFire())));
     }
     for (StatusCount c : counts) {
