@@ -48,8 +48,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -83,6 +85,8 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   private final FreshPasses<WorkflowFindings> passes;
   private volatile InformerEventSource<WorkerService, Workflow> workerServices;
   private volatile InstanceCountsEventSource counts;
+  /** The second informer over Workflows whose events reconcile a Workflow's parents and peers. */
+  private volatile InformerEventSource<Workflow, Workflow> peers;
 
   public WorkflowReconciler(BrokerSnapshot broker, OperatorSettings settings, Clock clock, KubeEvents events) {
     this.settings = settings;
@@ -108,10 +112,12 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
         .build(), context);
     // A Workflow that appears, changes or goes also reconciles those of its namespace that start it as a child, and
     // those not ready (a cycle through it, or one waiting for it to exist).
-    EventSource<?, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context, WorkflowTranslator::claimedName,
+    InformerEventSource<Workflow, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context,
+        WorkflowTranslator::claimedName,
         (changed, peer) -> Objects.equals(changed.getMetadata().getNamespace(), peer.getMetadata().getNamespace())
             && (WorkflowDirectory.childrenOf(peer).contains(changed.getMetadata().getName())
                 || peer.getStatus() == null || !peer.getStatus().isReady()));
+    peers = claims;
     if (settings.runtimeUrl() == null) {
       return List.of(workerServices, claims);
     }
@@ -139,7 +145,7 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
     ServiceDirectory services = ServiceDirectory.of(workerServices.list().toList(), settings.tenancy());
     CommandGrants grants = CommandGrants.of(workflow.getMetadata().getNamespace(), services, settings.tenancy());
     Validated<WorkflowModel> model = WorkflowTranslator.fromCrd(workflow, services,
-        WorkflowDirectory.of(context.getPrimaryCache().list().toList()));
+        WorkflowDirectory.of(newest(context.getPrimaryCache().list().toList(), peers.list().toList())));
     // A service it may not command refuses the Workflow before anything else: its commands are not told.
     Optional<ConditionState> refusal = grants.refusal(WorkflowTranslator.referencedServices(workflow))
         .map(why -> ConditionState.failed(Reason.FORBIDDEN, why + "; nothing is declared for this Workflow until then"))
@@ -282,6 +288,31 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   private static ConditionState verdict(OrchestratorTopology plan, SyncReport report) {
     return ConditionState.of(report, WorkflowBrokerObjects.SPEC_FIELDS, ConditionState.ok(Reason.READY, "queue "
         + plan.queue().name() + " receives the results of every step (" + plan.bindings().size() + " bindings)"));
+  }
+
+  /**
+   * Every Workflow as the newer of the two informers has it. A child's change reaches its parent through the peers'
+   * informer, whose cache has the change when the event comes; the primary cache may not have it yet (two watches,
+   * each at its own pace), and a parent reconciled with the child's old spec would miss a cycle until the resync.
+   */
+  static List<Workflow> newest(List<Workflow> primary, List<Workflow> peers) {
+    Map<ResourceID, Workflow> byId = new HashMap<>();
+    for (Workflow w : primary) {
+      byId.put(ResourceID.fromResource(w), w);
+    }
+    for (Workflow w : peers) {
+      byId.merge(ResourceID.fromResource(w), w, (a, b) -> version(b) > version(a) ? b : a);
+    }
+    return List.copyOf(byId.values());
+  }
+
+  /** A resourceVersion as a number where it is one (etcd's are); otherwise the primary cache's copy stands. */
+  private static long version(Workflow w) {
+    try {
+      return Long.parseLong(w.getMetadata().getResourceVersion());
+    } catch (NumberFormatException | NullPointerException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   private static NameClaims<Workflow> claims(Context<Workflow> context) {
