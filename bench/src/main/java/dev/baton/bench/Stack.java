@@ -3,11 +3,8 @@ package dev.baton.bench;
 import com.rabbitmq.client.Channel;
 import dev.baton.api.v1alpha1.BranchSpec;
 import dev.baton.api.v1alpha1.CaseSpec;
-import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.MapSpec;
 import dev.baton.api.v1alpha1.StepSpec;
-import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
@@ -20,7 +17,6 @@ import dev.baton.sandbox.Sandbox;
 import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
 import dev.baton.workflow.WorkflowSpecs;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -80,20 +76,8 @@ final class Stack implements AutoCloseable {
     if (maxInFlight <= 0) {
       return;
     }
-    commands.forEach((service, names) -> {
-      WorkerService ws = new WorkerService();
-      ws.setMetadata(new ObjectMetaBuilder().withName(service).withNamespace(NS).build());
-      WorkerServiceSpec spec = new WorkerServiceSpec();
-      List<CommandSpec> limited = new ArrayList<>();
-      for (String name : names) {
-        CommandSpec c = new CommandSpec(name, null);
-        c.setMaxInFlight(maxInFlight);
-        limited.add(c);
-      }
-      spec.setCommands(limited);
-      ws.setSpec(spec);
-      s.client().resources(WorkerService.class).inNamespace(NS).resource(ws).create();
-    });
+    commands.forEach((service, names) -> s.applyWorkerService(service, false,
+        names.stream().map(name -> Sandbox.command(name, maxInFlight)).toList()));
   }
 
   /** With a limit: waits until the runtime has recorded every command's (its relay knows them from then on). */

@@ -2,7 +2,10 @@ package dev.baton.sandbox;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.StepSpec;
+import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
@@ -305,6 +308,28 @@ public final class Sandbox implements AutoCloseable {
     w.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
     w.setSpec(spec);
     return client().resources(Workflow.class).inNamespace(NAMESPACE).resource(w).createOr(existing -> existing.update());
+  }
+
+  /**
+   * Creates, or replaces the spec of, the WorkerService {@code name} in {@link #NAMESPACE} of the mock API with what
+   * the runtime reads of one: whether it is paused, and its commands (their maxInFlight).
+   */
+  public WorkerService applyWorkerService(String name, boolean paused, List<CommandSpec> commands) {
+    WorkerService ws = new WorkerService();
+    ws.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
+    WorkerServiceSpec spec = new WorkerServiceSpec();
+    spec.setPaused(paused);
+    spec.setCommands(new ArrayList<>(commands));
+    ws.setSpec(spec);
+    return client().resources(WorkerService.class).inNamespace(NAMESPACE).resource(ws)
+        .createOr(existing -> existing.update());
+  }
+
+  /** A command of a WorkerService, at most {@code maxInFlight} at once (null: no limit). */
+  public static CommandSpec command(String name, Integer maxInFlight) {
+    CommandSpec c = new CommandSpec(name, null);
+    c.setMaxInFlight(maxInFlight);
+    return c;
   }
 
   /** Closes every part, the last made first; a part that fails to close does not keep the others open. */

@@ -68,6 +68,7 @@ public final class Limits implements Runnable {
     Optional<ServiceWatcher> watch = services.get();
     try {
       List<Limit> recorded = database.inTransaction(store::all);
+      boolean changed = false;
       if (watch.isPresent()) {
         Map<String, Limit> asked = new HashMap<>();
         asked(watch.get().all()).forEach(l -> asked.put(l.exchange() + " " + l.routingKey(), l));
@@ -77,6 +78,7 @@ public final class Limits implements Runnable {
               store.put(c, l);
               return null;
             });
+            changed = true;
             LOG.info("Command {} of service {} ({}): at most {} in flight", l.command(), l.service(), l.namespace(),
                 l.maxInFlight());
           }
@@ -87,10 +89,13 @@ public final class Limits implements Runnable {
               store.drop(c, l);
               return null;
             });
+            changed = true;
             LOG.info("Command {} of service {} ({}): no limit any more", l.command(), l.service(), l.namespace());
           }
         }
-        recorded = database.inTransaction(store::all);
+      }
+      if (changed) {
+        recorded = database.inTransaction(store::all); // as recorded: another replica may have put a value too
       }
       relay.accept(recorded);
       if (!recorded.isEmpty()) {

@@ -1,16 +1,12 @@
 package dev.baton.runtime.store;
 
-import dev.baton.contract.Headers;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 /**
  * {@code command_limit} and {@code command_slot}: the commands with a {@code maxInFlight} and the ones of them
@@ -54,26 +50,25 @@ public final class LimitStore {
   private static final String HOLD = "SELECT max_in_flight FROM command_limit WHERE exchange = ? AND routing_key = ?"
       + " FOR UPDATE SKIP LOCKED";
   /**
-   * The usual claim in one round trip once the limit is held: counts its slots, claims up to the capacity the count
-   * leaves, takes their slots and gives their parked steps their time back (the command's {@code baton-deadline}
-   * too). One row per claimed command, or a single row without one; each carries the count.
+   * The claim in one round trip once the limit is held: counts its slots, claims up to the capacity the count leaves
+   * (besides the rows this transaction claimed already: SKIP LOCKED passes over rows other transactions hold, not the
+   * ones this one holds), takes their slots and gives their parked steps their time back (the command's
+   * {@code baton-deadline} too). One row per claimed command, or a single row without one; each carries the count,
+   * which includes the slots this transaction took before.
    */
-  private static final String CLAIM_AT_ONCE = "WITH slots AS (SELECT count(*) AS n FROM command_slot"
+  private static final String CLAIM = "WITH slots AS (SELECT count(*) AS n FROM command_slot"
       + "   WHERE exchange = ? AND routing_key = ?),"
       + " claimed AS (SELECT " + OutboxStore.ROW + ", o.instance_id FROM outbox o WHERE o.exchange = ?"
-      + "   AND o.routing_key = ? AND o.next_attempt_at <= now()" + PauseStore.NOT_HELD + " ORDER BY o.id"
-      + "   LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
+      + "   AND o.routing_key = ? AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD
+      + "   ORDER BY o.id LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
       + " taken AS (INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
       + "   SELECT message_id, exchange, routing_key, instance_id FROM claimed WHERE instance_id IS NOT NULL"
       + "   ON CONFLICT (message_id) DO NOTHING),"
-      + " back AS (UPDATE instance_step s SET deadline = least(now() + s.held_remaining,"
-      + "   (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)), held_remaining = NULL"
+      + " back AS (UPDATE instance_step s SET " + ParkedTimers.GIVE_BACK
       + "   FROM claimed k WHERE s.instance_id = k.instance_id AND s.command_message_id = k.message_id"
-      + "   AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
-      + "   RETURNING k.id AS claimed_id, (extract(epoch FROM s.deadline) * 1000)::bigint AS deadline_ms),"
-      + " rewritten AS (UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
-      + "   to_jsonb(b.deadline_ms)) FROM back b WHERE o.id = b.claimed_id"
-      + "   AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL)"
+      + "   AND " + ParkedTimers.PARKED_AND_RUNNING + " RETURNING k.id AS claimed_id, " + ParkedTimers.DEADLINE_MS + "),"
+      + " rewritten AS (UPDATE outbox o SET " + ParkedTimers.rewriteDeadline("b.deadline_ms")
+      + "   FROM back b WHERE o.id = b.claimed_id AND " + ParkedTimers.HAS_DEADLINE + ")"
       + " SELECT m.used, k.*, b.deadline_ms FROM (SELECT n AS used FROM slots) m LEFT JOIN claimed k ON true"
       + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
 
@@ -81,48 +76,23 @@ public final class LimitStore {
   private static final String FREE = "DELETE FROM command_slot f WHERE f.exchange = ? AND f.routing_key = ?"
       + " AND NOT EXISTS (SELECT 1 FROM instance_step s WHERE s.instance_id = f.instance_id"
       + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING')";
-  private static final String USED = "SELECT count(*) FROM command_slot WHERE exchange = ? AND routing_key = ?";
-  /**
-   * More rows, after slots were given back, besides those this transaction claimed already: SKIP LOCKED passes over
-   * rows other transactions hold, not the ones this one holds, which would come back again.
-   */
-  private static final String CLAIM_MORE = "SELECT " + OutboxStore.ROW + " FROM outbox o WHERE o.exchange = ?"
-      + " AND o.routing_key = ? AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD
-      + " ORDER BY o.id LIMIT ? FOR UPDATE OF o SKIP LOCKED";
-  private static final String TAKE = "INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
-      + " SELECT o.message_id, o.exchange, o.routing_key, o.instance_id FROM outbox o WHERE o.id = ANY (?)"
-      + " AND o.instance_id IS NOT NULL ON CONFLICT (message_id) DO NOTHING";
   /**
    * The steps whose commands have waited for capacity for a second or more: their timers are parked, as a pause parks
    * them, until their command is claimed (a wait for capacity is not the step's time). Rows are read, not locked: a
    * relay claiming them is never held up by this. A row claimed meanwhile may have its step parked after it went out;
    * {@link #REPAIR} gives such a step its time back.
    */
-  private static final String PARK = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
-      + " interval '0'), deadline = NULL WHERE deadline IS NOT NULL AND id IN (SELECT s.id FROM outbox o"
+  private static final String PARK = ParkedTimers.PARK_IDS_IN + "SELECT s.id FROM outbox o"
       + " JOIN command_limit l ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
       + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
       + " WHERE s.status = 'RUNNING' AND o.created_at < now() - interval '1 second'"
       + " AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))";
   /** Parked steps whose command has been claimed (a slot) get their time back: see {@link #PARK}. */
-  private static final String REPAIR = "UPDATE instance_step s SET deadline = least(now() + s.held_remaining,"
-      + " (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)), held_remaining = NULL"
+  private static final String REPAIR = "UPDATE instance_step s SET " + ParkedTimers.GIVE_BACK
       + " FROM command_slot f WHERE f.message_id = s.command_message_id AND f.instance_id = s.instance_id"
-      + " AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
+      + " AND " + ParkedTimers.PARKED_AND_RUNNING
       + " AND NOT EXISTS (SELECT 1 FROM outbox o JOIN dispatch_pause p ON " + PauseStore.HOLDS
       + "   WHERE o.message_id = f.message_id)"; // a pause holds it again: that pause keeps it parked
-  /**
-   * The claimed commands' steps get their time back, never past their instance's deadline, and their rows a
-   * {@code baton-deadline} to match (a row published later, after a failed publish, carries it too).
-   */
-  private static final String UNPARK = "WITH back AS (UPDATE instance_step s SET deadline = least(now()"
-      + " + s.held_remaining, (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)),"
-      + " held_remaining = NULL FROM outbox o WHERE o.id = ANY (?) AND s.instance_id = o.instance_id"
-      + " AND s.command_message_id = o.message_id AND s.held_remaining IS NOT NULL AND s.status = 'RUNNING'"
-      + " RETURNING o.id, s.command_message_id, (extract(epoch FROM s.deadline) * 1000)::bigint AS deadline_ms),"
-      + " rewritten AS (UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
-      + " to_jsonb(b.deadline_ms)) FROM back b WHERE o.id = b.id AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL"
-      + " RETURNING o.id) SELECT command_message_id, deadline_ms FROM back";
   /** Whether a row of the command, other than those just claimed, still waits (due, not held by a pause). */
   private static final String MORE = "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.exchange = ? AND o.routing_key = ?"
       + " AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + ")";
@@ -184,14 +154,43 @@ public final class LimitStore {
     if (max == null) {
       return new Claimed(List.of(), true, false); // another claim holds it: its rows may wait, look again soon
     }
-    long used = 0;
     List<OutboxRow> rows = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(CLAIM_AT_ONCE)) {
+    long used = claim(c, limit, room, max, rows);
+    if (rows.size() < room && used + room > max) {
+      // The count held the claim back: give back the slots of commands that are over, and take what that frees. A
+      // limit that is not reached never gets here (the follower gives slots back once a second).
+      free(c, limit);
+      int before = rows.size();
+      used = claim(c, limit, room - before, max, rows) - before; // its count includes the slots taken before
+
+    }
+    boolean saturated = false;
+    if (used + rows.size() >= max) {
+      try (PreparedStatement ps = c.prepareStatement(MORE)) {
+        bind(ps, limit);
+        ps.setArray(3, ids(c, rows));
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          saturated = rs.getBoolean(1);
+        }
+      }
+    }
+    return new Claimed(rows, saturated, rows.size() >= room);
+  }
+
+  /**
+   * One {@link #CLAIM} of up to {@code room} more rows, added to {@code rows}; the slots counted before it (this
+   * transaction's included). A claimed command whose step had its time given back goes out with the new deadline.
+   */
+  private static long claim(Connection c, Limit limit, int room, int max, List<OutboxRow> rows) throws SQLException {
+    long used = 0;
+    try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
       bind(ps, limit);
       ps.setString(3, limit.exchange());
       ps.setString(4, limit.routingKey());
-      ps.setInt(5, room);
-      ps.setInt(6, max);
+      ps.setArray(5, ids(c, rows));
+      ps.setInt(6, room);
+      ps.setInt(7, max);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           used = rs.getLong("used");
@@ -205,56 +204,11 @@ public final class LimitStore {
         }
       }
     }
-    if (rows.size() < room && used + room > max) {
-      // The count held the claim back: give back the slots of commands that are over, and take what that frees. A
-      // limit that is not reached never gets here (the follower gives slots back once a second).
-      free(c, limit);
-      used = used(c, limit) - rows.size(); // the slots just taken are counted now
-      int take = (int) Math.max(0, Math.min(room - rows.size(), max - used - rows.size()));
-      if (take > 0) {
-        List<OutboxRow> more = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(CLAIM_MORE)) {
-          bind(ps, limit);
-          ps.setArray(3, c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray()));
-          ps.setInt(4, take);
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              more.add(OutboxStore.row(rs));
-            }
-          }
-        }
-        if (!more.isEmpty()) {
-          Array ids = c.createArrayOf("bigint", more.stream().map(OutboxRow::id).toArray());
-          try (PreparedStatement ps = c.prepareStatement(TAKE)) {
-            ps.setArray(1, ids);
-            ps.executeUpdate();
-          }
-          rows.addAll(withTimeBack(c, ids, more));
-        }
-      }
-    }
-    boolean saturated = false;
-    if (used + rows.size() >= max) {
-      try (PreparedStatement ps = c.prepareStatement(MORE)) {
-        bind(ps, limit);
-        ps.setArray(3, c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray()));
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          saturated = rs.getBoolean(1);
-        }
-      }
-    }
-    return new Claimed(rows, saturated, rows.size() >= room);
+    return used;
   }
 
-  private static long used(Connection c, Limit limit) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(USED)) {
-      bind(ps, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+  private static Array ids(Connection c, List<OutboxRow> rows) throws SQLException {
+    return c.createArrayOf("bigint", rows.stream().map(OutboxRow::id).toArray());
   }
 
   /** Gives back the slots of the limit's commands that are over; how many. */
@@ -275,32 +229,6 @@ public final class LimitStore {
       ps.executeUpdate();
     }
     return parked;
-  }
-
-  /**
-   * Gives the claimed commands' parked steps their time back, and each such command a {@code baton-deadline} to match:
-   * the message the relay publishes is the one returned.
-   */
-  private static List<OutboxRow> withTimeBack(Connection c, Array ids, List<OutboxRow> rows) throws SQLException {
-    Map<UUID, Long> deadlines = new HashMap<>();
-    try (PreparedStatement ps = c.prepareStatement(UNPARK)) {
-      ps.setArray(1, ids);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          deadlines.put(rs.getObject(1, UUID.class), rs.getLong(2));
-        }
-      }
-    }
-    if (deadlines.isEmpty()) {
-      return rows;
-    }
-    List<OutboxRow> out = new ArrayList<>(rows.size());
-    for (OutboxRow row : rows) {
-      Long deadline = deadlines.get(row.message().messageId());
-      out.add(deadline == null ? row : new OutboxRow(row.id(), row.message().withDeadline(deadline), row.createdAt(),
-          row.attempts()));
-    }
-    return out;
   }
 
   /** Per limited command: how many are in flight and how many wait in the outbox (the gauges, the board). */

@@ -56,16 +56,14 @@ public final class PauseStore {
   }
 
   private static final String ONE = "p.kind = ? AND p.namespace = ? AND p.name = ?";
-  private static final String PARKED = "UPDATE instance_step SET held_remaining = greatest(deadline - now(),"
-      + " interval '0'), deadline = NULL WHERE deadline IS NOT NULL AND id IN (";
   /**
    * Parks the deadlines of the steps whose commands one pause holds. An outbox row another transaction holds is
    * passed over: a relay may be publishing it (claimed just before the pause), and a step whose command goes out must
    * keep its timer; if it is still there, the next look parks it.
    */
-  private static final String PARK_COMMANDS = PARKED + heldCommands(ONE, " FOR UPDATE OF o SKIP LOCKED") + ")";
+  private static final String PARK_COMMANDS = ParkedTimers.PARK_IDS_IN + heldCommands(ONE, " FOR UPDATE OF o SKIP LOCKED") + ")";
   /** Parks the deadlines of a paused Workflow's waits and delays. */
-  private static final String PARK_TIMERS = PARKED + heldTimers(ONE) + ")";
+  private static final String PARK_TIMERS = ParkedTimers.PARK_IDS_IN + heldTimers(ONE) + ")";
 
   /**
    * Gives their time back to the parked steps no pause holds any more (run once the ended pause's row is gone), never
@@ -74,15 +72,13 @@ public final class PauseStore {
    * the search to the parked steps.
    */
   private static final String UNPARK = "WITH back AS (UPDATE instance_step s SET deadline = CASE WHEN"
-      + "   s.status = 'RUNNING' THEN least(now() + s.held_remaining,"
-      + "   (SELECT i.deadline FROM workflow_instance i WHERE i.id = s.instance_id)) END, held_remaining = NULL"
+      + "   s.status = 'RUNNING' THEN " + ParkedTimers.DEADLINE_BACK + " END, held_remaining = NULL"
       + " WHERE s.held_remaining IS NOT NULL AND s.id NOT IN (" + heldCommands("true", "") + " UNION "
       + heldTimers("true") + ")"
-      + " RETURNING instance_id, command_message_id, deadline)"
-      + " UPDATE outbox o SET headers = jsonb_set(o.headers, '{" + Headers.DEADLINE + "}',"
-      + "   to_jsonb((extract(epoch FROM b.deadline) * 1000)::bigint))"
+      + " RETURNING instance_id, command_message_id, " + ParkedTimers.DEADLINE_MS + ")"
+      + " UPDATE outbox o SET " + ParkedTimers.rewriteDeadline("b.deadline_ms")
       + " FROM back b WHERE o.instance_id = b.instance_id AND o.message_id = b.command_message_id"
-      + "   AND o.headers->>'" + Headers.DEADLINE + "' IS NOT NULL";
+      + "   AND b.deadline_ms IS NOT NULL AND " + ParkedTimers.HAS_DEADLINE; // an ended step's command is withdrawn
 
   public List<Pause> all(Connection c) throws SQLException {
     List<Pause> pauses = new ArrayList<>();

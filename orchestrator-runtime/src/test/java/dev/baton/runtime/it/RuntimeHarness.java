@@ -9,7 +9,6 @@ import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkerService;
-import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
@@ -22,7 +21,6 @@ import dev.baton.sandbox.LocalServices;
 import dev.baton.sandbox.PostgresDatabase;
 import dev.baton.sandbox.RabbitVhost;
 import dev.baton.sandbox.Sandbox;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.File;
 import java.io.IOException;
@@ -219,26 +217,14 @@ final class RuntimeHarness implements AutoCloseable {
     return stack.applyWorkflow(name, spec);
   }
 
-  /**
-   * Creates or replaces the WorkerService {@code name} of the mock API with what the runtime reads of it: whether it
-   * is paused, and its commands (their maxInFlight).
-   */
+  /** Creates or replaces the WorkerService {@code name}: whether it is paused, its commands (their maxInFlight). */
   void applyService(String name, boolean paused, CommandSpec... commands) {
-    WorkerService ws = new WorkerService();
-    ws.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-    WorkerServiceSpec spec = new WorkerServiceSpec();
-    spec.setPaused(paused);
-    spec.setCommands(new ArrayList<>(List.of(commands)));
-    ws.setSpec(spec);
-    client.resources(WorkerService.class).inNamespace(NS).resource(ws)
-        .createOr(existing -> existing.update());
+    stack.applyWorkerService(name, paused, List.of(commands));
   }
 
   /** A command of a WorkerService, at most {@code maxInFlight} at once (null: no limit). */
   static CommandSpec command(String name, Integer maxInFlight) {
-    CommandSpec c = new CommandSpec(name, null);
-    c.setMaxInFlight(maxInFlight);
-    return c;
+    return Sandbox.command(name, maxInFlight);
   }
 
   void declareTopology(String name, WorkflowSpec spec) {
