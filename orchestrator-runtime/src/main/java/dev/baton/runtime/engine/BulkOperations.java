@@ -88,6 +88,11 @@ public final class BulkOperations implements Runnable {
     return database.inTransaction(c -> operations.find(c, id)).map(BulkOperations::document);
   }
 
+  /** At most {@code limit} of the latest operations, newest first (the UI's list). */
+  public List<OperationDocument> recent(int limit) throws SQLException {
+    return database.inTransaction(c -> operations.recent(c, limit)).stream().map(BulkOperations::document).toList();
+  }
+
   /** One round: a page of the oldest operation no runtime holds. */
   @Override
   public void run() {

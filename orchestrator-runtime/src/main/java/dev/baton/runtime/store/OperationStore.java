@@ -8,7 +8,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -33,6 +35,12 @@ public final class OperationStore {
   private static final String INSERT = "INSERT INTO bulk_operation (id, action, filter, compensate, signal, body,"
       + " upto, state, matched, created_by, created_at) VALUES (?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, 'RUNNING', ?, ?, ?)";
   private static final String FIND = "SELECT " + COLUMNS + " FROM bulk_operation WHERE id = ?";
+  /**
+   * The latest operations, newest first. No index: operations are few (people start them), and a scan of their
+   * table, which keeps them all, stays cheap beside the instances they act on.
+   */
+  private static final String RECENT = "SELECT " + COLUMNS + " FROM bulk_operation ORDER BY created_at DESC, id"
+      + " LIMIT ?";
   /** The oldest running operation nobody holds (or whose holder's lease lapsed), taken for a lease. */
   private static final String LEASE = "UPDATE bulk_operation SET leased_until = now() + (? * interval '1 millisecond')"
       + " WHERE id = (SELECT id FROM bulk_operation WHERE state = 'RUNNING'"
@@ -67,6 +75,20 @@ public final class OperationStore {
         return rs.next() ? Optional.of(operation(rs)) : Optional.empty();
       }
     }
+  }
+
+  /** At most {@code limit} of the latest operations, newest first. */
+  public List<Operation> recent(Connection c, int limit) throws SQLException {
+    List<Operation> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(RECENT)) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(operation(rs));
+        }
+      }
+    }
+    return out;
   }
 
   /** The oldest running operation no runtime holds, now held by this one for {@code lease}; empty when none. */

@@ -25,8 +25,9 @@ final class DeadLettersView {
     StringBuilder b = new StringBuilder("<h1>Dead letters</h1>");
     b.append(Layout.notice(notice, error));
     b.append("<p class=\"muted\">vhost <code>").append(esc(vhost)).append("</code>")
-        .append(service == null ? "" : ", service <b>" + esc(service) + "</b> (<a href=\"/ui/dead-letters\">all</a>)")
-        .append(". Messages are peeked (put back at once). <a href=\"\">Refresh</a></p>");
+        .append(service == null ? "" : ", service <b>" + esc(service) + "</b> (<a href=\"dead-letters\">all</a>)")
+        .append(". Messages are peeked (put back at once). <a href=\"dead-letters"
+            + (service == null ? "" : "?service=" + esc(url(service))) + "\">Refresh</a></p>");
     if (services.isEmpty()) {
       b.append("<p class=\"card\" id=\"no-dead-letters\">No dead-letter queues.</p>");
     }
@@ -43,7 +44,7 @@ final class DeadLettersView {
         .toList();
     for (Map.Entry<String, List<QueueView>> s : ordered) {
       b.append("<section class=\"card\" id=\"service-").append(esc(s.getKey())).append("\"><h2><a href=\"")
-          .append("/ui/dead-letters?service=").append(url(s.getKey())).append("\">").append(esc(s.getKey()))
+          .append("dead-letters?service=").append(url(s.getKey())).append("\">").append(esc(s.getKey()))
           .append("</a></h2>");
       List<String> empty = s.getValue().stream().filter(q -> q.messages() == 0).map(q -> q.queue().name()).toList();
       for (QueueView q : s.getValue()) {
@@ -56,7 +57,7 @@ final class DeadLettersView {
             .append("\" data-count=\"").append(q.messages()).append("\">").append(q.messages()).append(" message")
             .append(q.messages() == 1 ? "" : "s").append("</span></h3>");
         if (q.messages() > 0) {
-          b.append("<form method=\"post\" action=\"/ui/dead-letters/replay\" data-confirm=\"Replay every message of ")
+          b.append("<form method=\"post\" action=\"dead-letters/replay\" data-confirm=\"Replay every message of ")
               .append(esc(name)).append("?\">").append(viewer.csrfField()).append("<input type=\"hidden\" name=\"queue\"")
               .append(" value=\"").append(esc(name)).append("\"><button type=\"submit\" class=\"secondary\"")
               .append(" data-replay-all=\"").append(esc(name)).append('"').append(disabled)
@@ -96,12 +97,12 @@ final class DeadLettersView {
         .append("</span><br><span class=\"muted mono\">").append(esc(m.header(Headers.EXCEPTION_TYPE)))
         .append("</span></td><td data-label=\"Instance / step\">");
     if (!instance.isEmpty()) {
-      b.append("<a class=\"mono\" href=\"/ui/instances/").append(esc(url(instance))).append("\">").append(esc(instance))
+      b.append("<a class=\"mono\" href=\"instances/").append(esc(url(instance))).append("\">").append(esc(instance))
           .append("</a>");
     }
     b.append("<br>").append(esc(m.header(Headers.STEP))).append("</td><td data-label=\"Age\">")
         .append(m.timestamp() == null ? "" : Html.duration(Duration.between(m.timestamp(), now)))
-        .append("</td><td><form method=\"post\" action=\"/ui/dead-letters/replay\">")
+        .append("</td><td><form method=\"post\" action=\"dead-letters/replay\">")
         .append(csrfField)
         .append("<input type=\"hidden\" name=\"queue\" value=\"").append(esc(queue)).append("\">")
         .append("<input type=\"hidden\" name=\"messageId\" value=\"").append(esc(m.messageId())).append("\">")

@@ -53,13 +53,13 @@ final class InstanceDetailView {
 
   /** The page of an instance, for a link to it: {@code /ui/instances/<id>}. */
   static String href(String id) {
-    return "/ui/instances/" + url(id);
+    return "instances/" + url(id);
   }
 
   static String page(InstanceView i, StepPicture picture, Abilities can, Viewer viewer, String notice,
       boolean error, Instant now, TraceLink traces) {
     StringBuilder b = new StringBuilder();
-    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / <a href=\"/ui/workflows/")
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / <a href=\"workflows/")
         .append(url(i.namespace())).append('/').append(url(i.workflow())).append("\">").append(esc(i.workflow()))
         .append("</a></p><h1>").append(esc(i.businessKey())).append(" <span class=\"muted mono\">")
         .append(esc(i.id())).append("</span></h1>");
@@ -75,7 +75,7 @@ final class InstanceDetailView {
     facts(b, i, now, traces);
     actions(b, i, can, viewer);
     b.append("<h2>Steps</h2><div class=\"picture-wrap\">")
-        .append(StepPictureSvg.render(picture, i.workflow() + " steps: " + i.status(), now)).append("</div>");
+        .append(StepPictureSvg.render(picture, href(i.id()), i.workflow() + " steps: " + i.status(), now)).append("</div>");
     table(b, i, picture, now);
     audit(b, i);
     b.append("<h2>Data</h2>");
@@ -109,7 +109,7 @@ final class InstanceDetailView {
       String step = i.lastError().step();
       Optional<Iteration> iteration = step == null ? Optional.empty() : i.iterationOf(step);
       if (iteration.isPresent()) { // one of thousands of iterations: a link to it in its map's list
-        b.append("<a href=\"#").append(iterationId(iteration.get())).append("\">").append(esc(step)).append("</a>");
+        b.append("<a href=\"").append(href(i.id())).append('#').append(iterationId(iteration.get())).append("\">").append(esc(step)).append("</a>");
       } else {
         b.append(esc(step));
       }
@@ -179,7 +179,7 @@ final class InstanceDetailView {
     if (!i.active() && !retry) {
       return;
     }
-    String base = "/ui/instances/" + esc(i.id());
+    String base = "instances/" + esc(i.id());
     String disabled = viewer.mayChange() ? "" : " disabled title=\"read-only session\"";
     b.append("<div class=\"card actions\" id=\"actions\">");
     if (i.active()) {

@@ -16,7 +16,7 @@ final class InstancesView {
     static final int MAX_LIMIT = 200;
 
     String path() {
-      return "/ui/workflows/" + url(namespace) + "/" + url(workflow);
+      return "workflows/" + url(namespace) + "/" + url(workflow);
     }
 
     /** The filters (and a page size other than the default) as they carry over to the next page's link. */
@@ -39,7 +39,7 @@ final class InstancesView {
 
   static String page(Query q, InstancePage page, Instant now, Viewer viewer) {
     StringBuilder b = new StringBuilder();
-    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / ").append(esc(q.namespace())).append("</p>")
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / ").append(esc(q.namespace())).append("</p>")
         .append("<h1>").append(esc(q.workflow())).append("</h1>");
     b.append("<form class=\"filters\" method=\"get\" action=\"").append(q.path()).append("\">")
         .append("<label>Status<select name=\"status\"><option value=\"\">any</option>");
@@ -66,7 +66,7 @@ final class InstancesView {
    * operation's filter takes a prefix, which would widen it).
    */
   static String actOnThese(Query q) {
-    return "/ui/operations/new?namespace=" + url(q.namespace()) + "&workflow=" + url(q.workflow())
+    return "operations/new?namespace=" + url(q.namespace()) + "&workflow=" + url(q.workflow())
         + (q.status() == null ? "" : "&status=" + url(q.status()))
         + ("RUNNING".equals(q.status()) ? "&action=cancel" : ""); // a failed one is retried, a running one stopped
   }
@@ -82,7 +82,7 @@ final class InstancesView {
           .append("<th>Current step</th><th>Attempt</th><th>Age</th><th>Started</th><th>Last error</th>")
           .append("</tr></thead><tbody>");
       for (Row r : page.rows()) {
-        b.append("<tr id=\"i-").append(r.id()).append("\"><td data-label=\"Business key\"><a href=\"/ui/instances/")
+        b.append("<tr id=\"i-").append(r.id()).append("\"><td data-label=\"Business key\"><a href=\"instances/")
             .append(r.id()).append("\">").append(esc(r.businessKey())).append("</a><br><span class=\"muted mono\" title=\"")
             .append(r.id()).append("\">").append(r.id().toString(), 0, 8).append("…</span></td>")
             .append("<td data-label=\"Status\">").append(Html.badge(r.status())).append("</td>")

@@ -10,20 +10,29 @@ final class Layout {
   private Layout() {}
 
   static String page(String title, Section here, Viewer viewer, String body) {
+    return page(viewer.root(), title, here, viewer, body);
+  }
+
+  /**
+   * A page whose links are relative to the UI's root, {@code root} being the way there from this page (see
+   * {@link UiPaths}); {@code viewer} null before anyone is known.
+   */
+  static String page(String root, String title, Section here, Viewer viewer, String body) {
     StringBuilder b = new StringBuilder(body.length() + 1500);
     b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<base href=\"").append(esc(root)).append("\">")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         .append("<title>").append(esc(title)).append(" · Baton</title>")
-        .append("<link rel=\"stylesheet\" href=\"/ui/assets/baton.css\">")
-        .append("<script src=\"/ui/assets/baton.js\" defer></script></head><body>")
-        .append("<header class=\"top\"><a class=\"brand\" href=\"/ui/\">Baton</a><nav aria-label=\"sections\">");
-    link(b, "/ui/", "Workflows", here == Section.WORKFLOWS);
-    link(b, "/ui/dead-letters", "Dead letters", here == Section.DEAD_LETTERS);
-    link(b, "/ui/operations/new", "Bulk operations", here == Section.OPERATIONS);
+        .append("<link rel=\"stylesheet\" href=\"assets/baton.css\">")
+        .append("<script src=\"assets/baton.js\" defer></script></head><body>")
+        .append("<header class=\"top\"><a class=\"brand\" href=\"./\">Baton</a><nav aria-label=\"sections\">");
+    link(b, "./", "Workflows", here == Section.WORKFLOWS);
+    link(b, "dead-letters", "Dead letters", here == Section.DEAD_LETTERS);
+    link(b, "operations", "Bulk operations", here == Section.OPERATIONS);
     b.append("</nav>");
     if (viewer != null && viewer.signedIn()) {
       b.append("<span class=\"who\">").append(whoText(viewer))
-          .append("</span><form method=\"post\" action=\"/ui/logout\">").append(viewer.csrfField())
+          .append("</span><form method=\"post\" action=\"logout\">").append(viewer.csrfField())
           .append("<button class=\"secondary\" type=\"submit\">Sign out</button></form>");
     }
     b.append("</header><main>").append(body).append("</main></body></html>");

@@ -126,7 +126,7 @@ final class OperationsView {
   /** {@code /ui/operations/new}: what to do, to which instances; counting them is the next page. */
   static String form(Ask ask, Viewer viewer, String error) {
     StringBuilder b = new StringBuilder();
-    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / bulk operations</p>")
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / bulk operations</p>")
         .append("<h1>Act on many instances</h1>").append(Layout.notice(error, true))
         .append("<p class=\"muted\">Choose what to do and which instances: the next page says how many match"
             + " before anything is done.</p>");
@@ -134,7 +134,7 @@ final class OperationsView {
       b.append(Layout.notice("Signed in with the read-only token: you can count instances, acting on them needs the"
           + " full token.", false));
     }
-    b.append("<form class=\"card\" method=\"get\" action=\"/ui/operations/confirm\" id=\"operation-form\">")
+    b.append("<form class=\"card\" method=\"get\" action=\"operations/confirm\" id=\"operation-form\">")
         .append("<div class=\"actions\"><label>Action<select name=\"action\" id=\"op-action\">");
     ACTIONS.forEach((value, label) -> b.append("<option value=\"").append(value).append('"')
         .append(value.equals(ask.action()) ? " selected" : "").append('>').append(esc(label)).append("</option>"));
@@ -172,7 +172,7 @@ final class OperationsView {
    */
   static String confirm(Ask ask, long matched, Viewer viewer, String refusal) {
     StringBuilder b = new StringBuilder();
-    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / <a href=\"/ui/operations/new\">bulk operations</a>")
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / <a href=\"operations\">bulk operations</a>")
         .append("</p><h1>Confirm</h1>");
     if (matched == 0) {
       b.append("<p class=\"card\" id=\"question\" data-matched=\"0\">No instance ").append(esc(subject(ask.filter())))
@@ -188,7 +188,7 @@ final class OperationsView {
       boolean may = viewer.mayChange() && refusal == null;
       String disabled = may ? "" : " disabled title=\"" + (viewer.mayChange() ? "not allowed" : "read-only session")
           + "\"";
-      b.append("<form class=\"actions\" method=\"post\" action=\"/ui/operations\" id=\"confirm-form\">")
+      b.append("<form class=\"actions\" method=\"post\" action=\"operations\" id=\"confirm-form\">")
           .append(viewer.csrfField()).append(hidden("action", ask.action()));
       ask.filter().forEach((k, v) -> b.append(hidden(k, v)));
       if (ask.isSignal()) {
@@ -200,7 +200,7 @@ final class OperationsView {
               + " part of the operation; one that has changed meanwhile may refuse the action (counted as"
               + " failed).</p>");
     }
-    b.append("<p><a id=\"change\" href=\"/ui/operations/new?").append(esc(ask.query()))
+    b.append("<p><a id=\"change\" href=\"operations/new?").append(esc(ask.query()))
         .append("\">Change the action or the filters</a></p>");
     return Layout.page("Confirm bulk operation", Layout.Section.OPERATIONS, viewer, b.toString());
   }
@@ -209,12 +209,58 @@ final class OperationsView {
     return value == null ? "" : "<input type=\"hidden\" name=\"" + name + "\" value=\"" + esc(value) + "\">";
   }
 
+  // --- the list ------------------------------------------------------------------------------------------------
+
+  /** How many of the latest operations the list shows. */
+  static final int LISTED = 50;
+
+  /** {@code /ui/operations}: the latest operations the viewer may see, newest first, each with its progress. */
+  static String list(List<OperationDocument> ops, Viewer viewer, Instant now) {
+    StringBuilder b = new StringBuilder();
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / bulk operations</p>")
+        .append("<h1>Bulk operations</h1><p><a class=\"button\" id=\"new-operation\" href=\"operations/new\">")
+        .append("New bulk operation</a></p>");
+    if (ops.isEmpty()) {
+      b.append("<p class=\"card muted\" id=\"no-operations\">No bulk operations yet.</p>");
+      return Layout.page("Bulk operations", Layout.Section.OPERATIONS, viewer, b.toString());
+    }
+    b.append(liveList(ops, now));
+    if (ops.size() >= LISTED) {
+      b.append("<p class=\"muted\">The latest ").append(LISTED).append(" are shown.</p>");
+    }
+    return Layout.page("Bulk operations", Layout.Section.OPERATIONS, viewer, b.toString());
+  }
+
+  /** The list's table, refreshed live while one of them runs: what a live refresh is sent. */
+  static String liveList(List<OperationDocument> ops, Instant now) {
+    boolean anyRunning = ops.stream().anyMatch(op -> OperationDocument.RUNNING.equals(op.state()));
+    StringBuilder b = new StringBuilder("<div id=\"live\"").append(anyRunning ? " data-live=\"3000\"" : "")
+        .append("><table id=\"operations\"><thead><tr><th>Operation</th><th>State</th>")
+        .append("<th>Progress</th><th>Created</th></tr></thead><tbody>");
+    for (OperationDocument op : ops) {
+      long acted = op.done() + op.failed();
+      b.append("<tr data-operation=\"").append(esc(op.id())).append("\"><td data-label=\"Operation\"><a href=\"")
+          .append("operations/").append(esc(url(op.id()))).append("\">").append(esc(verb(op.action()))).append(' ')
+          .append(esc(subject(op.filter()))).append("</a></td><td data-label=\"State\">").append(Html.badge(op.state()))
+          .append("</td><td data-label=\"Progress\">").append(number(acted)).append(" of ").append(number(op.matched()))
+          .append(op.failed() > 0 ? ", <span class=\"status-failed\">" + number(op.failed()) + " failed</span>" : "")
+          .append("</td><td data-label=\"Created\">").append(Html.time(op.createdAt()))
+          .append(op.createdBy() == null ? "" : " by <span class=\"mono\">" + esc(op.createdBy()) + "</span>");
+      if (op.finishedAt() == null && op.createdAt() != null) {
+        b.append(" <span class=\"muted\">running for ").append(Html.duration(Duration.between(op.createdAt(), now)))
+            .append("</span>");
+      }
+      b.append("</td></tr>");
+    }
+    return b.append("</tbody></table></div>").toString();
+  }
+
   // --- progress --------------------------------------------------------------------------------------------------
 
   /** {@code /ui/operations/{id}}: an operation's progress, refreshed while it runs. */
   static String page(OperationDocument op, Viewer viewer, String notice, Instant now) {
     StringBuilder b = new StringBuilder();
-    b.append("<p class=\"muted\"><a href=\"/ui/\">Workflows</a> / <a href=\"/ui/operations/new\">bulk operations</a>")
+    b.append("<p class=\"muted\"><a href=\"./\">Workflows</a> / <a href=\"operations\">bulk operations</a>")
         .append("</p><h1>").append(esc(verb(op.action()))).append(' ').append(esc(subject(op.filter())))
         .append(" <span class=\"muted mono\">").append(esc(op.id())).append("</span></h1>")
         .append(Layout.notice(notice, false)).append(live(op, now));
@@ -259,7 +305,7 @@ final class OperationsView {
     String ns = op.filter().get("namespace");
     String wf = op.filter().get("workflow");
     if (ns != null && wf != null) {
-      b.append("<p><a id=\"operation-instances\" href=\"/ui/workflows/").append(url(ns)).append('/').append(url(wf))
+      b.append("<p><a id=\"operation-instances\" href=\"workflows/").append(url(ns)).append('/').append(url(wf))
           .append("\">The instances of ").append(esc(ns + "/" + wf)).append("</a></p>");
     }
     return b.append("</div>").toString();

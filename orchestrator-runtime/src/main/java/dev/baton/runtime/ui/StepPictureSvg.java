@@ -30,7 +30,11 @@ final class StepPictureSvg {
 
   private StepPictureSvg() {}
 
-  static String render(StepPicture p, String title, Instant now) {
+  /**
+   * @param page the instance's page, relative to the UI's root: the links within the picture are to its parts, and
+   *     a fragment alone would be read against the page's {@code <base>} (see {@link UiPaths})
+   */
+  static String render(StepPicture p, String page, String title, Instant now) {
     StringBuilder b = new StringBuilder();
     b.append("<svg class=\"picture\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(p.width())
         .append(' ').append(p.height()).append("\" width=\"").append(p.width()).append("\" role=\"img\"")
@@ -39,19 +43,19 @@ final class StepPictureSvg {
         .append(" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrow\"/>")
         .append("</marker></defs>");
     for (Frame f : p.frames()) {
-      frame(b, f);
+      frame(b, f, page);
     }
     for (Edge e : p.edges()) {
       b.append("<line class=\"edge\" x1=\"").append(e.x1()).append("\" y1=\"").append(e.y1()).append("\" x2=\"")
           .append(e.x2()).append("\" y2=\"").append(e.y2()).append("\" marker-end=\"url(#arrow)\"/>");
     }
     for (Box box : p.boxes()) {
-      box(b, box, now);
+      box(b, box, page, now);
     }
     return b.append("</svg>").toString();
   }
 
-  private static void frame(StringBuilder b, Frame f) {
+  private static void frame(StringBuilder b, Frame f, String page) {
     boolean map = f.kind() == StepKind.MAP && !f.branch();
     String cls = (f.branch() ? "branch" : "group") + (map ? " map" : "") + " " + Html.statusClass(f.status())
         + (f.taken() ? " taken" : "") + (f.dimmed() ? " dimmed" : "");
@@ -63,7 +67,7 @@ final class StepPictureSvg {
     // the whole condition or count, which the frame may cut
     b.append("<title>").append(esc(tally == null ? label : label + " · " + tally)).append("</title>");
     if (iterations != null) {
-      b.append("<a href=\"#iterations-").append(esc(Html.url(f.name()))).append("\">");
+      b.append("<a href=\"").append(page).append("#iterations-").append(esc(Html.url(f.name()))).append("\">");
     }
     int chars = f.w() / LABEL_CHAR_W;
     text(b, "frame-label", f.x() + 8, f.y() + (f.branch() ? 14 : 16), cut(label, chars));
@@ -79,10 +83,10 @@ final class StepPictureSvg {
     b.append("</g>");
   }
 
-  private static void box(StringBuilder b, Box box, Instant now) {
+  private static void box(StringBuilder b, Box box, String page, Instant now) {
     StepPicture.Body body = box.body();
     // a step of a map's body is its iterations' steps: their list says which did what
-    b.append("<a href=\"#").append(body == null ? "step-" + esc(Html.url(box.name()))
+    b.append("<a href=\"").append(page).append('#').append(body == null ? "step-" + esc(Html.url(box.name()))
         : "iterations-" + esc(Html.url(body.map()))).append("\">");
     b.append("<g class=\"step ").append(Html.statusClass(box.status())).append("\" data-step=\"")
         .append(esc(box.name())).append("\">");

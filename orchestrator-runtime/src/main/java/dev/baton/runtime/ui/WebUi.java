@@ -61,7 +61,7 @@ public final class WebUi {
   private static final String ASSETS = "/dev/baton/runtime/ui/assets/";
   /** Pages are for people: no framing by other sites, nothing inline, nothing from elsewhere. */
   private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
-      + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+      + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'"; // the pages' <base>: see UiPaths
 
   /** What the pages read and what the buttons call. */
   public record Parts(Database database, WorkflowWatcher workflows, InstanceDocuments documents,
@@ -100,6 +100,7 @@ public final class WebUi {
     routes.post("/ui/instances/{id}/cancel", ui::cancel);
     routes.post("/ui/instances/{id}/retry", ui::retry);
     routes.post("/ui/instances/{id}/signal", ui::signal);
+    routes.get("/ui/operations", ui::operations);
     routes.get("/ui/operations/new", ui::operationForm);
     routes.get("/ui/operations/confirm", ui::operationConfirm);
     routes.post("/ui/operations", ui::operationCreate);
@@ -133,7 +134,7 @@ public final class WebUi {
       setCookie(ctx, UiAuth.CSRF_COOKIE, csrf, -1);
     }
     boolean post = "POST".equals(ctx.method().name());
-    if (post && !UiAuth.sameOrigin(csrf, ctx.formParam(UiAuth.CSRF_FIELD), ctx.header("Origin"), ctx.host())) {
+    if (post && !UiAuth.sameOrigin(csrf, ctx.formParam(UiAuth.CSRF_FIELD), ctx.header("Origin"), browserHost(ctx))) {
       throw new UiException(403, "This form is out of date or came from another site: reload the page and try"
           + " again.");
     }
@@ -149,13 +150,13 @@ public final class WebUi {
         throw new UiException(401, "Signed out: sign in again.");
       }
       String next = ctx.queryString() == null ? path : path + "?" + ctx.queryString();
-      ctx.redirect("/ui/login?next=" + Html.url(next), HttpStatus.SEE_OTHER);
+      ctx.redirect(UiPaths.from(path, "login?next=" + Html.url(next)), HttpStatus.SEE_OTHER);
       ctx.skipRemainingHandlers();
       return;
     }
     Access access = who.map(Sessions.Who::access).orElse(Access.READ);
     ctx.attribute("viewer", new Viewer(access, who.map(Sessions.Who::caller).orElse(null), csrf,
-        sessions.required() && who.isPresent(), gate != null && who.isPresent()));
+        sessions.required() && who.isPresent(), gate != null && who.isPresent(), UiPaths.root(path)));
     who.ifPresent(w -> ctx.attribute(ApiSecurity.CALLER, w.caller()));
     if (post && who.isPresent() && access != Access.FULL && !path.equals("/ui/logout")) {
       throw new UiException(403, "Signed in with the read-only token: this needs the full token.");
@@ -233,14 +234,14 @@ public final class WebUi {
 
   private void loginForm(Context ctx) {
     if (!sessions.required()) {
-      ctx.redirect("/ui/", HttpStatus.SEE_OTHER);
+      ctx.redirect(UiPaths.from(ctx.path(), "./"), HttpStatus.SEE_OTHER);
       return;
     }
     ctx.html(loginPage(ctx, safeNext(ctx.queryParam("next")), null));
   }
 
   private String loginPage(Context ctx, String next, String error) {
-    return LoginView.page(viewer(ctx).csrf(), next, error, sessions.prompt(), sessions.tokenLabel());
+    return LoginView.page(viewer(ctx).root(), viewer(ctx).csrf(), next, error, sessions.prompt(), sessions.tokenLabel());
   }
 
   private void login(Context ctx) {
@@ -258,12 +259,12 @@ public final class WebUi {
       return;
     }
     setCookie(ctx, UiAuth.SESSION_COOKIE, session.get(), (int) UiAuth.SESSION_LENGTH.toSeconds());
-    ctx.redirect(next, HttpStatus.SEE_OTHER);
+    ctx.redirect(UiPaths.from(ctx.path(), UiPaths.relative(next)), HttpStatus.SEE_OTHER);
   }
 
   private void logout(Context ctx) {
     setCookie(ctx, UiAuth.SESSION_COOKIE, "", 0);
-    ctx.redirect(sessions.required() ? "/ui/login" : "/ui/", HttpStatus.SEE_OTHER);
+    ctx.redirect(UiPaths.from(ctx.path(), sessions.required() ? "login" : "./"), HttpStatus.SEE_OTHER);
   }
 
   /** Only a path of this UI: a sign-in link cannot send anyone elsewhere. */
@@ -274,9 +275,25 @@ public final class WebUi {
     return next;
   }
 
+  /**
+   * The host the browser asked for: a proxy in front (an ingress, {@code kubectl proxy}) may send its own Host and
+   * say the browser's in X-Forwarded-Host (the first of a list is the browser's). A cross-site form cannot set that
+   * header, so trusting it does not open the Origin check to another site.
+   */
+  private static String browserHost(Context ctx) {
+    String forwarded = ctx.header("X-Forwarded-Host");
+    if (forwarded == null || forwarded.isBlank()) {
+      return ctx.host();
+    }
+    int comma = forwarded.indexOf(',');
+    return (comma < 0 ? forwarded : forwarded.substring(0, comma)).trim();
+  }
+
+  /** The UI's cookies, on its pages only: under the prefix a proxy in front strips, if it says so ({@link UiPaths}). */
   private static void setCookie(Context ctx, String name, String value, int maxAgeSeconds) {
     boolean https = "https".equalsIgnoreCase(ctx.header("X-Forwarded-Proto")) || ctx.scheme().equals("https");
-    ctx.addHeader("Set-Cookie", name + "=" + value + "; Path=/ui; HttpOnly; SameSite=Strict"
+    ctx.addHeader("Set-Cookie", name + "=" + value + "; Path=" + UiPaths.cookiePath(ctx.header("X-Forwarded-Prefix"))
+        + "; HttpOnly; SameSite=Strict"
         + (maxAgeSeconds >= 0 ? "; Max-Age=" + maxAgeSeconds : "") + (https ? "; Secure" : ""));
   }
 
@@ -428,7 +445,7 @@ public final class WebUi {
       showInstance(ctx, id, r.reason(), true, 409);
       return;
     }
-    ctx.redirect("/ui/instances/" + id + "?done=" + done, HttpStatus.SEE_OTHER);
+    ctx.redirect(UiPaths.from(ctx.path(), "instances/" + id + "?done=" + done), HttpStatus.SEE_OTHER);
   }
 
   @FunctionalInterface
@@ -437,6 +454,19 @@ public final class WebUi {
   }
 
   // --- bulk operations -----------------------------------------------------------------------------------------
+
+  /** The latest operations, those the viewer may see (Kubernetes mode: as each one's page, {@code get} on its filter). */
+  private void operations(Context ctx) {
+    List<OperationDocument> visible;
+    try {
+      visible = parts.operations().recent(OperationsView.LISTED).stream()
+          .filter(op -> mayOnFilter(ctx, "get", op.filter())).toList();
+    } catch (SQLException e) {
+      throw database(e);
+    }
+    ctx.html(live(ctx) ? OperationsView.liveList(visible, clock.instant())
+        : OperationsView.list(visible, viewer(ctx), clock.instant()));
+  }
 
   private void operationForm(Context ctx) {
     ctx.html(OperationsView.form(OperationsView.Ask.from(ctx::queryParam), viewer(ctx), null));
@@ -483,7 +513,7 @@ public final class WebUi {
     } catch (SQLException e) {
       throw database(e);
     }
-    ctx.redirect("/ui/operations/" + created.id() + "?created=1", HttpStatus.SEE_OTHER);
+    ctx.redirect(UiPaths.from(ctx.path(), "operations/" + created.id() + "?created=1"), HttpStatus.SEE_OTHER);
   }
 
   private void operation(Context ctx) {
@@ -632,8 +662,8 @@ public final class WebUi {
     }
     LOG.info("Replayed {} dead letter(s) from {} through the web UI", result.moved().size(), queue.name());
     recordReplay(ctx, queue, messageId, result);
-    ctx.redirect("/ui/dead-letters?replayed=" + result.moved().size() + "&queue=" + Html.url(queue.name()),
-        HttpStatus.SEE_OTHER);
+    ctx.redirect(UiPaths.from(ctx.path(), "dead-letters?replayed=" + result.moved().size() + "&queue="
+        + Html.url(queue.name())), HttpStatus.SEE_OTHER);
   }
 
   /**
@@ -713,11 +743,11 @@ public final class WebUi {
       return;
     }
     Viewer v = ctx.attribute("viewer");
-    String again = e.signInAgain() == null ? "" : "<p><a id=\"sign-in-again\" href=\"/ui/login?next="
+    String again = e.signInAgain() == null ? "" : "<p><a id=\"sign-in-again\" href=\"login?next="
         + Html.url(e.signInAgain()) + "\">Sign in as someone else</a></p>";
-    ctx.status(e.status()).html(Layout.page("Error", Layout.Section.NONE, v,
+    ctx.status(e.status()).html(Layout.page(UiPaths.root(ctx.path()), "Error", Layout.Section.NONE, v,
         "<h1>" + (e.status() == 404 ? "Not found" : e.status() == 403 ? "Refused" : "Something went wrong")
-            + "</h1>" + Layout.notice(e.getMessage(), true) + again + "<p><a href=\"/ui/\">Workflows</a></p>"));
+            + "</h1>" + Layout.notice(e.getMessage(), true) + again + "<p><a href=\"./\">Workflows</a></p>"));
   }
 
   private static UUID instanceId(Context ctx) {

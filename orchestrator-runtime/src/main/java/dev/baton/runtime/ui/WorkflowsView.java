@@ -26,7 +26,7 @@ final class WorkflowsView {
     for (Row r : board.rows()) {
       String id = "wf-" + r.namespace() + "-" + r.name();
       b.append("<tr id=\"").append(esc(id)).append("\" data-workflow=\"").append(esc(r.name())).append("\">");
-      b.append("<td data-label=\"Workflow\"><a href=\"/ui/workflows/").append(url(r.namespace())).append('/')
+      b.append("<td data-label=\"Workflow\"><a href=\"workflows/").append(url(r.namespace())).append('/')
           .append(url(r.name())).append("\"><b>").append(esc(r.name())).append("</b></a> <span class=\"muted\">")
           .append(esc(r.namespace())).append("</span>")
           .append(r.deleted() ? " <span class=\"badge status-cancelled\">resource deleted</span>" : "")
@@ -42,7 +42,7 @@ final class WorkflowsView {
       b.append("<td data-label=\"Instances\"><div class=\"counts\">");
       for (Map.Entry<String, Long> c : r.counts().entrySet()) {
         b.append("<a class=\"count ").append(Html.statusClass(c.getKey())).append(c.getValue() > 0 ? " nonzero" : "")
-            .append("\" data-status=\"").append(esc(c.getKey())).append("\" href=\"/ui/workflows/")
+            .append("\" data-status=\"").append(esc(c.getKey())).append("\" href=\"workflows/")
             .append(url(r.namespace())).append('/').append(url(r.name())).append("?status=").append(url(c.getKey()))
             .append("\">").append(esc(c.getKey().toLowerCase(java.util.Locale.ROOT))).append(" <b>")
             .append(c.getValue()).append("</b></a>");

@@ -29,6 +29,8 @@ class KubernetesUiBrowserIT {
   static final String CI_TOKEN = "eyJhbGciOiJSUzI1NiJ9.ui-ci.c2lnbmF0dXJl";
   static final String READER = "system:serviceaccount:" + NS + ":dashboard";
   static final String READER_TOKEN = "eyJhbGciOiJSUzI1NiJ9.ui-dashboard.c2lnbmF0dXJl";
+  static final String TEAM_B = "system:serviceaccount:team-b:ops";
+  static final String TEAM_B_TOKEN = "eyJhbGciOiJSUzI1NiJ9.ui-team-b.c2lnbmF0dXJl";
   static final FakeClusterAuth CLUSTER = new FakeClusterAuth()
       .token(CI_TOKEN, CI).token(READER_TOKEN, READER)
       .allow(CI, "create", "workflows/instances", NS)
@@ -36,7 +38,11 @@ class KubernetesUiBrowserIT {
       .allow(CI, "list", "workflows/instances", NS)
       .allow(CI, "delete", "workflows/instances", NS)
       .allow(READER, "get", "workflows/instances", NS)
-      .allow(READER, "list", "workflows/instances", NS);
+      .allow(READER, "list", "workflows/instances", NS)
+      .token(TEAM_B_TOKEN, TEAM_B)
+      .allow(TEAM_B, "get", "workflows/instances", "team-b")
+      .allow(TEAM_B, "list", "workflows/instances", "team-b")
+      .allow(TEAM_B, "delete", "workflows/instances", "team-b");
 
   static RuntimeHarness h;
   static String ui;
@@ -124,6 +130,59 @@ class KubernetesUiBrowserIT {
       await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/login"));
       b.driver.get(ui + "instances/" + id);
       assertThat(b.driver.getCurrentUrl()).contains("/ui/login");
+    }
+  }
+
+  @Test
+  void bulkOperationsAreCountedForAnyoneWhoMayListButRunOnlyByWhomRbacAllowsTheActionAndListedToWhoMaySeeThem()
+      throws Exception {
+    java.util.List<UUID> held = new java.util.ArrayList<>();
+    for (String key : java.util.List.of("k8s-bulk-1", "k8s-bulk-2")) {
+      Response started = h.post("/api/v1/namespaces/" + NS + "/workflows/ui-held/instances",
+          "{\"businessKey\":\"" + key + "\"}", CI_TOKEN, null);
+      assertThat(started.status()).as(started.text()).isEqualTo(201);
+      held.add(UUID.fromString(started.json().get("id").asText()));
+    }
+    Response teamB = h.post("/api/v1/operations", "{\"action\":\"cancel\",\"filter\":{\"namespace\":\"team-b\"}}",
+        TEAM_B_TOKEN, null);
+    assertThat(teamB.status()).as(teamB.text()).isEqualTo(202);
+    String teamBOperation = teamB.json().get("id").asText();
+    String filter = "operations/confirm?action=cancel&namespace=" + NS + "&workflow=ui-held&businessKeyPrefix=k8s-bulk-";
+
+    try (Browser b = Browser.laptop()) {
+      b.driver.get(ui + filter);
+      b.driver.findElement(By.id("token")).sendKeys(READER_TOKEN);
+      b.driver.findElement(By.id("sign-in")).click();
+      // a reader may count (list) but not cancel (delete): the count, and the button off with the reason
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(
+          b.driver.findElement(By.id("question")).getText()).startsWith("Cancel 2 instances of " + NS + "/ui-held"));
+      awaitText(b, "You may not delete workflows/instances in namespace " + NS + ": the operation would be refused.");
+      assertThat(b.driver.findElement(By.id("confirm")).isEnabled()).isFalse();
+      b.screenshot("k8s-bulk-refused");
+      // the list shows what the reader may see: not team-b's operation
+      b.driver.get(ui + "operations");
+      awaitText(b, "Bulk operations");
+      assertThat(b.driver.findElements(By.cssSelector("tr[data-operation='" + teamBOperation + "']"))).isEmpty();
+
+      b.driver.findElement(By.cssSelector("header form button")).click(); // sign out, in as ci
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().contains("/ui/login"));
+      b.driver.get(ui + filter);
+      b.driver.findElement(By.id("token")).sendKeys(CI_TOKEN);
+      b.driver.findElement(By.id("sign-in")).click();
+      await().atMost(WITHIN).ignoreExceptions().until(() -> b.driver.findElement(By.id("confirm")).isEnabled());
+      b.driver.findElement(By.id("confirm")).click();
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(
+          b.driver.findElement(By.id("operation-counts")).getText()).isEqualTo("2 of 2 (100 %): 2 done, 0 failed"));
+      assertThat(b.driver.findElement(By.id("operation-created-by")).getText()).isEqualTo(CI);
+      String operation = b.driver.getCurrentUrl().replaceFirst(".*/ui/operations/([0-9a-f-]{36}).*", "$1");
+      b.screenshot("k8s-bulk-done");
+      b.driver.get(ui + "operations");
+      await().atMost(WITHIN).ignoreExceptions().untilAsserted(() -> assertThat(b.driver.findElement(
+          By.cssSelector("tr[data-operation='" + operation + "']")).getText()).contains("DONE", "2 of 2", CI));
+      assertThat(b.driver.findElements(By.cssSelector("tr[data-operation='" + teamBOperation + "']"))).isEmpty();
+    }
+    for (UUID id : held) {
+      await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
     }
   }
 

@@ -640,10 +640,70 @@ class WebUiBrowserIT {
       assertThat(b.driver.findElement(By.id("live")).getAttribute("data-live")).as("no longer refreshing").isNull();
       assertThat(b.driver.findElement(By.id("operation-progress")).getAttribute("value")).isEqualTo("2");
       b.screenshot("operation-done");
+      String operation = b.driver.getCurrentUrl().replaceFirst(".*/ui/operations/([0-9a-f-]{36}).*", "$1");
+
+      // the section's page lists the operations, the latest first, each with how far it got
+      b.driver.findElement(By.cssSelector("nav a[aria-current='page']")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/operations"));
+      WebElement row = b.driver.findElement(By.cssSelector("#operations tr[data-operation='" + operation + "']"));
+      assertThat(row.getText()).contains("Retry of default/ui-retry", "DONE", "2 of 2");
+      b.screenshot("operations-list");
+      row.findElement(By.tagName("a")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/operations/" + operation));
+      b.driver.navigate().back();
+      b.driver.findElement(By.id("new-operation")).click();
+      await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().endsWith("/ui/operations/new"));
     }
     for (UUID id : failed) {
       h.awaitStatus(id, "SUCCEEDED", WITHIN);
       assertThat(h.instance(id).get("audit").toString()).contains("bulk operation");
+    }
+  }
+
+  @Test
+  void behindAProxyThatServesItUnderAPathPrefixItsLinksFormsAndSignInStayUnderThePrefix() throws Exception {
+    try (BatonRuntime secured = BatonRuntime.start(h.settings().toBuilder().apiToken("ui-prefix-token-1").build(),
+        h.client); PrefixProxy proxy = new PrefixProxy("/teams/shop/baton", secured.httpPort())) {
+      UUID id = h.startOk("ui-shop", "hold-prefix-1");
+      String page = proxy.url("/ui/instances/" + id);
+      try (Browser b = Browser.laptop()) {
+        b.driver.get(page);
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(proxy.url("/ui/login?next=")));
+        b.driver.findElement(By.id("token")).sendKeys("ui-prefix-token-1");
+        b.driver.findElement(By.id("sign-in")).click(); // the session cookie comes back through the prefix
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().equals(page));
+        awaitText(b, "hold-prefix-1");
+        Object rules = ((JavascriptExecutor) b.driver).executeScript(
+            "return document.styleSheets.length ? document.styleSheets[0].cssRules.length : 0;");
+        assertThat(((Number) rules).intValue()).as("the stylesheet came through the prefix").isPositive();
+        Object pictureLink = ((JavascriptExecutor) b.driver).executeScript(
+            "return new URL(document.querySelector('svg a').getAttribute('href'), document.baseURI).href;");
+        assertThat(String.valueOf(pictureLink)).as("the picture's links stay on the instance's page")
+            .startsWith(page + "#step-");
+        b.screenshot("behind-a-prefix");
+
+        b.driver.findElement(By.cssSelector("header a.brand")).click();
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().equals(proxy.url("/ui/")));
+        awaitText(b, "ui-shop");
+        b.driver.findElement(By.cssSelector("tr[data-workflow='ui-shop'] a")).click();
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl()
+            .equals(proxy.url("/ui/workflows/default/ui-shop")));
+
+        b.driver.get(page);
+        b.driver.findElement(By.id("cancel")).click(); // a form: its CSRF token and the redirect after it
+        b.driver.switchTo().alert().accept();
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(page + "?done="));
+
+        b.driver.findElement(By.cssSelector("nav a[href='operations']")).click();
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().equals(proxy.url("/ui/operations")));
+        assertThat(b.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Bulk operations");
+
+        b.driver.findElement(By.cssSelector("header form button")).click(); // sign out
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(proxy.url("/ui/login")));
+        b.driver.get(page);
+        assertThat(b.driver.getCurrentUrl()).as("signed out").startsWith(proxy.url("/ui/login"));
+      }
     }
   }
 

@@ -70,7 +70,7 @@ class InstanceDetailViewTest {
     String html = page(doc);
 
     assertThat(html).contains("<dd id=\"last-error\" class=\"status-failed\">"
-        + "<a href=\"#iteration-ship-items%5B120%5D\">ship-one[120]</a>: NO_PARCELS: none left</dd>");
+        + "<a href=\"instances/i-map#iteration-ship-items%5B120%5D\">ship-one[120]</a>: NO_PARCELS: none left</dd>");
     assertThat(listed(html).get(0)).isEqualTo(120);
     assertThat(listed(html)).hasSize(InstanceDetailView.ITERATIONS_LISTED);
   }

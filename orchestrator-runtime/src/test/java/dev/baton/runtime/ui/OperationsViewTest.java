@@ -32,14 +32,14 @@ class OperationsViewTest {
     String html = OperationsView.form(ask("namespace", "shop", "workflow", "order-fulfilment", "status", "FAILED",
         "action", "cancel", "createdAfter", " "), FULL, null);
 
-    assertThat(html).contains("<form class=\"card\" method=\"get\" action=\"/ui/operations/confirm\"")
+    assertThat(html).contains("<form class=\"card\" method=\"get\" action=\"operations/confirm\"")
         .contains("<option value=\"cancel\" selected>Cancel</option>")
         .contains("<input name=\"namespace\" id=\"op-namespace\" value=\"shop\">")
         .contains("<input name=\"workflow\" id=\"op-workflow\" value=\"order-fulfilment\">")
         .contains("<option selected>FAILED</option>")
         .contains("<input name=\"createdAfter\" id=\"op-createdAfter\" value=\"\" placeholder=")
         .contains("<button type=\"submit\" id=\"count\">Count matching instances</button>")
-        .contains("href=\"/ui/operations/new\" class=\"here\""); // the navigation's section
+        .contains("href=\"operations\" class=\"here\""); // the navigation's section
   }
 
   @Test
@@ -51,12 +51,12 @@ class OperationsViewTest {
 
     assertThat(html).contains("<p class=\"card\" id=\"question\" data-matched=\"3000\">Retry 3,000 instances of"
         + " shop/order-fulfilment (status FAILED, error code PROVIDER_DOWN)?</p>")
-        .contains("<form class=\"actions\" method=\"post\" action=\"/ui/operations\" id=\"confirm-form\">"
+        .contains("<form class=\"actions\" method=\"post\" action=\"operations\" id=\"confirm-form\">"
             + "<input type=\"hidden\" name=\"baton-csrf\"".replace("baton-csrf", UiAuth.CSRF_FIELD))
         .contains("<input type=\"hidden\" name=\"action\" value=\"retry\">")
         .contains("<input type=\"hidden\" name=\"errorCode\" value=\"PROVIDER_DOWN\">")
         .contains("<button type=\"submit\" id=\"confirm\">Retry 3,000 instances</button>")
-        .contains("href=\"/ui/operations/new?action=retry&amp;namespace=shop&amp;workflow=order-fulfilment&amp;"
+        .contains("href=\"operations/new?action=retry&amp;namespace=shop&amp;workflow=order-fulfilment&amp;"
             + "status=FAILED&amp;errorCode=PROVIDER_DOWN\"");
   }
 
@@ -138,7 +138,7 @@ class OperationsViewTest {
         .contains("1,150 done").contains("<span id=\"operation-failed\" class=\"status-failed\">50 failed</span>")
         .contains("<dd id=\"last-failure\" class=\"status-failed\">instance 42: not FAILED</dd>")
         .contains("<dd id=\"operation-filter\">namespace shop, workflow order-fulfilment, status FAILED</dd>")
-        .contains("<a id=\"operation-instances\" href=\"/ui/workflows/shop/order-fulfilment\">");
+        .contains("<a id=\"operation-instances\" href=\"workflows/shop/order-fulfilment\">");
   }
 
   @Test
@@ -159,6 +159,6 @@ class OperationsViewTest {
   void theInstancesPageLinksToTheFormWithItsWorkflowAndStatus() {
     InstancesView.Query q = new InstancesView.Query("shop", "order fulfilment", "RUNNING", null, null, 50);
     assertThat(InstancesView.actOnThese(q))
-        .isEqualTo("/ui/operations/new?namespace=shop&workflow=order%20fulfilment&status=RUNNING&action=cancel");
+        .isEqualTo("operations/new?namespace=shop&workflow=order%20fulfilment&status=RUNNING&action=cancel");
   }
 }

@@ -150,7 +150,7 @@ class StepPictureTest {
   void theSvgSaysEveryStepsNameAndStatusInWords() {
     StepPicture p = StepPicture.layout(new StepTree(List.of(Node.box("reserve <stock>", StepKind.TASK))),
         List.of(ran("reserve <stock>", "FAILED")));
-    String svg = StepPictureSvg.render(p, "t", Instant.parse("2026-01-05T10:00:05Z"));
+    String svg = StepPictureSvg.render(p, "", "t", Instant.parse("2026-01-05T10:00:05Z"));
     assertThat(svg).contains("reserve &lt;stock&gt;").contains(">FAILED · #1 · 2.0 s<")
         .contains("class=\"step status-failed\"").doesNotContain("<stock>");
   }
@@ -163,7 +163,7 @@ class StepPictureTest {
     StepPicture p = StepPicture.layout(new StepTree(List.of(Node.box("ship", StepKind.TASK),
         Node.box("pack", StepKind.TASK))), List.of(failed("ship", "FAILED", long_),
         failed("pack", "CANCELLED", cancelled)));
-    String svg = StepPictureSvg.render(p, "t", Instant.parse("2026-01-05T10:00:05Z"));
+    String svg = StepPictureSvg.render(p, "", "t", Instant.parse("2026-01-05T10:00:05Z"));
     assertThat(svg).contains("<title>ship: FAILED (NO_PARCELS: no parcels left today at the depot)</title>")
         .contains("<text class=\"error\"").contains("NO_PARCELS: no parcels left …<")
         .containsPattern("<text class=\"detail-note\" x=\"\\d+\" y=\"\\d+\">Cancelled<")
@@ -206,7 +206,7 @@ class StepPictureTest {
     assertThat(p.frame("ship-items").orElseThrow().iterations()).isNull();
     assertThat(p.box("ship-one").orElseThrow().status()).isEqualTo("PENDING");
     assertThat(p.box("ship-one").orElseThrow().body().counts()).isEmpty();
-    assertThat(StepPictureSvg.render(p, "t", MapInstances.T)).contains(">no iteration started<");
+    assertThat(StepPictureSvg.render(p, "", "t", MapInstances.T)).contains(">no iteration started<");
   }
 
   @Test
@@ -214,7 +214,7 @@ class StepPictureTest {
     InstanceView v = InstanceViewAdapter.from(MapInstances.shipping("FAILED", "FAILED", 1000,
         MapInstances.iterations(940, 0, 10)));
     StepPicture p = StepPicture.layout(StepTree.of(MapInstances.SPEC), v.steps(), v.maps(), true);
-    String svg = StepPictureSvg.render(p, "t", MapInstances.T);
+    String svg = StepPictureSvg.render(p, "", "t", MapInstances.T);
 
     assertThat(svg).contains("<g class=\"group map status-failed\">")
         .contains("<a href=\"#iterations-ship-items\">")
@@ -261,11 +261,11 @@ class StepPictureTest {
   void theSvgLinksAChildWorkflowStepsBoxToItsChildInstanceOutsideTheBoxsOwnLink() {
     InstanceView v = InstanceViewAdapter.from(ChildInstances.order("SUCCEEDED", "SUCCEEDED", "SUCCEEDED"));
     StepPicture p = StepPicture.layout(StepTree.of(ChildInstances.SPEC), v.steps(), v.maps(), true);
-    String svg = StepPictureSvg.render(p, "t", ChildInstances.T.plusSeconds(90));
+    String svg = StepPictureSvg.render(p, "", "t", ChildInstances.T.plusSeconds(90));
 
     String box = svg.substring(svg.indexOf("<a href=\"#step-invoice\">"), svg.indexOf("<a href=\"#step-ship\">"));
     assertThat(box).containsPattern(">invoice</text>").doesNotContain(">workflow invoice<")
-        .contains("</g></a><a href=\"/ui/instances/c-1\" data-child=\"c-1\"><title>child instance c-1 (invoicing,"
+        .contains("</g></a><a href=\"instances/c-1\" data-child=\"c-1\"><title>child instance c-1 (invoicing,"
             + " SUCCEEDED): open its page</title><text class=\"child status-succeeded\"")
         .contains(">↳ invoicing · SUCCEEDED</text></a>");
     assertThat(box.indexOf("data-child")).as("links do not nest: the child's comes after the box's closes")
@@ -276,7 +276,7 @@ class StepPictureTest {
   void aChildThatFailedItsStepIsRedInTheBoxAndTheStepsErrorIsThere() {
     InstanceView v = InstanceViewAdapter.from(ChildInstances.order("FAILED", "FAILED", "COMPENSATED"));
     StepPicture p = StepPicture.layout(StepTree.of(ChildInstances.SPEC), v.steps(), v.maps(), true);
-    String svg = StepPictureSvg.render(p, "t", ChildInstances.T.plusSeconds(90));
+    String svg = StepPictureSvg.render(p, "", "t", ChildInstances.T.plusSeconds(90));
 
     assertThat(svg).contains("<g class=\"step status-failed\" data-step=\"invoice\">")
         .contains("<title>invoice: FAILED (ChildFailed: child instance c-1 ended COMPENSATED: tax service is down)"
@@ -288,14 +288,14 @@ class StepPictureTest {
   @Test
   void aChildWorkflowStepNotStartedOrInAMapsBodyNamesItsWorkflowWithoutALink() {
     StepPicture pending = StepPicture.layout(StepTree.of(ChildInstances.SPEC), List.of(ran("reserve", "RUNNING")));
-    assertThat(StepPictureSvg.render(pending, "t", ChildInstances.T))
+    assertThat(StepPictureSvg.render(pending, "", "t", ChildInstances.T))
         .containsPattern("<text class=\"detail-note\"[^>]*>↳ invoicing<").doesNotContain("data-child=");
 
     InstanceView v = InstanceViewAdapter.from(ChildInstances.perItem(List.of("SUCCEEDED", "FAILED")));
     StepPicture map = StepPicture.layout(StepTree.of(ChildInstances.MAP_SPEC), v.steps(), v.maps(), false);
     Box body = map.box("invoice").orElseThrow();
     assertThat(body.body().counts()).containsExactly(Map.entry("FAILED", 1), Map.entry("SUCCEEDED", 1));
-    assertThat(StepPictureSvg.render(map, "t", ChildInstances.T))
+    assertThat(StepPictureSvg.render(map, "", "t", ChildInstances.T))
         .contains("<a href=\"#iterations-invoice-items\"><g class=\"step status-failed\" data-step=\"invoice\">")
         .containsPattern("<text class=\"detail-note\"[^>]*>↳ invoicing<").doesNotContain("data-child=");
   }

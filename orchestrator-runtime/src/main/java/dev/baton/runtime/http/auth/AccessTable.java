@@ -70,6 +70,7 @@ public final class AccessTable {
       allowed("POST", "/ui/instances/{id}/signal", "update", Resource.INSTANCES, Scope.INSTANCE),
       // Bulk operations from the UI: as the API's, the verb is the action's (a count is a list, a cancel a delete, a
       // retry or signal an update, the progress page a get) where the filter points: asked by the page (WebUi).
+      Map.entry("GET /ui/operations", new Need.SignedIn()), // lists those whose page the viewer may see
       Map.entry("GET /ui/operations/new", new Need.SignedIn()),
       Map.entry("GET /ui/operations/confirm", new Need.SignedIn()),
       Map.entry("POST /ui/operations", new Need.SignedIn()),
