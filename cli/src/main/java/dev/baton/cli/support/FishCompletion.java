@@ -18,6 +18,9 @@ public final class FishCompletion {
   /** Fish's width for a description beside a candidate; longer ones are cut at a word. */
   private static final int DESCRIPTION = 70;
 
+  /** A full stop that ends a sentence (a capital follows), not the one of "e.g. 30s". */
+  private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("\\.\\s+(?=[A-Z`])");
+
   private FishCompletion() {}
 
   public static String script(CommandSpec root) {
@@ -67,14 +70,15 @@ public final class FishCompletion {
           sb.append(n.startsWith("--") ? " -l " + n.substring(2) : n.length() == 2 ? " -s " + n.substring(1)
               : " -o " + n.substring(1));
         }
-        if (o.arity().max() > 0) {
+        if (o.arity().min() > 0) { // fish cannot offer an optional value (--wait[=DURATION]): none is offered
+          String label = (o.paramLabel() + " " + o.longestName()).toLowerCase(java.util.Locale.ROOT);
           List<String> candidates = new ArrayList<>();
           if (o.completionCandidates() != null) {
             o.completionCandidates().forEach(candidates::add);
           }
           if (!candidates.isEmpty()) {
             sb.append(" -x -a ").append(quote(String.join(" ", candidates)));
-          } else if (o.paramLabel().toLowerCase(java.util.Locale.ROOT).contains("file")) {
+          } else if (label.contains("file") || label.contains("path") || label.contains("kubeconfig")) {
             sb.append(" -r -F");
           } else {
             sb.append(" -x");
@@ -107,9 +111,9 @@ public final class FishCompletion {
   static String description(String[] lines) {
     String text = lines == null || lines.length == 0 ? "" : lines[0];
     text = text.replaceAll("\\$\\{[^}]*}", "").replaceAll("%n", " ").replaceAll("\\s+", " ").trim();
-    int stop = text.indexOf(". ");
-    if (stop > 0) {
-      text = text.substring(0, stop);
+    java.util.regex.Matcher stop = SENTENCE_END.matcher(text);
+    if (stop.find()) {
+      text = text.substring(0, stop.start());
     }
     if (text.endsWith(".")) {
       text = text.substring(0, text.length() - 1);
