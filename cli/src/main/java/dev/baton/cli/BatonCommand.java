@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
     description = "Workflows over RabbitMQ: the operator, the orchestrator runtime and their tools.",
     subcommands = {DevCommand.class, StartCommand.class, GetCommand.class, SearchCommand.class, BulkCommand.class,
         DescribeCommand.class,
-        CancelCommand.class, RetryCommand.class, SignalCommand.class, LoginCommand.class, LogoutCommand.class, DlqCommand.class, RuntimeCommand.class, BenchCommand.class},
+        CancelCommand.class, RetryCommand.class, SignalCommand.class, LoginCommand.class, LogoutCommand.class, DlqCommand.class, RuntimeCommand.class, BenchCommand.class,
+        CompletionCommand.class},
     footer = {"%nbaton <command> --help tells more. The commands over the runtime talk to --runtime-url"
         + " (env BATON_RUNTIME_URL, default http://127.0.0.1:8080, where `baton dev` serves it)."},
     exitCodeListHeading = ExitCodes.HEADING,

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ShippingWorker;
 import dev.baton.sandbox.LocalServices;
 import java.net.InetAddress;
@@ -143,6 +144,82 @@ class CliAgainstRuntimeIT {
 
     assertThat(runtime("get", "order-fulfilment", "--wait").code()).as("a list cannot wait").isEqualTo(2);
     assertThat(runtime("get", "instance", id, "--wait=soon").code()).isEqualTo(2);
+  }
+
+  /** {@code baton args...} in a thread of its own, printing into {@code out} as it goes (for -w). */
+  static java.util.concurrent.CompletableFuture<Integer> running(java.io.StringWriter out, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--runtime-url", saga.runtimeUrl()));
+    picocli.CommandLine cli = BatonCli.commandLine(System.getenv());
+    cli.setOut(new java.io.PrintWriter(out, true));
+    cli.setErr(new java.io.PrintWriter(new java.io.StringWriter(), true));
+    java.util.concurrent.CompletableFuture<Integer> code = new java.util.concurrent.CompletableFuture<>();
+    Thread t = new Thread(() -> code.complete(cli.execute(all.toArray(String[]::new))), "baton " + args[0]);
+    t.setDaemon(true);
+    t.start();
+    code.whenComplete((c, e) -> t.interrupt()); // cancel(): Ctrl-C, as far as the command can tell
+    return code;
+  }
+
+  @Test
+  void anotherNamespaceWideNameAndWatchingAnInstanceStepByStep() throws Exception {
+    Kubectl.Result applied = saga.kubectl.runWithInput("""
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: cli-team}
+        ---
+        apiVersion: baton.dev/v1alpha1
+        kind: Workflow
+        metadata: {name: cli-steps, namespace: cli-team}
+        spec:
+          entity: parcel
+          steps:
+            - {name: first, wait: {signal: one}}
+            - {name: second, wait: {signal: two}}
+        """, "apply", "-f", "-");
+    assertThat(applied.exitCode()).as(applied.all()).isZero();
+    String prefix = key("steps");
+    String[] id = new String[1];
+    await("cli-steps runs in cli-team").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+        .until(() -> {
+          CliRun started = runtime("start", "cli-steps", "-n", "cli-team", "-k", prefix + "-1", "-o", "name");
+          id[0] = started.code() == 0 ? started.out().trim() : null;
+          return id[0] != null;
+        });
+    assertThat(id[0]).startsWith("instance/");
+    String instance = id[0].substring("instance/".length());
+
+    java.io.StringWriter watched = new java.io.StringWriter();
+    var watch = running(watched, "get", id[0], "-w");
+    await().atMost(Duration.ofSeconds(10)).until(() -> watched.toString().contains("first"));
+    assertThat(runtime("signal", instance, "one").code()).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> watched.toString().contains("second"));
+    assertThat(watch).as("still watching a running instance").isNotDone();
+    assertThat(runtime("signal", instance, "two").code()).isZero();
+    assertThat(watch.get(20, java.util.concurrent.TimeUnit.SECONDS)).as(watched.toString()).isZero();
+    assertThat(watched.toString().lines().toList()).hasSize(4).first().asString()
+        .matches("ID\\s+WORKFLOW\\s+BUSINESS KEY\\s+STATUS\\s+STEP\\s+ATTEMPT\\s+AGE");
+    assertThat(watched.toString()).containsPattern("(?s)" + instance + "\\s+cli-steps\\s+\\S+\\s+RUNNING\\s+first.*"
+        + instance + "\\s+cli-steps\\s+\\S+\\s+RUNNING\\s+second.*" + instance + "\\s+cli-steps\\s+\\S+\\s+SUCCEEDED");
+
+    CliRun everywhere = runtime("get", "-A", "-o", "wide", "-k", prefix + "-1");
+    assertThat(everywhere.code()).as(everywhere.err()).isZero();
+    assertThat(everywhere.out()).containsPattern("NAMESPACE\\s+ID\\s+WORKFLOW\\s+BUSINESS KEY\\s+STATUS\\s+STEP"
+        + "\\s+ATTEMPT\\s+AGE\\s+REVISION\\s+STARTED\\s+ENDED\\s+CREATED BY\\s+LAST ERROR")
+        .containsPattern("cli-team\\s+" + instance + "\\s+cli-steps\\s+" + prefix + "-1\\s+SUCCEEDED\\s+second\\s+1\\s+\\S+\\s+1\\s+");
+    assertThat(runtime("get", "-k", prefix + "-1").out()).as("only -n's namespace without -A").contains("No instances");
+    assertThat(runtime("get", "cli-steps", "-n", "cli-team", "-o", "name").out()).isEqualTo(id[0] + "\n");
+    assertThat(runtime("search", "-A", "--key-prefix", prefix).out()).startsWith("NAMESPACE ").contains("cli-team");
+
+    java.io.StringWriter listed = new java.io.StringWriter();
+    var listing = running(listed, "search", "-A", "--key-prefix", prefix, "-w", "-o", "name");
+    await().atMost(Duration.ofSeconds(10)).until(() -> listed.toString().equals(id[0] + "\n"));
+    String second = runtime("start", "cli-steps", "-n", "cli-team", "-k", prefix + "-2", "-o", "name").out().trim();
+    await("the new instance shows").atMost(Duration.ofSeconds(10))
+        .until(() -> listed.toString().equals(id[0] + "\n" + second + "\n"));
+    assertThat(listing).as("a listing is watched until Ctrl-C").isNotDone();
+    listing.cancel(true);
+    assertThat(runtime("cancel", second, "-o", "name").out()).as("instance/<id> taken back").isEqualTo(second + "\n");
   }
 
   @Test
@@ -339,6 +416,12 @@ class CliAgainstRuntimeIT {
     assertThat(peekJson.path("messageId").asText()).isEqualTo(messageId);
     assertThat(peekJson.path("properties").path("headers").path("baton-retries").asInt()).isEqualTo(3);
     assertThat(saga.messagesIn(dlqName)).as("peeking consumes nothing").isEqualTo(1);
+    assertThat(dlq("dlq", "list", "--service", "shipping", "-o", "name").out()).isEqualTo("queue/" + dlqName + "\n");
+    assertThat(dlq("dlq", "list", "--queue", dlqName, "-o", "name").out())
+        .isEqualTo("message/" + dlqName + "/" + messageId + "\n");
+    assertThat(dlq("dlq", "list", "--queue", dlqName, "-o", "wide").out())
+        .containsPattern("MESSAGE ID\\s+ROUTING KEY\\s+INSTANCE\\s+STEP\\s+EXCEPTION\\s+AGE\\s+RETRIES\\s+REPLAYS\\s+PARKED")
+        .containsPattern("delivery 4\\)\\s+\\S+\\s+3\\s+\\d{4}-");
 
     CliRun dryRun = dlq("dlq", "replay", dlqName, "--dry-run");
     assertThat(dryRun.code()).as(dryRun.err()).isZero();

@@ -14,6 +14,7 @@ import dev.baton.deadletters.DeadLetterBrowser.QueueCount;
 import dev.baton.deadletters.DeadLetterBrowser;
 import dev.baton.deadletters.DeadLetterQueue;
 import dev.baton.deadletters.ParkedMessage;
+import dev.baton.deadletters.ReplayTarget;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
@@ -70,7 +71,12 @@ public final class DlqListCommand implements Callable<Integer> {
   private void queues(DeadLetterBrowser browser, PrintWriter out) {
     List<QueueCount> queues = Broker.call(broker, () -> browser.queues(service)).orElseThrow(() ->
         CliException.server("vhost '" + broker.vhost + "' does not exist on RabbitMQ: check --vhost"));
-    if (!output.isTable()) {
+    if (output.isName()) {
+      queues.forEach(q -> out.println(DeadLetterNames.queue(q.queue())));
+      out.flush();
+      return;
+    }
+    if (output.isDocument()) {
       ObjectNode doc = Json.object();
       doc.put("vhost", broker.vhost);
       ArrayNode items = doc.putArray("queues");
@@ -106,7 +112,12 @@ public final class DlqListCommand implements Callable<Integer> {
   private void messages(DeadLetterBrowser browser, DeadLetterQueue dlq, PrintWriter out) {
     List<ParkedMessage> messages = Broker.call(broker, () -> browser.peek(dlq, limit)).orElseThrow(() ->
         CliException.server("no queue " + dlq.name() + " in vhost " + broker.vhost + " (see baton dlq list)"));
-    if (!output.isTable()) {
+    if (output.isName()) {
+      messages.forEach(m -> out.println(DeadLetterNames.message(dlq, m.messageId())));
+      out.flush();
+      return;
+    }
+    if (output.isDocument()) {
       ObjectNode doc = Json.object();
       doc.put("queue", dlq.name());
       doc.put("vhost", broker.vhost);
@@ -121,17 +132,34 @@ public final class DlqListCommand implements Callable<Integer> {
       return;
     }
     Instant now = Instant.now();
-    Table t = new Table("MESSAGE ID", "ROUTING KEY", "INSTANCE", "STEP", "EXCEPTION", "AGE");
-    for (ParkedMessage m : messages) {
-      t.row(m.messageId(), m.routingKey(), m.header(Headers.INSTANCE), m.header(Headers.STEP), m.exception(),
-          Times.age(m.timestamp(), now));
-    }
-    t.print(out);
+    messageTable(messages, output.isWide(), now).print(out);
     out.println();
     out.println("Showing " + messages.size() + " message" + (messages.size() == 1 ? "" : "s") + " of " + dlq.name()
         + " (peeked, not consumed). Replay with: baton dlq replay " + dlq.name()
         + " [--message-id ID | --count N] [--dry-run]");
     out.flush();
+  }
+
+  /**
+   * The messages of a queue: MESSAGE ID, ROUTING KEY, INSTANCE, STEP, EXCEPTION (cut at 100 characters) and AGE; with
+   * {@code -o wide} the whole exception, then RETRIES (baton-retries), REPLAYS (x-replay-count) and PARKED (when it
+   * was dead-lettered, as a date and time).
+   */
+  static Table messageTable(List<ParkedMessage> messages, boolean wide, Instant now) {
+    Table t = wide
+        ? new Table("MESSAGE ID", "ROUTING KEY", "INSTANCE", "STEP", "EXCEPTION", "AGE", "RETRIES", "REPLAYS", "PARKED")
+        : new Table("MESSAGE ID", "ROUTING KEY", "INSTANCE", "STEP", "EXCEPTION", "AGE");
+    for (ParkedMessage m : messages) {
+      if (wide) {
+        t.row(m.messageId(), m.routingKey(), m.header(Headers.INSTANCE), m.header(Headers.STEP), m.exceptionText(),
+            Times.age(m.timestamp(), now), m.header(Headers.RETRIES), m.header(ReplayTarget.REPLAY_COUNT),
+            Times.dateTime(m.timestamp()));
+      } else {
+        t.row(m.messageId(), m.routingKey(), m.header(Headers.INSTANCE), m.header(Headers.STEP), m.exception(),
+            Times.age(m.timestamp(), now));
+      }
+    }
+    return t;
   }
 
   private static ObjectNode toJson(ParkedMessage m) {

@@ -99,7 +99,12 @@ public final class DlqReplayCommand implements Callable<Integer> {
   }
 
   private void print(PrintWriter out, DeadLetterQueue dlq, Replayer.Result result) {
-    if (!output.isTable()) {
+    if (output.isName()) {
+      result.moved().forEach(m -> out.println(DeadLetterNames.message(dlq, m.messageId())));
+      out.flush();
+      return;
+    }
+    if (output.isDocument()) {
       ObjectNode doc = Json.object();
       doc.put("queue", dlq.name());
       doc.put("vhost", broker.vhost);

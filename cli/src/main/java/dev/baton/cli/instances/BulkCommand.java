@@ -37,13 +37,9 @@ import picocli.CommandLine.Spec;
         "  baton bulk cancel --key-prefix bad-deploy- --compensate --yes",
         "  baton bulk signal order-approval --status RUNNING --signal approve -d '{\"by\": \"ops\"}'"},
     exitCodeListHeading = ExitCodes.HEADING,
-    exitCodeList = {"0:done: every instance it matched was acted on", ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE,
-        ExitCodes.HELP_UNREACHABLE, "4:done, but some instances refused the action (the last reason is printed)",
-        "8:not confirmed: nothing was done"})
+    exitCodeList = {ExitCodes.HELP_BULK_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE,
+        ExitCodes.HELP_SOME_REFUSED, ExitCodes.HELP_NOT_CONFIRMED})
 public final class BulkCommand implements Callable<Integer> {
-
-  static final int SOME_REFUSED = 4;
-  static final int NOT_CONFIRMED = 8;
 
   @Parameters(index = "0", paramLabel = "cancel|retry|signal", description = "The action on each instance.")
   String action;
@@ -92,7 +88,7 @@ public final class BulkCommand implements Callable<Integer> {
     if (!yes && !confirmed(what, err)) {
       err.println("Nothing done.");
       err.flush();
-      return NOT_CONFIRMED;
+      return ExitCodes.NOT_CONFIRMED;
     }
     OperationDocument op = client.post(ApiPaths.OPERATIONS, body, OperationDocument.class);
     PrintWriter out = spec.commandLine().getOut();
@@ -110,7 +106,7 @@ public final class BulkCommand implements Callable<Integer> {
     if (op.failed() > 0) {
       err.println(op.failed() + " refused; the last: " + op.lastFailure());
       err.flush();
-      return SOME_REFUSED;
+      return ExitCodes.SOME_REFUSED;
     }
     return ExitCodes.OK;
   }
@@ -145,7 +141,7 @@ public final class BulkCommand implements Callable<Integer> {
     err.flush();
     String answer = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     if (answer == null) {
-      throw new CliException(NOT_CONFIRMED, "no answer on stdin: pass --yes to go on without asking");
+      throw new CliException(ExitCodes.NOT_CONFIRMED, "no answer on stdin: pass --yes to go on without asking");
     }
     return answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes");
   }

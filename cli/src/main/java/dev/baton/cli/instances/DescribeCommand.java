@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
 public final class DescribeCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "<id>", description = "The instance id (what start printed).")
+  @Parameters(index = "0", paramLabel = "<id>", description = "The instance id (what start printed),"
+      + " or instance/<id> as -o name prints it.")
   String id;
 
   @Mixin RuntimeOptions runtime;
@@ -30,11 +31,15 @@ public final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InstanceDocument i = runtime.client().get(ApiPaths.instance(id), InstanceDocument.class);
-    if (output.isTable()) {
-      Instances.describe(spec.commandLine().getOut(), i, Instant.now());
-    } else {
-      Documents.print(spec.commandLine().getOut(), output.format(), i);
+    InstanceDocument i = runtime.client().get(ApiPaths.instance(InstanceRows.id(id)), InstanceDocument.class);
+    var out = spec.commandLine().getOut();
+    if (output.isDocument()) {
+      Documents.print(out, output.format(), i);
+    } else if (output.isName()) {
+      out.println(InstanceRows.name(i));
+      out.flush();
+    } else { // -o wide is the same: describe shows every field already
+      Instances.describe(out, i, Instant.now());
     }
     return ExitCodes.OK;
   }

@@ -8,6 +8,7 @@ import dev.baton.httpapi.ApiPaths;
 import dev.baton.httpapi.Health;
 import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.InstanceList;
+import dev.baton.httpapi.InstanceQuery;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +32,9 @@ import picocli.CommandLine.Spec;
         "  baton get order-fulfilment --status FAILED",
         "  baton get order-fulfilment --business-key order-1 -o json",
         "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a",
-        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a --wait=5m   # exits 0 once it SUCCEEDED"},
+        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a --wait=5m   # exits 0 once it SUCCEEDED",
+        "  baton get instance 3f2b8c1e-5d0a-4c39-9a51-0f1e2d3c4b5a -w   # a row per change until it ends",
+        "  baton get -A --status RUNNING -o wide -w"},
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {ExitCodes.HELP_WAIT_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE,
         ExitCodes.HELP_FAILED, ExitCodes.HELP_COMPENSATED, ExitCodes.HELP_CANCELLED, ExitCodes.HELP_STILL_RUNNING})
@@ -43,7 +46,7 @@ public final class GetCommand implements Callable<Integer> {
   enum Status { RUNNING, SUCCEEDED, FAILED, COMPENSATING, COMPENSATED, CANCELLED }
 
   @Parameters(arity = "0..2", paramLabel = "<workflow> | instance <id>",
-      description = "A Workflow name (none: every workflow), or `instance` and an instance id.")
+      description = "A Workflow name (none: every workflow), or `instance` and an instance id (or instance/<id>).")
   List<String> args = new ArrayList<>();
 
   @Option(names = "--status", paramLabel = "STATUS", description = "Only instances in this status: ${COMPLETION-CANDIDATES}.")
@@ -57,13 +60,18 @@ public final class GetCommand implements Callable<Integer> {
   int limit;
 
   @Mixin WaitOption waitFor;
+  @Mixin WatchOption watch;
   @Mixin NamespaceOption namespace;
+  @Mixin AllNamespacesOption allNamespaces;
   @Mixin RuntimeOptions runtime;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    if (args.size() == 1 && InstanceRows.isName(args.get(0))) { // instance/<id>, as -o name prints it
+      return one(InstanceRows.id(args.get(0)));
+    }
     if (!args.isEmpty() && args.get(0).equals("instance")) {
       if (args.size() != 2) {
         throw new ParameterException(spec.commandLine(), "get instance needs an instance id: baton get instance <id>");
@@ -81,40 +89,84 @@ public final class GetCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + MAX_LIMIT + ", got " + limit);
     }
     RuntimeClient client = runtime.client();
-    List<InstanceDocument> items = args.isEmpty() ? everyWorkflow(client) : list(client, args.get(0), false);
-    items.sort(Comparator.comparing(InstanceDocument::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
-        .reversed());
-    if (items.size() > limit) {
-      items = items.subList(0, limit);
-    }
+    List<InstanceDocument> items = listing(client);
     var out = spec.commandLine().getOut();
-    if (!output.isTable()) {
+    InstanceRows rows = new InstanceRows(allNamespaces.all(), output.isWide());
+    if (watch.watch) {
+      if (items.isEmpty()) {
+        spec.commandLine().getErr().println(none() + " Watching for them (Ctrl-C to stop).");
+        spec.commandLine().getErr().flush();
+      }
+      new InstanceWatch(out, output, rows).follow(items, interval -> listing(client), all -> false, null);
+      return ExitCodes.OK;
+    }
+    if (output.isDocument()) {
       Documents.print(out, output.format(), InstanceList.of(items));
+    } else if (output.isName()) {
+      items.forEach(i -> out.println(InstanceRows.name(i)));
     } else if (items.isEmpty()) {
-      out.println("No instances" + (args.isEmpty() ? "" : " of " + namespace.namespace() + "/" + args.get(0))
-          + (status == null && businessKey == null ? "" : " match") + ".");
+      out.println(none());
     } else {
-      Instances.table(items, Instant.now()).print(out);
+      rows.table(items, Instant.now()).print(out);
     }
     out.flush();
     return ExitCodes.OK;
   }
 
+  private String none() {
+    return "No instances" + (args.isEmpty() ? "" : " of " + (allNamespaces.all() ? "" : namespace.namespace() + "/")
+        + args.get(0)) + (status == null && businessKey == null ? "" : " match") + ".";
+  }
+
+  /** What the options list, newest first, at most {@code --limit}. */
+  private List<InstanceDocument> listing(RuntimeClient client) {
+    List<InstanceDocument> items = allNamespaces.all() ? everyNamespace(client)
+        : args.isEmpty() ? everyWorkflow(client) : list(client, args.get(0), false);
+    items.sort(Comparator.comparing(InstanceDocument::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+        .reversed());
+    return items.size() > limit ? new ArrayList<>(items.subList(0, limit)) : items;
+  }
+
   private int one(String id) {
     RuntimeClient client = runtime.client();
     InstanceDocument i = client.get(ApiPaths.instance(id), InstanceDocument.class);
+    var out = spec.commandLine().getOut();
+    if (watch.watch) {
+      Instant until = waitFor.asked() ? Instant.now().plus(waitFor.wait) : null;
+      i = new InstanceWatch(out, output, new InstanceRows(false, output.isWide()))
+          .follow(List.of(i), interval -> List.of(client.getWaiting(ApiPaths.instance(id, interval),
+              InstanceDocument.class, interval)), now -> now.get(0).finished(), until).get(0);
+      return InstanceWait.exitCode(i, waitFor.asked() ? waitFor.wait : null, "get", spec.commandLine().getErr());
+    }
     if (waitFor.asked()) {
       i = InstanceWait.until(client, i, waitFor.wait);
     }
-    var out = spec.commandLine().getOut();
-    if (output.isTable()) {
-      Instances.table(List.of(i), Instant.now()).print(out);
-    } else {
+    if (output.isDocument()) {
       Documents.print(out, output.format(), i);
+    } else if (output.isName()) {
+      out.println(InstanceRows.name(i));
+    } else {
+      new InstanceRows(false, output.isWide()).table(List.of(i), Instant.now()).print(out);
     }
     out.flush();
     return waitFor.asked() ? InstanceWait.exitCode(i, waitFor.wait, "get", spec.commandLine().getErr())
         : ExitCodes.OK;
+  }
+
+  /**
+   * {@code -A}: the search across namespaces ({@code GET /api/v1/instances}), which matches a business key by its
+   * prefix: {@code -k} asks for the most it may and keeps the exact key.
+   */
+  private List<InstanceDocument> everyNamespace(RuntimeClient client) {
+    String path = new InstanceQuery(null, args.isEmpty() ? null : args.get(0), status == null ? null : status.name(),
+        businessKey, null, null, null, null, businessKey == null ? limit : InstanceQuery.MAX_LIMIT, null).path();
+    InstanceList page = client.get(path, InstanceList.class);
+    List<InstanceDocument> items = new ArrayList<>();
+    if (page.items() != null) {
+      page.items().stream().filter(i -> businessKey == null || businessKey.equals(i.businessKey()))
+          .forEach(items::add);
+    }
+    return items;
   }
 
   /** One workflow's instances; {@code quiet}: a workflow unknown in this namespace has none. */

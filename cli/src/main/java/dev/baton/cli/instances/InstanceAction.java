@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 /** {@code cancel}, {@code retry} and {@code signal}: a POST on one instance, then the instance as it is now. */
 abstract class InstanceAction implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "<id>", description = "The instance id.")
+  @Parameters(index = "0", paramLabel = "<id>", description = "The instance id (or instance/<id>, as -o name prints"
+      + " it).")
   String id;
 
   @Mixin RuntimeOptions runtime;
@@ -34,13 +35,13 @@ abstract class InstanceAction implements Callable<Integer> {
   @Override
   public Integer call() {
     Object body = body();
-    InstanceDocument i = runtime.client().post(path(id), body, InstanceDocument.class);
+    InstanceDocument i = runtime.client().post(path(InstanceRows.id(id)), body, InstanceDocument.class);
     var out = spec.commandLine().getOut();
-    if (output.isTable()) {
-      out.println(done(i));
-      out.flush();
-    } else {
+    if (output.isDocument()) {
       Documents.print(out, output.format(), i);
+    } else {
+      out.println(output.isName() ? InstanceRows.name(i) : done(i));
+      out.flush();
     }
     return ExitCodes.OK;
   }

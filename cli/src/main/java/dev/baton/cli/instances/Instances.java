@@ -30,14 +30,6 @@ final class Instances {
 
   private Instances() {}
 
-  static Table table(Iterable<InstanceDocument> instances, Instant now) {
-    Table t = new Table("ID", "WORKFLOW", "BUSINESS KEY", "STATUS", "STEP", "ATTEMPT", "AGE");
-    for (InstanceDocument i : instances) {
-      t.row(i.id(), i.workflow(), i.businessKey(), i.status(), step(i), i.attempt(), Times.age(i.createdAt(), now));
-    }
-    return t;
-  }
-
   /**
    * One line on an instance after {@code cancel}, {@code retry} or {@code signal}: "instance ID (WORKFLOW, business key
    * KEY): " and what follows.

@@ -3,9 +3,11 @@ package dev.baton.cli.instances;
 import dev.baton.cli.support.Documents;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.OutputOptions;
+import dev.baton.httpapi.InstanceDocument;
 import dev.baton.httpapi.InstanceList;
 import dev.baton.httpapi.InstanceQuery;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +27,9 @@ import picocli.CommandLine.Spec;
     footer = {"%nExamples:",
         "  baton search order-fulfilment --status FAILED --step charge --error-code CARD_DECLINED --since 24h",
         "  baton search -A --key-prefix order-42",
-        "  baton search --status RUNNING --limit 100 -o json"},
+        "  baton search --status RUNNING --limit 100 -o json",
+        "  baton search -A --status FAILED -o name | xargs -n1 baton retry",
+        "  baton search order-fulfilment --status RUNNING -w   # new and changed rows until Ctrl-C"},
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_SERVER, ExitCodes.HELP_USAGE, ExitCodes.HELP_UNREACHABLE})
 public final class SearchCommand implements Callable<Integer> {
@@ -42,6 +46,7 @@ public final class SearchCommand implements Callable<Integer> {
   @Option(names = "--cursor", paramLabel = "CURSOR", description = "The page after the one that printed it.")
   String cursor;
 
+  @Mixin WatchOption watch;
   @Mixin NamespaceOption namespace;
   @Mixin RuntimeOptions runtime;
   @Mixin OutputOptions output;
@@ -53,19 +58,35 @@ public final class SearchCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + InstanceQuery.MAX_LIMIT
           + ", got " + limit);
     }
+    RuntimeClient client = runtime.client();
     Instant now = Instant.now();
     String path = query(now).path();
-    InstanceList page = runtime.client().get(path, InstanceList.class);
+    InstanceList page = client.get(path, InstanceList.class);
     var out = spec.commandLine().getOut();
-    if (!output.isTable()) {
+    InstanceRows rows = new InstanceRows(filters.allNamespaces(), output.isWide());
+    List<InstanceDocument> items = page.items() == null ? List.of() : page.items();
+    if (watch.watch) {
+      if (items.isEmpty()) {
+        spec.commandLine().getErr().println("No instances match yet. Watching for them (Ctrl-C to stop).");
+        spec.commandLine().getErr().flush();
+      }
+      new InstanceWatch(out, output, rows).follow(items, interval -> {
+        List<InstanceDocument> next = client.get(path, InstanceList.class).items();
+        return next == null ? List.of() : next;
+      }, all -> false, null);
+      return ExitCodes.OK;
+    }
+    if (output.isDocument()) {
       Documents.print(out, output.format(), page);
-    } else if (page.items() == null || page.items().isEmpty()) {
+    } else if (output.isName()) {
+      items.forEach(i -> out.println(InstanceRows.name(i)));
+    } else if (items.isEmpty()) {
       out.println("No instances match.");
     } else {
-      Instances.table(page.items(), now).print(out);
+      rows.table(items, now).print(out);
     }
     out.flush();
-    if (page.nextCursor() != null && output.isTable()) {
+    if (page.nextCursor() != null && !output.isDocument()) {
       var err = spec.commandLine().getErr();
       err.println("More: run again with --cursor " + page.nextCursor());
       err.flush();

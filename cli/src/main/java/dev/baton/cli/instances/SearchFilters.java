@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -12,9 +13,7 @@ import picocli.CommandLine.ParameterException;
 /** The search's filters as options ({@code baton search}, {@code baton bulk}): the query's fields, set ones only. */
 public final class SearchFilters {
 
-  @Option(names = {"-A", "--all-namespaces"}, description = "Every namespace (needs the verb on"
-      + " workflows/instances cluster-wide).")
-  boolean allNamespaces;
+  @Mixin AllNamespacesOption allNamespaces;
 
   @Option(names = "--status", paramLabel = "STATUS",
       description = "Only instances in this status: ${COMPLETION-CANDIDATES}.")
@@ -44,7 +43,7 @@ public final class SearchFilters {
    */
   Map<String, String> fields(String namespace, String workflow, Instant now, CommandSpec spec) {
     Map<String, String> f = new LinkedHashMap<>();
-    put(f, "namespace", allNamespaces ? null : namespace);
+    put(f, "namespace", allNamespaces.all() ? null : namespace);
     put(f, "workflow", workflow);
     put(f, "status", status == null ? null : status.name());
     put(f, "businessKeyPrefix", keyPrefix);
@@ -53,6 +52,11 @@ public final class SearchFilters {
     put(f, "createdAfter", when("--since", since, now, spec));
     put(f, "createdBefore", when("--until", until, now, spec));
     return f;
+  }
+
+  /** {@code -A}: the search's instances come from every namespace. */
+  boolean allNamespaces() {
+    return allNamespaces.all();
   }
 
   private static void put(Map<String, String> f, String name, String value) {

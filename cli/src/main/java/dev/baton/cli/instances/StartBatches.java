@@ -105,14 +105,16 @@ final class StartBatches {
         all.add(result);
         created += result.created() ? 1 : 0;
       }
-      if (output.isTable()) {
+      if (!output.isDocument() && !output.isName()) {
         out.println("sent " + all.size() + " of " + starts.size() + " (" + created + " started, "
             + (all.size() - created) + " already existed)");
         out.flush();
       }
     }
-    if (!output.isTable()) {
+    if (output.isDocument()) {
       Documents.print(out, output.format(), new BatchStartResponse(all));
+    } else if (output.isName()) {
+      all.forEach(result -> out.println(InstanceRows.name(result.id())));
     }
     out.flush();
     return ExitCodes.OK;

@@ -78,7 +78,14 @@ public final class StartCommand implements Callable<Integer> {
         .postWithStatus(ApiPaths.instances(namespace.namespace(), workflow), request, InstanceDocument.class);
     var out = spec.commandLine().getOut();
     InstanceDocument i = r.body();
-    if (!output.isTable()) {
+    if (output.isName()) { // instance/<id>, once started (and, with --wait, once ended)
+      InstanceDocument shown = waitFor.asked() ? InstanceWait.until(runtime.client(), i, waitFor.wait) : i;
+      out.println(InstanceRows.name(shown));
+      out.flush();
+      return waitFor.asked() ? InstanceWait.exitCode(shown, waitFor.wait, "start", spec.commandLine().getErr())
+          : ExitCodes.OK;
+    }
+    if (output.isDocument()) {
       if (waitFor.asked()) { // one document, the instance as it ended (or as it was when the wait was over)
         InstanceDocument ended = InstanceWait.until(runtime.client(), i, waitFor.wait);
         Documents.print(out, output.format(), ended);

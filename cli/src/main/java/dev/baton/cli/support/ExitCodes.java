@@ -2,7 +2,8 @@ package dev.baton.cli.support;
 
 /**
  * What {@code baton}'s exit codes mean, for scripts: the same for every command over the runtime or the broker.
- * The {@code HELP_*} lines are what {@code --help} lists.
+ * The {@code HELP_*} lines are what {@code --help} lists; cli/README.md's table lists every code (ExitCodesReadmeTest
+ * keeps the two equal).
  */
 public final class ExitCodes {
 
@@ -22,6 +23,10 @@ public final class ExitCodes {
   public static final int CANCELLED = 6;
   /** {@code --wait}: the wait was over and the instance had not ended (still RUNNING or COMPENSATING). */
   public static final int STILL_RUNNING = 7;
+  /** {@code bulk}: done, but some instances refused the action (the same number as {@link #FAILED}). */
+  public static final int SOME_REFUSED = 4;
+  /** {@code bulk}: the operation was not confirmed, so nothing was done. */
+  public static final int NOT_CONFIRMED = 8;
 
   public static final String HEADING = "%nExit codes:%n";
   public static final String HELP_OK = "0:done";
@@ -33,6 +38,10 @@ public final class ExitCodes {
   public static final String HELP_COMPENSATED = "5:with --wait: the instance ended COMPENSATED (a step failed, the"
       + " completed steps were undone)";
   public static final String HELP_CANCELLED = "6:with --wait: the instance ended CANCELLED";
+  public static final String HELP_BULK_OK = "0:done: every instance it matched was acted on";
+  public static final String HELP_SOME_REFUSED = "4:done, but some instances refused the action (the last reason is"
+      + " printed)";
+  public static final String HELP_NOT_CONFIRMED = "8:not confirmed: nothing was done";
   public static final String HELP_STILL_RUNNING = "7:with --wait: the wait was over before the instance ended (it is"
       + " still RUNNING or COMPENSATING)";
 

@@ -8,8 +8,6 @@ import java.util.List;
 /** A plain-text table like kubectl's: upper-case headers, columns padded and three spaces apart. */
 public final class Table {
 
-  private static final String GAP = "   ";
-
   private final List<String> headers;
   private final List<List<String>> rows = new ArrayList<>();
 
@@ -30,26 +28,7 @@ public final class Table {
   }
 
   public void print(PrintWriter out) {
-    int[] widths = new int[headers.size()];
-    for (int i = 0; i < widths.length; i++) {
-      widths[i] = headers.get(i).length();
-      for (List<String> row : rows) {
-        widths[i] = Math.max(widths[i], row.get(i).length());
-      }
-    }
-    line(out, headers, widths);
-    rows.forEach(row -> line(out, row, widths));
-    out.flush();
-  }
-
-  private static void line(PrintWriter out, List<String> cells, int[] widths) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < cells.size(); i++) {
-      sb.append(cells.get(i));
-      if (i < cells.size() - 1) {
-        sb.append(" ".repeat(widths[i] - cells.get(i).length())).append(GAP);
-      }
-    }
-    out.println(sb.toString().stripTrailing());
+    new StreamedTable(headers.toArray(String[]::new)).print(out,
+        rows.stream().map(row -> (Object[]) row.toArray()).toList());
   }
 }
