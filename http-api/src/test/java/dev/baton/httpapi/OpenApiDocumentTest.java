@@ -139,6 +139,11 @@ class OpenApiDocumentTest {
     assertValid("OperationDocument", new OperationDocument("3f2b8c1e-0000-4000-8000-000000000004", "retry",
         Map.of("workflow", "order"), OperationDocument.RUNNING, 10, 4, 0, null, "ann", AT, null));
     assertValid("Liveness", new Liveness(Health.UP));
+    // Strict in the tests: a field the mapper would write but the schema does not describe is caught.
+    assertThat(SCHEMAS.errors("ErrorBody", Json.read("{\"error\": \"NotFound\", \"message\": \"m\", \"x\": 1}")))
+        .isNotEmpty();
+    assertThat(SCHEMAS.errors("InstanceDocument", ((ObjectNode) Json.MAPPER.valueToTree(full)).put("id", 7)))
+        .isNotEmpty();
   }
 
   @Test
