@@ -195,7 +195,8 @@ public final class ApiOperations {
           + " by the wait for it, now or when the instance gets there.", Access.TOKEN, List.of(INSTANCE_ID, SIGNAL),
           Object.class, true, true, List.of(
               Response.json(202, "Stored for the instance.", InstanceDocument.class),
-              BAD_REQUEST, NO_INSTANCE, Response.error(409, "The instance has ended."), TOO_LARGE, REUSED_KEY,
+              BAD_REQUEST, NO_INSTANCE, Response.error(409, "The instance has ended, or holds 100 signals no wait"
+                  + " has consumed."), TOO_LARGE, REUSED_KEY,
               UNAVAILABLE)),
       new Operation("POST", ApiPaths.OPERATIONS, "createOperation", "Act on every instance a search finds (cancel,"
           + " retry or signal), or count them with dryRun.", Access.TOKEN, List.of(), OperationRequest.class, true,
