@@ -190,6 +190,13 @@ final class OpenApiGeneration {
             Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES)
         .without(Option.SCHEMA_VERSION_INDICATOR);
     config.forTypesInGeneral().withCustomDefinitionProvider(new InPlaceTypes());
+    // A nested type is named with the type it is in (BatchStartResponseResult, not Result): clients generated from
+    // the document get class names that say what they are.
+    config.forTypesInGeneral().withDefinitionNamingStrategy((key, context) -> {
+      Class<?> type = key.getType().getErasedType();
+      return type.getEnclosingClass() == null ? type.getSimpleName()
+          : type.getEnclosingClass().getSimpleName() + type.getSimpleName();
+    });
     config.forFields().withRequiredCheck(field -> !isRequest(field) && alwaysWritten(field));
     config.forFields().withNullableCheck(field -> !field.getType().isPrimitive() && (isRequest(field)
         ? !required(field) : alwaysWritten(field)));
