@@ -26,6 +26,8 @@ public final class ApiPaths {
   public static final String CANCEL = INSTANCE + "/cancel";
   public static final String RETRY = INSTANCE + "/retry";
   public static final String SIGNAL = INSTANCE + "/signals/{signal}";
+  /** The longest signal name the runtime takes, in the path or in a bulk operation. */
+  public static final int MAX_SIGNAL_NAME = 253;
   /** Bulk operations: an action on every instance a search finds (POST), and one of them (GET). */
   public static final String OPERATIONS = "/api/v1/operations";
   public static final String OPERATION = OPERATIONS + "/{id}";
@@ -40,6 +42,8 @@ public final class ApiPaths {
   /** Liveness: the process answers. */
   public static final String LIVE = "/livez";
   public static final String METRICS = "/metrics";
+  /** This API described in OpenAPI 3.1 ({@link ApiOperations}). */
+  public static final String OPENAPI = "/api/v1/openapi.json";
 
   private ApiPaths() {}
 

@@ -1,5 +1,6 @@
 package dev.baton.httpapi;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -10,7 +11,7 @@ import java.util.List;
  * {@value #MAX_INSTANCES} starts, each checked as a single start is; one bad item refuses the whole batch (nothing is
  * started), naming the item.
  */
-public record BatchStartRequest(List<StartRequest> instances) {
+public record BatchStartRequest(@JsonProperty(required = true) List<StartRequest> instances) {
 
   public static final int MAX_INSTANCES = 1000;
   private static final String SHAPE = "{\"instances\": [{\"businessKey\": \"...\", \"input\": {...}}, ...]}";

@@ -34,7 +34,8 @@ public record InstanceQuery(String namespace, String workflow, String status, St
   /** The statuses an instance can have, as the API writes them. */
   public static final Set<String> STATUSES = Set.of("RUNNING", "COMPENSATING", "SUCCEEDED", "FAILED", "COMPENSATED",
       "CANCELLED");
-  private static final Set<String> PARAMETERS = Set.of("namespace", "workflow", "status", "businessKeyPrefix",
+  /** The query parameters a search takes: an unknown one is refused. */
+  public static final Set<String> PARAMETERS = Set.of("namespace", "workflow", "status", "businessKeyPrefix",
       "step", "errorCode", "createdAfter", "createdBefore", "limit", "cursor");
 
   /** Where a page stopped: the last instance it showed, by creation time then id, newest first. */

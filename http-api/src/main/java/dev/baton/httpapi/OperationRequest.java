@@ -1,5 +1,7 @@
 package dev.baton.httpapi;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
@@ -14,13 +16,14 @@ import java.util.Set;
  * least one of them: an operation on every instance there is has to be asked for field by field.
  *
  * @param filter the search's fields as given, for the operation's record
- * @param query the search those fields make
+ * @param query the search those fields make (not a field of the body: made from {@code filter})
  * @param compensate a cancel's: undo the completed steps first
  * @param signal a signal's name; null for the other actions
  * @param body a signal's body (any JSON), or null
  * @param dryRun only count what the filter finds: nothing is created or changed
  */
-public record OperationRequest(String action, Map<String, String> filter, InstanceQuery query, boolean compensate,
+public record OperationRequest(@JsonProperty(required = true) String action,
+    @JsonProperty(required = true) Map<String, String> filter, @JsonIgnore InstanceQuery query, boolean compensate,
     String signal, JsonNode body, boolean dryRun) {
 
   public static final Set<String> ACTIONS = Set.of("cancel", "retry", "signal");
@@ -66,8 +69,9 @@ public record OperationRequest(String action, Map<String, String> filter, Instan
       throw new InvalidRequest("compensate belongs to a cancel");
     }
     String signal = json.path("signal").asText(null);
-    if (action.equals("signal") && (signal == null || signal.isBlank() || signal.length() > 253)) {
-      throw new InvalidRequest("a signal operation needs signal: the signal's name, 1 to 253 characters");
+    if (action.equals("signal") && (signal == null || signal.isBlank() || signal.length() > ApiPaths.MAX_SIGNAL_NAME)) {
+      throw new InvalidRequest("a signal operation needs signal: the signal's name, 1 to " + ApiPaths.MAX_SIGNAL_NAME
+          + " characters");
     }
     if (!action.equals("signal") && (signal != null || json.has("body"))) {
       throw new InvalidRequest("signal and body belong to a signal operation");

@@ -1,5 +1,6 @@
 package dev.baton.httpapi;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
@@ -8,7 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /** The body of a start: {@code {"businessKey": "...", "input": {...}}}, checked field by field. */
-public record StartRequest(String businessKey, ObjectNode input) {
+public record StartRequest(@JsonProperty(required = true) String businessKey, ObjectNode input) {
 
   public static final int MAX_BUSINESS_KEY = 256;
   private static final Set<String> FIELDS = Set.of("businessKey", "input");

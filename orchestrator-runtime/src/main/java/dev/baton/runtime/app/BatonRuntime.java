@@ -316,6 +316,14 @@ public final class BatonRuntime implements AutoCloseable {
     return http.port();
   }
 
+  /** The routes the HTTP API registered ({@link HttpApi#routes()}), for the test that holds them to the API's table. */
+  public Set<String> httpRoutes() {
+    if (http == null) {
+      throw new IllegalStateException("the runtime is not running");
+    }
+    return http.routes();
+  }
+
   /** The meters, for embedding (e.g. {@code baton dev}) and tests. */
   public RuntimeMetrics metrics() {
     return metrics;

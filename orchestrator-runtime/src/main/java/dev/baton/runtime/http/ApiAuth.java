@@ -1,5 +1,6 @@
 package dev.baton.runtime.http;
 
+import dev.baton.httpapi.ApiPaths;
 import dev.baton.runtime.http.auth.Caller;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bearer tokens for the HTTP API ({@code Authorization: Bearer <token>}). With a token configured every request
- * needs it, except {@code GET /healthz} and {@code GET /livez} (probes); a second, read-only token may call GET and HEAD only (403 on
+ * needs it, except {@code GET /healthz} and {@code GET /livez} (probes) and the API's OpenAPI document; a second, read-only token may call GET and HEAD only (403 on
  * anything else). {@code /metrics} is open unless a read-only token is configured, then either token reads it.
  * Without any token the API is open (what {@code baton dev} does by default). Tokens are compared in constant time
  * (as SHA-256 digests, so their length does not leak either) and never logged. The web UI under {@code /ui/} is not
@@ -25,6 +26,7 @@ public final class ApiAuth {
   private static final String HEALTH = "/healthz";
   private static final String LIVENESS = "/livez";
   private static final String METRICS = "/metrics";
+  private static final String OPENAPI = ApiPaths.OPENAPI;
   private static final String UI = "/ui";
   private static final String CHALLENGE = "Bearer realm=\"baton\"";
 
@@ -118,7 +120,8 @@ public final class ApiAuth {
       return; // the UI's own sign-in (a form and a cookie, not a header a browser cannot send)
     }
     boolean read = "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
-    if (read && (HEALTH.equals(path) || LIVENESS.equals(path) || METRICS.equals(path) && readOnly == null)) {
+    if (read && (HEALTH.equals(path) || LIVENESS.equals(path) || OPENAPI.equals(path)
+        || METRICS.equals(path) && readOnly == null)) {
       return;
     }
     String header = ctx.header("Authorization");

@@ -4,6 +4,7 @@ import dev.baton.httpapi.ApiPaths;
 import dev.baton.httpapi.ErrorBody;
 import dev.baton.httpapi.Health;
 import dev.baton.httpapi.InvalidRequest;
+import dev.baton.httpapi.Liveness;
 import dev.baton.runtime.definitions.RouteTable;
 import dev.baton.runtime.definitions.WorkflowWatcher;
 import dev.baton.runtime.engine.BulkOperations;
@@ -19,9 +20,11 @@ import dev.baton.runtime.store.StepStore;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,7 +105,8 @@ public final class HttpApi implements AutoCloseable {
       config.routes.get(ApiPaths.HEALTH, ctx -> health(ctx, p.health()));
       // Liveness only: the process answers. A database or broker outage must not get the pod restarted (the
       // runtime waits and reconnects by itself); that is what /healthz, the readiness probe, reports.
-      config.routes.get(ApiPaths.LIVE, ctx -> ctx.json(java.util.Map.of("status", "UP")));
+      config.routes.get(ApiPaths.LIVE, ctx -> InstanceRoutes.respond(ctx, 200, new Liveness(Health.UP)));
+      config.routes.get(ApiPaths.OPENAPI, OpenApiRoute::document);
       config.routes.get(ApiPaths.METRICS, ctx -> {
         // OpenMetrics when the scraper asks for it (Prometheus does by default): the format that carries exemplars.
         boolean openMetrics = String.valueOf(ctx.header("Accept")).contains("application/openmetrics-text");
@@ -141,6 +145,18 @@ public final class HttpApi implements AutoCloseable {
 
   public int port() {
     return app.port();
+  }
+
+  /**
+   * Every route registered, as {@code "GET /api/v1/instances/{id}"}: the API's and the web UI's pages (for the test
+   * that holds the API's to its OpenAPI table, {@code ApiOperations}).
+   */
+  public Set<String> routes() {
+    Set<String> routes = new TreeSet<>();
+    app.unsafe.internalRouter.allHttpHandlers().stream()
+        .filter(h -> HandlerType.commonHttp().contains(h.endpoint.method)) // not the before-handlers (security)
+        .forEach(h -> routes.add(h.endpoint.method.name() + " " + h.endpoint.path));
+    return routes;
   }
 
   /** Answers the requests waiting for an instance's end with its state now, then stops serving. */

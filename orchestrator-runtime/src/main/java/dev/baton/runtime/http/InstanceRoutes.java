@@ -39,9 +39,9 @@ import java.util.concurrent.CompletionException;
 /** The instance endpoints of docs/design.md#interfaces. */
 final class InstanceRoutes {
 
-  static final int DEFAULT_LIMIT = 50;
-  static final int MAX_LIMIT = 500;
-  static final int MAX_SIGNAL = 253;
+  static final int DEFAULT_LIMIT = InstanceQuery.DEFAULT_LIMIT;
+  static final int MAX_LIMIT = InstanceQuery.MAX_LIMIT;
+  static final int MAX_SIGNAL = ApiPaths.MAX_SIGNAL_NAME;
 
   private final Database database;
   private final InstanceStore instances;

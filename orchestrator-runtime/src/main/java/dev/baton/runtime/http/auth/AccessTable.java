@@ -15,7 +15,8 @@ import java.util.Optional;
  * <p>Reads are {@code get} (one instance) and {@code list} (a Workflow's instances; a search, in the namespace it
  * names or cluster-wide; the operator's counts and routes, cluster-wide), a start is {@code create} (single or batch), a signal or retry {@code update}, a cancel
  * {@code delete}, all on {@code workflows/instances}; replaying dead letters is {@code create} on
- * {@code workerservices/deadletters}. {@code whoami} needs a valid token only. Probes and {@code /metrics} are open;
+ * {@code workerservices/deadletters}. {@code whoami} needs a valid token only. Probes, {@code /metrics} and the
+ * OpenAPI document are open;
  * the UI's sign-in pages and assets too.
  * A route that is not in the table is refused: a new route has to say what it needs.
  */
@@ -61,6 +62,8 @@ public final class AccessTable {
       open("GET", ApiPaths.HEALTH),
       open("GET", ApiPaths.LIVE),
       open("GET", ApiPaths.METRICS),
+      // The API's description: what it takes and answers, no data; tools (client generators) fetch it untokened.
+      open("GET", ApiPaths.OPENAPI),
       // The web UI: its pages read and act as the API does.
       allowed("GET", "/ui/", "list", Resource.INSTANCES, Scope.EACH_NAMESPACE),
       allowed("GET", "/ui/workflows/{ns}/{name}", "list", Resource.INSTANCES, Scope.WORKFLOW),

@@ -3,6 +3,7 @@ package dev.baton.runtime.http.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.httpapi.ApiOperations;
 import dev.baton.httpapi.ApiPaths;
 import java.util.Map;
 import java.util.Optional;
@@ -164,5 +165,19 @@ class AccessTableTest {
 
     assertThatThrownBy(() -> GATE.question(replay, n -> null, n -> "q.payment.pay"))
         .isInstanceOfSatisfying(AccessRefused.class, e -> assertThat(e.status()).isEqualTo(400));
+  }
+
+  /**
+   * The table and the OpenAPI document say the same of each operation: open (no token asked for) where the document
+   * asks for none or makes it optional ({@code /metrics}), a token everywhere else; and every operation is listed.
+   */
+  @Test
+  void everyOperationOfTheApiIsListedAndOpenWhereTheDocumentSaysSo() {
+    for (ApiOperations.Operation op : ApiOperations.ALL) {
+      AccessTable.Need need = AccessTable.need(op.method(), op.path());
+      assertThat(need).as(op.route()).isNotInstanceOf(AccessTable.Need.Unlisted.class);
+      assertThat(need instanceof AccessTable.Need.Open).as(op.route())
+          .isEqualTo(op.access() != ApiOperations.Access.TOKEN);
+    }
   }
 }
