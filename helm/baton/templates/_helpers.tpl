@@ -313,7 +313,7 @@ topologySpreadConstraints:
   {{- if not (hasKey . "labelSelector") }}
   {{- $constraint = merge (dict "labelSelector" (dict "matchLabels" (include "baton.selectorLabels" (dict "root" $.root "component" $.component) | fromYaml))) . }}
   {{- end }}
-  - {{- toYaml $constraint | nindent 4 }}
+  - {{ toYaml $constraint | nindent 4 | trim }}
   {{- end }}
 {{- end }}
 {{- end }}
