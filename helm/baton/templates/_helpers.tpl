@@ -281,7 +281,7 @@ subjects:
 
 {{/*
 Pod-level settings both Deployments share: pull secrets, priority, pod security context and scheduling. Call with
-(dict "root" $ "values" .Values.operator); renders at the indentation of the pod spec's fields.
+(dict "root" $ "values" .Values.operator "component" "operator"); renders at the indentation of the pod spec's fields.
 */}}
 {{- define "baton.podSettings" -}}
 {{- with .root.Values.imagePullSecrets }}
@@ -307,6 +307,83 @@ affinity:
 {{- end }}
 {{- with .values.topologySpreadConstraints }}
 topologySpreadConstraints:
-  {{- toYaml . | nindent 2 }}
+  {{- range . }}
+  {{- /* A constraint without a labelSelector counts this component's pods: its selector labels. */}}
+  {{- $constraint := . }}
+  {{- if not (hasKey . "labelSelector") }}
+  {{- $constraint = merge (dict "labelSelector" (dict "matchLabels" (include "baton.selectorLabels" (dict "root" $.root "component" $.component) | fromYaml))) . }}
+  {{- end }}
+  - {{ toYaml $constraint | nindent 4 | trim }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+CA certificates the pods trust, each from a Secret's ca.crt: the broker's (rabbitmq.tls.caSecret; both components, file
+named by BATON_RABBITMQ_CA_FILE: the operator's management API calls, the runtime's amqps:// connections) and the
+database's (runtime.database.caSecret; the runtime, file named by the JDBC URL's sslrootcert). Call the mount and the
+volume with (dict "name" "broker-ca" "secret" .Values.rabbitmq.tls.caSecret); both render nothing without a secret.
+*/}}
+{{- define "baton.caDir" -}}/etc/baton/{{ . }}{{- end }}
+
+{{- define "baton.caMount" -}}
+{{- if .secret }}
+- name: {{ .name }}
+  mountPath: {{ include "baton.caDir" .name }}
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{- define "baton.caVolume" -}}
+{{- if .secret }}
+- name: {{ .name }}
+  secret:
+    secretName: {{ .secret | quote }}
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end }}
+
+{{- define "baton.brokerCaEnv" -}}
+{{- if .Values.rabbitmq.tls.caSecret }}
+- name: BATON_RABBITMQ_CA_FILE
+  value: {{ printf "%s/ca.crt" (include "baton.caDir" "broker-ca") | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+The runtime's JDBC URL: runtime.database.url, and with runtime.database.caSecret the driver's sslrootcert pointing at
+the mounted CA, plus sslmode=verify-full unless the URL chooses its own sslmode.
+*/}}
+{{- define "baton.databaseUrl" -}}
+{{- $db := .Values.runtime.database }}
+{{- if $db.caSecret }}
+{{- if contains "sslrootcert=" $db.url }}
+{{- fail "runtime.database.url names an sslrootcert and runtime.database.caSecret mounts one: keep one of the two" }}
+{{- end }}
+{{- $params := list (printf "sslrootcert=%s/ca.crt" (include "baton.caDir" "database-ca")) }}
+{{- if not (contains "sslmode=" $db.url) }}
+{{- $params = prepend $params "sslmode=verify-full" }}
+{{- end }}
+{{- printf "%s%s%s" $db.url (ternary "&" "?" (contains "?" $db.url)) (join "&" $params) }}
+{{- else }}
+{{- $db.url }}
+{{- end }}
+{{- end }}
+
+{{/*
+The Prometheus Operator scrape config the chart makes, as YAML: kind (ServiceMonitor or PodMonitor) and settings (its
+values: namespace, labels, interval, scrapeTimeout); empty when neither is enabled. Read with fromYaml.
+*/}}
+{{- define "baton.monitor" -}}
+{{- $sm := .Values.metrics.serviceMonitor }}
+{{- $pm := .Values.metrics.podMonitor }}
+{{- if and $sm.enabled $pm.enabled }}
+{{- fail "metrics.serviceMonitor.enabled and metrics.podMonitor.enabled: choose one, or Prometheus scrapes every pod twice" }}
+{{- else if $sm.enabled }}
+{{- toYaml (dict "kind" "ServiceMonitor" "settings" $sm) }}
+{{- else if $pm.enabled }}
+{{- toYaml (dict "kind" "PodMonitor" "settings" $pm) }}
 {{- end }}
 {{- end }}

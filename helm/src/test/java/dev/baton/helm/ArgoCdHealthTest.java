@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -60,11 +63,26 @@ class ArgoCdHealthTest {
     String script = Files.readString(Chart.dir().resolve("argocd/health.lua"));
     JsonNode data = YAML.readTree(Chart.dir().resolve("argocd/argocd-cm-patch.yaml").toFile()).path("data");
 
-    for (String kind : List.of("Workflow", "WorkerService", "RetryPolicy")) {
-      assertThat(data.path("resource.customizations.health.baton.dev_" + kind).asText()).as(kind)
-          .isEqualTo(script.endsWith("\n") ? script : script + "\n");
+    // One key per kind the chart installs (crds/), Argo CD's <group>_<kind>, each holding the script as it is.
+    List<String> keys = new ArrayList<>();
+    data.fieldNames().forEachRemaining(keys::add);
+    assertThat(keys).containsExactlyInAnyOrderElementsOf(crdKinds().stream()
+        .map(kind -> "resource.customizations.health." + kind).toList()).hasSize(3);
+    for (String key : keys) {
+      assertThat(data.path(key).asText()).as(key).isEqualTo(script.endsWith("\n") ? script : script + "\n");
     }
-    assertThat(data.size()).isEqualTo(3);
+  }
+
+  /** {@code <group>_<kind>} of every CRD in the chart's crds/. */
+  private static List<String> crdKinds() throws IOException {
+    try (Stream<Path> files = Files.list(Chart.dir().resolve("crds"))) {
+      List<String> kinds = new ArrayList<>();
+      for (Path file : files.sorted().toList()) {
+        JsonNode spec = YAML.readTree(file.toFile()).path("spec");
+        kinds.add(spec.path("group").asText() + "_" + spec.at("/names/kind").asText());
+      }
+      return kinds;
+    }
   }
 
   /** JSON as Argo CD hands it to Lua: objects and arrays as tables (arrays from index 1), scalars as values. */

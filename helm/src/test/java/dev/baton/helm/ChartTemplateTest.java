@@ -2,6 +2,7 @@ package dev.baton.helm;
 
 import static dev.baton.helm.Rendered.container;
 import static dev.baton.helm.Rendered.env;
+import static dev.baton.helm.Rendered.plainValues;
 import static dev.baton.helm.Rendered.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,17 +69,10 @@ class ChartTemplateTest {
     Map<String, String> operator = plainValues(chart.operator());
     assertThat(OperatorSettings.fromEnvironment(operator).managementUrl()).isNotBlank();
     assertThat(SettingsReader.read(operator, LogFormat::read)).isNotNull();
-    chart.find(Deployment.class, Chart.RELEASE + "-runtime").map(ChartTemplateTest::plainValues).ifPresent(runtime -> {
+    chart.find(Deployment.class, Chart.RELEASE + "-runtime").map(Rendered::plainValues).ifPresent(runtime -> {
       assertThat(RuntimeSettings.fromEnvironment(runtime).httpPort()).isPositive();
       assertThat(SettingsReader.read(runtime, LogFormat::read)).isNotNull();
     });
-  }
-
-  private static Map<String, String> plainValues(Deployment deployment) {
-    Map<String, String> plain = new java.util.HashMap<>();
-    env(deployment).values().stream().filter(v -> v.getValue() != null)
-        .forEach(v -> plain.put(v.getName(), v.getValue()));
-    return plain;
   }
 
   @ParameterizedTest
@@ -168,7 +162,7 @@ class ChartTemplateTest {
           .containsKey("app.kubernetes.io/component");
       switch (o.getKind()) {
         case "ClusterRole", "ClusterRoleBinding" -> assertThat(o.getMetadata().getNamespace()).isNull();
-        case "Role", "RoleBinding", "ServiceMonitor", "ConfigMap" -> assertThat(o.getMetadata().getNamespace()).isNotBlank();
+        case "Role", "RoleBinding", "ServiceMonitor", "PodMonitor", "ConfigMap" -> assertThat(o.getMetadata().getNamespace()).isNotBlank();
         default -> assertThat(o.getMetadata().getNamespace()).as("namespace of %s/%s", o.getKind(),
             o.getMetadata().getName()).isEqualTo(Chart.NAMESPACE);
       }
@@ -292,20 +286,6 @@ class ChartTemplateTest {
 
     assertThat(value(chart.operator(), "BATON_NAMESPACES")).isEqualTo("team-a,team-b");
     assertThat(value(chart.runtime(), "BATON_NAMESPACES")).isEqualTo("team-a,team-b");
-  }
-
-  @Test
-  void brokerTlsAndItsCaReachTheOperator() {
-    assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKeys("BATON_RABBITMQ_TLS",
-        "BATON_RABBITMQ_CA_FILE");
-    Deployment operator = Chart.template(ValueSet.DEFAULTS, Map.of("rabbitmq.tls.enabled", true,
-        "rabbitmq.tls.caSecret", "broker-ca", "rabbitmq.port", 5671)).operator();
-    assertThat(value(operator, "BATON_RABBITMQ_TLS")).isEqualTo("true");
-    assertThat(value(operator, "BATON_RABBITMQ_PORT")).isEqualTo("5671");
-    assertThat(value(operator, "BATON_RABBITMQ_CA_FILE")).isEqualTo("/etc/baton/broker-ca/ca.crt");
-    assertThat(operator.getSpec().getTemplate().getSpec().getVolumes())
-        .anySatisfy(v -> assertThat(v.getSecret()).isNotNull()
-            .satisfies(secret -> assertThat(secret.getSecretName()).isEqualTo("broker-ca")));
   }
 
   @Test

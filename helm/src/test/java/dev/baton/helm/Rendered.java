@@ -57,6 +57,11 @@ record Rendered(String yaml, List<HasMetadata> objects) {
         + " in the rendered chart; it has " + names()));
   }
 
+  /** The objects of a kind as JSON trees, whatever model class fabric8 read them into (Gateway API's, say, or none). */
+  List<JsonNode> trees(String kind) {
+    return ofKind(kind).stream().map(o -> SERIALIZATION.convertValue(o, JsonNode.class)).toList();
+  }
+
   List<GenericKubernetesResource> generic(String kind) {
     return ofKind(kind).stream().map(GenericKubernetesResource.class::cast).toList();
   }
@@ -85,6 +90,14 @@ record Rendered(String yaml, List<HasMetadata> objects) {
         .collect(Collectors.toMap(EnvVar::getName, e -> e, (a, b) -> {
           throw new AssertionError("env " + a.getName() + " is set twice in " + deployment.getMetadata().getName());
         }, java.util.LinkedHashMap::new));
+  }
+
+  /** The variables with plain values, as the process reads its environment (the settings classes take such a map). */
+  static Map<String, String> plainValues(Deployment deployment) {
+    Map<String, String> plain = new java.util.HashMap<>();
+    env(deployment).values().stream().filter(v -> v.getValue() != null)
+        .forEach(v -> plain.put(v.getName(), v.getValue()));
+    return plain;
   }
 
   static String value(Deployment deployment, String name) {

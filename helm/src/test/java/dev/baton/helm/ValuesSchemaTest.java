@@ -66,6 +66,12 @@ class ValuesSchemaTest {
     "runtime.auth.mode                  | oidc",
     "runtime.auth.audiences             | baton",
     "runtime.auth.trustedProxy          | yes",
+    "runtime.ingress.pathType           | Regex",
+    "runtime.ingress.path               | baton",
+    "runtime.httpRoute.path             | /baton/",
+    "metrics.podMonitor.enabled         | on",
+    "runtime.database.caSecret          | 5",
+    "operator.topologySpreadConstraints | zone",
   })
   void aWrongValueFailsLintAndTemplate(String key, String value, @TempDir Path scratch) {
     Object typed = value.matches("\\d+") ? (Object) Integer.parseInt(value) : value;
@@ -88,11 +94,18 @@ class ValuesSchemaTest {
 
   @Test
   void rightValuesPass(@TempDir Path scratch) {
-    LintResult lint = Chart.lint(Map.of("operator.replicas", 2, "runtime.logFormat", "json",
-        "metrics.prometheusRule.enabled", true, "networkPolicy.enabled", true,
-        "operator.tenancy", "shop=order-*,cart; payments=payment", "operator.tenancyOpen", true,
-        "runtime.auth.mode", "token", "runtime.auth.audiences", List.of("baton", "https://baton.example.com"),
-        "runtime.auth.trustedProxy", true), scratch);
+    LintResult lint = Chart.lint(Map.ofEntries(Map.entry("operator.replicas", 2),
+        Map.entry("runtime.logFormat", "json"), Map.entry("metrics.prometheusRule.enabled", true),
+        Map.entry("networkPolicy.enabled", true), Map.entry("operator.tenancy", "shop=order-*,cart; payments=payment"),
+        Map.entry("operator.tenancyOpen", true), Map.entry("runtime.auth.mode", "token"),
+        Map.entry("runtime.auth.audiences", List.of("baton", "https://baton.example.com")),
+        Map.entry("runtime.auth.trustedProxy", true), Map.entry("metrics.podMonitor.enabled", true),
+        Map.entry("runtime.database.caSecret", "baton-db-ca"), Map.entry("rabbitmq.tls.caSecret", "broker-ca"),
+        Map.entry("runtime.ingress.enabled", true), Map.entry("runtime.ingress.hosts", List.of("baton.example.com")),
+        Map.entry("runtime.httpRoute.enabled", true), Map.entry("runtime.httpRoute.path", "/baton"),
+        Map.entry("runtime.httpRoute.parentRefs", List.of(Map.of("name", "public"))),
+        Map.entry("operator.topologySpreadConstraints", List.of(Map.of("maxSkew", 1,
+            "topologyKey", "kubernetes.io/hostname", "whenUnsatisfiable", "ScheduleAnyway")))), scratch);
     assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
   }
 

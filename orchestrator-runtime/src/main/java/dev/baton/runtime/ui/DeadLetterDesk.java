@@ -3,6 +3,8 @@ package dev.baton.runtime.ui;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.http.client.Client;
 import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.JdkHttpClientHttpLayer;
+import dev.baton.contract.TlsTrust;
 import dev.baton.deadletters.DeadLetterBrowser.QueueCount;
 import dev.baton.deadletters.DeadLetterBrowser;
 import dev.baton.deadletters.DeadLetterQueue;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
 
 /**
  * The dead-letter page's access to the broker: queues and peeked messages through the management API, replays
@@ -47,6 +50,8 @@ public final class DeadLetterDesk {
    * @param managementUrl e.g. {@code http://127.0.0.1:15672/api/}; null: the page says how to configure it
    * @param amqpUri the runtime's broker URI (its vhost is where the parking lots are)
    * @param username user for both the management API and the replay connection
+   * @param caFile PEM file of the broker's CA (BATON_RABBITMQ_CA_FILE), trusted for an https management API and an
+   *     amqps:// replay connection; null: the JVM's trust store
    * @param amqpAddresses the cluster's nodes, as the runtime's own connections use them
    */
   public static DeadLetterDesk of(String managementUrl, String amqpUri, String username, String password,
@@ -62,7 +67,13 @@ public final class DeadLetterDesk {
         username = username == null ? uri.getUsername() : username;
         password = password == null ? uri.getPassword() : password;
       }
-      Client client = new Client(new ClientParameters().url(managementUrl).username(username).password(password));
+      ClientParameters parameters = new ClientParameters().url(managementUrl).username(username).password(password);
+      if (caFile != null && !caFile.isBlank()) { // the broker's CA signs its management API's certificate too (https)
+        SSLContext tls = TlsTrust.context(caFile);
+        parameters.httpLayerFactory(JdkHttpClientHttpLayer.configure().clientBuilderConsumer(b -> b.sslContext(tls))
+            .create());
+      }
+      Client client = new Client(parameters);
       return new DeadLetterDesk(new DeadLetterBrowser(client, vhostOf(amqpUri)),
           new AmqpConnector(amqpUri, username, password, caFile, amqpAddresses), null);
     } catch (Exception e) { // the message of a URI parser may quote the URI, with its password: not shown
