@@ -100,11 +100,16 @@ class IngressTest {
     JsonNode rule = onlyRule(route(Chart.template(ValueSet.DEFAULTS, with(PARENT, "runtime.httpRoute.path", "/baton"))));
 
     assertThat(rule.at("/matches/0/path/value").asText()).isEqualTo("/baton");
-    assertThat(rule.path("filters")).singleElement().satisfies(filter -> {
-      assertThat(filter.path("type").asText()).isEqualTo("URLRewrite");
-      assertThat(filter.at("/urlRewrite/path/type").asText()).isEqualTo("ReplacePrefixMatch");
-      assertThat(filter.at("/urlRewrite/path/replacePrefixMatch").asText()).isEqualTo("/");
-    });
+    assertThat(rule.path("filters")).hasSize(2);
+    JsonNode rewrite = rule.at("/filters/0");
+    assertThat(rewrite.path("type").asText()).isEqualTo("URLRewrite");
+    assertThat(rewrite.at("/urlRewrite/path/type").asText()).isEqualTo("ReplacePrefixMatch");
+    assertThat(rewrite.at("/urlRewrite/path/replacePrefixMatch").asText()).isEqualTo("/");
+    JsonNode header = rule.at("/filters/1");
+    assertThat(header.path("type").asText()).isEqualTo("RequestHeaderModifier");
+    assertThat(header.at("/requestHeaderModifier/set/0/name").asText())
+        .as("the prefix the web UI's cookies live under").isEqualTo("X-Forwarded-Prefix");
+    assertThat(header.at("/requestHeaderModifier/set/0/value").asText()).isEqualTo("/baton");
   }
 
   @Test
