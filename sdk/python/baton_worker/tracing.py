@@ -1,0 +1,72 @@
+"""Trace context: continued in an OpenTelemetry span when ``opentelemetry`` is importable, else copied."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Dict, Iterator, Optional
+
+try:  # optional: the SDK works without it, copying the command's traceparent onto its events
+    from opentelemetry import context as _otel_context
+    from opentelemetry import propagate as _otel_propagate
+    from opentelemetry import trace as _otel_trace
+    from opentelemetry.trace import SpanKind as _SpanKind, Status as _Status, StatusCode as _StatusCode
+except ImportError:  # pragma: no cover - depends on what is installed
+    _otel_trace = None
+
+from .messages import INSTANCE, STEP, TRACEPARENT, TRACESTATE, WORKFLOW, plain
+
+
+def available() -> bool:
+    return _otel_trace is not None
+
+
+class Handling:
+    """The span a delivery is handled in; ``headers()`` is its trace context for the events (empty without one)."""
+
+    def __init__(self, span=None):
+        self.span = span
+
+    def headers(self) -> Dict[str, str]:
+        if self.span is None:
+            return {}
+        carrier: Dict[str, str] = {}
+        ctx = _otel_trace.set_span_in_context(self.span)
+        _otel_propagate.inject(carrier, context=ctx)
+        return {k: v for k, v in carrier.items() if k in (TRACEPARENT, TRACESTATE)}
+
+    def failed(self, failure: BaseException) -> None:
+        if self.span is not None:
+            self.span.record_exception(failure)
+            self.span.set_status(_Status(_StatusCode.ERROR, str(failure)))
+
+    def end(self) -> None:
+        if self.span is not None:
+            self.span.end()
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[None]:
+        """Makes the span current in the handler's thread, so its own spans and logs join the trace."""
+        if self.span is None:
+            yield
+            return
+        token = _otel_context.attach(_otel_trace.set_span_in_context(self.span))
+        try:
+            yield
+        finally:
+            _otel_context.detach(token)
+
+
+def start(service: str, consumer: str, headers: Dict[str, object], retries: int) -> Handling:
+    """A consumer span ``<service> <consumer>`` whose parent is the message's ``traceparent``."""
+    if _otel_trace is None:
+        return Handling()
+    carrier = {k: str(plain(headers[k])) for k in (TRACEPARENT, TRACESTATE) if headers.get(k) is not None}
+    parent = _otel_propagate.extract(carrier)
+    tracer = _otel_trace.get_tracer("baton_worker")
+    span = tracer.start_span(f"{service} {consumer}", context=parent, kind=_SpanKind.CONSUMER, attributes={
+        "baton.instance": str(plain(headers.get(INSTANCE)) or ""),
+        "baton.workflow": str(plain(headers.get(WORKFLOW)) or ""),
+        "baton.step": str(plain(headers.get(STEP)) or ""),
+        "baton.retries": retries,
+    })
+    return Handling(span)
