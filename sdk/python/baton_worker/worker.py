@@ -403,6 +403,11 @@ class Worker:
         return self._consumer is not None and self._consumer.consuming.is_set() and not self._stopping.is_set()
 
     @property
+    def health_port(self) -> Optional[int]:
+        """The port the health endpoint listens on (useful with ``health_port=0``), or None without one."""
+        return self._health.port if self._health else None
+
+    @property
     def in_flight(self) -> int:
         return self._in_flight.count
 

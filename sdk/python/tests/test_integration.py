@@ -7,6 +7,7 @@ import json
 import threading
 import time
 import unittest
+import urllib.request
 import uuid
 
 from baton_worker import Command, Credentials, Event, Failed, Settings, Staircase, Success, Worker
@@ -41,7 +42,7 @@ class WorkerIntegrationTest(unittest.TestCase):
             commands={"act": Staircase(3, (200, 400))},
             subscriptions={"heard": Staircase(3, (200,))},
             prefetch=5, handler_timeout_ms=1000, max_result_bytes=2000, connection_name=CONNECTION,
-            shutdown_timeout_ms=5000)
+            shutdown_timeout_ms=5000, health_port=0)
         cls.connection = cls.vhost.connect()
         cls.channel = cls.connection.channel()
         broker.declare(cls.channel, cls.settings, sources=[(f"{SERVICE}-src.event.topic.ex", f"q.{SERVICE}.heard",
@@ -217,6 +218,11 @@ class WorkerIntegrationTest(unittest.TestCase):
         self.assertEqual(key, "order.act.success")
         eventually(lambda: self.worker.healthy, what="consuming again")
         self.assertEqual(len(self.runs_of(sent.message_id)), 1)
+
+    def test_health_endpoint_says_up_while_consuming(self):
+        eventually(lambda: self.worker.healthy, what="consuming")
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.worker.health_port}/healthz", timeout=5) as r:
+            self.assertEqual((r.status, r.read()), (200, b"UP\n"))
 
     def test_subscription_events_retried_and_parked(self):
         exchange = f"{SERVICE}-src.event.topic.ex"
