@@ -281,7 +281,6 @@ def read_settings(env: Mapping[str, str] = None) -> Settings:
         max_result_bytes=r.integer("BATON_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, 1),
         handler_threads=r.integer("BATON_HANDLER_THREADS", None, 1),
         health_port=r.integer("BATON_HEALTH_PORT", None, 0),
-        connection_name=r.raw("BATON_CONNECTION_NAME"),
         event_exchange=r.raw("BATON_EVENT_EXCHANGE") or "",
         retry_exchange=r.raw("BATON_RETRY_EXCHANGE") or "",
     )

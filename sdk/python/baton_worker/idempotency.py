@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from typing import Callable, Dict, List, Optional
@@ -92,7 +93,10 @@ class Claims:
         with self._lock:
             callbacks = self._waiting.pop(key, [])
         for callback in callbacks:
-            callback()
+            try:
+                callback()
+            except Exception:  # one waiting copy must not keep the holder from settling its own delivery
+                logging.getLogger("baton_worker").exception("taking up a waiting copy of %s failed", key)
 
     def held(self, key: str) -> bool:
         with self._lock:

@@ -212,7 +212,10 @@ class _CommandProcessor(_Processor):
 
         def before():
             late = expired_by_ms(message, now_ms())
-            return None if late is None else self._expired(message, body, late, handling)
+            if late is None:
+                return None
+            handling.end()
+            return self._expired(message, body, late, handling)
 
         def on_end(result, failure, overran):
             try:
@@ -448,6 +451,8 @@ class Worker:
             problems += [f"{kind} {n} has no handler" for n in sorted(names - handlers.keys())]
             problems += [f"{kind} {n} has a handler but is not one of the service's" for n in
                          sorted(handlers.keys() - names)]
+        if not self.settings.consumers:
+            problems.append(f"service {self.settings.service} has no commands and no subscriptions to consume")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -504,7 +509,10 @@ class Worker:
 
     def _settle(self, delivery: Delivery, decision: Optional[Decision]) -> None:
         """Publishes what the decision needs, each confirmed, then acks; None gives the delivery back."""
-        self._settlements.submit(self._settle_now, delivery, decision)
+        try:
+            self._settlements.submit(self._settle_now, delivery, decision)
+        except RuntimeError:  # stopped past its shutdown timeout: the broker redelivers it
+            self._in_flight.end()
 
     def _settle_now(self, delivery: Delivery, decision: Optional[Decision]) -> None:
         try:
