@@ -21,6 +21,7 @@ def order_of(cmd: Command) -> str:
 def run(service: str, register) -> None:
     """Configured by the BATON_* variables the operator injects; runs until SIGTERM, then stops gracefully."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("pika").setLevel(logging.WARNING)  # its INFO lines narrate every channel
     try:
         worker = Worker.from_environment()
         register(worker)

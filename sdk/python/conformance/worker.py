@@ -76,6 +76,7 @@ def build() -> Worker:
 def main() -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(threadName)s %(message)s")
+    logging.getLogger("pika").setLevel(logging.WARNING)  # its INFO lines narrate every channel
     try:
         worker = build()
     except InvalidSettings as e:
