@@ -33,7 +33,8 @@ class ConformanceWorkerProcessTest(unittest.TestCase):
                         BATON_SUBSCRIPTIONS="heard", BATON_CONSUMER_HEARD_SOURCE=f"{service}-src",
                         BATON_CONSUMER_HEARD_PATTERN="*.ping.*", BATON_CONSUMER_HEARD_MAX_ATTEMPTS="3",
                         BATON_CONSUMER_HEARD_DELAYS="1s", BATON_CONFORMANCE_LOG=self.log,
-                        BATON_CONFORMANCE_HANDLER_TIMEOUT_MS="5000", BATON_CONFORMANCE_CONNECTION_NAME="conf-py")
+                        BATON_CONFORMANCE_HANDLER_TIMEOUT_MS="5000", BATON_CONFORMANCE_CONNECTION_NAME="conf-py",
+                        BATON_HANDLER_THREADS="1")
         self.settings = read_settings(self.env)
         connection = self.vhost.connect()
         self.addCleanup(connection.close)
@@ -61,8 +62,9 @@ class ConformanceWorkerProcessTest(unittest.TestCase):
         with open(self.log) as f:
             return [json.loads(line) for line in f if line.strip()]
 
-    def test_sigterm_lets_the_running_handler_finish_then_exits_0(self):
+    def test_sigterm_lets_the_running_handler_finish_gives_back_the_rest_then_exits_0(self):
         sent = self.send({"case": "sleep", "ms": 1500})
+        waiting = self.send({"case": "echo", "value": 1})  # prefetched, waits for the one handler thread
         eventually(self.log_lines, what="handler started")
         self.process.send_signal(signal.SIGTERM)
         self.assertEqual(self.process.wait(timeout=30), 0)
@@ -70,8 +72,10 @@ class ConformanceWorkerProcessTest(unittest.TestCase):
         self.assertEqual((key, body["output"]), ("order.act.success", {"slept": 1500}))
         self.assertEqual(self.log_lines(), [{"kind": "command", "messageId": sent.message_id, "case": "sleep",
                                              "retries": 0}])
-        queue = self.vhost.queue(f"q.{self.settings.service}.act")
-        self.assertEqual((queue.get("messages_unacknowledged", 0), queue.get("consumers", 0)), (0, 0))
+        method, props, _ = self.channel.basic_get(f"q.{self.settings.service}.act", auto_ack=True)
+        self.assertEqual((props.message_id, method.redelivered), (waiting.message_id, True))  # given back
+        self.assertIsNone(self.channel.basic_get(f"q.{self.settings.service}.act", auto_ack=True)[0])
+        self.assertIsNone(self.observed())
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ class WorkerIntegrationTest(unittest.TestCase):
         cls.channel.queue_declare("observed-events", durable=False)
         cls.channel.queue_bind("observed-events", cls.settings.event_exchange, "#")
         cls.runs = []
+        cls.asked_to_stop = {}
         cls.runs_lock = threading.Lock()
         cls.worker = Worker(cls.settings, credentials=lambda: Credentials(cls.vhost.uri))
 
@@ -70,6 +71,7 @@ class WorkerIntegrationTest(unittest.TestCase):
                 return Success({"recovered": True})
             if case == "sleep":
                 time.sleep(cmd.input["ms"] / 1000)
+                cls.asked_to_stop[cmd.message_id] = cmd.stop_requested.is_set()
                 return Success({"slept": cmd.input["ms"]})
             if case == "big":
                 return Success({"blob": "x" * cmd.input["bytes"]})
@@ -208,6 +210,7 @@ class WorkerIntegrationTest(unittest.TestCase):
         self.assertEqual({e[0] for e in events}, {"order.act.success"})
         self.assertEqual(events[0][2]["output"], {"slept": 2500})
         self.assertEqual(len(self.runs_of(mid)), 1)
+        self.assertTrue(self.asked_to_stop[mid])  # told at its limit, though Python cannot stop it
 
     def test_connection_dropped_mid_handler_reconnects_and_runs_once(self):
         eventually(lambda: len(self.vhost.connections(CONNECTION)) == 2, what="connections listed")  # stats lag
