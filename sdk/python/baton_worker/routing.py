@@ -143,6 +143,14 @@ class RetryRouter:
                 publishes.append(event)
         return Decision(publishes)
 
+    def park(self, message: Inbound, failure: BaseException) -> Decision:
+        """Parks at once, with no event: for a failure of the SDK itself, which a retry would meet again."""
+        try:
+            retries = message.retries_header()
+        except Unprocessable:
+            retries = 0
+        return Decision([self.dead_letter(message, retries, failure)])
+
     def retry(self, message: Inbound, retry: int, failure: BaseException) -> Outbound:
         """The message unchanged but ``baton-retries``, to the tier of the delay before ``retry``."""
         delay = self.consumer.staircase.delay_before_retry(retry)

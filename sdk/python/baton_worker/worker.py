@@ -138,14 +138,16 @@ class _Processor:
             result, failure = None, None
             try:
                 result = call(argument)
-            except BaseException as e:  # noqa: B902 - every failure is the message's, and decided below
+            except Exception as e:
                 failure = e
+            except BaseException as e:  # SystemExit and the like, raised in a handler, fail its message only
+                failure = RuntimeError(f"{type(e).__name__}: {e}")
             overran = running.finish()
             try:
                 decision = on_end(result, failure, overran)
-            except BaseException as e:
+            except Exception as e:  # a bug of ours: never lose the delivery
                 LOG.exception("deciding about %s failed", message.message_id)
-                decision = self.router.on_failure(message, 0, e)
+                decision = self.router.park(message, e)
             finally:
                 # Over (past its limit perhaps): released only now, after the outcome is remembered, so that a copy
                 # of the message finds the outcome instead of running the handler a second time.
@@ -157,7 +159,8 @@ class _Processor:
         """A copy of a message whose handler runs: taken up again when that one is over."""
         LOG.info("%s %s message_id=%s is being handled: this copy waits for its outcome", self.consumer.kind,
                  self.consumer.name, message.message_id)
-        self.claims.when_released(key, lambda: self.worker._handlers_aside.submit(self.process, message, delivery))
+        self.claims.when_released(key, lambda: self.worker._handlers_aside.submit(
+            self.worker._process, self.consumer, message, delivery))
 
 
 class _CommandProcessor(_Processor):
@@ -236,14 +239,12 @@ class _CommandProcessor(_Processor):
                         LOG.warning("the idempotency store could not remember message_id=%s; publishing anyway",
                                     key, exc_info=True)
                 return Decision([event])
-            except BaseException as e:
+            except Exception as e:
                 if overran and not isinstance(e, PayloadTooLarge):
                     timeout = HandlerTimeout(f"the handler ran past its time limit and then failed: "
                                              f"{type(e).__name__}: {e}")
                     timeout.__cause__ = e
                     e = timeout
-                if not isinstance(e, Exception):
-                    raise
                 handling.failed(e)
                 return self.router.on_failure(message, retries, e,
                                               lambda o: result_event(self.settings, message, body, o,
@@ -316,8 +317,6 @@ class _SubscriptionProcessor(_Processor):
                         LOG.warning("the idempotency store could not remember %s; acking anyway", key,
                                     exc_info=True)
                 return Decision()
-            if not isinstance(failure, Exception):
-                raise failure
             if overran:
                 timeout = HandlerTimeout(f"the handler ran past its time limit and then failed: "
                                          f"{type(failure).__name__}: {failure}")
@@ -501,11 +500,14 @@ class Worker:
         self._in_flight.begin()
         message = Inbound(method.exchange or "", method.routing_key or "", bool(method.redelivered), properties,
                           body or b"")
+        self._process(consumer, message, delivery)
+
+    def _process(self, consumer: Consumer, message: Inbound, delivery: Delivery) -> None:
         try:
             self._processors[consumer.name].process(message, delivery)
-        except Exception as e:  # a bug of ours: never lose the delivery, never loop on it
+        except Exception as e:  # a bug of ours: never lose the delivery, never loop on it (parked at once)
             LOG.exception("processing a delivery of %s failed", consumer.queue)
-            self._settle(delivery, self._processors[consumer.name].router.on_failure(message, 0, e))
+            self._settle(delivery, self._processors[consumer.name].router.park(message, e))
 
     def _settle(self, delivery: Delivery, decision: Optional[Decision]) -> None:
         """Publishes what the decision needs, each confirmed, then acks; None gives the delivery back."""

@@ -63,6 +63,12 @@ class StaircaseTest(unittest.TestCase):
         self.assertEqual(router.on_failure(message(0), 0, PayloadTooLarge("big")).publishes[0]
                          .properties.headers["x-exception-type"], "PayloadTooLarge")
 
+    def test_a_failure_of_the_sdk_itself_parks_at_once_without_an_event(self):
+        for m, retries in ((message(1), 1), (message(b"junk"), 0)):
+            publishes = RetryRouter(SETTINGS, PAY).park(m, KeyError("bug")).publishes
+            self.assertEqual([p.routing_key for p in publishes], ["q.dlx.payment.pay"])
+            self.assertEqual(publishes[0].properties.headers["baton-retries"], retries)
+
     def test_a_retry_keeps_every_header_but_the_count_deadline_included(self):
         retry = RetryRouter(SETTINGS, PAY).on_failure(message(0, **{"baton-deadline": 123}), 0, RuntimeError()) \
             .publishes[0]
