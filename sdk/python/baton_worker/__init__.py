@@ -1,5 +1,11 @@
 """Baton worker SDK for Python: consume a WorkerService's queues and answer as docs/message-contract.md says."""
 
+try:
+    import pika  # noqa: F401 - the one dependency
+except ImportError as missing:  # say how to get it, rather than fail deep inside
+    raise ImportError("baton_worker needs pika 1.2 or later: pip install pika (Debian: apt-get install "
+                      "python3-pika, for /usr/bin/python3)") from missing
+
 from .config import (Consumer, Credentials, InvalidSettings, Settings, Staircase, format_duration,
                      parse_duration, read_settings)
 from .idempotency import IdempotencyStore, InMemoryIdempotencyStore, NoIdempotencyStore

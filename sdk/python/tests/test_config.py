@@ -100,6 +100,13 @@ class CredentialsTest(unittest.TestCase):
         c = Credentials.read({"BATON_RABBITMQ_URI": "amqp://rabbit/%2F", "BATON_RABBITMQ_ADDRESSES": "a:1,b"})
         self.assertEqual([(p.host, p.port) for p in c.connection_parameters("n")], [("a", 1), ("b", 5672)])
 
+    def test_amqps_verifies_the_certificate_and_the_host_name(self):
+        import ssl
+        params = Credentials.read({"BATON_RABBITMQ_URI": "amqps://rabbit.example/%2F"}).connection_parameters("n")[0]
+        context = params.ssl_options.context
+        self.assertEqual((context.verify_mode, context.check_hostname), (ssl.CERT_REQUIRED, True))
+        self.assertEqual((params.ssl_options.server_hostname, params.port), ("rabbit.example", 5671))
+
     def test_a_username_needs_its_password(self):
         with self.assertRaises(InvalidSettings):
             Credentials.read({"BATON_RABBITMQ_URI": "amqp://rabbit/", "BATON_RABBITMQ_USERNAME": "w"})
