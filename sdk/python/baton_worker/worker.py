@@ -405,6 +405,11 @@ class Worker:
         return self._consumer is not None and self._consumer.consuming.is_set() and not self._stopping.is_set()
 
     @property
+    def connection_problem(self) -> Optional[str]:
+        """Why the consuming connection is down (the last error while connecting or consuming), None while up."""
+        return None if self._consumer is None else self._consumer.last_error
+
+    @property
     def health_port(self) -> Optional[int]:
         """The port the health endpoint listens on (useful with ``health_port=0``), or None without one."""
         return self._health.port if self._health else None
