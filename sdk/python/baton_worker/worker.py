@@ -202,9 +202,10 @@ class _CommandProcessor(_Processor):
             return
         # After the store (a command answered before gets that answer even past its deadline: its effect
         # happened); checked again when the handler would start, since the pool may keep it waiting.
-        if expired_by_ms(message, now_ms()) is not None:
+        late = expired_by_ms(message, now_ms())
+        if late is not None:
             self.claims.release(key)
-            self.worker._settle(delivery, self._expired(message, body, expired_by_ms(message, now_ms())))
+            self.worker._settle(delivery, self._expired(message, body, late))
             return
         command = Command(
             name=self.consumer.name, message_id=message.message_id,
