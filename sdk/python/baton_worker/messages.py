@@ -337,6 +337,15 @@ class Event:
         last = self.routing_key.rsplit(".", 1)[-1]
         return last if last in ("success", "failed", "error", "expired") else None
 
+    @property
+    def outcome(self) -> Optional[str]:
+        """For a subscription to a Workflow's instance outcomes (routing key ``<namespace>.<workflow>.<outcome>``
+        on ``baton.instance.topic.ex``): ``succeeded``, ``failed``, ``compensated`` or ``cancelled``; else None."""
+        if self.exchange != "baton.instance.topic.ex":
+            return None
+        last = self.routing_key.rsplit(".", 1)[-1]
+        return last if last in ("succeeded", "failed", "compensated", "cancelled") else None
+
     def body_as(self, cls):
         return _convert(self.body, cls, "body")
 

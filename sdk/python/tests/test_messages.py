@@ -6,7 +6,7 @@ import unittest
 
 import pika
 
-from baton_worker import (Command, Failed, InMemoryIdempotencyStore, Success, Unprocessable, outcome_from_json,
+from baton_worker import (Command, Event, Failed, InMemoryIdempotencyStore, Success, Unprocessable, outcome_from_json,
                           outcome_to_json)
 from baton_worker.idempotency import Claims
 from baton_worker.messages import Expired, Inbound, deadline_ms, expired_by_ms, limit_for_ms
@@ -76,6 +76,18 @@ class CommandTest(unittest.TestCase):
         cmd = self.command({})
         self.assertEqual((cmd.instance_id, cmd.attempt, cmd.input), ("hdr", 3, {}))
         self.assertEqual(self.command({"instanceId": "b", "attempt": 2}).instance_id, "b")
+
+
+class EventTest(unittest.TestCase):
+
+    def event(self, exchange, routing_key):
+        return Event("s", "m", "c", routing_key, exchange, {}, {}, 0)
+
+    def test_result_of_a_service_event_and_outcome_of_an_instance(self):
+        self.assertEqual(self.event("payment.event.topic.ex", "order.pay.failed").result, "failed")
+        self.assertIsNone(self.event("payment.event.topic.ex", "order.pay.failed").outcome)
+        ended = self.event("baton.instance.topic.ex", "shop.order-fulfilment.compensated")
+        self.assertEqual((ended.outcome, ended.result), ("compensated", None))
 
 
 class OutcomeTest(unittest.TestCase):
