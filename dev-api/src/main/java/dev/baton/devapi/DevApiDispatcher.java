@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fabric8 CRUD store with what kubectl needs in front of it: discovery and OpenAPI documents, Table answers for
- * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), strategic merge patches, field selectors, Status bodies
+ * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), custom resources
+ * stored pruned and defaulted as an API server stores them, strategic merge patches, field selectors, Status bodies
  * for errors, a feed of changes for watches over plain HTTP ({@link WatchHub}), and ServiceAccount tokens, token
  * and access reviews ({@link AuthEndpoints}).
  */
