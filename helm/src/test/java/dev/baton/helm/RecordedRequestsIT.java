@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
@@ -40,7 +41,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -383,7 +383,7 @@ class RecordedRequestsIT {
   /** A client of the mock server whose requests carry the given User-Agent. */
   private KubernetesClient clientAs(String agent) {
     Config config = new ConfigBuilder(admin.getConfiguration()).withUserAgent(agent).build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return TolerantSerialization.clientBuilder().withConfig(config).build();
   }
 
   private static Set<Permission> allScopes(Mode mode) {

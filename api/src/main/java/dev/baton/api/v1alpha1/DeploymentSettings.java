@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.AllowedValues;
@@ -24,7 +23,6 @@ import java.util.Map;
  * validate them in the Deployment (variable names, pull policy, quantities), so a bad value is refused at
  * {@code kubectl apply} rather than by the Deployment write half-way through a reconcile.
  */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DeploymentSettings {
 
