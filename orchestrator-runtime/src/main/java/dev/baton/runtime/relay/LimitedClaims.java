@@ -23,8 +23,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Which rows: while none of the command waits for capacity, the commands this runtime wrote are its oldest due
  * rows here, and they are reserved by their ids, as the relay claims unlimited ones; once some wait, or a poll has
- * passed (rows of another replica may be due), the command's oldest rows are searched for, so that the rest go out
- * in order. Without limits nothing here runs.
+ * passed (rows of another replica may be due), the command's rows older than the first of those ids are searched for
+ * until a search finds no more, so that the rest go out in order. Without limits nothing here runs.
  */
 final class LimitedClaims {
 
@@ -34,11 +34,14 @@ final class LimitedClaims {
   /** Reserves rows of a limited command in a transaction of its own ({@link LimitStore#reserve}). */
   @FunctionalInterface
   interface Reservations {
-    LimitStore.Claimed reserve(Limit limit, int room, List<Long> ids) throws SQLException;
+    LimitStore.Claimed reserve(Limit limit, int room, List<Long> ids, long below) throws SQLException;
   }
 
-  /** What to reserve of a limited command now: its rows of {@code ids}, or (none given) its oldest. */
-  record Ask(List<Long> ids) {
+  /**
+   * What to reserve of a limited command now: its rows of {@code ids}, or (none given) its oldest below {@code below},
+   * the first of the ids still to reserve by id (rows older than that are not among them).
+   */
+  record Ask(List<Long> ids, long below) {
     boolean oldest() {
       return ids.isEmpty();
     }
@@ -51,7 +54,9 @@ final class LimitedClaims {
   private volatile Map<String, Limit> limits = Map.of();
   /** When each is due (0: now). */
   private final Map<String, Long> dueAt = new ConcurrentHashMap<>();
-  /** The ids of each one's commands this runtime wrote and has not reserved yet. */
+  /** How many ids of one command are kept to reserve by id; beyond, the oldest are left to the search. */
+  static final int MAX_WRITTEN = 10_000;
+  /** The ids of each one's commands this runtime wrote and has not reserved yet, in commit order. */
   private final Map<String, Queue<Long>> written = new ConcurrentHashMap<>();
   /** When each one's oldest rows were last searched for. */
   private final Map<String, Long> searchedAt = new ConcurrentHashMap<>();
@@ -102,7 +107,11 @@ final class LimitedClaims {
       return;
     }
     String k = key(command.message().exchange(), command.message().routingKey());
-    written.computeIfAbsent(k, x -> new ConcurrentLinkedQueue<>()).add(command.outboxId());
+    Queue<Long> mine = written.computeIfAbsent(k, x -> new ConcurrentLinkedQueue<>());
+    mine.add(command.outboxId());
+    if (mine.size() > MAX_WRITTEN) {
+      mine.poll(); // older than the rest: a search below the first kept finds it
+    }
     dueAt.computeIfPresent(k, (x, v) -> 0L);
   }
 
@@ -142,7 +151,7 @@ final class LimitedClaims {
       if (ask == null) {
         continue;
       }
-      LimitStore.Claimed claimed = reservations.reserve(limit, room - rows.size(), ask.ids());
+      LimitStore.Claimed claimed = reservations.reserve(limit, room - rows.size(), ask.ids(), ask.below());
       rows.addAll(claimed.rows());
       reserved(limit, ask, claimed);
     }
@@ -155,16 +164,16 @@ final class LimitedClaims {
     Queue<Long> mine = written.getOrDefault(k, new ConcurrentLinkedQueue<>());
     Long searched = searchedAt.get(k);
     if (waiting.contains(k) || searched == null || now - searched >= pollNanos) {
-      mine.clear(); // the search finds them too, in their order among the others
       searchedAt.put(k, now);
-      return new Ask(List.of());
+      Long first = mine.peek();
+      return new Ask(List.of(), first == null ? Long.MAX_VALUE : first);
     }
     List<Long> ids = new ArrayList<>(Math.min(room, mine.size()));
     Long id;
     while (ids.size() < room && (id = mine.poll()) != null) {
       ids.add(id);
     }
-    return ids.isEmpty() ? null : new Ask(ids);
+    return ids.isEmpty() ? null : new Ask(ids, Long.MAX_VALUE);
   }
 
   /** After a reservation: whether rows of the command wait, and when it is due again. */
@@ -172,10 +181,10 @@ final class LimitedClaims {
     String k = key(limit);
     if (ask.oldest()) {
       if (!claimed.saturated() && !claimed.full()) {
-        waiting.remove(k);
+        waiting.remove(k); // none older than the ids to reserve is due: those go by id from now on
       }
     } else if (claimed.rows().size() < ask.ids().size()) {
-      waiting.add(k); // some of those asked for were not taken: the search finds them, in order
+      waiting.add(k); // some of those asked for were not taken: a search below the rest finds them, in order
     }
     Queue<Long> mine = written.get(k);
     if (claimed.full() || (mine != null && !mine.isEmpty())) {

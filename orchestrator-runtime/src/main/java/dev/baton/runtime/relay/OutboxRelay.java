@@ -188,8 +188,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.limit = limit;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
     LimitStore limits = new LimitStore();
-    this.limited = new LimitedClaims((l, room, ids) -> database.inTransaction(rc -> limits.reserve(rc, l, room, ids)),
-        pollInterval.toNanos(), System::nanoTime);
+    this.limited = new LimitedClaims((l, room, ids, below) -> database.inTransaction(rc -> limits.reserve(rc, l, room,
+        ids, below)), pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
     connection.addBlockedListener(blockedListener);

@@ -51,6 +51,8 @@ public final class LimitStore {
    * two, or the publish failed and was deferred) and the next claim takes the row again, keeping its slot.
    */
   static final String RESERVED_FOR = "interval '5 seconds'";
+  /** The class of the advisory locks on limited commands (the two-key space, apart from other advisory locks). */
+  private static final int LOCK_CLASS = 0x4c494d;
   /**
    * Of outbox row {@code o}: no claim has reserved it lately (see {@link #RESERVED_FOR}), or the reservation came
    * before its next attempt was set: a publish that failed defers its row, which is then due again at its time. A
@@ -61,12 +63,16 @@ public final class LimitStore {
       + " WHERE f.message_id = o.message_id AND f.taken_at > now() - " + RESERVED_FOR
       + " AND f.taken_at >= o.next_attempt_at)";
   /**
-   * The limit, held by the reserving transaction: reservations of one command are made one at a time, each seeing the
-   * slots of the one before (committed). A statement of its own: the count that follows must be read after the lock
-   * is held (under READ COMMITTED a statement reads the database as of its start).
+   * The limit, held by the reserving transaction (a transaction-scoped advisory lock on the command: holding it writes
+   * nothing), and its {@code maxInFlight}: reservations of one command are made one at a time, each seeing the slots
+   * of the one before (committed). A statement of its own: the count that follows must be read after the lock is held
+   * (under READ COMMITTED a statement reads the database as of its start). The reservation commits without waiting
+   * for its WAL flush, as the batch that publishes its rows does: a crash that loses it loses that batch's commit too
+   * (the log is replayed in order), and the rows are sent again, reserved again.
    */
-  private static final String HOLD = "SELECT max_in_flight FROM command_limit WHERE exchange = ? AND routing_key = ?"
-      + " FOR UPDATE";
+  private static final String HOLD = "SELECT l.max_in_flight FROM (SELECT pg_advisory_xact_lock(" + LOCK_CLASS
+      + ", hashtext(?)), set_config('synchronous_commit', 'off', true)) k"
+      + " LEFT JOIN command_limit l ON l.exchange = ? AND l.routing_key = ?";
   /**
    * A reservation in one round trip once the limit is held: counts its slots, takes up to the capacity the count
    * leaves of the rows {@code candidates} names (due, not held by a pause, not reserved lately, not locked by a batch
@@ -92,8 +98,11 @@ public final class LimitStore {
         + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
   }
 
-  /** Reserves among the command's due rows, oldest first: the rows waiting for capacity, and other replicas'. */
-  private static final String RESERVE_OLDEST = reserve("o.exchange = ? AND o.routing_key = ?");
+  /**
+   * Reserves among the command's due rows older than a bound (the first of those the runtime will reserve by id),
+   * oldest first: the rows waiting for capacity, and other replicas'.
+   */
+  private static final String RESERVE_OLDEST = reserve("o.exchange = ? AND o.routing_key = ? AND o.id < ?");
   /**
    * Reserves among the rows of ids given (the commands this runtime just wrote), found by their ids rather than by a
    * search: while none of the command waits for capacity, they are its oldest due rows here.
@@ -170,28 +179,31 @@ public final class LimitStore {
   /**
    * Reserves, in a transaction of its own that {@code c} must commit at once, up to {@code room} due rows of the
    * limited command, no more than its capacity left: among the rows of {@code ids} when some are given, else its
-   * oldest. The reserved rows are then claimed by id ({@link OutboxStore#claimReserved}) in the batch that publishes
+   * oldest of ids below {@code below}. The reserved rows are then claimed by id ({@link OutboxStore#claimReserved}) in the batch that publishes
    * them; until then no other claim takes them (see {@link #RESERVED_FOR}).
    */
-  public Claimed reserve(Connection c, Limit limit, int room, List<Long> ids) throws SQLException {
+  public Claimed reserve(Connection c, Limit limit, int room, List<Long> ids, long below) throws SQLException {
     int max;
     try (PreparedStatement ps = c.prepareStatement(HOLD)) {
-      bind(ps, limit);
+      ps.setString(1, limit.exchange() + " " + limit.routingKey());
+      ps.setString(2, limit.exchange());
+      ps.setString(3, limit.routingKey());
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
+        rs.next();
+        max = rs.getInt(1);
+        if (rs.wasNull()) {
           return new Claimed(List.of(), false, false); // dropped meanwhile: its rows are anyone's now
         }
-        max = rs.getInt(1);
       }
     }
     List<OutboxRow> rows = new ArrayList<>();
-    long used = reserve(c, limit, room, max, ids, rows);
+    long used = reserve(c, limit, room, max, ids, below, rows);
     if (rows.size() < room && used + room > max) {
       // The count held the reservation back: give back the slots of commands that are over, and take what that frees.
       // A limit that is not reached never gets here (the follower gives slots back once a second).
       free(c, limit);
       int before = rows.size();
-      used = reserve(c, limit, room - before, max, ids, rows) - before; // its count includes the slots taken before
+      used = reserve(c, limit, room - before, max, ids, below, rows) - before; // counts the slots taken before too
     }
     boolean saturated = false;
     if (used + rows.size() >= max) {
@@ -211,8 +223,8 @@ public final class LimitStore {
    * One reservation of up to {@code room} more rows, added to {@code rows}; the slots counted before it (this
    * transaction's included). A reserved command whose step had its time given back goes out with the new deadline.
    */
-  private static long reserve(Connection c, Limit limit, int room, int max, List<Long> ids, List<OutboxRow> rows)
-      throws SQLException {
+  private static long reserve(Connection c, Limit limit, int room, int max, List<Long> ids, long below,
+      List<OutboxRow> rows) throws SQLException {
     long used = 0;
     try (PreparedStatement ps = c.prepareStatement(ids.isEmpty() ? RESERVE_OLDEST : RESERVE_BY_ID)) {
       int i = 1;
@@ -223,6 +235,9 @@ public final class LimitStore {
       }
       ps.setString(i++, limit.exchange());
       ps.setString(i++, limit.routingKey());
+      if (ids.isEmpty()) {
+        ps.setLong(i++, below);
+      }
       ps.setArray(i++, ids(c, rows));
       ps.setInt(i++, room);
       ps.setInt(i, max);

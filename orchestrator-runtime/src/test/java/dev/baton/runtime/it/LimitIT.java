@@ -184,7 +184,7 @@ class LimitIT {
       }
       dev.baton.runtime.store.LimitStore.Limit limit = new dev.baton.runtime.store.LimitStore().all(c).stream()
           .filter(l -> l.service().equals("lm-orphan")).findFirst().orElseThrow();
-      assertThat(new dev.baton.runtime.store.LimitStore().reserve(c, limit, 10, List.of()).rows())
+      assertThat(new dev.baton.runtime.store.LimitStore().reserve(c, limit, 10, List.of(), Long.MAX_VALUE).rows())
           .as("the dead replica's reservation").hasSize(1);
       c.commit(); // ...and it dies here, before its batch claims the row
       reservedAt = System.currentTimeMillis();

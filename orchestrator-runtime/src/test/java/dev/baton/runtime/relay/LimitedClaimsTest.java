@@ -19,8 +19,8 @@ class LimitedClaimsTest {
   final List<LimitedClaims.Ask> asked = new java.util.ArrayList<>();
   /** What the next reservation takes: the rows of those ids asked for, all of them unless told otherwise. */
   LimitStore.Claimed next = null;
-  final LimitedClaims claims = new LimitedClaims((l, room, ids) -> {
-    asked.add(new LimitedClaims.Ask(ids));
+  final LimitedClaims claims = new LimitedClaims((l, room, ids, below) -> {
+    asked.add(new LimitedClaims.Ask(ids, below));
     return next != null ? next : new LimitStore.Claimed(ids.stream().map(LimitedClaimsTest::row).toList(), false,
         ids.size() >= room);
   }, POLL, now::get);
@@ -133,6 +133,7 @@ class LimitedClaimsTest {
     claims.reserve(100);
 
     assertThat(asked.get(2).oldest()).as("two waits, and goes before three").isTrue();
+    assertThat(asked.get(2).below()).as("three is reserved by its id after").isEqualTo(three.outboxId());
   }
 
   @Test
@@ -149,6 +150,10 @@ class LimitedClaimsTest {
     claims.reserve(100);
 
     assertThat(asked.get(2).oldest()).isTrue();
+    next = new LimitStore.Claimed(List.of(), false, false); // nothing older
+    claims.handedOver(command(PAY.exchange(), PAY.routingKey()));
+    claims.reserve(100);
+    assertThat(asked.get(3).oldest()).as("the one written since goes by its id").isFalse();
   }
 
   @Test
