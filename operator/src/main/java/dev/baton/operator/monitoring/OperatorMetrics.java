@@ -4,6 +4,7 @@ import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The operator's meters, in Prometheus text at {@code /metrics}: JOSDK's reconciliation metrics (without per-resource
- * tags, to keep cardinality bounded), JVM basics, {@code baton_dead_letters{service,queue}}, and the live figures
+ * tags, to keep cardinality bounded), the JVM's memory, GC pauses, threads and classes, CPU and uptime, {@code baton_dead_letters{service,queue}}, and the live figures
  * of the command and subscription queues that statuses show at most once a minute,
  * {@code baton_queue_messages{service,queue}} and {@code baton_queue_consumers{service,queue}}.
  */
@@ -39,8 +40,10 @@ public final class OperatorMetrics {
   private final QueueGauges queueConsumers = new QueueGauges(QUEUE_CONSUMERS,
       "Consumers of a command or subscription queue q.S.C, as of the operator's last listing");
 
+  @SuppressWarnings("resource") // JvmGcMetrics listens to the GC for the life of the process, as the registry does
   public OperatorMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry); // the JVM's own pauses, as the runtime's: the dashboard's GC panel
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);

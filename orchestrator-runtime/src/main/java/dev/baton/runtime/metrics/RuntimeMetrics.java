@@ -23,8 +23,19 @@ import java.util.function.BooleanSupplier;
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
  * tag set and kept, so counting an event is a map read and an add.
+ *
+ * <p>A Workflow's namespace is the label {@code workflow_namespace}, never {@code namespace}: Prometheus gives every
+ * scraped series the scrape target's {@code namespace} (the runtime pod's), which would overwrite it. Every meter that
+ * names a workflow names its namespace too, so that same-named Workflows of two namespaces stay apart.
+ *
+ * <p>Beside Baton's own meters the registry carries Micrometer's binders for the JVM and the process
+ * ({@link ProcessMeters}), and whoever holds {@link #registry()} binds the rest: the connection pool, the broker
+ * client and the HTTP server.
  */
 public final class RuntimeMetrics {
+
+  /** The label of a Workflow's namespace (see the class comment for why it is not {@code namespace}). */
+  public static final String WORKFLOW_NAMESPACE = "workflow_namespace";
 
   private volatile List<StatusCount> lastCounts = List.of();
 
@@ -90,6 +101,7 @@ public final class RuntimeMetrics {
   private final Map<Hop, Timer> hops = new java.util.EnumMap<>(Hop.class);
 
   public RuntimeMetrics() {
+    ProcessMeters.bindTo(registry);
     for (Hop hop : Hop.values()) {
       hops.put(hop, Timer.builder("baton.hop").description("Where steps and starts spend their time, by hop")
           .tag("hop", hop.tag()).register(registry));
@@ -173,12 +185,13 @@ public final class RuntimeMetrics {
    * An event moved its instance; latency is from the dispatch of the attempt it answers, per workflow, step (a
    * compensation counts under its step) and result.
    */
-  public void eventApplied(String workflow, String step, EventResult result, long latencyMillis) {
-    counter("baton.events.processed", "Events applied to their instance", workflow, "result", result.key()).increment();
-    String key = workflow + '\u0000' + step + '\u0000' + result.key();
+  public void eventApplied(String namespace, String workflow, String step, EventResult result, long latencyMillis) {
+    counter("baton.events.processed", "Events applied to their instance", namespace, workflow, "result", result.key())
+        .increment();
+    String key = namespace + '\u0000' + workflow + '\u0000' + step + '\u0000' + result.key();
     latencies.computeIfAbsent(key, k -> Timer.builder("baton.step.latency")
             .description("From dispatching a step to applying its result")
-            .tags("workflow", workflow, "step", step, "result", result.key())
+            .tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow, "step", step, "result", result.key())
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofHours(1))
@@ -191,30 +204,36 @@ public final class RuntimeMetrics {
     hops.get(hop).record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
   }
 
-  public void duplicateIgnored(String workflow) {
-    counter("baton.events.duplicates", "Redelivered events recognised by message id and ignored", workflow).increment();
-  }
-
-  public void staleIgnored(String workflow) {
-    counter("baton.events.stale", "Events for an execution no longer in flight, ignored", workflow).increment();
-  }
-
-  public void foreignIgnored(String workflow) {
-    counter("baton.events.foreign", "Events of another workflow that reached this queue, ignored", workflow)
+  public void duplicateIgnored(String namespace, String workflow) {
+    counter("baton.events.duplicates", "Redelivered events recognised by message id and ignored", namespace, workflow)
         .increment();
   }
 
-  public void parked(String workflow, ParkReason reason) {
-    counter("baton.events.parked", "Events parked in q.dlx.orchestrator.<workflow>", workflow, "reason", reason.tag())
+  public void staleIgnored(String namespace, String workflow) {
+    counter("baton.events.stale", "Events for an execution no longer in flight, ignored", namespace, workflow)
         .increment();
   }
 
-  public void instanceStarted(String workflow) {
-    counter("baton.instances.started", "Instances started", workflow).increment();
+  /** @param namespace the namespace the event names, or "" when it names none */
+  public void foreignIgnored(String namespace, String workflow) {
+    counter("baton.events.foreign", "Events of another workflow that reached this queue, ignored", namespace, workflow)
+        .increment();
   }
 
-  public void stepTimedOut(String workflow) {
-    counter("baton.steps.timedout", "Executions that got no result before their timeout", workflow).increment();
+  /** @param namespace the namespace the event names, or "" when it names none (a malformed event may not) */
+  public void parked(String namespace, String workflow, ParkReason reason) {
+    counter("baton.events.parked", "Events parked in q.dlx.orchestrator.<workflow>", namespace, workflow, "reason",
+        reason.tag())
+        .increment();
+  }
+
+  public void instanceStarted(String namespace, String workflow) {
+    counter("baton.instances.started", "Instances started", namespace, workflow).increment();
+  }
+
+  public void stepTimedOut(String namespace, String workflow) {
+    counter("baton.steps.timedout", "Executions that got no result before their timeout", namespace, workflow)
+        .increment();
   }
 
   public void outboxPublished(int count) {
@@ -247,8 +266,8 @@ public final class RuntimeMetrics {
   public void instanceCounts(List<StatusCount> counts) {
     lastCounts = List.copyOf(counts);
     instances.register((exporting ? counts : List.<StatusCount>of()).stream()
-        .map(c -> MultiGauge.Row.of(Tags.of("namespace", c.namespace(), "workflow", c.workflow(), "status", c.status()),
-            c.count()))
+        .map(c -> MultiGauge.Row.of(
+            Tags.of(WORKFLOW_NAMESPACE, c.namespace(), "workflow", c.workflow(), "status", c.status()), c.count()))
         .toList(), true);
   }
 
@@ -282,20 +301,23 @@ public final class RuntimeMetrics {
   }
 
   private static Tags commandTags(LimitStore.Waiting w) {
-    return Tags.of("namespace", w.namespace(), "service", w.service(), "command", w.command());
+    return Tags.of(WORKFLOW_NAMESPACE, w.namespace(), "service", w.service(), "command", w.command());
   }
 
   private static Tags stepTags(RunningSteps.Group g) {
-    return Tags.of("namespace", g.namespace(), "workflow", g.workflow(), "step", g.step());
+    return Tags.of(WORKFLOW_NAMESPACE, g.namespace(), "workflow", g.workflow(), "step", g.step());
   }
 
-  private Counter counter(String name, String description, String workflow) {
-    return counters.computeIfAbsent(name + '\u0000' + workflow,
-        k -> Counter.builder(name).description(description).tag("workflow", workflow).register(registry));
+  private Counter counter(String name, String description, String namespace, String workflow) {
+    return counters.computeIfAbsent(name + '\u0000' + namespace + '\u0000' + workflow,
+        k -> Counter.builder(name).description(description).tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow)
+            .register(registry));
   }
 
-  private Counter counter(String name, String description, String workflow, String tag, String value) {
-    return counters.computeIfAbsent(name + '\u0000' + workflow + '\u0000' + value,
-        k -> Counter.builder(name).description(description).tags("workflow", workflow, tag, value).register(registry));
+  private Counter counter(String name, String description, String namespace, String workflow, String tag,
+      String value) {
+    return counters.computeIfAbsent(name + '\u0000' + namespace + '\u0000' + workflow + '\u0000' + value,
+        k -> Counter.builder(name).description(description)
+            .tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow, tag, value).register(registry));
   }
 }

@@ -2,6 +2,8 @@ package dev.baton.runtime.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,6 +34,15 @@ public final class Database implements AutoCloseable {
 
   /** Opens the pool (creating the database first if asked) and migrates the schema. */
   public static Database open(DatabaseSettings settings) {
+    return open(settings, null);
+  }
+
+  /**
+   * As {@link #open(DatabaseSettings)}, with the pool's meters in {@code registry} (HikariCP's own:
+   * {@code hikaricp_connections_active}, {@code _pending}, {@code _acquire_seconds}... tagged {@code pool}); null for
+   * none.
+   */
+  public static Database open(DatabaseSettings settings, MeterRegistry registry) {
     if (settings.createDatabase()) {
       createIfMissing(settings);
     }
@@ -48,6 +59,9 @@ public final class Database implements AutoCloseable {
     config.addDataSourceProperty("ApplicationName", "baton-runtime");
     // Lets a batch of inserts travel as one multi-row statement (outbox, processed events).
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    if (registry != null) {
+      config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+    }
     HikariDataSource pool = new HikariDataSource(config);
     try {
       Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("baton_schema_history").load().migrate();
