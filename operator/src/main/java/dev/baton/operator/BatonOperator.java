@@ -142,6 +142,7 @@ public final class BatonOperator implements AutoCloseable {
 
   /** Work only the leader does besides reconciling (JOSDK starts the reconcilers of a new leader itself). */
   private void startedLeading() {
+    metrics.leading();
     if (runtimeUser != null && !closing) {
       runtimeUser.start();
     }

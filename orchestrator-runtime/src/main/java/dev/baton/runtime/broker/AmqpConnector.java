@@ -3,9 +3,8 @@ package dev.baton.runtime.broker;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.impl.MicrometerMetricsCollector;
+import com.rabbitmq.client.MetricsCollector;
 import dev.baton.messaging.BrokerAddresses;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
@@ -79,14 +78,9 @@ public final class AmqpConnector {
         : factory.getUsername() + "@" + BrokerAddresses.describe(this.addresses) + " vhost " + factory.getVirtualHost();
   }
 
-  /**
-   * Counts what the connections opened from now on do in {@code registry}, with the client's own collector:
-   * {@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_published_total},
-   * {@code rabbitmq_consumed_total}, {@code rabbitmq_acknowledged_total}, the publisher confirms
-   * ({@code rabbitmq_acknowledged_published_total}, {@code rabbitmq_not_acknowledged_published_total}) and more.
-   */
-  public AmqpConnector meteredIn(MeterRegistry registry) {
-    factory.setMetricsCollector(new MicrometerMetricsCollector(registry, "rabbitmq"));
+  /** Tells {@code collector} what the connections opened from now on do (published, consumed, acked...). */
+  public AmqpConnector meteredBy(MetricsCollector collector) {
+    factory.setMetricsCollector(collector);
     return this;
   }
 

@@ -83,7 +83,7 @@ public final class HttpApi implements AutoCloseable {
       config.http.prefer405over404 = true; // a known path with the wrong method says so
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
-      config.requestLogger.http(new HttpRequestMeters(p.metrics().registry())::record);
+      config.requestLogger.http(new HttpRequestMeters(p.metrics())::record);
 
       security.register(config.routes);
       if (p.pages() != null) {

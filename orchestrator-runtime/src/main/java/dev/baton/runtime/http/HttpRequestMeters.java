@@ -1,38 +1,26 @@
 package dev.baton.runtime.http;
 
+import dev.baton.runtime.metrics.RuntimeMetrics;
 import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.http.Outcome;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Times every request of the HTTP server as Micrometer's {@code http.server.requests} (Prometheus:
- * {@code http_server_requests_seconds_count} and {@code _sum}) by method, route, status and outcome. The route is
- * the template the request matched ({@code /api/v1/namespaces/{ns}/workflows/{name}/instances}), never its path: one
- * series per route, not per instance id. A request that matched no route counts under {@code NOT_FOUND}.
+ * Javalin's request logger, which tells {@link RuntimeMetrics#httpRequest} of every request answered, with the route
+ * template it matched; a request that matched no route counts under {@code NOT_FOUND}.
  */
 final class HttpRequestMeters {
 
-  static final String NAME = "http.server.requests";
   private static final String UNMATCHED = "NOT_FOUND";
 
-  private final MeterRegistry registry;
+  private final RuntimeMetrics metrics;
 
-  HttpRequestMeters(MeterRegistry registry) {
-    this.registry = registry;
+  HttpRequestMeters(RuntimeMetrics metrics) {
+    this.metrics = metrics;
   }
 
-  /** Javalin's request logger: called once a request is answered, with its time in milliseconds. */
+  /** Called once a request is answered, with its time in milliseconds. */
   void record(Context ctx, Float millis) {
-    int status = ctx.status().getCode();
-    Timer.builder(NAME)
-        .description("Requests answered by the HTTP server, by method, route template and status")
-        .tags("method", ctx.method().name(), "uri", route(ctx), "status", Integer.toString(status))
-        .tag("outcome", Outcome.forStatus(status).name())
-        .register(registry)
-        .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+    metrics.httpRequest(ctx.method().name(), route(ctx), ctx.status().getCode(), (long) (millis * 1_000_000L));
   }
 
   private static String route(Context ctx) {

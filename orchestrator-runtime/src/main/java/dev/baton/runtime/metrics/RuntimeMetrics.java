@@ -1,5 +1,9 @@
 package dev.baton.runtime.metrics;
 
+import com.rabbitmq.client.MetricsCollector;
+import com.rabbitmq.client.impl.MicrometerMetricsCollector;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
 import dev.baton.runtime.store.LimitStore;
@@ -10,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.http.Outcome;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -19,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
@@ -28,9 +34,9 @@ import java.util.function.BooleanSupplier;
  * scraped series the scrape target's {@code namespace} (the runtime pod's), which would overwrite it. Every meter that
  * names a workflow names its namespace too, so that same-named Workflows of two namespaces stay apart.
  *
- * <p>Beside Baton's own meters the registry carries Micrometer's binders for the JVM and the process
- * ({@link ProcessMeters}), and whoever holds {@link #registry()} binds the rest: the connection pool, the broker
- * client and the HTTP server.
+ * <p>Beside Baton's own meters: Micrometer's binders for the JVM and the process ({@link ProcessMeters}), the
+ * connection pool's ({@link #connectionPool()}), the broker client's ({@link #brokerClient()}) and the HTTP server's
+ * requests ({@link #httpRequest}).
  */
 public final class RuntimeMetrics {
 
@@ -87,6 +93,11 @@ public final class RuntimeMetrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
       new PrometheusRegistry(), Clock.SYSTEM, new TraceExemplars());
+  // rabbitmq_client_*, not the client's default rabbitmq_*: the broker's own Prometheus plugin exports rabbitmq_connections
+  // and rabbitmq_channels too, and a query would add the broker's figures to the clients'.
+  private final MetricsCollector brokerClient = new MicrometerMetricsCollector(registry, "rabbitmq.client");
+  private static final Duration[] HTTP_BUCKETS = Stream.of(10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000)
+      .map(Duration::ofMillis).toArray(Duration[]::new);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final MultiGauge instances;
@@ -168,6 +179,43 @@ public final class RuntimeMetrics {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * For the connection pool ({@code HikariConfig.setMetricsTrackerFactory}): HikariCP's own meters, tagged with the
+   * pool's name ({@code hikaricp_connections_active}, {@code _idle}, {@code _pending}, {@code _acquire_seconds},
+   * {@code _timeout_total}...).
+   */
+  public MetricsTrackerFactory connectionPool() {
+    return new MicrometerMetricsTrackerFactory(registry);
+  }
+
+  /**
+   * For the broker connections ({@code ConnectionFactory.setMetricsCollector}): the RabbitMQ client's own meters over
+   * all of them ({@code rabbitmq_client_connections}, {@code _channels}, {@code _published_total},
+   * {@code _consumed_total}, {@code _acknowledged_total}, the publisher confirms
+   * {@code _acknowledged_published_total} and {@code _not_acknowledged_published_total}...).
+   */
+  public MetricsCollector brokerClient() {
+    return brokerClient;
+  }
+
+  /**
+   * A request the HTTP server answered, as Micrometer's {@code http.server.requests} ({@code
+   * http_server_requests_seconds_count}, {@code _sum}, and a few buckets for a percentile per route: a route's full
+   * histogram would be some seventy series).
+   *
+   * @param route the route template it matched ({@code /api/v1/instances/{id}}), never its path: one series per
+   *     route, not per instance
+   */
+  public void httpRequest(String method, String route, int status, long nanos) {
+    Timer.builder("http.server.requests")
+        .description("Requests answered by the HTTP server, by method, route template and status")
+        .tags("method", method, "uri", route, "status", Integer.toString(status))
+        .tag("outcome", Outcome.forStatus(status).name())
+        .serviceLevelObjectives(HTTP_BUCKETS)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** The OpenMetrics text format's content type (with exemplars). */

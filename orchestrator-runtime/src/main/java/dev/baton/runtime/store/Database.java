@@ -2,8 +2,7 @@ package dev.baton.runtime.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
-import io.micrometer.core.instrument.MeterRegistry;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -37,12 +36,8 @@ public final class Database implements AutoCloseable {
     return open(settings, null);
   }
 
-  /**
-   * As {@link #open(DatabaseSettings)}, with the pool's meters in {@code registry} (HikariCP's own:
-   * {@code hikaricp_connections_active}, {@code _pending}, {@code _acquire_seconds}... tagged {@code pool}); null for
-   * none.
-   */
-  public static Database open(DatabaseSettings settings, MeterRegistry registry) {
+  /** As {@link #open(DatabaseSettings)}, with the pool's meters going to {@code meters} (null: nowhere). */
+  public static Database open(DatabaseSettings settings, MetricsTrackerFactory meters) {
     if (settings.createDatabase()) {
       createIfMissing(settings);
     }
@@ -59,8 +54,8 @@ public final class Database implements AutoCloseable {
     config.addDataSourceProperty("ApplicationName", "baton-runtime");
     // Lets a batch of inserts travel as one multi-row statement (outbox, processed events).
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
-    if (registry != null) {
-      config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+    if (meters != null) {
+      config.setMetricsTrackerFactory(meters);
     }
     HikariDataSource pool = new HikariDataSource(config);
     try {
