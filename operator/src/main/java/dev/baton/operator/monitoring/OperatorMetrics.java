@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The operator's meters, in Prometheus text at {@code /metrics}: JOSDK's reconciliation metrics (without per-resource
- * tags, to keep cardinality bounded), the JVM's memory, GC pauses, threads and classes, CPU and uptime, {@code baton_dead_letters{service,queue}}, and the live figures
- * of the command and subscription queues that statuses show at most once a minute,
+ * tags, to keep cardinality bounded), the JVM's memory, GC pauses, threads and classes, CPU and uptime,
+ * {@code baton_dead_letters{service,queue}}, and the live figures of the command and subscription queues that statuses
+ * show at most once a minute,
  * {@code baton_queue_messages{service,queue}} and {@code baton_queue_consumers{service,queue}}, and
  * {@code baton_operator_leader} (1 on the leader, 0 on a candidate).
  */
