@@ -146,10 +146,10 @@ class LimitIT {
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> w.received().size() == 1);
     await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(h.get("/metrics").text())
-        .contains("baton_commands_in_flight{command=\"go\",namespace=\"" + Sandbox.NAMESPACE
-            + "\",service=\"lm-burst\"} 1.0")
-        .contains("baton_commands_waiting_capacity{command=\"go\",namespace=\"" + Sandbox.NAMESPACE
-            + "\",service=\"lm-burst\"} 3.0"));
+        .contains("baton_commands_in_flight{command=\"go\",service=\"lm-burst\",workflow_namespace=\""
+            + Sandbox.NAMESPACE + "\"} 1.0")
+        .contains("baton_commands_waiting_capacity{command=\"go\",service=\"lm-burst\",workflow_namespace=\""
+            + Sandbox.NAMESPACE + "\"} 3.0"));
 
     h.applyService("lm-burst", false, RuntimeHarness.command("go", null));
     await().atMost(Duration.ofSeconds(10)).until(() -> w.received().size() == 4);
