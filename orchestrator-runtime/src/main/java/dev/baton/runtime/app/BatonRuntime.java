@@ -148,9 +148,11 @@ public final class BatonRuntime implements AutoCloseable {
     InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
     // Learned from the broker's first refusal of an oversized command: then no command over it is written at all.
     BrokerMessageLimit brokerLimit = new BrokerMessageLimit();
+    // Whether some command has a maxInFlight: then the steps that end give their slots back as they end.
+    java.util.concurrent.atomic.AtomicBoolean limitsInUse = new java.util.concurrent.atomic.AtomicBoolean();
     Engine engine = new Engine(instances, steps, catalog,
         new StateMachine(RandomIds::next, settings.maxCommandBytes(), brokerLimit::commandBytes),
-        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing, outbox, Clock.systemUTC());
+        new CommandComposer(instanceTracing), new TransitionWriter(limitsInUse::get), instanceTracing, outbox, Clock.systemUTC());
 
     InstanceService[] service = new InstanceService[1];
     Refusals refusals = new Refusals(() -> service[0]);
@@ -240,7 +242,10 @@ public final class BatonRuntime implements AutoCloseable {
     Pauses pauses = new Pauses(database, watcher[0], () -> services);
     pauses.run(); // before the API takes starts: a Workflow paused while no runtime ran holds its first commands
     Periodic.every(scheduler, PAUSE_LOOK, pauses);
-    Limits limits = new Limits(database, () -> services, relay::limits, metrics);
+    Limits limits = new Limits(database, () -> services, recorded -> {
+      limitsInUse.set(!recorded.isEmpty());
+      relay.limits(recorded);
+    }, metrics);
     limits.run(); // the relay knows the limits before the API takes starts
     Periodic.every(scheduler, PAUSE_LOOK, limits);
     // Schedules: each runtime looks; the row of a schedule decides which one fires it.

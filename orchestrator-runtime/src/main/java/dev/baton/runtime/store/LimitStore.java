@@ -70,7 +70,7 @@ public final class LimitStore {
    * for its WAL flush, as the batch that publishes its rows does: a crash that loses it loses that batch's commit too
    * (the log is replayed in order), and the rows are sent again, reserved again.
    */
-  private static final String HOLD = "SELECT l.max_in_flight FROM (SELECT pg_advisory_xact_lock(" + LOCK_CLASS
+  private static final String HOLD = "SELECT l.max_in_flight, l.slots_bound FROM (SELECT pg_advisory_xact_lock(" + LOCK_CLASS
       + ", hashtext(?)), set_config('synchronous_commit', 'off', true)) k"
       + " LEFT JOIN command_limit l ON l.exchange = ? AND l.routing_key = ?";
   /**
@@ -82,7 +82,8 @@ public final class LimitStore {
    * transaction took before.
    */
   private static String reserve(String candidates) {
-    return "WITH slots AS (SELECT count(*) AS n FROM command_slot WHERE exchange = ? AND routing_key = ?),"
+    return "WITH slots AS (SELECT CASE WHEN ? THEN (SELECT count(*) FROM command_slot WHERE exchange = ?"
+        + "   AND routing_key = ?) ELSE ?::bigint END AS n),"
         + " claimed AS (SELECT " + OutboxStore.ROW + ", o.instance_id FROM outbox o WHERE " + candidates
         + "   AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + NOT_RESERVED
         + "   ORDER BY o.id LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
@@ -93,7 +94,9 @@ public final class LimitStore {
         + "   FROM claimed k WHERE s.instance_id = k.instance_id AND s.command_message_id = k.message_id"
         + "   AND " + ParkedTimers.PARKED_AND_RUNNING + " RETURNING k.id AS claimed_id, " + ParkedTimers.DEADLINE_MS + "),"
         + " rewritten AS (UPDATE outbox o SET " + ParkedTimers.rewriteDeadline("b.deadline_ms")
-        + "   FROM back b WHERE o.id = b.claimed_id AND " + ParkedTimers.HAS_DEADLINE + ")"
+        + "   FROM back b WHERE o.id = b.claimed_id AND " + ParkedTimers.HAS_DEADLINE + "),"
+        + " bound AS (UPDATE command_limit SET slots_bound = (SELECT n FROM slots) + (SELECT count(*) FROM claimed)"
+        + "   WHERE exchange = ? AND routing_key = ?)"
         + " SELECT m.used, k.*, b.deadline_ms FROM (SELECT n AS used FROM slots) m LEFT JOIN claimed k ON true"
         + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
   }
@@ -113,32 +116,50 @@ public final class LimitStore {
   private static final String FREE = "DELETE FROM command_slot f WHERE f.exchange = ? AND f.routing_key = ?"
       + " AND NOT EXISTS (SELECT 1 FROM instance_step s WHERE s.instance_id = f.instance_id"
       + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING')";
+  /** The slots a limit's commands hold: the capacity used, a handful of rows (a step that ends gives its slot back). */
+  private static final String USED = "(SELECT count(*) FROM command_slot f WHERE f.exchange = l.exchange"
+      + " AND f.routing_key = l.routing_key)";
   /**
    * The steps whose commands have waited for capacity for a second or more: their timers are parked, as a pause parks
-   * them, until their command is claimed (a wait for capacity is not the step's time). Rows are read, not locked: a
-   * relay claiming them is never held up by this. A row claimed meanwhile may have its step parked after it went out;
-   * {@link #REPAIR} gives such a step its time back.
+   * them, until their command is claimed (a wait for capacity is not the step's time). Only the commands whose
+   * capacity is used up wait for it: a limited command's rows waiting in a burst, its capacity not reached, wait for
+   * the relay as any others do (and looking for them would read the whole outbox every second). Rows are read, not
+   * locked: a relay claiming them is never held up by this. A row claimed meanwhile may have its step parked after it
+   * went out; {@link #REPAIR} gives such a step its time back.
    */
-  private static final String PARK = ParkedTimers.PARK_IDS_IN + "SELECT s.id FROM outbox o"
-      + " JOIN command_limit l ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
+  private static final String PARK = ParkedTimers.PARK_IDS_IN + "SELECT s.id FROM (SELECT l.exchange, l.routing_key"
+      + "   FROM command_limit l WHERE " + USED + " >= l.max_in_flight) l"
+      + " JOIN outbox o ON l.exchange = o.exchange AND l.routing_key = o.routing_key"
       + " JOIN instance_step s ON s.instance_id = o.instance_id AND s.command_message_id = o.message_id"
       + " WHERE s.status = 'RUNNING' AND o.created_at < now() - interval '1 second'"
       + " AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))";
-  /** Parked steps whose command has been claimed (a slot) get their time back: see {@link #PARK}. */
+  /**
+   * Parked steps whose command has been claimed (a slot) get their time back: see {@link #PARK}. Driven by the parked
+   * steps (a partial index holds only them, usually none), not by the slots: the outbox has no index on message ids.
+   */
   private static final String REPAIR = "UPDATE instance_step s SET " + ParkedTimers.GIVE_BACK
-      + " FROM command_slot f WHERE f.message_id = s.command_message_id AND f.instance_id = s.instance_id"
-      + " AND " + ParkedTimers.PARKED_AND_RUNNING
-      + " AND NOT EXISTS (SELECT 1 FROM outbox o JOIN dispatch_pause p ON " + PauseStore.HOLDS
-      + "   WHERE o.message_id = f.message_id)"; // a pause holds it again: that pause keeps it parked
+      + " WHERE " + ParkedTimers.PARKED_AND_RUNNING
+      + " AND EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = s.command_message_id"
+      + "   AND f.instance_id = s.instance_id)"
+      + " AND NOT EXISTS (SELECT 1 FROM dispatch_pause p JOIN outbox o ON " + PauseStore.HOLDS
+      + "   WHERE o.message_id = s.command_message_id)"; // a pause holds it again: that pause keeps it parked
   /** Whether a row of the command, other than those just claimed, still waits (due, not held by a pause). */
   private static final String MORE = "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.exchange = ? AND o.routing_key = ?"
       + " AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + NOT_RESERVED + ")";
+  /** Whether some limit's capacity is used up: only then do rows wait for capacity (see {@link #PARK}). */
+  private static final String ANY_USED_UP = "SELECT EXISTS (SELECT 1 FROM command_limit l WHERE " + USED
+      + " >= l.max_in_flight)";
+  /**
+   * In flight and waiting per limit. Rows wait for capacity only while it is used up; otherwise they wait for the
+   * relay as any others (and counting them would read the outbox, which has no index for it, every second).
+   */
   private static final String WAITING = "SELECT l.namespace, l.service, l.command,"
       + " (SELECT count(*) FROM command_slot f JOIN instance_step s ON s.instance_id = f.instance_id"
       + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING'"
       + "   WHERE f.exchange = l.exchange AND f.routing_key = l.routing_key),"
+      + " CASE WHEN " + USED + " >= l.max_in_flight THEN"
       + " (SELECT count(*) FROM outbox o WHERE o.exchange = l.exchange AND o.routing_key = l.routing_key"
-      + "   AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id))"
+      + "   AND NOT EXISTS (SELECT 1 FROM command_slot f WHERE f.message_id = o.message_id)) ELSE 0 END"
       + " FROM command_limit l";
 
   public List<Limit> all(Connection c) throws SQLException {
@@ -184,6 +205,7 @@ public final class LimitStore {
    */
   public Claimed reserve(Connection c, Limit limit, int room, List<Long> ids, long below) throws SQLException {
     int max;
+    long bound;
     try (PreparedStatement ps = c.prepareStatement(HOLD)) {
       ps.setString(1, limit.exchange() + " " + limit.routingKey());
       ps.setString(2, limit.exchange());
@@ -194,16 +216,18 @@ public final class LimitStore {
         if (rs.wasNull()) {
           return new Claimed(List.of(), false, false); // dropped meanwhile: its rows are anyone's now
         }
+        bound = rs.getLong(2);
       }
     }
     List<OutboxRow> rows = new ArrayList<>();
-    long used = reserve(c, limit, room, max, ids, below, rows);
+    // The bound leaves room: no need to count the slots (it stays an upper bound, raised by what is taken).
+    long used = reserve(c, limit, room, max, ids, below, bound + room > max ? null : bound, rows);
     if (rows.size() < room && used + room > max) {
       // The count held the reservation back: give back the slots of commands that are over, and take what that frees.
       // A limit that is not reached never gets here (the follower gives slots back once a second).
       free(c, limit);
       int before = rows.size();
-      used = reserve(c, limit, room - before, max, ids, below, rows) - before; // counts the slots taken before too
+      used = reserve(c, limit, room - before, max, ids, below, null, rows) - before; // counts those taken before too
     }
     boolean saturated = false;
     if (used + rows.size() >= max) {
@@ -221,15 +245,18 @@ public final class LimitStore {
 
   /**
    * One reservation of up to {@code room} more rows, added to {@code rows}; the slots counted before it (this
-   * transaction's included). A reserved command whose step had its time given back goes out with the new deadline.
+   * transaction's included), or {@code bound} when one is given (an upper bound that leaves room), which the
+   * reservation then raises by what it takes; counted, the bound is reset to the count and what it takes. A reserved command whose step had its time given back goes out with the new deadline.
    */
-  private static long reserve(Connection c, Limit limit, int room, int max, List<Long> ids, long below,
+  private static long reserve(Connection c, Limit limit, int room, int max, List<Long> ids, long below, Long bound,
       List<OutboxRow> rows) throws SQLException {
     long used = 0;
     try (PreparedStatement ps = c.prepareStatement(ids.isEmpty() ? RESERVE_OLDEST : RESERVE_BY_ID)) {
       int i = 1;
+      ps.setBoolean(i++, bound == null); // count the slots, else take the bound as their number
       ps.setString(i++, limit.exchange());
       ps.setString(i++, limit.routingKey());
+      ps.setLong(i++, bound == null ? 0 : bound);
       if (!ids.isEmpty()) {
         ps.setArray(i++, c.createArrayOf("bigint", ids.toArray()));
       }
@@ -240,7 +267,9 @@ public final class LimitStore {
       }
       ps.setArray(i++, ids(c, rows));
       ps.setInt(i++, room);
-      ps.setInt(i, max);
+      ps.setInt(i++, max);
+      ps.setString(i++, limit.exchange());
+      ps.setString(i, limit.routingKey());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           used = rs.getLong("used");
@@ -271,9 +300,16 @@ public final class LimitStore {
 
   /** Parks the timers of the steps whose commands wait for capacity; how many. */
   public int park(Connection c) throws SQLException {
-    int parked;
-    try (PreparedStatement ps = c.prepareStatement(PARK)) {
-      parked = ps.executeUpdate();
+    int parked = 0;
+    boolean usedUp;
+    try (PreparedStatement ps = c.prepareStatement(ANY_USED_UP); ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      usedUp = rs.getBoolean(1);
+    }
+    if (usedUp) { // a statement apart: the planner cannot see that the limits it joins are none
+      try (PreparedStatement ps = c.prepareStatement(PARK)) {
+        parked = ps.executeUpdate();
+      }
     }
     try (PreparedStatement ps = c.prepareStatement(REPAIR)) {
       ps.executeUpdate();
