@@ -36,7 +36,8 @@ public record InboundEvent(
   /** An event without trace context. */
   public InboundEvent(String messageId, String workflow, String namespace, UUID instanceId, String step, int attempt,
       String action, EventResult result, JsonNode output, String errorCode, String reason) {
-    this(messageId, workflow, namespace, instanceId, step, attempt, action, result, output, errorCode, reason, null, Map.of());
+    this(messageId, workflow, namespace, instanceId, step, attempt, action, result, output, errorCode, reason, null,
+        Map.of());
   }
 
   /** The worker's span as a W3C {@code traceparent} header, or null. */
