@@ -58,7 +58,7 @@ final class CommandTracing {
     return () -> {
       try (Scope current = context.makeCurrent();
           LogFields.Scope fields = LogFields.open(message.header(Headers.INSTANCE), message.header(Headers.WORKFLOW),
-              message.header(Headers.STEP), traceId(span))) {
+              message.header(Headers.STEP), traceId(span, message))) {
         return handler.call();
       }
     };
@@ -99,8 +99,10 @@ final class CommandTracing {
     span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
   }
 
-  static String traceId(Span span) {
-    return span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null;
+  /** The span's trace, or (no OpenTelemetry configured: a no-op span) the command's {@code traceparent}'s. */
+  static String traceId(Span span, InboundMessage message) {
+    return span.getSpanContext().isValid() ? span.getSpanContext().getTraceId()
+        : MessageTracing.traceIdOf(message.header(Headers.TRACEPARENT));
   }
 
   private static String text(String value) {

@@ -2,6 +2,7 @@ package dev.baton.runtime.tracing;
 
 import dev.baton.contract.Headers;
 import dev.baton.messaging.tracing.MessagePropagation;
+import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.messaging.tracing.MessagingSpans;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -34,6 +35,10 @@ public final class PublishTracing {
    */
   public Span publishing(MessagingSpans.Message message, Map<String, Object> headers) {
     Context written = propagation.extract(headers);
+    if (!Span.fromContext(written).getSpanContext().isValid()) {
+      // An instance outcome carries the instance's stored traceparent, W3C whatever the propagators are.
+      written = MessageTracing.fromTraceparent(Headers.text(headers.get(Headers.TRACEPARENT))).orElse(written);
+    }
     Span span = MessagingSpans.builder(tracer, MessagingSpans.Operation.PUBLISH, message)
         .setParent(written)
         .setAttribute("baton.instance", text(headers.get(Headers.INSTANCE)))

@@ -13,6 +13,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.opentelemetry.extension.trace.propagation.B3Propagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -90,6 +91,22 @@ class InstanceTracingTest {
         .containsEntry(AttributeKey.stringKey("baton.step"), "reserve");
     assertThat(headers).containsEntry("traceparent", "00-" + publish.getTraceId() + "-" + publish.getSpanId() + "-01")
         .containsEntry("baggage", "tenant=acme").containsEntry("baton-step", "reserve");
+  }
+
+  @Test
+  void under_other_propagators_an_outcome_is_published_under_the_instances_stored_traceparent() {
+    OpenTelemetrySdk b3 = OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exported)).build())
+        .setPropagators(ContextPropagators.create(B3Propagator.injectingMultiHeaders()))
+        .build();
+    Map<String, Object> headers = new HashMap<>(Map.of("traceparent", CALLER));
+
+    new PublishTracing(b3).publishing(new MessagingSpans.Message("baton.instance.topic.ex",
+        "default.order.succeeded", "o-1", "i-1", 2), headers).end();
+
+    SpanData publish = span("publish baton.instance.topic.ex");
+    assertThat(publish.getParentSpanId()).isEqualTo("b7ad6b7169203331");
+    assertThat(headers).containsEntry("X-B3-SpanId", publish.getSpanId());
   }
 
   @Test
