@@ -10,17 +10,12 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.testing.InMemoryTraces;
 import io.opentelemetry.api.baggage.Baggage;
-import io.opentelemetry.api.baggage.propagation.W3CBaggagePropagator;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.List;
@@ -47,11 +42,7 @@ class HandlerTracingIT {
   static final TestBroker broker = new TestBroker("sdk-tracing");
 
   static final InMemorySpanExporter exported = InMemorySpanExporter.create();
-  static final OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
-      .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exported)).build())
-      .setPropagators(ContextPropagators.create(TextMapPropagator.composite(W3CTraceContextPropagator.getInstance(),
-          W3CBaggagePropagator.getInstance())))
-      .build();
+  static final OpenTelemetrySdk otel = InMemoryTraces.into(exported);
 
   @BeforeEach
   void forget() {

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.messaging.tracing.MessageTracing;
 import dev.baton.messaging.tracing.MessagingSpans;
-import io.opentelemetry.api.baggage.propagation.W3CBaggagePropagator;
+import dev.baton.testing.InMemoryTraces;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.extension.trace.propagation.B3Propagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -35,11 +33,7 @@ class InstanceTracingTest {
       "inventory.command.reserve", "m-1", "i-1", 42);
 
   private final InMemorySpanExporter exported = InMemorySpanExporter.create();
-  private final OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
-      .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exported)).build())
-      .setPropagators(ContextPropagators.create(TextMapPropagator.composite(W3CTraceContextPropagator.getInstance(),
-          W3CBaggagePropagator.getInstance())))
-      .build();
+  private final OpenTelemetrySdk otel = InMemoryTraces.into(exported);
   private final InstanceTracing tracing = new InstanceTracing(otel);
   private final PublishTracing publishing = new PublishTracing(otel);
 
