@@ -67,8 +67,7 @@ class RuntimeTracingTest {
 
   @Test
   void otlp_named_alone_starts_and_sends_http_protobuf() throws Exception {
-    // OpenTelemetry's default protocol is grpc, whose sender is not shipped: the start failed with "No
-    // GrpcSenderProvider found on classpath" unless OTEL_EXPORTER_OTLP_PROTOCOL was set too.
+    // Baton's default protocol is http/protobuf (OpenTelemetry's is grpc): an endpoint given alone means port 4318.
     try (RuntimeTracing tracing = RuntimeTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "otlp"))) {
       assertThat(tracing.openTelemetry().getTracer("test").spanBuilder("unsent").startSpan().getSpanContext()
           .isValid()).isTrue();
