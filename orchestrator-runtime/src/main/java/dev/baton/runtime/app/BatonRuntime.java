@@ -51,6 +51,7 @@ import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.timers.TimeoutSweeper;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.PublishTracing;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.runtime.ui.DeadLetterDesk;
 import dev.baton.runtime.ui.InstanceButtons;
@@ -158,7 +159,7 @@ public final class BatonRuntime implements AutoCloseable {
     Refusals refusals = new Refusals(() -> service[0]);
     started.add(refusals);
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
-        settings.outboxPollInterval(), refusals, brokerLimit);
+        settings.outboxPollInterval(), refusals, brokerLimit, new PublishTracing(tracing.openTelemetry()));
     relay.start();
     started.add(relay);
     metrics.brokerBlocked(relay::brokerBlocked);

@@ -46,7 +46,8 @@ final class StepLoop {
   List<PendingDelivery> process(List<PendingDelivery> batch) {
     List<Parsed> events = new ArrayList<>(batch.size());
     for (PendingDelivery d : batch) {
-      ParsedDelivery p = EventParser.parse(d.workflow(), d.envelope().getRoutingKey(), d.props(), d.body());
+      ParsedDelivery p = EventParser.parse(d.workflow(), d.envelope().getExchange(), d.envelope().getRoutingKey(),
+          d.props(), d.body());
       if (p instanceof ParsedDelivery.Event e) {
         events.add(new Parsed(d, e.event()));
       } else if (p instanceof ParsedDelivery.Foreign f) {

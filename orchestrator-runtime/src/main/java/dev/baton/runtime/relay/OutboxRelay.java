@@ -14,6 +14,7 @@ import dev.baton.messaging.OutboundMessage;
 import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.messaging.PublishResult;
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessagingSpans;
 import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -24,6 +25,9 @@ import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.PublishTracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
@@ -122,6 +126,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Duration pollInterval;
   private final ConfirmedPublisher publisher;
   private final Semaphore wakeups = new Semaphore(0);
+  private final PublishTracing tracing;
   /** The rows of commands with a maxInFlight: claimed within their capacity, apart from the others. */
   private final LimitedClaims limited;
   private final ClaimGate gate;
@@ -168,15 +173,17 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
-        new BrokerMessageLimit());
+        new BrokerMessageLimit(), PublishTracing.NONE);
   }
 
   /**
    * @param refusals told after a commit that marked commands refused
    * @param limit where the broker's {@code max_message_size} is remembered once a refusal names it
+   * @param tracing the span of each message sent
    */
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
-      int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit) {
+      int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit,
+      PublishTracing tracing) {
     this.database = database;
     this.store = store;
     this.connection = connection;
@@ -186,6 +193,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.pollInterval = pollInterval;
     this.refusals = refusals;
     this.limit = limit;
+    this.tracing = tracing;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
     this.limited = new LimitedClaims(pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
@@ -475,7 +483,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         missingExchanges.computeIfAbsent(exchange, k -> new ArrayList<>()).add(row.id());
         continue;
       }
-      OutboundMessage message;
+      Traced message;
       try {
         message = message(row);
       } catch (RuntimeException e) {
@@ -486,7 +494,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         unreadable.add(row.id());
         continue;
       }
-      Entry entry = new Entry(row, message);
+      Entry entry = new Entry(row, message.message());
       b.entries.add(entry);
       if (!b.stopped) {
         // Only while the channel is the one the batch started on: after a channel error, the rest waits for its
@@ -496,14 +504,20 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         if (b.publishedNanos == 0) {
           b.publishedNanos = System.nanoTime();
         }
-        entry.result = publisher.publishInGeneration(message, b.generation);
-        entry.result.thenAccept(r -> {
-          if (r.confirmed()) { // on the connection's thread: a timer's record only
+        entry.result = publisher.publishInGeneration(message.message(), b.generation);
+        entry.result.whenComplete((r, failure) -> {
+          if (r != null && r.confirmed()) { // on the connection's thread: a timer's record only
             metrics.hop(RuntimeMetrics.Hop.OUTBOX_CONFIRM, System.nanoTime() - claimedNanos);
+          } else {
+            message.span().setStatus(StatusCode.ERROR, r != null ? String.valueOf(r.status()) : failure.toString());
           }
+          message.span().end();
         });
         published.add(entry.result);
         b.stopped = entry.failedAlready();
+      } else {
+        message.span().setStatus(StatusCode.ERROR, "not sent: the channel failed before it"); // sent again later
+        message.span().end();
       }
     }
     // Their last confirm wakes the relay up, which may be waiting for new commands meanwhile.
@@ -879,7 +893,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     return exchange.endsWith(suffix) ? exchange.substring(0, exchange.length() - suffix.length()) : exchange;
   }
 
-  private static OutboundMessage message(OutboxRow row) {
+  /** A message about to be sent, in the span of its sending. */
+  private record Traced(OutboundMessage message, Span span) {}
+
+  private Traced message(OutboxRow row) {
     OutboxMessage m = row.message();
     Map<String, Object> headers;
     try {
@@ -887,6 +904,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+    Span span = tracing.publishing(new MessagingSpans.Message(m.exchange(), m.routingKey(), m.messageId().toString(),
+        m.correlationId(), m.body().length), headers);
     AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
         .messageId(m.messageId().toString())
         .correlationId(m.correlationId())
@@ -898,8 +917,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     // Commands are mandatory: one no queue takes is returned and retried (its WorkerService may not be Ready yet). An
     // outcome event is not: one no subscriber is bound to is simply not routed, and that is no failure.
     boolean outcome = m.isInstanceOutcome();
-    return new OutboundMessage(m.exchange(), m.routingKey(), !outcome, props, m.body(),
-        (outcome ? "outcome " : "command ") + m.messageId());
+    return new Traced(new OutboundMessage(m.exchange(), m.routingKey(), !outcome, props, m.body(),
+        (outcome ? "outcome " : "command ") + m.messageId()), span);
   }
 
   /** One claimed row and, once published, its outcome. */
