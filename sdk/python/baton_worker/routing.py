@@ -14,7 +14,7 @@ import pika
 
 from .config import Consumer, Settings
 from .messages import (BATON_PREFIX, EXCEPTION_MESSAGE, EXCEPTION_TYPE, JSON, ORIGINAL_EXCHANGE,
-                       ORIGINAL_ROUTING_KEY, RETRIES, TRACEPARENT, TRACESTATE, ACTION, ENTITY, INSTANCE, STEP,
+                       ORIGINAL_ROUTING_KEY, RETRIES, BAGGAGE, TRACEPARENT, TRACESTATE, ACTION, ENTITY, INSTANCE, STEP,
                        ATTEMPT, Error, Inbound, PayloadTooLarge, Success, Unprocessable, whole_number)
 
 LOG = logging.getLogger("baton_worker")
@@ -57,9 +57,9 @@ def addressable(message: Inbound) -> bool:
 
 
 def copied_headers(message: Inbound) -> Dict[str, Any]:
-    """Every ``baton-*`` header and the trace context, as the command carried them."""
+    """Every ``baton-*`` header, the trace context and the baggage, as the command carried them."""
     return {k: v for k, v in message.headers.items()
-            if k.startswith(BATON_PREFIX) or k in (TRACEPARENT, TRACESTATE)}
+            if k.startswith(BATON_PREFIX) or k in (TRACEPARENT, TRACESTATE, BAGGAGE)}
 
 
 def result_event(settings: Settings, message: Inbound, body: Optional[Dict[str, Any]], outcome,

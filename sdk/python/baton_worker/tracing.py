@@ -13,7 +13,7 @@ try:  # optional: the SDK works without it, copying the command's traceparent on
 except ImportError:  # pragma: no cover - depends on what is installed
     _otel_trace = None
 
-from .messages import INSTANCE, STEP, TRACEPARENT, TRACESTATE, WORKFLOW, plain
+from .messages import INSTANCE, STEP, WORKFLOW, plain
 
 
 def available() -> bool:
@@ -21,18 +21,19 @@ def available() -> bool:
 
 
 class Handling:
-    """The span a delivery is handled in; ``headers()`` is its trace context for the events (empty without one)."""
+    """The span a delivery is handled in; ``headers()`` is its trace context (and the command's baggage) for the
+    events, written by the configured propagators (empty without a span)."""
 
-    def __init__(self, span=None):
+    def __init__(self, span=None, parent=None):
         self.span = span
+        self._context = None if span is None else _otel_trace.set_span_in_context(span, parent)
 
     def headers(self) -> Dict[str, str]:
         if self.span is None:
             return {}
         carrier: Dict[str, str] = {}
-        ctx = _otel_trace.set_span_in_context(self.span)
-        _otel_propagate.inject(carrier, context=ctx)
-        return {k: v for k, v in carrier.items() if k in (TRACEPARENT, TRACESTATE)}
+        _otel_propagate.inject(carrier, context=self._context)
+        return carrier
 
     def failed(self, failure: BaseException) -> None:
         if self.span is not None:
@@ -45,11 +46,12 @@ class Handling:
 
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
-        """Makes the span current in the handler's thread, so its own spans and logs join the trace."""
+        """Makes the span (and the command's baggage) current in the handler's thread, so its own spans and logs
+        join the trace."""
         if self.span is None:
             yield
             return
-        token = _otel_context.attach(_otel_trace.set_span_in_context(self.span))
+        token = _otel_context.attach(self._context)
         try:
             yield
         finally:
@@ -57,16 +59,23 @@ class Handling:
 
 
 def start(service: str, consumer: str, headers: Dict[str, object], retries: int) -> Handling:
-    """A consumer span ``<service> <consumer>`` whose parent is the message's ``traceparent``."""
+    """A consumer span ``process <service>.command.topic.ex`` whose parent is the context the command carries (read
+    by the configured propagators: W3C trace context and baggage unless ``OTEL_PROPAGATORS`` says otherwise)."""
     if _otel_trace is None:
         return Handling()
-    carrier = {k: str(plain(headers[k])) for k in (TRACEPARENT, TRACESTATE) if headers.get(k) is not None}
+    carrier = {k: str(plain(v)) for k, v in headers.items() if isinstance(plain(v), str)}
     parent = _otel_propagate.extract(carrier)
+    exchange = f"{service}.command.topic.ex"
     tracer = _otel_trace.get_tracer("baton_worker")
-    span = tracer.start_span(f"{service} {consumer}", context=parent, kind=_SpanKind.CONSUMER, attributes={
+    span = tracer.start_span(f"process {exchange}", context=parent, kind=_SpanKind.CONSUMER, attributes={
+        "messaging.system": "rabbitmq",
+        "messaging.operation": "process",
+        "messaging.destination.name": exchange,
+        "baton.service": service,
+        "baton.command": consumer,
         "baton.instance": str(plain(headers.get(INSTANCE)) or ""),
         "baton.workflow": str(plain(headers.get(WORKFLOW)) or ""),
         "baton.step": str(plain(headers.get(STEP)) or ""),
         "baton.retries": retries,
     })
-    return Handling(span)
+    return Handling(span, parent)

@@ -16,7 +16,7 @@ PAY, NOTIFY = SETTINGS.commands[0], SETTINGS.subscriptions[0]
 
 def message(retries=None, exchange="payment.command.topic.ex", routing_key="service.payment.pay", **headers):
     h = {"baton-entity": b"order", "baton-action": b"pay", "baton-instance": b"i-1", "baton-step": b"charge",
-         "baton-attempt": 1, "traceparent": b"00-abc-def-01", "other": b"x"}
+         "baton-attempt": 1, "traceparent": b"00-abc-def-01", "baggage": b"tenant=a", "other": b"x"}
     if retries is not None:
         h["baton-retries"] = retries
     h.update(headers)
@@ -96,7 +96,7 @@ class ResultEventTest(unittest.TestCase):
         self.assertEqual(event.routing_key, "order.pay.success")
         h = event.properties.headers
         self.assertEqual(set(h), {"baton-entity", "baton-action", "baton-instance", "baton-step", "baton-attempt",
-                                  "baton-retries", "baton-deadline", "traceparent"})
+                                  "baton-retries", "baton-deadline", "traceparent", "baggage"})
         p = event.properties
         self.assertEqual((p.correlation_id, p.content_type, p.delivery_mode), ("i-1", "application/json", 2))
         self.assertEqual(json.loads(event.body),
