@@ -8,6 +8,7 @@ import type { Channel, ChannelModel, ConsumeMessage } from "amqplib";
 import { createServer, type Server } from "node:http";
 import { describe, openConnection, safeMessage, sleep, type CredentialsProvider } from "./broker.js";
 import { type ConsumerSettings, defaultConnectionName, type Env, readCredentials, readSettings, type WorkerSettings } from "./config.js";
+import { InvalidSettingsError } from "./errors.js";
 import { type IdempotencyStore, InMemoryIdempotencyStore } from "./idempotency.js";
 import { inbound, messageIdOf, type Outbound } from "./message.js";
 import { consoleLogger, type Logger, type WorkerListener } from "./observe.js";
@@ -85,8 +86,24 @@ export class BatonWorker {
    * @throws InvalidSettingsError naming every variable that is missing or malformed
    */
   static fromEnvironment(options: WorkerOptions = {}, env: Env = process.env): BatonWorker {
-    const settings = readSettings(env);
-    readCredentials(env); // fail now, naming the variable, rather than at the first connection
+    // Credentials are checked now too, so that one error names every variable, rather than at the first connection.
+    const problems: string[] = [];
+    let settings: WorkerSettings | undefined;
+    try {
+      settings = readSettings(env);
+    } catch (e) {
+      problems.push(...(e instanceof InvalidSettingsError ? e.problems : [String(e)]));
+    }
+    if (options.credentials === undefined) {
+      try {
+        readCredentials(env);
+      } catch (e) {
+        problems.push(...(e instanceof InvalidSettingsError ? e.problems : [String(e)]));
+      }
+    }
+    if (settings === undefined || problems.length > 0) {
+      throw new InvalidSettingsError(problems);
+    }
     return new BatonWorker(settings, { credentials: () => readCredentials(env), ...options });
   }
 

@@ -123,3 +123,13 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Closes every connection whose client-provided name starts with `prefix`, as an outage would; how many it closed. */
+export async function closeConnections(prefix: string): Promise<number> {
+  const list = (await management("GET", "/connections")) as { name: string; client_properties?: { connection_name?: string } }[];
+  const mine = list.filter((c) => c.client_properties?.connection_name?.startsWith(prefix));
+  for (const c of mine) {
+    await management("DELETE", `/connections/${encodeURIComponent(c.name)}`);
+  }
+  return mine.length;
+}
