@@ -71,7 +71,7 @@ export interface Event<Body = Record<string, unknown>> {
 }
 
 export type CommandHandler<In, Out> = (command: Command<In>) => Promise<Outcome<Out>> | Outcome<Out>;
-export type EventHandler<Body> = (event: Event<Body>) => Promise<void> | void;
+export type EventHandler<Body> = (event: Event<Body>) => unknown;
 
 /** Checks and converts what a handler gets; a throw makes the message unprocessable (parked at once). */
 export type Parser<T> = (value: unknown) => T;
