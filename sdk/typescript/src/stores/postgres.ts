@@ -7,7 +7,7 @@
 
 import type { IdempotencyStore } from "../idempotency.js";
 import { type AnyOutcome, type Outcome, outcomeFromJson, outcomeToJson } from "../outcome.js";
-import type { Command, CommandHandler } from "../processor.js";
+import type { Command } from "../processor.js";
 
 export interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
@@ -72,7 +72,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
    * its throw rolls both back (a technical failure, retried); if a duplicate committed first, this effect is rolled
    * back and that outcome returned.
    */
-  transactional<In, Out>(handler: (command: Command<In>, client: PgQueryable) => Promise<Outcome<Out>>): CommandHandler<In, Out> {
+  transactional<In, Out>(handler: (command: Command<In>, client: PgQueryable) => Promise<Outcome<Out>>): (command: Command<In>) => Promise<Outcome<Out>> {
     return async (command) => {
       const client = await this.pool.connect();
       let broken: Error | undefined;
