@@ -24,7 +24,9 @@ export type Decision =
   | { readonly kind: "publish-then-ack"; readonly publishes: readonly Outbound[] }
   | { readonly kind: "ack" }
   /** A copy of a message whose handler is running: decide again once it has ended. */
-  | { readonly kind: "later"; readonly after: Promise<void> };
+  | { readonly kind: "later"; readonly after: Promise<void> }
+  /** Not started because the worker is stopping: given back to the queue (nack with requeue). */
+  | { readonly kind: "give-back" };
 
 /** What a command handler is given. */
 export interface Command<In = Record<string, unknown>> {
@@ -86,6 +88,8 @@ export interface ProcessorContext {
   readonly handlerTimeoutMs: number;
   readonly maxResultBytes: number;
   readonly now: () => number;
+  /** Whether the worker is stopping: a delivery whose handler has not started by then is given back. */
+  readonly stopping: () => boolean;
 }
 
 export interface Processor {
@@ -228,6 +232,9 @@ export class CommandProcessor<In, Out> implements Processor {
     const releaseSlot = await ctx.slots.acquire();
     let span: HandlingSpan | undefined;
     try {
+      if (ctx.stopping()) {
+        return { kind: "give-back" };
+      }
       // Checked again: the command may have waited for a slot.
       const lateNow = expiredBy(message.headers, ctx.now());
       if (lateNow !== undefined) {
@@ -368,6 +375,9 @@ export class SubscriptionProcessor<Body> implements Processor {
       }
       const releaseSlot = await ctx.slots.acquire();
       try {
+        if (ctx.stopping()) {
+          return { kind: "give-back" };
+        }
         // Not the step timeout nor the deadline an event may carry: those bound the producer's handler.
         const run = await runTimed(
           ctx.handlerTimeoutMs,

@@ -183,6 +183,7 @@ export class BatonWorker {
       handlerTimeoutMs: o.handlerTimeoutMs ?? this.settings.handlerTimeoutMs,
       maxResultBytes: o.maxResultBytes ?? this.settings.maxResultBytes,
       now: Date.now,
+      stopping: () => this.stopping,
     };
     this.processors = consumers.map((c) => (this.handlers.get(c.name) as (typeof this.handlers extends Map<string, infer F> ? F : never))(ctx, c));
     this.publisher = new ConfirmedPublisher(() => openConnection(credentials, `${name}-publisher`), this.logger);
@@ -293,6 +294,10 @@ export class BatonWorker {
       this.logger.info(`${processor.consumer.kind} ${processor.consumer.name} message_id=${messageIdOf(message)} arrived again while its handler runs: waiting for its outcome`);
       await decision.after;
       decision = await processor.decide(message);
+    }
+    if (decision.kind === "give-back") {
+      this.settleOn(channel, () => channel.nack(m, false, true));
+      return;
     }
     if (decision.kind === "publish-then-ack") {
       for (const out of decision.publishes) {

@@ -22,6 +22,7 @@ export function context(overrides: Partial<ProcessorContext> = {}, store: Idempo
     handlerTimeoutMs: 60_000,
     maxResultBytes: 1024 * 1024,
     now: Date.now,
+    stopping: () => false,
     ...overrides,
   };
 }

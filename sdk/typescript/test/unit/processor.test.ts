@@ -157,6 +157,16 @@ describe("a command's decision", () => {
     assert.equal(runs, 1);
   });
 
+  it("gives a delivery back without running it once the worker is stopping", async () => {
+    let runs = 0;
+    const p = new CommandProcessor(context({ stopping: () => true }), pay, async () => {
+      runs++;
+      return success();
+    });
+    assert.equal((await p.decide(command({}))).kind, "give-back");
+    assert.equal(runs, 0);
+  });
+
   it("counts a throw after the limit as a technical failure", async () => {
     const p = new CommandProcessor(context({ handlerTimeoutMs: 5 }), pay, (c: Command) =>
       new Promise<Outcome<unknown>>((_, reject) => c.signal.addEventListener("abort", () => reject(new Error("aborted")))));
