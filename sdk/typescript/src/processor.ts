@@ -8,7 +8,7 @@
 import type { ConsumerSettings } from "./config.js";
 import { exceptionMessage, exceptionType, HandlerTimeoutError, PayloadTooLargeError, UnprocessableMessageError } from "./errors.js";
 import { addressable, type CommandBody, resultEvent } from "./events.js";
-import { deadlineHeader, headerText, Headers, isJsonContentType, retriesHeader } from "./headers.js";
+import { deadlineHeader, headerText, headerWholeNumber, Headers, isJsonContentType, retriesHeader } from "./headers.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import { commandLimit, expiredBy } from "./limits.js";
 import { type Inbound, messageIdOf, type Outbound } from "./message.js";
@@ -299,7 +299,7 @@ export class CommandProcessor<In, Out> implements Processor {
       instanceId: text(body["instanceId"]) ?? headerText(message.headers, Headers.INSTANCE),
       workflow: text(body["workflow"]) ?? headerText(message.headers, Headers.WORKFLOW),
       step: text(body["step"]) ?? headerText(message.headers, Headers.STEP),
-      attempt: typeof body["attempt"] === "number" ? body["attempt"] : undefined,
+      attempt: typeof body["attempt"] === "number" ? body["attempt"] : (headerWholeNumber(message.headers, Headers.ATTEMPT) ?? undefined),
       businessKey: text(body["businessKey"]),
       input,
       outputs: typeof outputs === "object" && outputs !== null ? (outputs as Record<string, unknown>) : {},

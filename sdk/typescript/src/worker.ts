@@ -70,6 +70,7 @@ export class BatonWorker {
   private running: Promise<void> | undefined;
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
+  private subscribed: (() => void)[] = [];
 
   constructor(
     readonly settings: WorkerSettings,
@@ -210,7 +211,7 @@ export class BatonWorker {
         backoff = 1_000;
         const subscribed = this.processors.map((p) => this.consumeQueue(connection, p, closed));
         void Promise.all(subscribed);
-        await Promise.race([this.allActive(closed), closed]);
+        await Promise.race([this.allActive(), closed]);
         if (this.consuming) {
           ready();
         }
@@ -228,12 +229,18 @@ export class BatonWorker {
     }
   }
 
-  private async allActive(closed: Promise<void>): Promise<void> {
-    let isClosed = false;
-    void closed.then(() => (isClosed = true));
-    while (!isClosed && !this.stopping && this.active.size < this.processors.length) {
-      await sleep(20);
-    }
+  /** Resolves once every queue has its consumer (checked whenever one subscribes). */
+  private allActive(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.active.size >= this.processors.length) {
+          resolve();
+        } else {
+          this.subscribed.push(check);
+        }
+      };
+      check();
+    });
   }
 
   /**
@@ -260,6 +267,7 @@ export class BatonWorker {
           }
         }, { noAck: false });
         this.active.set(queue, { channel, consumerTag });
+        this.subscribed.splice(0).forEach((f) => f());
         pause = 1_000;
         await channelClosed;
         this.closedChannels.add(channel);

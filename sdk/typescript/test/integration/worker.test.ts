@@ -104,3 +104,24 @@ describe("a worker against the real broker", () => {
     assert.equal(((await res.json()) as { status: string }).status, "UP");
   });
 });
+
+describe("a worker that cannot consume its queue", () => {
+  const broker = new TestBroker();
+
+  before(() => broker.open());
+  after(() => broker.close());
+
+  it("answers its health endpoint 503 while not consuming", async () => {
+    const worker = BatonWorker.fromEnvironment({ logger: quiet, healthPort: 0 }, {
+      BATON_SERVICE: "nowhere",
+      BATON_RABBITMQ_URI: broker.uri,
+      BATON_COMMANDS: "missing",
+    }).command("missing", () => success());
+    void worker.start(); // never resolves: q.nowhere.missing does not exist
+    await eventually(() => worker.healthPort() !== undefined, 5_000, "health server listening");
+    const res = await fetch(`http://127.0.0.1:${worker.healthPort()}/healthz`);
+    assert.equal(res.status, 503);
+    assert.equal(worker.consuming, false);
+    await worker.stop();
+  });
+});
