@@ -207,7 +207,7 @@ export class BatonWorker {
         const closed = new Promise<void>((resolve) => connection.on("close", () => resolve()));
         connection.on("error", (e: Error) => this.logger.warn(`consuming connection: ${safeMessage(e)}`));
         this.connection = connection;
-        this.logger.info(`worker ${this.settings.service} connected to ${describe(credentials())} as '${name}'`);
+        this.logger.info(`worker ${this.settings.service} connected to ${describe(credentials())} (connection '${name}')`);
         backoff = 1_000;
         const subscribed = this.processors.map((p) => this.consumeQueue(connection, p, closed));
         void Promise.all(subscribed);
