@@ -138,7 +138,7 @@ function onFailure(
   failure: unknown,
   errorEvent: ((outcome: AnyOutcome) => Outbound) | undefined,
 ): Decision {
-  const what = `${consumer.kind} ${consumer.name} of service ${ctx.service} (message_id=${messageIdOf(message)}, instance=${headerText(message.headers, Headers.INSTANCE)})`;
+  const what = `${consumer.kind} ${consumer.name} of service ${ctx.service} (message_id=${messageIdOf(message) ?? "-"}, instance=${headerText(message.headers, Headers.INSTANCE) ?? "-"})`;
   if (!hopeless(failure) && consumer.staircase.mayRetryAfter(retriesSoFar)) {
     const retry = retriesSoFar + 1;
     const delay = consumer.staircase.delayBeforeRetry(retry);

@@ -100,6 +100,9 @@ export class ConfirmedPublisher {
 
   private reset(connection: ChannelModel): void {
     if (this.connection === connection) {
+      if (!this.closed) {
+        this.logger.warn("the publishing connection or its channel closed; opening it again for the next publish");
+      }
       this.channel = undefined;
       this.connection = undefined;
       connection.close().catch(() => undefined);

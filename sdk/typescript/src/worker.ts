@@ -216,6 +216,9 @@ export class BatonWorker {
           ready();
         }
         await closed;
+        if (!this.stopping) {
+          this.logger.warn(`worker ${this.settings.service}: the consuming connection closed; connecting again in ${backoff} ms (deliveries not yet acked are redelivered by the broker)`);
+        }
       } catch (e) {
         this.logger.warn(`worker ${this.settings.service} cannot connect: ${safeMessage(e)}; trying again in ${backoff} ms`);
       } finally {
