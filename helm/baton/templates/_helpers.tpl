@@ -129,6 +129,42 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (include "baton.operator.fullname" .) .Values.operator.leaderElection.leaseName }}
 {{- end }}
 
+{{/* The runtime's OpenTelemetry settings (otel.*) as the standard OTEL_* variables. */}}
+{{- define "baton.otelEnv" -}}
+{{- $otel := .Values.otel }}
+- name: OTEL_PROPAGATORS
+  value: {{ join "," $otel.propagators | quote }}
+{{- if $otel.enabled }}
+- name: OTEL_TRACES_EXPORTER
+  value: otlp
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ $otel.protocol | quote }}
+{{- with $otel.endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- with $otel.resourceAttributes }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ include "baton.keyValues" . | quote }}
+{{- end }}
+{{- with $otel.sampler.type }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ . | quote }}
+{{- end }}
+{{- with $otel.sampler.arg }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+
+{{/* A map as k=v,k=v in key order (OTEL_RESOURCE_ATTRIBUTES). */}}
+{{- define "baton.keyValues" -}}
+{{- $pairs := list }}
+{{- range $k, $v := . }}{{ $pairs = append $pairs (printf "%s=%v" $k $v) }}{{ end }}
+{{- join "," $pairs }}
+{{- end }}
+
 {{/* An env var read from a Secret key; call with (dict "name" "X" "secret" "s" "key" "k"). */}}
 {{- define "baton.secretEnv" -}}
 - name: {{ .name }}

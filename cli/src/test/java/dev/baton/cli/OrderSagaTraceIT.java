@@ -17,8 +17,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The README's order saga ({@code examples/order-saga/}) in {@code baton dev} with the example workers, over the real
- * broker: each instance is one trace whose spans chain the start request, every dispatch, the worker's handling, the
- * event applied and the next dispatch, compensations and the worker's retries included (docs/design.md#observability).
+ * broker: each instance is one trace whose spans chain the start request, every dispatch ({@code create}), the relay's
+ * publish, the worker's handling and its answer, the event applied and the next dispatch, compensations and the
+ * worker's retries included (docs/design.md#observability). Spans are named here by what they are about (see {@link
+ * #nameOf}).
  */
 @ExtendWith(SagaStack.Resolver.class)
 class OrderSagaTraceIT {
@@ -36,13 +38,20 @@ class OrderSagaTraceIT {
         "card", "declined"));
     String traceId = saga.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(30)).path("traceId").asText();
 
-    List<String> chain = List.of("start default/order-fulfilment", "dispatch reserve-stock", "inventory reserve",
-        "apply reserve-stock success reserve", "dispatch charge", "payment pay", "apply charge failed pay",
-        "dispatch reserve-stock/compensate", "inventory release", "apply reserve-stock success release");
+    List<String> chain = List.of("start default/order-fulfilment",
+        "create reserve-stock", "send service.inventory.reserve", "inventory reserve", "answer reserve.success",
+        "apply reserve-stock success reserve",
+        "create charge", "send service.payment.pay", "payment pay", "answer pay.failed", "apply charge failed pay",
+        "create reserve-stock/compensate", "send service.inventory.release", "inventory release",
+        "answer release.success", "apply reserve-stock success release");
     Map<String, SpanData> spans = awaitTrace(traceId, chain);
 
-    assertThat(spans.keySet()).containsExactlyInAnyOrderElementsOf(chain);
+    // The instance's outcome event goes out under the span that started it.
+    assertThat(spans.keySet()).containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(chain.stream(),
+        java.util.stream.Stream.of("send default.order-fulfilment.compensated")).toList());
     assertChain(spans, chain);
+    assertThat(spans.get("send default.order-fulfilment.compensated").getParentSpanId())
+        .isEqualTo(spans.get("start default/order-fulfilment").getSpanId());
     assertThat(spans.get("start default/order-fulfilment").getParentSpanContext().isValid()).isFalse();
     assertThat(spans.get("apply reserve-stock success release").getEvents())
         .anySatisfy(e -> assertThat(e.getName()).isEqualTo("finished COMPENSATED"));
@@ -54,16 +63,21 @@ class OrderSagaTraceIT {
         "flakyShipping", 1));
     String traceId = saga.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30)).path("traceId").asText();
 
-    List<String> chain = List.of("start default/order-fulfilment", "dispatch reserve-stock", "inventory reserve",
-        "apply reserve-stock success reserve", "dispatch charge", "payment pay", "apply charge success pay",
-        "dispatch ship", "shipping ship retry 1", "apply ship success ship");
+    List<String> chain = List.of("start default/order-fulfilment",
+        "create reserve-stock", "send service.inventory.reserve", "inventory reserve", "answer reserve.success",
+        "apply reserve-stock success reserve",
+        "create charge", "send service.payment.pay", "payment pay", "answer pay.success", "apply charge success pay",
+        "create ship", "send service.shipping.ship", "shipping ship retry 1", "answer ship.success",
+        "apply ship success ship");
     Map<String, SpanData> spans = awaitTrace(traceId, chain);
 
     assertThat(spans.keySet()).containsExactlyInAnyOrderElementsOf(
-        java.util.stream.Stream.concat(chain.stream(), java.util.stream.Stream.of("shipping ship")).toList());
+        java.util.stream.Stream.concat(chain.stream(), java.util.stream.Stream.of("shipping ship",
+            "send default.order-fulfilment.succeeded")).toList());
     assertChain(spans, chain);
     // The first delivery failed (the simulated carrier): a sibling of the retry that succeeded, marked as an error.
-    assertThat(spans.get("shipping ship").getParentSpanId()).isEqualTo(spans.get("dispatch ship").getSpanId());
+    assertThat(spans.get("shipping ship").getParentSpanId())
+        .isEqualTo(spans.get("send service.shipping.ship").getSpanId());
     assertThat(spans.get("shipping ship").getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(spans.get("apply ship success ship").getEvents())
         .anySatisfy(e -> assertThat(e.getName()).isEqualTo("finished SUCCEEDED"));
@@ -84,14 +98,33 @@ class OrderSagaTraceIT {
     return spans;
   }
 
-  /** An apply span with its action ({@code apply reserve-stock success release}); a worker's retry with its number. */
+  /**
+   * {@code create <step>} (a dispatch), {@code send <routing key>} (the relay's publish), {@code <service> <command>}
+   * (the worker's handling, {@code retry <n>} after it for a retry), {@code answer <action>.<result>} (the worker's
+   * publish of its event), {@code apply <step> <result> <action>} (the runtime's processing of the event).
+   */
   private static String nameOf(SpanData span) {
-    String action = span.getAttributes().get(AttributeKey.stringKey("baton.action"));
-    Long retries = span.getAttributes().get(AttributeKey.longKey("baton.retries"));
-    if (span.getName().startsWith("apply ")) {
-      return span.getName() + " " + action;
+    String operation = span.getAttributes().get(AttributeKey.stringKey("messaging.operation.name"));
+    boolean byWorker = span.getInstrumentationScopeInfo().getName().equals("dev.baton.worker");
+    String routingKey = span.getAttributes().get(AttributeKey.stringKey("messaging.rabbitmq.destination.routing_key"));
+    String step = span.getAttributes().get(AttributeKey.stringKey("baton.step"));
+    if (operation == null) {
+      return span.getName();
     }
-    return retries != null && retries > 0 ? span.getName() + " retry " + retries : span.getName();
+    if (operation.equals("create")) {
+      return "create " + step;
+    }
+    if (operation.equals("publish")) {
+      return byWorker ? "answer " + routingKey.substring(routingKey.indexOf('.') + 1) : "send " + routingKey;
+    }
+    if (!byWorker) {
+      return "apply " + step + " " + span.getAttributes().get(AttributeKey.stringKey("baton.result")) + " "
+          + span.getAttributes().get(AttributeKey.stringKey("baton.action"));
+    }
+    Long retries = span.getAttributes().get(AttributeKey.longKey("baton.retries"));
+    String handling = span.getAttributes().get(AttributeKey.stringKey("baton.service")) + " "
+        + span.getAttributes().get(AttributeKey.stringKey("baton.command"));
+    return retries != null && retries > 0 ? handling + " retry " + retries : handling;
   }
 
   /** Each span's parent is the one before it. */

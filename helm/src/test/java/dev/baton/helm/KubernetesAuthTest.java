@@ -197,8 +197,8 @@ class KubernetesAuthTest {
     assertThat(env(chart.runtime()).keySet()).containsExactly("BATON_DATABASE_URL", "BATON_DATABASE_USERNAME",
         "BATON_DATABASE_PASSWORD", "BATON_DATABASE_CREATE", "BATON_RABBITMQ_URI", "BATON_HTTP_HOST", "BATON_HTTP_PORT",
         "BATON_AUTH", "BATON_API_TOKEN", "BATON_CONSUMER_THREADS", "BATON_PREFETCH", "BATON_RETENTION",
-        "BATON_REQUIRE_READY", "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
-    // The one new variable says what the runtime did by default anyway.
+        "BATON_REQUIRE_READY", "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS", "OTEL_PROPAGATORS");
+    // The new variables say what the runtime did by default anyway (OTEL_PROPAGATORS: OpenTelemetry's default).
     assertThat(value(chart.runtime(), "BATON_AUTH")).isEqualTo("token");
     assertThat(RuntimeSettings.localDefaults().auth()).isEqualTo(AuthMode.TOKEN);
   }

@@ -72,6 +72,9 @@ class ValuesSchemaTest {
     "metrics.podMonitor.enabled         | on",
     "runtime.database.caSecret          | 5",
     "operator.topologySpreadConstraints | zone",
+    "otel.protocol                      | http/json",
+    "otel.propagators                   | w3c",
+    "otel.endpoint                      | collector:4317",
   })
   void aWrongValueFailsLintAndTemplate(String key, String value, @TempDir Path scratch) {
     Object typed = value.matches("\\d+") ? (Object) Integer.parseInt(value) : value;

@@ -44,7 +44,7 @@ final class CommandProcessor implements DeliveryProcessor {
     this.handler = handler;
     this.store = store;
     this.listener = listener;
-    this.events = new ResultEvents(service);
+    this.events = new ResultEvents(service, tracing);
     this.router = new RetryRouter(service, consumer, listener);
     this.handlers = handlers;
     this.limits = limits;
@@ -107,7 +107,7 @@ final class CommandProcessor implements DeliveryProcessor {
         outcome -> events.event(message, commandBody, outcome, span.getSpanContext());
     AtomicLong started = new AtomicLong();
     return handlers.start("command " + consumer.name(), key, () -> limits.limitFor(message, Instant.now()),
-            CommandTracing.within(span, message, () -> {
+            tracing.within(span, message, () -> {
               Optional<Duration> late = HandlerLimits.expiredBy(message, Instant.now());
               if (late.isPresent()) {
                 throw new Expired(late.get());

@@ -8,7 +8,7 @@ import dev.baton.contract.EventResult;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
 import dev.baton.messaging.OutboundMessage;
-import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.messaging.tracing.MessagingSpans;
 import io.opentelemetry.api.trace.SpanContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -26,9 +26,11 @@ import java.util.UUID;
 final class ResultEvents {
 
   private final String eventExchange;
+  private final CommandTracing tracing;
 
-  ResultEvents(String service) {
+  ResultEvents(String service, CommandTracing tracing) {
     this.eventExchange = Names.eventExchange(service);
+    this.tracing = tracing;
   }
 
   /** Whether an event can be addressed at all: the routing key needs the entity and the action. */
@@ -83,29 +85,30 @@ final class ResultEvents {
   }
 
   /**
-   * The event answering {@code command} with {@code outcome}, its {@code traceparent} naming {@code handling} (the
-   * span the handler ran in) when that span is valid, else copied from the command.
+   * The event answering {@code command} with {@code outcome}, its trace context naming the span of its publishing
+   * under {@code handling} (the span the handler ran in) when that span is valid, else the command's {@code
+   * traceparent} copied.
    */
   OutboundMessage event(InboundMessage command, JsonNode commandBody, CommandResult outcome, SpanContext handling) {
     String routingKey = Names.eventRoutingKey(command.header(Headers.ENTITY), command.header(Headers.ACTION),
         outcome.result());
+    String messageId = eventMessageId(command.messageId(), outcome.result());
+    String correlationId = command.properties().getCorrelationId();
+    byte[] body = Bodies.write(body(command, commandBody, outcome));
+    Map<String, Object> headers = copiedHeaders(command);
+    headers.putAll(tracing.resultContext(command, handling,
+        new MessagingSpans.Message(eventExchange, routingKey, messageId, correlationId, body.length)));
     AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
-        .messageId(eventMessageId(command.messageId(), outcome.result()))
-        .correlationId(command.properties().getCorrelationId())
+        .messageId(messageId)
+        .correlationId(correlationId)
         .contentType(Headers.CONTENT_TYPE_JSON)
         .timestamp(new Date())
         .deliveryMode(2)
-        .headers(headers(command, handling))
+        .headers(headers)
         .build();
     // mandatory: an event no queue is bound for comes back and is published again (Settlement), never dropped
-    return new OutboundMessage(eventExchange, routingKey, true, properties,
-        Bodies.write(body(command, commandBody, outcome)), outcome.result().key() + " event " + routingKey);
-  }
-
-  private static Map<String, Object> headers(InboundMessage command, SpanContext handling) {
-    Map<String, Object> headers = copiedHeaders(command);
-    headers.putAll(MessageTracing.headersOf(handling));
-    return headers;
+    return new OutboundMessage(eventExchange, routingKey, true, properties, body,
+        outcome.result().key() + " event " + routingKey);
   }
 
   private static Map<String, Object> copiedHeaders(InboundMessage command) {

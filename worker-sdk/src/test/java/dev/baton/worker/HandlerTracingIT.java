@@ -2,6 +2,7 @@ package dev.baton.worker;
 
 import static dev.baton.worker.TestBroker.commandBody;
 import static dev.baton.worker.TestBroker.header;
+import static io.opentelemetry.api.common.AttributeKey.stringKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,22 +10,28 @@ import com.rabbitmq.client.GetResponse;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.contract.topology.ServiceTopology;
+import dev.baton.testing.InMemoryTraces;
+import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.MDC;
 
 /**
- * A command's trace continues in the worker: the handler runs in a consumer span whose parent is the command's
- * {@code traceparent}, with the instance's log fields, and the result event's {@code traceparent} names that span.
+ * A command's trace continues in the worker through the propagators of the OpenTelemetry given (here W3C trace
+ * context and baggage): the handler runs in a {@code process} consumer span whose parent is the command's context,
+ * with its baggage and the instance's log fields, and the result event carries a {@code publish} producer span under
+ * it, and the baggage.
  */
 class HandlerTracingIT {
 
@@ -34,37 +41,55 @@ class HandlerTracingIT {
   @RegisterExtension
   static final TestBroker broker = new TestBroker("sdk-tracing");
 
-  @RegisterExtension
-  static final OpenTelemetryExtension otel = OpenTelemetryExtension.create();
+  static final InMemorySpanExporter exported = InMemorySpanExporter.create();
+  static final OpenTelemetrySdk otel = InMemoryTraces.into(exported);
+
+  @BeforeEach
+  void forget() {
+    exported.reset();
+  }
 
   @Test
-  void the_handler_runs_in_a_child_span_of_the_command_and_the_event_carries_that_span() throws Exception {
+  void the_handler_runs_in_a_process_span_of_the_command_and_the_event_carries_its_publish_span() throws Exception {
     ServiceModel model = TestBroker.commandService("tracing", "pay", RetryStaircase.of(3, List.of("1s")));
     ServiceTopology t = broker.declare(model);
     String events = broker.probe(t.eventExchange(), "#");
     Map<String, String> fieldsInHandler = new ConcurrentHashMap<>();
 
-    try (BatonWorker worker = broker.worker(model).openTelemetry(otel.getOpenTelemetry())
+    try (BatonWorker worker = broker.worker(model).openTelemetry(otel)
         .command("pay", cmd -> {
           fieldsInHandler.putAll(MDC.getCopyOfContextMap());
+          fieldsInHandler.put("tenant", Baggage.current().getEntryValue("tenant"));
           return CommandResult.success(Map.of("paid", true));
         })
         .build()) {
       worker.start();
-      broker.sendCommand("tracing", "pay", TestBroker.commandProperties("m-1", "i-1", "pay"),
-          commandBody("i-1", "{}"));
+      broker.sendCommand("tracing", "pay", TestBroker.commandProperties("m-1", "pay", "baggage", "tenant=acme"),
+          commandBody("i-m-1", "{}"));
 
       GetResponse event = broker.take(events);
-      SpanData handling = await().atMost(Duration.ofSeconds(10)).until(otel::getSpans, s -> s.size() == 1).get(0);
-      assertThat(handling.getName()).isEqualTo("tracing pay");
-      assertThat(handling.getKind()).isEqualTo(SpanKind.CONSUMER);
+      List<SpanData> spans = await().atMost(Duration.ofSeconds(10)).until(exported::getFinishedSpanItems,
+          s -> s.size() == 2);
+      SpanData handling = spans.stream().filter(s -> s.getKind() == SpanKind.CONSUMER).findFirst().orElseThrow();
+      SpanData answer = spans.stream().filter(s -> s.getKind() == SpanKind.PRODUCER).findFirst().orElseThrow();
+      assertThat(handling.getName()).isEqualTo("process " + t.commandExchange());
       assertThat(handling.getTraceId()).isEqualTo(TRACE_ID);
       assertThat(handling.getParentSpanId()).isEqualTo(DISPATCH_SPAN);
-      assertThat(handling.getAttributes().asMap().toString()).contains("baton.instance=i-1", "baton.step=charge");
-      assertThat(header(event, "traceparent"))
-          .isEqualTo("00-" + TRACE_ID + "-" + handling.getSpanId() + "-01");
-      assertThat(fieldsInHandler).containsEntry("instanceId", "i-1").containsEntry("workflow", "order-fulfilment")
-          .containsEntry("step", "charge").containsEntry("traceId", TRACE_ID);
+      assertThat(handling.getAttributes().asMap()).containsEntry(stringKey("messaging.system"), "rabbitmq")
+          .containsEntry(stringKey("messaging.operation.type"), "process")
+          .containsEntry(stringKey("messaging.destination.name"), t.commandExchange())
+          .containsEntry(stringKey("messaging.message.id"), "m-1")
+          .containsEntry(stringKey("messaging.message.conversation_id"), "i-m-1")
+          .containsEntry(stringKey("baton.instance"), "i-m-1").containsEntry(stringKey("baton.step"), "charge");
+      assertThat(answer.getName()).isEqualTo("publish " + t.eventExchange());
+      assertThat(answer.getParentSpanId()).isEqualTo(handling.getSpanId());
+      assertThat(answer.getAttributes().asMap()).containsEntry(stringKey("messaging.operation.type"), "send")
+          .containsEntry(stringKey("messaging.rabbitmq.destination.routing_key"), event.getEnvelope().getRoutingKey())
+          .containsEntry(stringKey("messaging.message.id"), event.getProps().getMessageId());
+      assertThat(header(event, "traceparent")).isEqualTo("00-" + TRACE_ID + "-" + answer.getSpanId() + "-01");
+      assertThat(header(event, "baggage")).isEqualTo("tenant=acme");
+      assertThat(fieldsInHandler).containsEntry("instanceId", "i-m-1").containsEntry("workflow", "order-fulfilment")
+          .containsEntry("step", "charge").containsEntry("traceId", TRACE_ID).containsEntry("tenant", "acme");
     }
   }
 
@@ -75,7 +100,7 @@ class HandlerTracingIT {
     String events = broker.probe(t.eventExchange(), "#");
     AtomicInteger calls = new AtomicInteger();
 
-    try (BatonWorker worker = broker.worker(model).openTelemetry(otel.getOpenTelemetry())
+    try (BatonWorker worker = broker.worker(model).openTelemetry(otel)
         .command("pay", cmd -> {
           if (calls.incrementAndGet() == 1) {
             throw new IllegalStateException("the bank timed out");
@@ -88,8 +113,10 @@ class HandlerTracingIT {
           commandBody("i-2", "{}"));
 
       broker.take(events);
-      List<SpanData> spans = await().atMost(Duration.ofSeconds(10)).until(otel::getSpans, s -> s.size() == 2);
-      assertThat(spans).allSatisfy(s -> {
+      // Two deliveries, and the answer to the second.
+      List<SpanData> spans = await().atMost(Duration.ofSeconds(10)).until(exported::getFinishedSpanItems,
+          s -> s.size() == 3).stream().filter(s -> s.getKind() == SpanKind.CONSUMER).toList();
+      assertThat(spans).hasSize(2).allSatisfy(s -> {
         assertThat(s.getTraceId()).isEqualTo(TRACE_ID);
         assertThat(s.getParentSpanId()).isEqualTo(DISPATCH_SPAN);
       });

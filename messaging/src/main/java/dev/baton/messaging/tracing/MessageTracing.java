@@ -4,57 +4,22 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
-import io.opentelemetry.context.propagation.TextMapSetter;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * W3C trace context in AMQP headers, for the runtime and the worker SDK alike: the message contract carries it as
- * {@code traceparent} (and {@code tracestate} when there is one), so a worker in any language can continue a trace by
- * copying those headers. Header values arrive as the AMQP client's {@code LongString}s and are read as text.
+ * The W3C {@code traceparent} an instance stores (its trace, continued by work no message carries: a timer, a signal,
+ * a restart): written and read here whatever propagators carry context on messages ({@link MessagePropagation}).
  */
 public final class MessageTracing {
 
-  private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
-
-  private static final TextMapGetter<Map<String, Object>> GETTER = new TextMapGetter<>() {
-    @Override
-    public Iterable<String> keys(Map<String, Object> carrier) {
-      return carrier.keySet();
-    }
-
-    @Override
-    public String get(Map<String, Object> carrier, String key) {
-      Object value = carrier == null ? null : carrier.get(key);
-      return value == null ? null : value.toString();
-    }
-  };
-
-  private static final TextMapSetter<Map<String, Object>> SETTER = (carrier, key, value) -> carrier.put(key, value);
+  private static final MessagePropagation W3C = new MessagePropagation(W3CTraceContextPropagator.getInstance());
 
   private MessageTracing() {}
 
-  /** The context a message's headers carry (the root context when they carry none, or a malformed one). */
-  public static Context extract(Map<String, Object> headers) {
-    return headers == null ? Context.root() : W3C.extract(Context.root(), headers, GETTER);
-  }
-
-  /** Writes the span of {@code context} into {@code headers}; nothing when it has no valid span. */
-  public static void inject(Context context, Map<String, Object> headers) {
-    if (Span.fromContext(context).getSpanContext().isValid()) {
-      W3C.inject(context, headers, SETTER);
-    }
-  }
-
   /** The {@code traceparent} (and {@code tracestate}) of a span, as headers; empty when the span is not valid. */
   public static Map<String, String> headersOf(SpanContext span) {
-    Map<String, Object> headers = new LinkedHashMap<>();
-    inject(Context.root().with(Span.wrap(span)), headers);
-    Map<String, String> text = new LinkedHashMap<>();
-    headers.forEach((k, v) -> text.put(k, v.toString()));
-    return text;
+    return span.isValid() ? W3C.headersOf(Context.root().with(Span.wrap(span))) : Map.of();
   }
 
   /**
@@ -70,7 +35,7 @@ public final class MessageTracing {
     if (traceparent == null || traceparent.isBlank()) {
       return Optional.empty();
     }
-    Context context = extract(Map.of("traceparent", traceparent));
+    Context context = W3C.extract(Map.of("traceparent", traceparent));
     return Span.fromContext(context).getSpanContext().isValid() ? Optional.of(context) : Optional.empty();
   }
 }

@@ -51,6 +51,7 @@ import dev.baton.runtime.store.StepStore;
 import dev.baton.runtime.store.TransitionWriter;
 import dev.baton.runtime.timers.TimeoutSweeper;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.PublishTracing;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.runtime.ui.DeadLetterDesk;
 import dev.baton.runtime.ui.InstanceButtons;
@@ -128,11 +129,11 @@ public final class BatonRuntime implements AutoCloseable {
   private void startParts(KubernetesClient client, RuntimeTracing tracing) throws IOException, TimeoutException {
     LOG.info("Starting the Baton runtime: {}", settings);
     started.add(tracing); // closed last: it flushes the spans of everything closed before it
-    Database database = Database.open(settings.database());
+    Database database = Database.open(settings.database(), metrics.connectionPool());
     started.add(database);
 
     AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
-        settings.amqpCaFile(), settings.amqpAddresses());
+        settings.amqpCaFile(), settings.amqpAddresses()).meteredBy(metrics.brokerClient());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);
@@ -148,15 +149,17 @@ public final class BatonRuntime implements AutoCloseable {
     InstanceTracing instanceTracing = new InstanceTracing(tracing.openTelemetry());
     // Learned from the broker's first refusal of an oversized command: then no command over it is written at all.
     BrokerMessageLimit brokerLimit = new BrokerMessageLimit();
+    // Whether some command has a maxInFlight: then the steps that end give their slots back as they end.
+    java.util.concurrent.atomic.AtomicBoolean limitsInUse = new java.util.concurrent.atomic.AtomicBoolean();
     Engine engine = new Engine(instances, steps, catalog,
         new StateMachine(RandomIds::next, settings.maxCommandBytes(), brokerLimit::commandBytes),
-        new CommandComposer(instanceTracing), new TransitionWriter(), instanceTracing, outbox, Clock.systemUTC());
+        new CommandComposer(instanceTracing), new TransitionWriter(limitsInUse::get), instanceTracing, outbox, Clock.systemUTC());
 
     InstanceService[] service = new InstanceService[1];
     Refusals refusals = new Refusals(() -> service[0]);
     started.add(refusals);
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
-        settings.outboxPollInterval(), refusals, brokerLimit);
+        settings.outboxPollInterval(), refusals, brokerLimit, new PublishTracing(tracing.openTelemetry()));
     relay.start();
     started.add(relay);
     metrics.brokerBlocked(relay::brokerBlocked);
@@ -240,7 +243,10 @@ public final class BatonRuntime implements AutoCloseable {
     Pauses pauses = new Pauses(database, watcher[0], () -> services);
     pauses.run(); // before the API takes starts: a Workflow paused while no runtime ran holds its first commands
     Periodic.every(scheduler, PAUSE_LOOK, pauses);
-    Limits limits = new Limits(database, () -> services, relay::limits, metrics);
+    Limits limits = new Limits(database, () -> services, recorded -> {
+      limitsInUse.set(!recorded.isEmpty());
+      relay.limits(recorded);
+    }, metrics);
     limits.run(); // the relay knows the limits before the API takes starts
     Periodic.every(scheduler, PAUSE_LOOK, limits);
     // Schedules: each runtime looks; the row of a schedule decides which one fires it.

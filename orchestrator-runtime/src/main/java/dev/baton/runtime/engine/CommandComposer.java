@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.messaging.tracing.MessagingSpans;
 import dev.baton.runtime.core.AttemptDeadline;
 import dev.baton.runtime.core.StepState;
 import dev.baton.runtime.core.Transition;
@@ -76,10 +77,6 @@ public final class CommandComposer {
     if (deadline != null) {
       headers.put(Headers.DEADLINE, deadline.toEpochMilli()); // nor start after it
     }
-    headers.putAll(tracing.dispatch(s.traceparent(), s.instanceId().toString(), d.name(),
-        dispatch.compensation() ? row.stepName() + "/compensate" : row.stepName(), row.attempt(),
-        row.action()));
-
     ObjectNode body = Json.object();
     body.put("instanceId", s.instanceId().toString());
     body.put("workflow", d.name());
@@ -93,8 +90,14 @@ public final class CommandComposer {
 
     String service = task.service();
     String command = dispatch.compensation() ? task.compensate() : task.command();
-    return new OutboxMessage(row.commandMessageId(), Names.commandExchange(service),
-        Names.commandRoutingKey(service, command), s.instanceId().toString(), Json.write(headers),
-        Json.writeBytes(body));
+    String exchange = Names.commandExchange(service);
+    String routingKey = Names.commandRoutingKey(service, command);
+    byte[] bodyBytes = Json.writeBytes(body);
+    headers.putAll(tracing.dispatch(s.traceparent(), new MessagingSpans.Message(exchange, routingKey,
+            row.commandMessageId().toString(), s.instanceId().toString(), bodyBytes.length),
+        s.instanceId().toString(), d.name(), dispatch.compensation() ? row.stepName() + "/compensate"
+            : row.stepName(), row.attempt(), row.action()));
+    return new OutboxMessage(row.commandMessageId(), exchange, routingKey, s.instanceId().toString(),
+        Json.write(headers), bodyBytes);
   }
 }

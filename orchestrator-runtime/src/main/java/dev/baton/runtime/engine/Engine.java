@@ -5,6 +5,7 @@ import dev.baton.api.json.Json;
 import dev.baton.contract.Headers;
 import dev.baton.messaging.tracing.LogFields;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.messaging.tracing.MessagingSpans;
 import dev.baton.runtime.core.Ending;
 import dev.baton.runtime.core.InboundEvent;
 import dev.baton.runtime.core.InstanceState.StoredSignal;
@@ -26,6 +27,7 @@ import dev.baton.runtime.tracing.InstanceTracing;
 import dev.baton.workflow.WorkflowDefinition;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -181,9 +183,9 @@ public final class Engine {
       writes.add(p.write());
       Transition t = p.transition();
       receipts[i] = switch (t.kind()) {
-        case MOVED -> Receipt.applied(t.status(), latencyOf(rows, e));
-        case DUPLICATE -> Receipt.ignored(Receipt.Kind.DUPLICATE, t.reason());
-        default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
+        case MOVED -> Receipt.applied(instance.namespace(), t.status(), latencyOf(rows, e));
+        case DUPLICATE -> Receipt.ignored(instance.namespace(), Receipt.Kind.DUPLICATE, t.reason());
+        default -> Receipt.ignored(instance.namespace(), Receipt.Kind.STALE, t.reason());
       };
     }
     tx.wrote(writer.write(c, writes));
@@ -240,8 +242,9 @@ public final class Engine {
   /** @param signals the signals stored for the batch's instances, or null to read them if the definition waits */
   private Planned plan(UnitOfWork.Transaction tx, InstanceRecord instance, List<StepState> rows, Stimulus stimulus,
       Map<UUID, List<StoredSignal>> signals) throws SQLException {
-    Span span = spanOf(instance, stimulus);
-    try (Scope current = span.makeCurrent();
+    Context trace = traceOf(instance, stimulus);
+    Span span = Span.fromContext(trace);
+    try (Scope current = trace.makeCurrent();
         LogFields.Scope fields = LogFields.open(instance.id().toString(), instance.workflow(), stepOf(stimulus, rows),
             span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null)) {
       Planned p = decide(tx, instance, rows, stimulus, signals);
@@ -254,6 +257,20 @@ public final class Engine {
     }
   }
 
+  /**
+   * The context to decide in: the stimulus's span (ended after), with the baggage the event or the start request
+   * carries.
+   */
+  private Context traceOf(InstanceRecord instance, Stimulus stimulus) {
+    if (stimulus instanceof Stimulus.Result r) {
+      InboundEvent e = r.event();
+      String id = instance.id().toString();
+      return tracing.applying(e.context(), new MessagingSpans.Message(e.exchange(), null, e.messageId(), id, -1),
+          instance.traceparent(), id, e.step(), e.action(), e.result().key());
+    }
+    return Context.current().with(spanOf(instance, stimulus));
+  }
+
   private Span spanOf(InstanceRecord instance, Stimulus stimulus) {
     String trace = instance.traceparent();
     String id = instance.id().toString();
@@ -262,11 +279,6 @@ public final class Engine {
       return Span.current().getSpanContext().isValid() ? Span.wrap(Span.current().getSpanContext())
           : Span.wrap(MessageTracing.fromTraceparent(trace).map(ctx -> Span.fromContext(ctx).getSpanContext())
               .orElse(SpanContext.getInvalid()));
-    }
-    if (stimulus instanceof Stimulus.Result r) {
-      InboundEvent e = r.event();
-      return tracing.applying(e.traceparent() == null ? Map.of() : Map.of(Headers.TRACEPARENT, e.traceparent()),
-          trace, id, e.step(), e.action(), e.result().key());
     }
     if (stimulus instanceof Stimulus.SignalStored s) {
       return tracing.instanceWork("signal " + s.signal(), trace, id);

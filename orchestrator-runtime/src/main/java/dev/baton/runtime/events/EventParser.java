@@ -29,7 +29,9 @@ final class EventParser {
 
   private EventParser() {}
 
-  static ParsedDelivery parse(String queueWorkflow, String routingKey, AMQP.BasicProperties props, byte[] body) {
+  /** @param exchange the exchange it came through (its delivery's) */
+  static ParsedDelivery parse(String queueWorkflow, String exchange, String routingKey, AMQP.BasicProperties props,
+      byte[] body) {
     Map<String, Object> headers = props.getHeaders() == null ? Map.of() : props.getHeaders();
     String workflow = Headers.text(headers.get(Headers.WORKFLOW));
     if (workflow == null) {
@@ -76,13 +78,13 @@ final class EventParser {
       return malformed("header " + Headers.ATTEMPT + " is missing or not a number");
     }
     String namespace = Headers.text(headers.get(Headers.NAMESPACE));
-    String traceparent = Headers.text(headers.get(Headers.TRACEPARENT));
+    Map<String, String> context = contextOf(headers);
     if (body != null && body.length > MAX_EVENT_BYTES) {
       // Too large to keep in a step's row and carry in the commands after it: the worker answered, so the step ends,
       // as an unknown outcome, without reading the body.
       return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt,
           action, EventResult.ERROR, null, StateMachine.UNSTORABLE_OUTPUT, "the worker answered " + result.get().key()
-          + " with a body of " + body.length + " bytes, over the limit of " + MAX_EVENT_BYTES, traceparent));
+          + " with a body of " + body.length + " bytes, over the limit of " + MAX_EVENT_BYTES, exchange, context));
     }
     JsonNode json;
     try {
@@ -108,10 +110,25 @@ final class EventParser {
       // did answer, so the step ends, as an unknown outcome (compensated when it declares a compensation).
       return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt,
           action, EventResult.ERROR, null, StateMachine.UNSTORABLE_OUTPUT, "the worker answered " + result.get().key()
-          + " with a NUL character (\\u0000) in its " + unstorable + ", which cannot be stored", traceparent));
+          + " with a NUL character (\\u0000) in its " + unstorable + ", which cannot be stored", exchange, context));
     }
     return new ParsedDelivery.Event(new InboundEvent(messageId, workflow, namespace, instanceId, step, attempt, action,
-        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason, traceparent));
+        result.get(), result.get() == EventResult.SUCCESS ? output : null, errorCode, reason, exchange, context));
+  }
+
+  /**
+   * The headers where a propagator may find the worker's trace context and baggage: the text ones other than Baton's
+   * own (which propagators are configured is the runtime's business, not the parser's).
+   */
+  private static Map<String, String> contextOf(Map<String, Object> headers) {
+    Map<String, String> context = new java.util.HashMap<>();
+    headers.forEach((name, value) -> {
+      if (!name.startsWith(Headers.BATON_PREFIX) && value != null && !(value instanceof Number)
+          && !(value instanceof Map) && !(value instanceof List)) {
+        context.put(name, value.toString());
+      }
+    });
+    return context;
   }
 
   private static boolean holdsNul(String text) {

@@ -76,9 +76,10 @@ final class InstanceRoutes {
     StartRequest request = StartRequest.parse(body(ctx));
     Workflow workflow = startable(ns, name);
     InstanceService.Started started;
-    // The request's span begins (or continues, with the caller's traceparent) the instance's trace.
-    Span span = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
-    try (Scope current = span.makeCurrent()) {
+    // The request's span begins (or continues, with the caller's trace context and baggage) the instance's trace.
+    io.opentelemetry.context.Context trace = service.tracing().startRequest(requestTraceHeaders(ctx), ns, name);
+    Span span = Span.fromContext(trace);
+    try (Scope current = trace.makeCurrent()) {
       started = service.start(ns, name, workflow.getSpec(), request.businessKey(), Json.write(request.input()),
           security.actor(ctx));
     } catch (InstanceService.FirstCommandTooLarge e) {
@@ -92,7 +93,7 @@ final class InstanceRoutes {
       span.end();
     }
     if (started.created()) {
-      metrics.instanceStarted(name);
+      metrics.instanceStarted(ns, name);
     }
     respond(ctx, started.created() ? 201 : 200,
         InstanceJson.detail(started.current(), started.steps(), started.audit()));
@@ -122,7 +123,7 @@ final class InstanceRoutes {
     List<BatchStartResponse.Result> results = new ArrayList<>(started.size());
     for (InstanceService.BatchStarted s : started) {
       if (s.created()) {
-        metrics.instanceStarted(name);
+        metrics.instanceStarted(ns, name);
       }
       results.add(new BatchStartResponse.Result(s.id().toString(), s.status().name(), s.created()));
     }
@@ -142,9 +143,9 @@ final class InstanceRoutes {
     return workflow;
   }
 
-  private static Map<String, Object> requestTraceHeaders(Context ctx) {
+  private Map<String, Object> requestTraceHeaders(Context ctx) {
     Map<String, Object> headers = new HashMap<>();
-    for (String name : List.of("traceparent", "tracestate")) {
+    for (String name : service.tracing().contextHeaders()) {
       String value = ctx.header(name);
       if (value != null) {
         headers.put(name, value);

@@ -14,6 +14,7 @@ import dev.baton.messaging.OutboundMessage;
 import dev.baton.messaging.PublishResult.Failure;
 import dev.baton.messaging.PublishResult;
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessagingSpans;
 import dev.baton.runtime.engine.CommandRefusals;
 import dev.baton.runtime.engine.OutboxSignal;
 import dev.baton.runtime.metrics.RuntimeMetrics;
@@ -24,6 +25,9 @@ import dev.baton.runtime.store.OutboxRow;
 import dev.baton.runtime.store.OutboxStore;
 import dev.baton.runtime.store.QueuedCommand;
 import dev.baton.runtime.tracing.InstanceTracing;
+import dev.baton.runtime.tracing.PublishTracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
@@ -122,6 +126,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   private final Duration pollInterval;
   private final ConfirmedPublisher publisher;
   private final Semaphore wakeups = new Semaphore(0);
+  private final PublishTracing tracing;
   /** The rows of commands with a maxInFlight: claimed within their capacity, apart from the others. */
   private final LimitedClaims limited;
   private final ClaimGate gate;
@@ -168,15 +173,17 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
-        new BrokerMessageLimit());
+        new BrokerMessageLimit(), PublishTracing.NONE);
   }
 
   /**
    * @param refusals told after a commit that marked commands refused
    * @param limit where the broker's {@code max_message_size} is remembered once a refusal names it
+   * @param tracing the span of each message sent
    */
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
-      int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit) {
+      int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit,
+      PublishTracing tracing) {
     this.database = database;
     this.store = store;
     this.connection = connection;
@@ -186,10 +193,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.pollInterval = pollInterval;
     this.refusals = refusals;
     this.limit = limit;
+    this.tracing = tracing;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
-    LimitStore limits = new LimitStore();
-    this.limited = new LimitedClaims((l, room, ids) -> database.inTransaction(rc -> limits.reserve(rc, l, room, ids)),
-        pollInterval.toNanos(), System::nanoTime);
+    this.limited = new LimitedClaims(pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
     connection.addBlockedListener(blockedListener);
@@ -223,7 +229,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long now = System.currentTimeMillis();
     for (QueuedCommand command : commands) {
       handed.add(new Handed(command, now));
-      limited.handedOver(command); // a limited one is reserved by its id within its limit, not claimed with the rest
+      limited.handedOver(command.message()); // its claim by id skips it if its command is limited
     }
     handedCount.addAndGet(commands.size());
     wakeUp();
@@ -411,7 +417,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         rows = List.of();
       }
       if (rows.size() < batchSize && limited.anyDue()) {
-        List<OutboxRow> within = lockReserved(c, limited.reserve(batchSize - rows.size()));
+        List<OutboxRow> within = limited.claim(c, batchSize - rows.size());
         if (!within.isEmpty()) {
           List<OutboxRow> all = new ArrayList<>(rows);
           all.addAll(within);
@@ -477,7 +483,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         missingExchanges.computeIfAbsent(exchange, k -> new ArrayList<>()).add(row.id());
         continue;
       }
-      OutboundMessage message;
+      Traced message;
       try {
         message = message(row);
       } catch (RuntimeException e) {
@@ -488,7 +494,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         unreadable.add(row.id());
         continue;
       }
-      Entry entry = new Entry(row, message);
+      Entry entry = new Entry(row, message.message());
       b.entries.add(entry);
       if (!b.stopped) {
         // Only while the channel is the one the batch started on: after a channel error, the rest waits for its
@@ -498,14 +504,20 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         if (b.publishedNanos == 0) {
           b.publishedNanos = System.nanoTime();
         }
-        entry.result = publisher.publishInGeneration(message, b.generation);
-        entry.result.thenAccept(r -> {
-          if (r.confirmed()) { // on the connection's thread: a timer's record only
+        entry.result = publisher.publishInGeneration(message.message(), b.generation);
+        entry.result.whenComplete((r, failure) -> {
+          if (r != null && r.confirmed()) { // on the connection's thread: a timer's record only
             metrics.hop(RuntimeMetrics.Hop.OUTBOX_CONFIRM, System.nanoTime() - claimedNanos);
+          } else {
+            message.span().setStatus(StatusCode.ERROR, r != null ? String.valueOf(r.status()) : failure.toString());
           }
+          message.span().end();
         });
         published.add(entry.result);
         b.stopped = entry.failedAlready();
+      } else {
+        message.span().setStatus(StatusCode.ERROR, "not sent: the channel failed before it"); // sent again later
+        message.span().end();
       }
     }
     // Their last confirm wakes the relay up, which may be waiting for new commands meanwhile.
@@ -534,8 +546,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       taken.add(h);
     }
     handedTaken = taken.size();
-    // the transaction's own (found by its search before they were handed over), and limited ones (reserved apart)
-    taken.removeIf(t -> held.contains(t.command().outboxId()) || limited.isLimited(t.command().message()));
+    taken.removeIf(t -> held.contains(t.command().outboxId()));
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -552,15 +563,6 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     return rows;
-  }
-
-  /** The rows reserved within their limits, locked in the batch's transaction: those still there. */
-  private List<OutboxRow> lockReserved(java.sql.Connection c, List<OutboxRow> reserved) throws SQLException {
-    if (reserved.isEmpty()) {
-      return reserved;
-    }
-    java.util.Set<Long> locked = store.claimReserved(c, reserved.stream().map(OutboxRow::id).toList());
-    return reserved.stream().filter(r -> locked.contains(r.id())).toList();
   }
 
   /** After a failure: the commands in hand are left to the next search. */
@@ -891,7 +893,10 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     return exchange.endsWith(suffix) ? exchange.substring(0, exchange.length() - suffix.length()) : exchange;
   }
 
-  private static OutboundMessage message(OutboxRow row) {
+  /** A message about to be sent, in the span of its sending. */
+  private record Traced(OutboundMessage message, Span span) {}
+
+  private Traced message(OutboxRow row) {
     OutboxMessage m = row.message();
     Map<String, Object> headers;
     try {
@@ -899,6 +904,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+    Span span = tracing.publishing(new MessagingSpans.Message(m.exchange(), m.routingKey(), m.messageId().toString(),
+        m.correlationId(), m.body().length), headers);
     AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
         .messageId(m.messageId().toString())
         .correlationId(m.correlationId())
@@ -910,8 +917,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     // Commands are mandatory: one no queue takes is returned and retried (its WorkerService may not be Ready yet). An
     // outcome event is not: one no subscriber is bound to is simply not routed, and that is no failure.
     boolean outcome = m.isInstanceOutcome();
-    return new OutboundMessage(m.exchange(), m.routingKey(), !outcome, props, m.body(),
-        (outcome ? "outcome " : "command ") + m.messageId());
+    return new Traced(new OutboundMessage(m.exchange(), m.routingKey(), !outcome, props, m.body(),
+        (outcome ? "outcome " : "command ") + m.messageId()), span);
   }
 
   /** One claimed row and, once published, its outcome. */

@@ -86,7 +86,13 @@ public final class TransitionWriter {
         + "   step_started_at = CASE WHEN m.current_step IS NULL THEN w.step_started_at ELSE now() END,"
         + "   last_error = coalesce(m.last_error::jsonb, w.last_error),"
         + "   finished_at = CASE WHEN m.finished THEN coalesce(w.finished_at, now()) END, updated_at = now()"
-        + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)", "moved", "instances moved");
+        + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)", "moved", "instances moved"),
+    /**
+     * The slots of limited commands whose step attempts end here, given back in the transaction that ends them
+     * (docs/design.md#concurrency-limits): only while some command has a limit.
+     */
+    FREED(" freed AS (DELETE FROM command_slot f USING instance_step x WHERE x.id = ANY (?::bigint[])"
+        + "   AND f.message_id = x.command_message_id AND f.instance_id = x.instance_id RETURNING 1)", "freed", null);
 
     final String cte;
     final String name;
@@ -174,10 +180,23 @@ public final class TransitionWriter {
     }
   }
 
+  /** Whether some command has a limit (its slots are given back as steps end); read per batch. */
+  private final java.util.function.BooleanSupplier limited;
+
+  public TransitionWriter() {
+    this(() -> false);
+  }
+
+  public TransitionWriter(java.util.function.BooleanSupplier limited) {
+    this.limited = limited;
+  }
+
   /** Writes the transitions (each instance at most once) in one statement. */
   public Written write(Connection c, List<Write> writes) throws SQLException {
     Column u = new Column(), n = new Column(), o = new Column(), g = new Column(), w = new Column(),
-        m = new Column();
+        m = new Column(), f = new Column();
+    boolean freeing = limited.getAsBoolean();
+    List<Object> fId = f.of("bigint");
     List<Object> uId = u.of("bigint"), uStatus = u.of("text"), uOutput = u.of("text"), uCode = u.of("text"),
         uReason = u.of("text"), uSeq = u.of("integer"), uMessage = u.of("text"), uLate = u.of("text"),
         uChosen = u.of("text");
@@ -213,6 +232,9 @@ public final class TransitionWriter {
           uMessage.add(s.resultMessageId());
           uLate.add(s.late() == null ? null : s.late().toString());
           uChosen.add(s.chosen());
+          if (freeing && s.status() != dev.baton.runtime.core.StepStatus.RUNNING) {
+            fId.add(s.id());
+          }
         } else {
           nInstance.add(write.instanceId());
           nName.add(s.name());
@@ -275,6 +297,7 @@ public final class TransitionWriter {
     put(present, Part.CONSUMED, g, gId);
     put(present, Part.WITHDRAWN, w, wInstance);
     put(present, Part.MOVED, m, mInstance);
+    put(present, Part.FREED, f, fId);
     try (PreparedStatement ps = c.prepareStatement(statement(present.keySet()))) {
       Binder b = new Binder(c, ps);
       for (Map.Entry<Part, Column> e : present.entrySet()) {
@@ -294,7 +317,7 @@ public final class TransitionWriter {
           long count = rs.getLong(i++);
           if (e.getKey() == Part.WITHDRAWN) {
             withdrawn = count;
-          } else {
+          } else if (e.getKey().checked != null) { // a slot to give back is there only for a limited command
             check(e.getKey().checked, e.getValue().values.get(0).size(), count);
           }
         }

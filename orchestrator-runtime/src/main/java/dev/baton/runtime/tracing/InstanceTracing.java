@@ -2,7 +2,10 @@ package dev.baton.runtime.tracing;
 
 import dev.baton.contract.Headers;
 import dev.baton.messaging.tracing.LogFields;
+import dev.baton.messaging.tracing.MessagePropagation;
 import dev.baton.messaging.tracing.MessageTracing;
+import dev.baton.messaging.tracing.MessagingSpans;
+import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
@@ -12,41 +15,58 @@ import io.opentelemetry.context.Context;
 import java.util.Map;
 
 /**
- * The spans of an instance, one trace per instance: the start request (continuing the caller's {@code traceparent},
- * or a new root) is the trace; each dispatch is a producer span whose context is the command's {@code traceparent};
- * a worker continues it and answers with its own; applying the result is a consumer span under the worker's, and the
- * dispatches it makes are its children. Work that no event carries (a timeout, a signal, cancel, retry) continues the
- * instance's stored {@code traceparent}, so a restart, a replayed dead letter or a timer days later stays in the
- * same trace.
+ * The spans of an instance, one trace per instance: the start request (continuing the caller's context, or a new
+ * root) is the trace; each dispatch is a producer span ({@code create <exchange>}: the command written to the
+ * outbox) that the relay's {@code publish <exchange>} continues; a worker's {@code process} span continues the
+ * publish and its result event carries the worker's context; applying the result is a consumer span ({@code process
+ * <event exchange>}) under it, and the dispatches it makes are its children. Context crosses messages through the
+ * configured propagators ({@link MessagePropagation}), baggage included: what a start request or an event carries
+ * goes on with the commands made under it. Work that no event carries (a timeout, a signal, cancel, retry) continues
+ * the instance's stored {@code traceparent} (no baggage), so a restart, a replayed dead letter or a timer days later
+ * stays in the same trace. Messaging spans follow OpenTelemetry's conventions ({@link MessagingSpans}), with Baton's
+ * own attributes beside.
  */
 public final class InstanceTracing {
 
   private final Tracer tracer;
+  private final MessagePropagation propagation;
 
   public InstanceTracing(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer("dev.baton.runtime");
+    this.propagation = MessagePropagation.of(openTelemetry);
   }
 
-  /** The server span of a start request; {@code headers} are the request's (for its {@code traceparent}). */
-  public Span startRequest(Map<String, Object> headers, String namespace, String workflow) {
-    return tracer.spanBuilder("start " + namespace + "/" + workflow)
-        .setParent(MessageTracing.extract(headers))
+  /**
+   * The context of a start request: its server span, under the context the request's {@code headers} carry (its
+   * baggage too). The caller makes it current and ends the span.
+   */
+  public Context startRequest(Map<String, ?> headers, String namespace, String workflow) {
+    Context request = propagation.extract(headers);
+    Span span = tracer.spanBuilder("start " + namespace + "/" + workflow)
+        .setParent(request)
         .setSpanKind(SpanKind.SERVER)
         .setAttribute("baton.namespace", namespace)
         .setAttribute("baton.workflow", workflow)
         .startSpan();
+    return request.with(span);
+  }
+
+  /** The names of the headers the propagators read (a start request's are looked up by them). */
+  public Iterable<String> contextHeaders() {
+    return propagation.fields();
   }
 
   /**
-   * The headers ({@code traceparent}, {@code tracestate}) of a command being dispatched: a producer span, ended at
-   * once (it marks the dispatch; the worker's span measures the work), under the current span when there is one (the
-   * start request, an event being applied), else under the instance's trace.
+   * The headers (trace context, baggage) of a command being dispatched: a producer span of {@code message}, ended at
+   * once (it marks the dispatch; the relay's publish and the worker's process spans follow it), under the current
+   * context when it has a span (the start request, an event being applied), else under the instance's trace.
    */
-  public Map<String, String> dispatch(String instanceTraceparent, String instanceId, String workflow, String step,
-      int attempt, String action) {
-    Span span = under(tracer.spanBuilder("dispatch " + step), instanceTraceparent)
-        .setSpanKind(SpanKind.PRODUCER)
-        .setAttribute("messaging.system", "rabbitmq")
+  public Map<String, String> dispatch(String instanceTraceparent, MessagingSpans.Message message, String instanceId,
+      String workflow, String step, int attempt, String action) {
+    Context parent = Span.current().getSpanContext().isValid() ? Context.current()
+        : MessageTracing.fromTraceparent(instanceTraceparent).orElse(Context.root());
+    Span span = MessagingSpans.builder(tracer, MessagingSpans.Operation.CREATE, message)
+        .setParent(parent)
         .setAttribute("baton.instance", instanceId)
         .setAttribute("baton.workflow", workflow)
         .setAttribute("baton.step", step)
@@ -54,23 +74,28 @@ public final class InstanceTracing {
         .setAttribute("baton.action", action)
         .startSpan();
     span.end();
-    return MessageTracing.headersOf(span.getSpanContext());
+    return propagation.headersOf(parent.with(span));
   }
 
-  /** The span of applying an event: under the worker's span its {@code traceparent} names, else the instance's. */
-  public Span applying(Map<String, Object> eventHeaders, String instanceTraceparent, String instanceId, String step,
-      String action, String result) {
-    Context fromEvent = MessageTracing.extract(eventHeaders);
+  /**
+   * The context of applying an event, to make current while it is applied (and end its span after): a consumer span
+   * under the worker's context that {@code eventContext} (the event's headers) carries, else under the instance's
+   * trace; the event's baggage goes on with the commands dispatched under it.
+   */
+  public Context applying(Map<String, String> eventContext, MessagingSpans.Message event, String instanceTraceparent,
+      String instanceId, String step, String action, String result) {
+    Context fromEvent = propagation.extract(eventContext);
     Context parent = Span.fromContext(fromEvent).getSpanContext().isValid() ? fromEvent
-        : MessageTracing.fromTraceparent(instanceTraceparent).orElse(Context.root());
-    return tracer.spanBuilder("apply " + step + " " + result)
+        : Baggage.fromContext(fromEvent).storeInContext(
+            MessageTracing.fromTraceparent(instanceTraceparent).orElse(Context.root()));
+    Span span = MessagingSpans.builder(tracer, MessagingSpans.Operation.PROCESS, event)
         .setParent(parent)
-        .setSpanKind(SpanKind.CONSUMER)
         .setAttribute("baton.instance", instanceId)
         .setAttribute("baton.step", step)
         .setAttribute("baton.action", action)
         .setAttribute("baton.result", result)
         .startSpan();
+    return parent.with(span);
   }
 
   /**
@@ -117,6 +142,7 @@ public final class InstanceTracing {
         MessageTracing.traceIdOf(Headers.text(h.get(Headers.TRACEPARENT))));
   }
 
+  /** Under the current span, else under the instance's stored trace. */
   private static SpanBuilder under(SpanBuilder builder, String instanceTraceparent) {
     if (Span.current().getSpanContext().isValid()) {
       return builder.setParent(Context.current());

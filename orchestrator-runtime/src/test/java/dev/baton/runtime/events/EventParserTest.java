@@ -36,7 +36,8 @@ class EventParserTest {
     edit.accept(h);
     AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().messageId(messageId)
         .correlationId(INSTANCE.toString()).headers(h).build();
-    return EventParser.parse("orders", routingKey, props, body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+    return EventParser.parse("orders", "orders.event.topic.ex", routingKey, props,
+        body == null ? null : body.getBytes(StandardCharsets.UTF_8));
   }
 
   @Test

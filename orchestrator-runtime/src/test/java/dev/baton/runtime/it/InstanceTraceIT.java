@@ -15,6 +15,7 @@ import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
 import dev.baton.contract.topology.QueueType;
 import dev.baton.contract.topology.ServiceModel;
+import dev.baton.messaging.tracing.MessagingSpans;
 import dev.baton.runtime.app.RuntimeSettings;
 import dev.baton.runtime.it.TestWorker.Reply;
 import dev.baton.runtime.tracing.RuntimeTracing;
@@ -23,6 +24,7 @@ import dev.baton.worker.BatonWorker;
 import dev.baton.worker.CommandResult;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.net.URI;
@@ -42,9 +44,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /**
- * One trace per instance across the real broker (docs/design.md#observability): the start request, each dispatch,
- * the worker's handling, each event applied and the next dispatch chain under one another; compensations, workers
- * without the SDK and a runtime restart keep the chain.
+ * One trace per instance across the real broker (docs/design.md#observability): the start request, each dispatch
+ * ({@code create}), the relay's {@code publish}, the worker's {@code process} and its answer's {@code publish}, each
+ * event applied (the runtime's {@code process}) and the next dispatch chain under one another; compensations,
+ * workers without the SDK and a runtime restart keep the chain. Spans are named here by what they are about: {@code
+ * create <step>}, {@code publish <routing key>} (the worker's with "by worker"), {@code process <routing key>} (the
+ * worker's), {@code apply <step> <result> <action>} (the runtime's process span).
  */
 class InstanceTraceIT {
 
@@ -80,13 +85,26 @@ class InstanceTraceIT {
 
       UUID id = startWithTraceparent("traced", "o-1");
       h.awaitStatus(id, "COMPENSATED", Duration.ofSeconds(30));
-      List<String> chain = List.of("start default/traced", "dispatch reserve", "tr-inventory reserve",
-          "apply reserve success reserve", "dispatch charge", "tr-payment pay", "apply charge failed pay",
-          "dispatch reserve/compensate", "tr-inventory release", "apply reserve success release");
+      List<String> chain = List.of("start default/traced",
+          "create reserve", "publish service.tr-inventory.reserve", "process service.tr-inventory.reserve",
+          "publish order.reserve.success by worker", "apply reserve success reserve",
+          "create charge", "publish service.tr-payment.pay", "process service.tr-payment.pay",
+          "publish order.pay.failed by worker", "apply charge failed pay",
+          "create reserve/compensate", "publish service.tr-inventory.release", "process service.tr-inventory.release",
+          "publish order.release.success by worker", "apply reserve success release");
       Map<String, SpanData> spans = awaitSpans(chain);
 
       assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
       assertChain(spans, chain.toArray(String[]::new));
+      SpanData relayed = spans.get("publish service.tr-inventory.reserve");
+      assertThat(relayed.getName()).isEqualTo("publish tr-inventory.command.topic.ex");
+      assertThat(relayed.getKind()).isEqualTo(SpanKind.PRODUCER);
+      assertThat(relayed.getAttributes().get(MessagingSpans.MESSAGE_ID)).isNotBlank();
+      assertThat(relayed.getAttributes().get(MessagingSpans.CONVERSATION_ID)).isEqualTo(id.toString());
+      SpanData applied = spans.get("apply reserve success reserve");
+      assertThat(applied.getName()).isEqualTo("process tr-inventory.event.topic.ex");
+      assertThat(applied.getKind()).isEqualTo(SpanKind.CONSUMER);
+      assertThat(spans.get("process service.tr-inventory.reserve").getKind()).isEqualTo(SpanKind.CONSUMER);
       assertThat(spans.get("start default/traced").getParentSpanId()).isEqualTo("00f067aa0ba902b7");
       assertThat(spans.get("apply reserve success release").getEvents())
           .anySatisfy(e -> assertThat(e.getName()).isEqualTo("finished COMPENSATED"));
@@ -104,12 +122,12 @@ class InstanceTraceIT {
 
     UUID id = startWithTraceparent("raw", "o-2");
     h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
-    Map<String, SpanData> spans = awaitSpans(List.of("start default/raw", "dispatch reserve",
-        "apply reserve success reserve", "dispatch ship", "apply ship success ship"));
+    List<String> chain = List.of("start default/raw", "create reserve", "publish service.raw-inventory.reserve",
+        "apply reserve success reserve", "create ship", "publish service.raw-shipping.ship", "apply ship success ship");
+    Map<String, SpanData> spans = awaitSpans(chain);
 
-    // The raw worker answers with the command's traceparent: the apply hangs under the dispatch it answers.
-    assertChain(spans, "start default/raw", "dispatch reserve", "apply reserve success reserve", "dispatch ship",
-        "apply ship success ship");
+    // The raw worker answers with the command's traceparent: the apply hangs under the publish it answers.
+    assertChain(spans, chain.toArray(String[]::new));
     assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
   }
 
@@ -141,14 +159,15 @@ class InstanceTraceIT {
     assertThat(r.status()).as(r.text()).isEqualTo(202);
 
     h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
-    Map<String, SpanData> spans = awaitSpans(List.of("signal approve", "dispatch ship", "apply ship success ship"));
+    Map<String, SpanData> spans = awaitSpans(List.of("signal approve", "create ship",
+        "publish service.rs-shipping.ship", "apply ship success ship"));
     assertThat(spans.values()).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(CALLER_TRACE));
     // The signal hangs under the stored start span; what it dispatches under it.
     assertThat(spans.get("signal approve").getParentSpanId()).isEqualTo(startSpan);
-    assertChain(spans, "signal approve", "dispatch ship", "apply ship success ship");
+    assertChain(spans, "signal approve", "create ship", "publish service.rs-shipping.ship", "apply ship success ship");
     assertThat(w.received()).filteredOn(c -> c.command().equals("ship")).singleElement()
-        .satisfies(c -> assertThat(String.valueOf(c.headers().get("traceparent")))
-            .isEqualTo("00-" + CALLER_TRACE + "-" + spans.get("dispatch ship").getSpanId() + "-01"));
+        .satisfies(c -> assertThat(String.valueOf(c.headers().get("traceparent"))).isEqualTo(
+            "00-" + CALLER_TRACE + "-" + spans.get("publish service.rs-shipping.ship").getSpanId() + "-01"));
   }
 
   @Test
@@ -225,10 +244,7 @@ class InstanceTraceIT {
     return UUID.fromString(RuntimeHarness.JSON.readTree(r.body()).get("id").asText());
   }
 
-  /**
-   * The spans named, once all have ended. An apply span is named with its action too ({@code apply reserve success
-   * release}: the result of reserve's compensation).
-   */
+  /** The spans named (see the class's comment), once all have ended. */
   private static Map<String, SpanData> awaitSpans(List<String> names) {
     return await().atMost(Duration.ofSeconds(20)).until(
         () -> otel.getSpans().stream().collect(Collectors.toMap(InstanceTraceIT::nameOf, s -> s, (a, b) -> b)),
@@ -236,8 +252,21 @@ class InstanceTraceIT {
   }
 
   private static String nameOf(SpanData span) {
-    String action = span.getAttributes().get(AttributeKey.stringKey("baton.action"));
-    return span.getName().startsWith("apply ") ? span.getName() + " " + action : span.getName();
+    Map<AttributeKey<?>, Object> a = span.getAttributes().asMap();
+    Object operation = a.get(MessagingSpans.OPERATION_NAME);
+    boolean byWorker = span.getInstrumentationScopeInfo().getName().equals("dev.baton.worker");
+    if (operation == null) {
+      return span.getName();
+    }
+    if (operation.equals("create")) {
+      return "create " + a.get(AttributeKey.stringKey("baton.step"));
+    }
+    if (operation.equals("process") && !byWorker) {
+      return "apply " + a.get(AttributeKey.stringKey("baton.step")) + " "
+          + a.get(AttributeKey.stringKey("baton.result")) + " " + a.get(AttributeKey.stringKey("baton.action"));
+    }
+    return operation + " " + a.get(MessagingSpans.ROUTING_KEY)
+        + (byWorker && operation.equals("publish") ? " by worker" : "");
   }
 
   /** Each span's parent is the one before it. */

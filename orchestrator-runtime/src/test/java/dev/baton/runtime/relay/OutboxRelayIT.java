@@ -132,7 +132,7 @@ class OutboxRelayIT {
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
     relay = new OutboxRelay(database, store, publisherConnection, new RuntimeMetrics(), 200, poll,
-        handedOver::incrementAndGet, limit);
+        handedOver::incrementAndGet, limit, dev.baton.runtime.tracing.PublishTracing.NONE);
     relay.start();
   }
 

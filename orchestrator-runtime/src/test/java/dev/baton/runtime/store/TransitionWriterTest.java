@@ -32,6 +32,14 @@ class TransitionWriterTest {
   }
 
   @Test
+  void whileSomeCommandHasALimitTheStepsThatEndGiveTheirCommandsSlotsBackInTheSameStatement() {
+    String sql = TransitionWriter.statement(EnumSet.of(Part.UPDATED, Part.MOVED, Part.FREED));
+
+    assertThat(sql).contains("DELETE FROM command_slot f USING instance_step x WHERE x.id = ANY (?::bigint[])");
+    assertThat(TransitionWriter.statement(EnumSet.of(Part.UPDATED, Part.MOVED))).doesNotContain("command_slot");
+  }
+
+  @Test
   void eachSetOfPartsIsBuiltOnce() {
     EnumSet<Part> parts = EnumSet.of(Part.INSERTED, Part.QUEUED, Part.MOVED);
 

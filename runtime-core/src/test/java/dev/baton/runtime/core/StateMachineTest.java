@@ -511,7 +511,7 @@ class StateMachineTest {
                 + " undone), the instance times out", SAGA,
             pastDeadline(state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1))),
             new Stimulus.Result(new InboundEvent("ev-e", "orders", "default", UUID.randomUUID(), "charge", 1, "pay",
-                EventResult.EXPIRED, null, null, "too late to start", null)),
+                EventResult.EXPIRED, null, null, "too late to start")),
             "end charge#1 TIMED_OUT", "send reserve/compensate#1 release", "-> COMPENSATING"),
         row("past the deadline, a signal for the wait in flight: the wait times out all the same", TREE,
             pastDeadline(tree(RUNNING, FORWARD, RISKY, List.of(new StoredSignal(8, "approve", Json.read("{}"))),
@@ -850,7 +850,7 @@ class StateMachineTest {
   void anExpiredCommandWasNotExecutedAndIsSentAgainAsARedispatchingTimeoutWouldBe() {
     Transition t = MACHINE.decide(SAGA, state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1)),
         new Stimulus.Result(new InboundEvent("ev-x", "orders", "default", UUID.randomUUID(), "charge", 1, "pay",
-            EventResult.EXPIRED, null, null, "the deadline had passed 1200 ms before", null)));
+            EventResult.EXPIRED, null, null, "the deadline had passed 1200 ms before")));
     assertThat(lines(t)).containsExactly("end charge#1 TIMED_OUT", "send charge#2 pay", "-> RUNNING");
     StepState charge = t.rows().get(0);
     assertThat(charge.errorCode()).isEqualTo(StateMachine.EXPIRED);
@@ -862,7 +862,7 @@ class StateMachineTest {
     InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), ended("charge", 1, StepStatus.TIMED_OUT),
         running("charge", 2));
     Transition t = MACHINE.decide(SAGA, s, new Stimulus.Result(new InboundEvent("ev-y", "orders", "default",
-        UUID.randomUUID(), "charge", 1, "pay", EventResult.EXPIRED, null, null, "too late", null)));
+        UUID.randomUUID(), "charge", 1, "pay", EventResult.EXPIRED, null, null, "too late")));
     assertThat(t.kind()).isEqualTo(Transition.Kind.LATE);
     assertThat(t.rows().get(0).late().get("result").asText()).isEqualTo("expired");
   }
@@ -1012,7 +1012,7 @@ class StateMachineTest {
     InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), ended("charge", 1, StepStatus.TIMED_OUT),
         running("charge", 2));
     Transition t = MACHINE.decide(SAGA, s, new Stimulus.Result(new InboundEvent("ev-z", "orders", "default",
-        UUID.randomUUID(), "charge", 2, "pay", EventResult.EXPIRED, null, null, "too late to start", null)));
+        UUID.randomUUID(), "charge", 2, "pay", EventResult.EXPIRED, null, null, "too late to start")));
     // charge has no sends left (maxDispatches 2): the step fails, and its first attempt may have charged.
     assertThat(lines(t)).containsExactly("end charge#2 TIMED_OUT", "send charge/compensate#1 refund",
         "-> COMPENSATING");
