@@ -33,7 +33,7 @@ export interface WorkerSettings {
   readonly maxResultBytes: number;
   /** `BATON_HANDLER_THREADS`: the most handlers that run at once, over all queues (default: unbounded but by the prefetch). */
   readonly maxConcurrentHandlers?: number;
-  /** `BATON_HEALTH_PORT`: where `GET /healthz` answers (default: no health server). */
+  /** `BATON_HEALTH_PORT`: where `/healthz` answers (unset or 0: no health server, as for the Java SDK). */
   readonly healthPort?: number;
 }
 
@@ -212,7 +212,7 @@ export function readSettings(env: Env = process.env): WorkerSettings {
     handlerTimeoutMs: r.duration(Variables.HANDLER_TIMEOUT, DEFAULT_HANDLER_TIMEOUT_MS),
     maxResultBytes: r.integer(Variables.MAX_RESULT_BYTES, DEFAULT_MAX_RESULT_BYTES, 1) as number,
     ...(threads === undefined ? {} : { maxConcurrentHandlers: threads }),
-    ...(port === undefined ? {} : { healthPort: port }),
+    ...(port === undefined || port === 0 ? {} : { healthPort: port }),
   };
   return r.done(settings);
 }

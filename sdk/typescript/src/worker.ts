@@ -353,7 +353,12 @@ export class BatonWorker {
   }
 
   private serveHealth(port: number): Promise<void> {
-    this.health = createServer((_req, res) => {
+    this.health = createServer((req, res) => {
+      const path = (req.url ?? "").split("?", 1)[0];
+      if (path !== "/healthz" && path !== "/readyz") {
+        res.writeHead(404).end();
+        return;
+      }
       const up = this.consuming;
       res.writeHead(up ? 200 : 503, { "content-type": "application/json" });
       res.end(JSON.stringify({ status: up ? "UP" : "DOWN", service: this.settings.service, consuming: [...this.active.keys()], inFlight: this.inFlightCount }));
