@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
  * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
  * {@code baton-*} headers, {@code traceparent} and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
- * it dedupes by {@code message_id}: a command seen before is answered again with the same event, without applying
+ * it dedupes by {@code message_id}: a command seen before (or still in its handler) is answered again with the same event, without applying
  * its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double effect.
  */
 final class TestWorker implements AutoCloseable {
@@ -89,6 +89,7 @@ final class TestWorker implements AutoCloseable {
   private final Map<String, AtomicInteger> ledger = new ConcurrentHashMap<>();
   private final Queue<String> effects = new ConcurrentLinkedQueue<>();
   private final Map<String, Sent> answered = new ConcurrentHashMap<>();
+  private final Map<String, Object> claims = new ConcurrentHashMap<>();
   private final Queue<Command> held = new ConcurrentLinkedQueue<>();
   private final Queue<Command> received = new ConcurrentLinkedQueue<>();
 
@@ -121,17 +122,22 @@ final class TestWorker implements AutoCloseable {
           Command c = new Command(service, command, props.getMessageId(), strings(props.getHeaders()),
               JSON.readTree(body), props.getCorrelationId());
           received.add(c);
-          Sent sent = answered.get(c.messageId());
-          if (sent == null) {
-            Reply reply = behaviour.handle(c);
-            if (reply == Reply.HOLD) {
-              held.add(c);
-            } else if (reply != Reply.SILENT) {
-              record(c);
-              sent = new Sent(UUID.randomUUID().toString(), reply);
-              answered.put(c.messageId(), sent);
-            }
-          } // else: a redelivered command gets the same answer, without a second effect
+          Sent sent;
+          // The message_id stays claimed while its handler runs: a redelivery that arrives meanwhile (on the channel
+          // recovered after a connection drop) waits for it, then gets its answer instead of a second run.
+          synchronized (claims.computeIfAbsent(c.messageId(), k -> new Object())) {
+            sent = answered.get(c.messageId());
+            if (sent == null) {
+              Reply reply = behaviour.handle(c);
+              if (reply == Reply.HOLD) {
+                held.add(c);
+              } else if (reply != Reply.SILENT) {
+                record(c);
+                sent = new Sent(UUID.randomUUID().toString(), reply);
+                answered.put(c.messageId(), sent);
+              }
+            } // else: a redelivered command gets the same answer, without a second effect
+          }
           if (sent == null) {
             getChannel().basicAck(envelope.getDeliveryTag(), false);
           } else {
