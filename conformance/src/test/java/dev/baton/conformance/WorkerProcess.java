@@ -97,7 +97,7 @@ final class WorkerProcess implements AutoCloseable {
   /** SIGTERM, as Kubernetes stops a pod; SIGKILL if it has not exited 30 s later. */
   @Override
   public void close() {
-    process.destroy();
+    process.toHandle().destroy(); // SIGTERM; Process.destroy() would also close its output before the last lines
     try {
       if (process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS)) {
         exitCode = process.exitValue();
