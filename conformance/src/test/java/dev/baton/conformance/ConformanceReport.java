@@ -21,7 +21,11 @@ final class ConformanceReport {
 
     static Outcome fail(Throwable t) {
       String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-      return new Outcome("**FAIL**", message.strip().lines().findFirst().orElse(""));
+      return failed(message.strip().lines().findFirst().orElse(""));
+    }
+
+    static Outcome failed(String why) {
+      return new Outcome("**FAIL**", why);
     }
 
     static Outcome notApplicable(String reason) {

@@ -78,7 +78,9 @@ class WorkerConformanceIT {
       }
       report.record(implementation, c, ConformanceReport.Outcome.pass());
     } catch (Throwable t) {
-      report.record(implementation, c, ConformanceReport.Outcome.fail(t));
+      report.record(implementation, c, unstartable.containsKey(implementation)
+          ? ConformanceReport.Outcome.failed("its worker did not start (see below)")
+          : ConformanceReport.Outcome.fail(t));
       throw t;
     }
   }
@@ -116,14 +118,14 @@ class WorkerConformanceIT {
     Optional<String> missing = implementation.missing(root);
     try {
       if (missing.isPresent()) {
-        throw new AssertionError(implementation + ": " + missing.get());
+        throw new AssertionError(missing.get());
       }
       s = ConformanceService.start(implementation, harness, root);
     } catch (AssertionError e) {
       unstartable.put(implementation, e);
       throw e;
     } catch (Exception e) {
-      AssertionError failed = new AssertionError(implementation + ": the conformance worker did not start: " + e.getMessage(), e);
+      AssertionError failed = new AssertionError("the conformance worker did not start: " + e.getMessage(), e);
       unstartable.put(implementation, failed);
       throw failed;
     }
