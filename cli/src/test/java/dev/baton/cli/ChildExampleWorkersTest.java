@@ -77,7 +77,8 @@ class ChildExampleWorkersTest {
     try (ExampleWorkerRunner runner = ExampleWorkerRunner.start(client, Duration.ofMillis(200), out,
         OpenTelemetry.noop(), WorkerLanguage.PYTHON, root)) {
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(console())
-          .contains("example worker payment (python) started for WorkerService default/payment, consuming q.payment.pay")
+          .contains("example worker payment (python) started for WorkerService default/payment, consuming"
+              + " q.payment.pay")
           .contains("[python:payment] serving payment from q.payment.pay as baton-payment"));
       assertThat(runner.runningServices()).containsExactly("payment");
 

@@ -9,6 +9,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +101,7 @@ final class BrokerSpy implements AutoCloseable {
   private static Map<String, Object> strings(Map<String, Object> headers) {
     Map<String, Object> out = new HashMap<>();
     if (headers != null) {
-      headers.forEach((k, v) -> out.put(k, v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+      headers.forEach((k, v) -> out.put(k, v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8)
           : v instanceof Number || v instanceof Boolean || v == null ? v : v.toString()));
     }
     return out;

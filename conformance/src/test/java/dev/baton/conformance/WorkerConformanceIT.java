@@ -259,7 +259,8 @@ class WorkerConformanceIT {
     String heard = UUID.randomUUID().toString();
     String crashing = UUID.randomUUID().toString();
     s.publishSourceEvent(ENTITY + ".ping.success", heard, RuntimeHarness.JSON.createObjectNode());
-    s.publishSourceEvent(ENTITY + ".ping.success", crashing, RuntimeHarness.JSON.createObjectNode().put("case", "crash"));
+    s.publishSourceEvent(ENTITY + ".ping.success", crashing,
+        RuntimeHarness.JSON.createObjectNode().put("case", "crash"));
     single(s, "the crashing event parked in q.dlx.S.heard", () -> s.parked(SUBSCRIPTION, crashing));
     assertThat(s.runs.retries(crashing)).as("retries of each run of the crashing event").containsExactly(0, 1, 2);
     assertThat(s.runs.of(heard)).as("runs of the first event").hasSize(1)

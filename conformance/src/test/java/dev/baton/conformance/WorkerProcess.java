@@ -38,6 +38,8 @@ final class WorkerProcess implements AutoCloseable {
   static WorkerProcess start(List<String> command, Path directory, Map<String, String> environment, Path output)
       throws IOException {
     ProcessBuilder pb = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+    // a pod's variables only: none of the suite's own BATON_* settings leak into the worker
+    pb.environment().keySet().removeIf(name -> name.startsWith("BATON_"));
     pb.environment().putAll(environment);
     WorkerProcess worker = new WorkerProcess(pb.start(), output);
     worker.copyOutput();

@@ -83,7 +83,8 @@ public final class RawConformanceWorker {
         }
         yield TestWorker.Reply.success(JSON.createObjectNode().put("slept", input.path("ms").asLong()));
       }
-      case "big" -> TestWorker.Reply.success(JSON.createObjectNode().put("blob", "x".repeat(input.path("bytes").asInt())));
+      case "big" -> TestWorker.Reply.success(
+          JSON.createObjectNode().put("blob", "x".repeat(input.path("bytes").asInt())));
       default -> throw new IllegalArgumentException("no conformance case " + conformanceCase);
     };
   }

@@ -27,11 +27,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
- * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
- * {@code baton-*} headers, {@code traceparent} and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
- * it dedupes by {@code message_id}: a command seen before (or still in its handler) is answered again with the same event, without applying
- * its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double effect.
+ * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code but the
+ * contract's names): it consumes {@code q.S.C} with manual ACK, answers on {@code S.event.topic.ex} with
+ * {@code <baton-entity>.<baton-action>.<result>}, copies the {@code baton-*} headers, {@code traceparent} and
+ * {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker it dedupes by
+ * {@code message_id}: a command seen before (or still in its handler) is answered again with the same event, without
+ * applying its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double
+ * effect. Asked to ({@link Rules}), it also climbs the staircase, answers a command past its deadline
+ * {@code expired}, and consumes subscriptions: the worker conformance suite runs it so (conformance/README.md).
  */
 final class TestWorker implements AutoCloseable {
 
