@@ -164,6 +164,13 @@ operator asks for nothing else.
   {{- else }}
   verbs: ["get", "list", "watch", "create", "update", "delete"]
   {{- end }}
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  {{- if .Values.operator.serverSideApply }}
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+  {{- else }}
+  verbs: ["get", "list", "watch", "create", "update", "delete"]
+  {{- end }}
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create"]

@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.json.Json;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.RetryPolicy;
@@ -18,7 +19,6 @@ import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.lang.management.ManagementFactory;
@@ -108,7 +108,7 @@ final class OperatorScale {
         .brokerUsers("baton-b").start()) {
       KubernetesMockServer server = stack.kubernetes().server();
       KubernetesClient client = stack.client();
-      KubernetesClient poller = stack.own(new KubernetesClientBuilder().withConfig(
+      KubernetesClient poller = stack.own(TolerantSerialization.clientBuilder().withConfig(
           new ConfigBuilder(client.getConfiguration()).withUserAgent(BENCH_AGENT).build()).build());
       CountingHttpProxy proxy = stack.own(new CountingHttpProxy(
           LocalServices.RABBITMQ_MANAGEMENT_URL.replaceFirst("/api/?$", "")));

@@ -1,5 +1,6 @@
 package dev.baton.cli;
 
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.devapi.DevApiServer;
 import dev.baton.devapi.PortInUseException;
 import dev.baton.operator.BatonOperator;
@@ -7,7 +8,6 @@ import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -102,7 +102,7 @@ final class DevStack implements AutoCloseable {
 
   /** A client of its own per component: each may close or reconfigure it without touching the others. */
   private KubernetesClient newClient() {
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
+    KubernetesClient client = TolerantSerialization.clientBuilder().withConfig(api.clientConfig()).build();
     toClose.push(client);
     return client;
   }

@@ -1,13 +1,13 @@
 package dev.baton.cli;
 
 import ch.qos.logback.classic.Level;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.cli.dlq.BrokerOptions;
 import dev.baton.cli.support.EnvVariable;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -117,10 +117,10 @@ final class RuntimeCommand implements Callable<Integer> {
   private KubernetesClient kubernetesClient(Map<String, String> env) {
     Path file = kubeconfig != null ? kubeconfig : BatonHome.of(env, Path.of(".")).resolve(".baton/kubeconfig");
     if (kubeconfig == null && !Files.isRegularFile(file)) {
-      return new KubernetesClientBuilder().build();
+      return TolerantSerialization.clientBuilder().build();
     }
     try {
-      return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(file))).build();
+      return TolerantSerialization.clientBuilder().withConfig(Config.fromKubeconfig(Files.readString(file))).build();
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read --kubeconfig " + file + ": " + e.getMessage(), e);
     }

@@ -90,6 +90,27 @@ class DevStackIT {
   }
 
   @Test
+  void aJsonPatchWithAnUnknownFieldIsPrunedAndBatonDevGoesOn() throws Exception {
+    kubectl.ok("apply", "-f", DevRun.orderSaga());
+    Kubectl.Result patched = kubectl.run("patch", "workerservice", "shipping", "--type=json", "-p", """
+        [{"op": "add", "path": "/spec/unknownField", "value": 1},
+         {"op": "add", "path": "/spec/commands/-", "value": {"name": "track", "priority": "high"}}]""");
+    assertThat(patched.exitCode()).as(patched.all()).isZero();
+    assertThat(patched.err()).contains("Warning: unknown field \"spec.unknownField\"",
+        "Warning: unknown field \"spec.commands[1].priority\"");
+    assertThat(kubectl.ok("get", "workerservice", "shipping", "-o", "json")).doesNotContain("unknownField", "priority");
+
+    // the operator reconciles the change that came with it, and the runtime still answers
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+        assertThat(infrastructure.vhost().management().getQueues(infrastructure.vhost().name()))
+            .extracting(QueueInfo::getName).contains("q.shipping.track"));
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubectl.ok("get", "workerservice", "shipping",
+        "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}")).isEqualTo("True"));
+    assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(stack.runtimeUrl() + "/healthz")).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void theRuntimeAnswersOnItsHttpPort() throws Exception {
     HttpResponse<String> health = HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(stack.runtimeUrl() + "/healthz")).build(),

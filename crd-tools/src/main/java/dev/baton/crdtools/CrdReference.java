@@ -1,6 +1,7 @@
 package dev.baton.crdtools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.crd.CommittedCrds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,12 +62,13 @@ public final class CrdReference {
       rules(rootRules, "metadata.name", schemaRoot);
       rootRules.forEach(r -> md.append("\nChecked by the API server (CEL): ").append(r).append("\n"));
       JsonNode root = schemaRoot.path("properties");
+      Set<String> kubernetesTypes = kubernetesTypes(kind, schemaRoot);
       for (String part : List.of("spec", "status")) {
         JsonNode schema = root.path(part);
         List<String> rules = new ArrayList<>();
         rules(rules, part, schema);
         md.append("\n| field | type | description |\n|---|---|---|\n");
-        fields(md, rules, part, schema, schema.path("required"));
+        fields(md, rules, kubernetesTypes, part, schema, schema.path("required"));
         if (!rules.isEmpty()) {
           md.append("\nChecked by the API server (CEL; the dev API evaluates the same rules) and by the operator:\n\n");
           rules.forEach(r -> md.append("- ").append(r).append("\n"));
@@ -76,7 +78,8 @@ public final class CrdReference {
     return md.toString();
   }
 
-  private static void fields(StringBuilder md, List<String> rules, String path, JsonNode schema, JsonNode required) {
+  private static void fields(StringBuilder md, List<String> rules, Set<String> kubernetesTypes, String path,
+      JsonNode schema, JsonNode required) {
     Set<String> req = new HashSet<>();
     required.forEach(r -> req.add(r.asText()));
     JsonNode props = schema.path("properties");
@@ -89,20 +92,34 @@ public final class CrdReference {
       md.append("| `").append(name).append(list ? "[]" : "").append("` | ").append(type(f))
           .append(req.contains(e.getKey()) ? ", **required**" : "").append(" | ")
           .append(cell(f.path("description").asText())).append(constraints(f)).append(" |\n");
-      if (item.has("properties") && !isKubernetesType(name)) {
-        fields(md, rules, name + (list ? "[]" : ""), item, item.path("required"));
+      if (item.has("properties") && !kubernetesTypes.contains(name)) {
+        fields(md, rules, kubernetesTypes, name + (list ? "[]" : ""), item, item.path("required"));
       }
       rules(rules, name, item);
     }
   }
 
-  /** Fields of Kubernetes core types (EnvVar, ResourceRequirements, SecurityContext, Condition ...) are not expanded. */
-  private static boolean isKubernetesType(String name) {
-    return List.of(".env", ".resources", ".conditions", ".tolerations", ".securityContext", ".podSecurityContext")
-        .stream().anyMatch(name::endsWith);
+  /**
+   * The fields typed by Kubernetes core types (EnvVar, Affinity, Volume, Condition ...), which are not expanded:
+   * {@code kubectl explain pod.spec} describes them. Named as the reference names fields ({@code spec.steps[].x}).
+   */
+  private static Set<String> kubernetesTypes(String kind, JsonNode schemaRoot) {
+    Set<String> names = new HashSet<>();
+    CommittedCrds.RESOURCES.stream().filter(c -> c.getSimpleName().equals(kind)).findFirst().ifPresent(resource ->
+        ModelSchema.walk(resource, (ObjectNode) schemaRoot.deepCopy(), node -> {
+          // Parents come first: the first embedded node of a path is the field (or, for a list, its items).
+          String name = node.path().replace("[*]", "[]").replaceFirst("\\[]$", "");
+          if (node.embedded() && names.stream().noneMatch(n -> name.equals(n) || name.startsWith(n + "."))) {
+            names.add(name);
+          }
+        }));
+    return names;
   }
 
   private static String type(JsonNode f) {
+    if (f.path("x-kubernetes-int-or-string").asBoolean(false)) {
+      return "integer or string";
+    }
     String t = f.path("type").asText("object");
     if ("array".equals(t)) {
       return "list of " + f.path("items").path("type").asText("object");

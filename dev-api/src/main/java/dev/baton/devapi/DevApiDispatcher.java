@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.cel.RuleBudget;
 import dev.baton.devapi.protobuf.KubeProtobuf;
+import dev.baton.devapi.schema.StructuralPruning;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fabric8 CRUD store with what kubectl needs in front of it: discovery and OpenAPI documents, Table answers for
- * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), strategic merge patches, field selectors, Status bodies
+ * {@code kubectl get}, schema and CEL admission for custom resources (and the CEL cost budget for CRDs), custom resources
+ * stored pruned and defaulted as an API server stores them, strategic merge patches, field selectors, Status bodies
  * for errors, a feed of changes for watches over plain HTTP ({@link WatchHub}), and ServiceAccount tokens, token
  * and access reviews ({@link AuthEndpoints}).
  */
@@ -187,12 +189,6 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
       }
       boolean patch = request.method() == HttpMethod.PATCH;
       JsonNode result = patch ? patched(before, Json.parse(body), contentType) : Json.parse(body);
-      if (patch && !isJsonPatch(contentType)) {
-        // The store merges patches with Jackson's readerForUpdating, which neither removes keys set to null nor
-        // replaces lists: hand it the exact changes instead.
-        body = Json.write(JsonDiff.asJson(before, result));
-        contentType = JSON_PATCH;
-      }
       if (CRDS.equals(collectionPath(objectPath))) {
         List<ApiStatus.Cause> causes = RuleBudget.check(result).stream()
             .map(v -> new ApiStatus.Cause(v.field(), v.message())).toList();
@@ -201,6 +197,7 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
               result.path("metadata").path("name").asText(""), causes));
         }
       }
+      List<String> warnings = List.of();
       if (type.isPresent()) {
         List<ApiStatus.Cause> causes = admission.check(type.get(), result, request.method() == HttpMethod.POST ? null
             : before, "Strict".equals(path.param("fieldValidation")));
@@ -208,10 +205,23 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
           String name = result.path("metadata").path("name").asText(path.name() == null ? "" : path.name());
           return status(ApiStatus.invalid(type.get().kind(), type.get().group(), name, causes));
         }
+        if (type.get().crd() != null) {
+          StructuralPruning.Pruned admitted = admission.admit(type.get(), result);
+          result = admitted.object();
+          warnings = "Ignore".equals(path.param("fieldValidation")) ? List.of() : admitted.unknownFields();
+        }
       }
       if (path.param("dryRun") != null) {
         // kubectl apply --dry-run=server: checked like a real write, stored nowhere
-        return ok(patch || request.method() == HttpMethod.PUT ? 200 : 201, result);
+        return warned(ok(patch || request.method() == HttpMethod.PUT ? 200 : 201, result), warnings);
+      }
+      // The store gets the object as admitted: a create or an update whole, a patch as the exact changes to the stored
+      // object (its own merge neither removes keys set to null nor replaces lists, and it would keep what was pruned).
+      if (patch) {
+        body = Json.write(JsonDiff.asJson(before, result));
+        contentType = JSON_PATCH;
+      } else if (type.isPresent() && type.get().crd() != null) {
+        body = Json.write(result);
       }
       // Without the query: the store decides "is this the status subresource?" by the path's ending.
       String bare = request.getPath().contains("?")
@@ -239,7 +249,7 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
           watches.publish(WatchHub.Type.MODIFIED, path, object);
         }
         // a real API server answers 200 to PATCH; the store says 202
-        return ok(response.code() == 202 ? 200 : response.code(), object);
+        return warned(ok(response.code() == 202 ? 200 : response.code(), object), warnings);
       }
       return errorStatus(response, path);
     }
@@ -354,6 +364,17 @@ final class DevApiDispatcher extends KubernetesCrudDispatcher {
 
   private static JsonNode body(MockResponse response) {
     return response.getBody() == null ? Json.object() : Json.parse(response.getBody().readUtf8());
+  }
+
+  /**
+   * An API server's warnings for the unknown fields it pruned (field validation {@code Warn}, its default): kubectl
+   * prints each as {@code Warning: unknown field "spec.colour"}.
+   */
+  private static MockResponse warned(MockResponse response, List<String> unknownFields) {
+    for (String field : unknownFields) {
+      response.addHeader("Warning", "299 - \"unknown field \\\"" + field + "\\\"\"");
+    }
+    return response;
   }
 
   private static MockResponse ok(int code, JsonNode body) {

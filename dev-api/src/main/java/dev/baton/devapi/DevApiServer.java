@@ -1,6 +1,7 @@
 package dev.baton.devapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.crd.CommittedCrds;
 import dev.baton.devapi.cel.RuleBudget;
 import dev.baton.devapi.rbac.DefaultClusterRoles;
@@ -10,7 +11,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -61,7 +61,7 @@ public final class DevApiServer implements AutoCloseable {
     this.vertx = vertx;
     this.server = server;
     this.url = url;
-    this.client = new KubernetesClientBuilder().withConfig(clientConfig(url)).build();
+    this.client = TolerantSerialization.clientBuilder().withConfig(clientConfig(url)).build();
   }
 
   /**

@@ -30,6 +30,8 @@ final class KnownResources {
       ResourceType.builtIn("", "v1", "pods", "Pod", true, List.of("po"), "status"),
       ResourceType.builtIn("apps", "v1", "deployments", "Deployment", true, List.of("deploy"), "status", "scale"),
       ResourceType.builtIn("apps", "v1", "replicasets", "ReplicaSet", true, List.of("rs"), "status", "scale"),
+      ResourceType.builtIn("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, List.of("pdb"),
+          "status"),
       ResourceType.builtIn("autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true,
           List.of("hpa"), "status"),
       ResourceType.builtIn("coordination.k8s.io", "v1", "leases", "Lease", true, List.of()),

@@ -3,7 +3,9 @@ package dev.baton.devapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.cel.CelValidator;
+import dev.baton.devapi.cel.StructuralDefaults;
 import dev.baton.devapi.schema.CrdSchemaValidator;
+import dev.baton.devapi.schema.StructuralPruning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,8 @@ import java.util.regex.Pattern;
  * CRD's structural schema (types, patterns, enums, bounds, required fields, list-map keys, the CRD's own rules for
  * {@code metadata.name}) and its CEL rules ({@code x-kubernetes-validations}, transition rules against the stored
  * object on updates), on the object with the schema's defaults filled in. Unknown fields are refused only when the
- * client asks for strict field validation ({@code kubectl apply} does by default); other clients' unknown fields pass,
- * as a cluster would accept them (and prune them). Messages are worded as the API server words them.
+ * client asks for strict field validation ({@code kubectl apply} does by default); other clients' unknown fields pass
+ * and {@link #admit} drops them, as a cluster accepts and prunes them. Messages are worded as the API server words them.
  */
 final class SchemaAdmission {
 
@@ -85,6 +87,17 @@ final class SchemaAdmission {
       return out;
     }
     return node;
+  }
+
+  /**
+   * The object as an API server stores it once admitted: pruned of what its schema does not declare
+   * ({@link StructuralPruning}), then with the schema's defaults filled in ({@link StructuralDefaults}); the unknown
+   * fields dropped are for the client's warnings.
+   */
+  StructuralPruning.Pruned admit(ResourceType type, JsonNode object) {
+    JsonNode schema = type.crdVersion().at("/schema/openAPIV3Schema");
+    StructuralPruning.Pruned pruned = StructuralPruning.prune(schema, object);
+    return new StructuralPruning.Pruned(StructuralDefaults.apply(schema, pruned.object()), pruned.unknownFields());
   }
 
   private CrdSchemaValidator validator(ResourceType type) {

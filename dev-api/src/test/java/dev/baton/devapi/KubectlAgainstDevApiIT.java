@@ -167,8 +167,9 @@ class KubectlAgainstDevApiIT {
     assertThat(event.exitCode()).as(event.all()).isZero();
 
     String described = kubectl.ok("describe", "workerservice", "payment");
-    assertThat(described).contains("Name:         payment", "Kind:         WorkerService", "Retry Policy:  quick",
-        "DeadLettered", "a command went to q.dlx.payment.pay");
+    assertThat(described).contains("Name:         payment", "Kind:         WorkerService",
+        "DeadLettered", "a command went to q.dlx.payment.pay")
+        .containsPattern("Retry Policy: +quick").containsPattern("Deletion Policy: +Retain");
     assertThat(kubectl.ok("describe", "workflow", "order-fulfilment")).contains("reserve-stock", "Succeeded:  7", "Events:");
   }
 
@@ -205,6 +206,21 @@ class KubectlAgainstDevApiIT {
         spec: {maxAttempts: 2, delays: ["1s"], colour: blue}
         """, "apply", "-f", "-");
     assertThat(unknownField.err()).contains("unknown field \"spec.colour\"");
+  }
+
+  @Test
+  @Order(6)
+  void aJsonPatchWithAnUnknownFieldIsStoredPrunedWithAWarningAndDefaultsAreStored() {
+    Kubectl.Result patched = kubectl.run("patch", "workerservice", "payment", "--type=json",
+        "-p", "[{\"op\":\"add\",\"path\":\"/spec/unknownField\",\"value\":1}]");
+    assertThat(patched.exitCode()).as(patched.all()).isZero();
+    assertThat(patched.err()).contains("Warning: unknown field \"spec.unknownField\"");
+
+    String stored = kubectl.ok("get", "workerservice", "payment", "-o", "json");
+    assertThat(stored).doesNotContain("unknownField").contains("\"name\": \"refund\"");
+    // what the example leaves out, the schema's defaults fill in, as a cluster stores them
+    assertThat(kubectl.ok("get", "workerservice", "payment", "-o",
+        "jsonpath={.spec.deletionPolicy} {.spec.paused} {.spec.queue.prefetch}")).isEqualTo("Retain false 20");
   }
 
   @Test

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * PodMonitors (metrics.podMonitor), the alternative to ServiceMonitors for a Prometheus that selects only those: the same
- * scrapes of the same pods, and on both kinds honorLabels, since the runtime's gauges carry a `namespace` label (the
- * Workflow's) that would otherwise become exported_namespace.
+ * scrapes of the same pods, and on both kinds the target's labels win (no honorLabels): `namespace` is the scraped
+ * pod's, a Workflow's namespace is the metrics' own `workflow_namespace`.
  */
 class PodMonitorTest {
 
@@ -45,7 +45,7 @@ class PodMonitorTest {
         assertThat(endpoint.path("port").asText()).as("the containers' port name").isEqualTo("http");
         assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
         assertThat(endpoint.path("interval").asText()).isEqualTo("15s");
-        assertThat(endpoint.path("honorLabels").asBoolean()).isTrue();
+        assertThat(endpoint.path("honorLabels").asBoolean()).isFalse();
       });
     }
     // As with ServiceMonitors: the runtime's /metrics wants the read-only token in token mode, the operator's none.
@@ -56,7 +56,7 @@ class PodMonitorTest {
   @Test
   void serviceMonitorsHonourTheTargetsLabelsToo() {
     for (JsonNode monitor : Chart.template(ValueSet.SERVICE_MONITOR).trees("ServiceMonitor")) {
-      assertThat(monitor.at("/spec/endpoints/0/honorLabels").asBoolean()).isTrue();
+      assertThat(monitor.at("/spec/endpoints/0/honorLabels").asBoolean()).isFalse();
     }
   }
 

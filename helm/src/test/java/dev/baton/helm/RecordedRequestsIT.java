@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.v1alpha1.DisruptionBudgetSettings;
 import dev.baton.api.v1alpha1.RetryPolicy;
 import dev.baton.api.v1alpha1.RetryPolicySpec;
 import dev.baton.api.v1alpha1.WorkerService;
@@ -30,6 +32,7 @@ import dev.baton.sandbox.LocalServices;
 import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.Sandbox;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -40,7 +43,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -70,8 +72,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * mock API server in CRUD mode, every request they make noted as the API server's authorizer would see it and checked
  * against the RBAC of the chart rendered for the same settings ({@link Rbac}). The operator runs on the real broker,
  * with leader election, the runtime's broker credentials and KEDA on, through the order-saga example's whole life:
- * created, ready (and one bad RetryPolicy, for an Event), Secrets tampered with, a Deployment and its ScaledObject
- * changed, everything deleted.
+ * created, ready (and one bad RetryPolicy, for an Event), Secrets tampered with, a Deployment, its ScaledObject and its
+ * PodDisruptionBudget changed, the budget dropped, everything deleted.
  *
  * <p>Three directions: every request is allowed by the chart; nothing asked for is missing from
  * {@link RequiredPermissions}; every row the table marks {@link RequiredPermissions.Evidence#RECORDED} was asked
@@ -265,8 +267,8 @@ class RecordedRequestsIT {
   }
 
   /**
-   * The order saga plus one bad RetryPolicy; one WorkerService gets a Deployment and autoscaling. Returns once
-   * everything is deleted again.
+   * The order saga plus one bad RetryPolicy; one WorkerService gets a Deployment, a PodDisruptionBudget and
+   * autoscaling. Returns once everything is deleted again.
    */
   private void runTheSaga(List<OwnerReference> ownerReferences) {
     List<HasMetadata> saga = orderSaga();
@@ -291,6 +293,7 @@ class RecordedRequestsIT {
     }
     Secret secret = awaitPresent(() -> admin.secrets().inNamespace(NAMESPACE).withName(secretName).get());
     Deployment deployment = awaitPresent(() -> admin.apps().deployments().inNamespace(NAMESPACE).withName(name).get());
+    awaitPresent(() -> admin.policy().v1().podDisruptionBudget().inNamespace(NAMESPACE).withName(name).get());
     awaitPresent(() -> admin.genericKubernetesResources(SCALED_OBJECTS).inNamespace(NAMESPACE).withName(name).get());
     awaitPresent(() -> admin.genericKubernetesResources(TRIGGER_AUTHENTICATIONS).inNamespace(NAMESPACE).withName(name)
         .get());
@@ -315,6 +318,7 @@ class RecordedRequestsIT {
     // A spec change reaches the Deployment and the ScaledObject.
     admin.resources(WorkerService.class).inNamespace(NAMESPACE).withName(name).edit(ws -> {
       ws.getSpec().getDeployment().setImage("example/" + name + ":1.1");
+      ws.getSpec().getDeployment().getPodDisruptionBudget().setMinAvailable(new IntOrString(2));
       ws.getSpec().getAutoscaling().setMaxReplicas(4);
       return ws;
     });
@@ -322,6 +326,16 @@ class RecordedRequestsIT {
         .getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":1.1"));
     await().atMost(WITHIN).until(() -> String.valueOf(admin.genericKubernetesResources(SCALED_OBJECTS)
         .inNamespace(NAMESPACE).withName(name).get().<Object>get("spec", "maxReplicaCount")).equals("4"));
+    await().atMost(WITHIN).until(() -> new IntOrString(2).equals(admin.policy().v1().podDisruptionBudget()
+        .inNamespace(NAMESPACE).withName(name).get().getSpec().getMinAvailable()));
+
+    // Without a budget in the spec, its PodDisruptionBudget goes.
+    admin.resources(WorkerService.class).inNamespace(NAMESPACE).withName(name).edit(ws -> {
+      ws.getSpec().getDeployment().setPodDisruptionBudget(null);
+      return ws;
+    });
+    await().atMost(WITHIN).until(() -> admin.policy().v1().podDisruptionBudget().inNamespace(NAMESPACE).withName(name)
+        .get() == null);
 
     // Everything goes: finalizers run; Secret, Deployment and KEDA objects are deleted.
     saga.forEach(r -> admin.resource(r).inNamespace(NAMESPACE).delete());
@@ -383,7 +397,7 @@ class RecordedRequestsIT {
   /** A client of the mock server whose requests carry the given User-Agent. */
   private KubernetesClient clientAs(String agent) {
     Config config = new ConfigBuilder(admin.getConfiguration()).withUserAgent(agent).build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return TolerantSerialization.clientBuilder().withConfig(config).build();
   }
 
   private static Set<Permission> allScopes(Mode mode) {
@@ -414,7 +428,7 @@ class RecordedRequestsIT {
     return resources;
   }
 
-  /** The first WorkerService with commands gets a Deployment (replacing any it has) and autoscaling. */
+  /** The first WorkerService with commands gets a Deployment (replacing any it has), a budget and autoscaling. */
   private static WorkerService withDeploymentAndAutoscaling(List<HasMetadata> saga) {
     WorkerService ws = saga.stream().filter(WorkerService.class::isInstance).map(WorkerService.class::cast)
         .filter(w -> w.getSpec().getCommands() != null && !w.getSpec().getCommands().isEmpty())
@@ -422,6 +436,7 @@ class RecordedRequestsIT {
     DeploymentSettings deployment = new DeploymentSettings();
     deployment.setImage("example/" + ws.getMetadata().getName() + ":1.0");
     deployment.setReplicas(1);
+    deployment.setPodDisruptionBudget(new DisruptionBudgetSettings(new IntOrString(1), null));
     ws.getSpec().setDeployment(deployment);
     AutoscalingSettings autoscaling = new AutoscalingSettings();
     autoscaling.setMinReplicas(1);

@@ -106,6 +106,18 @@ final class RequiredPermissions {
               + "the API server authorises an apply that creates the object as create as well"),
       new Row(Scope.WATCHED, "apps", List.of("deployments"), List.of("get"), "", When.ALWAYS, Evidence.GET_WITH_LIST,
           "-"),
+      new Row(Scope.WATCHED, "policy", List.of("poddisruptionbudgets"), List.of("list", "watch", "delete"), "",
+          When.ALWAYS, Evidence.RECORDED, "WorkerDisruptionBudgetDependent: informer; delete when "
+              + "spec.deployment.podDisruptionBudget goes and on cleanup"),
+      new Row(Scope.WATCHED, "policy", List.of("poddisruptionbudgets"), List.of("create", "update"), "",
+          When.NO_SERVER_SIDE_APPLY, Evidence.RECORDED, "WorkerDisruptionBudgetDependent without server-side apply: "
+              + "POST, then PUT"),
+      new Row(Scope.WATCHED, "policy", List.of("poddisruptionbudgets"), List.of("create", "patch"), "",
+          When.SERVER_SIDE_APPLY, Evidence.RECORDED, "WorkerDisruptionBudgetDependent with server-side apply: an "
+              + "apply PATCH for create and update"),
+      new Row(Scope.WATCHED, "policy", List.of("poddisruptionbudgets"), List.of("get"), "", When.ALWAYS,
+          Evidence.CODE_PATH, "dependent.ForeignObjects: a budget its informer does not hold is looked up by name "
+              + "(someone else's is a Conflict)"),
       new Row(Scope.WATCHED, "", List.of("events"), List.of("create"), "", When.ALWAYS, Evidence.RECORDED,
           "monitoring.KubeEvents: core/v1 Warning Events when Ready turns False and on dead letters; create only"),
       new Row(Scope.WATCHED, "keda.sh", List.of("scaledobjects", "triggerauthentications"),

@@ -1,11 +1,11 @@
 package dev.baton.operator;
 
+import dev.baton.contract.probes.ProbeServer;
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.monitoring.OperatorHealth;
-import dev.baton.operator.monitoring.OperatorHttpServer;
 import dev.baton.operator.monitoring.OperatorMetrics;
 import dev.baton.operator.reconciler.RetryPolicyReconciler;
 import dev.baton.operator.reconciler.WorkerServiceReconciler;
@@ -35,7 +35,7 @@ public final class BatonOperator implements AutoCloseable {
 
   private final Operator operator;
   private final OperatorMetrics metrics;
-  private final OperatorHttpServer http;
+  private final ProbeServer http;
   private final RuntimeBrokerUser runtimeUser;
   private final OutcomeExchange outcomeExchange;
   private final BrokerSnapshot broker;
@@ -77,7 +77,8 @@ public final class BatonOperator implements AutoCloseable {
     operator.register(new WorkerServiceReconciler(broker, settings, clock, events, metrics), controller(settings));
     operator.register(new WorkflowReconciler(broker, settings, clock, events), controller(settings));
     this.http = settings.httpPort() == 0 ? null
-        : OperatorHttpServer.start(settings.httpHost(), settings.httpPort(), metrics, new OperatorHealth(operator));
+        : ProbeServer.start("baton-operator", "BATON_OPERATOR_HTTP_PORT; 0 turns it off", settings.httpHost(),
+            settings.httpPort(), new OperatorHealth(operator), metrics::scrape);
   }
 
   /**
@@ -142,6 +143,7 @@ public final class BatonOperator implements AutoCloseable {
 
   /** Work only the leader does besides reconciling (JOSDK starts the reconcilers of a new leader itself). */
   private void startedLeading() {
+    metrics.leading();
     if (runtimeUser != null && !closing) {
       runtimeUser.start();
     }

@@ -1,10 +1,10 @@
 package dev.baton.operator;
 
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.contract.settings.InvalidSettingsException;
 import dev.baton.contract.settings.LogFormat;
 import dev.baton.contract.settings.SettingsReader;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
@@ -35,7 +35,7 @@ public final class Main {
       System.exit(1);
       return;
     }
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = TolerantSerialization.clientBuilder().build();
     BatonOperator operator = BatonOperator.start(client, settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

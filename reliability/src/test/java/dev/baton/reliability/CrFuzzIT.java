@@ -9,6 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.crd.CommittedCrds;
 import dev.baton.api.json.Json;
 import dev.baton.devapi.DevApiServer;
@@ -18,7 +19,6 @@ import dev.baton.operator.OperatorSettings;
 import dev.baton.reliability.infra.Infra;
 import dev.baton.reliability.suite.Wait;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,7 +68,7 @@ class CrFuzzIT {
     Infra infra = Infra.get();
     vhost = infra.rabbit.createVhost("fuzz");
     api = DevApiServer.start("127.0.0.1", 0);
-    client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
+    client = TolerantSerialization.clientBuilder().withConfig(api.clientConfig()).build();
     operator = BatonOperator.start(client, OperatorSettings.localDefaults().toBuilder()
         .managementUrl(infra.rabbit.managementUrl()).amqp("127.0.0.1", infra.rabbit.amqpPort()).vhost(vhost)
         .userPrefix("baton-fz-").resync(Duration.ofSeconds(3)).serverSideApply(false).build());

@@ -16,6 +16,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.http.client.domain.UserPermissions;
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.StepSpec;
@@ -41,7 +42,6 @@ import dev.baton.worker.CommandResult;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -120,7 +120,7 @@ class SecuredStackIT {
     infra.postgres.admin("ALTER DATABASE " + database + " OWNER TO " + DB_USER);
 
     api = DevApiServer.start("127.0.0.1", 0);
-    client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
+    client = TolerantSerialization.clientBuilder().withConfig(api.clientConfig()).build();
     runtimePort = Cmd.freePort();
     OperatorSettings settings = OperatorSettings.localDefaults().toBuilder()
         .managementUrl(infra.rabbit.managementUrl()).admin(ADMIN, ADMIN_PASSWORD)

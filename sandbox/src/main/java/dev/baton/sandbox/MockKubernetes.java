@@ -1,5 +1,6 @@
 package dev.baton.sandbox;
 
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.api.crd.CommittedCrds;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -94,7 +95,7 @@ public final class MockKubernetes implements AutoCloseable {
       if (expectations != null) {
         expectations.accept(server);
       }
-      client = server.createClient();
+      client = server.createClient(b -> b.withKubernetesSerialization(TolerantSerialization.shared()));
       for (String file : crdFiles) {
         install(client, file);
       }

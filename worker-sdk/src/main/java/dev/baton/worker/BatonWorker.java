@@ -5,11 +5,13 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.probes.ProbeServer;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ConsumerTopology;
 import dev.baton.contract.topology.ServiceTopology;
 import dev.baton.messaging.BrokerAddresses;
 import dev.baton.messaging.ConfirmedPublisher;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
@@ -64,6 +66,11 @@ public final class BatonWorker implements AutoCloseable {
   private final Duration shutdownTimeout;
   private final HandlerLimits limits;
   private final Map<String, DeliveryProcessor> processors;
+  /** The worker's meters, or null when metrics are off. */
+  private final WorkerMeters meters;
+  /** The port of the health endpoint ({@code /healthz}, {@code /metrics}), or null for none. */
+  private final Integer healthPort;
+  private volatile ProbeServer probes;
 
   private final InFlight inFlight = new InFlight();
   private volatile boolean stopping;
@@ -90,7 +97,11 @@ public final class BatonWorker implements AutoCloseable {
     this.concurrency = b.concurrency;
     this.shutdownTimeout = b.shutdownTimeout;
     this.limits = new HandlerLimits(b.handlerTimeout, b.maxResultBytes);
-    WorkerListener listener = new SafeListener(b.listener);
+    this.healthPort = b.healthPort;
+    this.meters = b.meterRegistry != null || b.metricsEnabled
+        ? WorkerMeters.of(b.meterRegistry, topology.service(), inFlight::count) : null;
+    WorkerListener listener = meters == null ? new SafeListener(b.listener)
+        : new SafeListener(b.listener, meters.listener());
     // Handlers run here, never on the client's dispatch thread. By default a thread for every delivery that can be
     // unacked at once: a handler past its limit keeps its delivery unacked, so the prefetch bounds them anyway, and
     // the bound still holds when a lost connection hands its deliveries back while their handlers run on.
@@ -171,6 +182,13 @@ public final class BatonWorker implements AutoCloseable {
       }
     }
     state = State.RUNNING;
+    if (healthPort != null) {
+      probes = ProbeServer.start("baton-" + topology.service(), WorkerSettings.HEALTH_PORT, "0.0.0.0", healthPort,
+          () -> {
+            WorkerHealth h = health();
+            return new ProbeServer.Health(h.ok(), h.detail());
+          }, this::metricsText);
+    }
     LOG.info("worker {} connected to {} (connections '{}' and '{}-publisher'); consuming {} (prefetch {}, {} "
         + "channel(s) each, handler timeout {} ms, at most {} handlers at once)", topology.service(),
         BrokerConnection.describe(factory), connectionName, connectionName,
@@ -208,6 +226,10 @@ public final class BatonWorker implements AutoCloseable {
     publisher.close();
     closeConnections();
     shutdownThreads();
+    if (probes != null) {
+      probes.close();
+      probes = null;
+    }
     LOG.info("worker {} closed", topology.service());
   }
 
@@ -231,9 +253,43 @@ public final class BatonWorker implements AutoCloseable {
     return topology.consumers().stream().map(ConsumerTopology::queue).toList();
   }
 
+  /**
+   * Whether the worker is connected and consuming every queue: what {@code /healthz} answers (200 or 503) when the
+   * health endpoint is on ({@link Builder#healthPort}).
+   */
+  public WorkerHealth health() {
+    if (state != State.RUNNING) {
+      return new WorkerHealth(false, state == State.NEW ? "not started" : "closing");
+    }
+    if (!connection.isOpen() || !publisherConnection.isOpen()) {
+      return new WorkerHealth(false, "not connected to the broker (recovering)");
+    }
+    List<String> idle = channels.stream().filter(c -> !c.consuming()).map(ConsumerChannel::queue).distinct().toList();
+    if (!idle.isEmpty()) {
+      return new WorkerHealth(false, "not consuming " + String.join(", ", idle));
+    }
+    return new WorkerHealth(true, "consuming " + String.join(", ", queues()));
+  }
+
+  /** The port {@code /healthz} and {@code /metrics} are served on while the worker runs; 0 when not served. */
+  public int healthPort() {
+    ProbeServer p = probes;
+    return p == null ? 0 : p.port();
+  }
+
   /** Deliveries received and not yet settled (handler running, or its publishes awaiting confirms). */
   public int inFlight() {
     return inFlight.count();
+  }
+
+  /** The Prometheus text of the worker's meters, or null when there is none to serve ({@code /metrics}). */
+  String metricsText() {
+    return meters == null ? null : meters.scrape();
+  }
+
+  /** The health endpoint's port as configured, null for none (tests). */
+  Integer configuredHealthPort() {
+    return healthPort;
   }
 
   /** How long handlers may run and how large results may be, as configured (tests). */
@@ -301,6 +357,9 @@ public final class BatonWorker implements AutoCloseable {
     private IdempotencyStore idempotency = IdempotencyStore.inMemory(10_000);
     private WorkerListener listener = WorkerListener.NONE;
     private OpenTelemetry openTelemetry;
+    private MeterRegistry meterRegistry;
+    private boolean metricsEnabled;
+    private Integer healthPort;
     private final Map<String, CommandHandler> commands = new LinkedHashMap<>();
     private final Map<String, EventHandler> subscriptions = new LinkedHashMap<>();
 
@@ -316,7 +375,8 @@ public final class BatonWorker implements AutoCloseable {
      * the broker from {@code BATON_RABBITMQ_URI} and, when set, {@code BATON_RABBITMQ_USERNAME}/{@code _PASSWORD} and
      * {@code BATON_RABBITMQ_CA_FILE}; {@code BATON_HANDLER_TIMEOUT}, {@code BATON_MAX_RESULT_BYTES} and
      * {@code BATON_HANDLER_THREADS}, when set, replace {@link #handlerTimeout(Duration)}, {@link #maxResultBytes(int)}
-     * and {@link #handlerThreads(int)}.
+     * and {@link #handlerThreads(int)}; {@code BATON_HEALTH_PORT} and {@code BATON_METRICS_ENABLED}, when set,
+     * {@link #healthPort(int)} and {@link #prometheusMetrics()}.
      *
      * @throws dev.baton.contract.settings.InvalidSettingsException naming every variable that is missing or
      *     malformed
@@ -325,13 +385,16 @@ public final class BatonWorker implements AutoCloseable {
       HandlerLimits configured = new HandlerLimits(handlerTimeout, maxResultBytes);
       FromEnvironment read = SettingsReader.read(env, r -> new FromEnvironment(WorkerEnvironment.read(r),
           BrokerConnection.fromEnvironment(r), BrokerConnection.addresses(r), WorkerSettings.limits(r, configured),
-          WorkerSettings.handlerThreads(r, handlerThreads)));
+          WorkerSettings.handlerThreads(r, handlerThreads), WorkerSettings.healthPort(r, healthPort),
+          WorkerSettings.metricsEnabled(r, metricsEnabled)));
       this.environment = read.environment();
       this.connectionFactory = read.connectionFactory();
       this.addresses = read.addresses();
       this.handlerTimeout = read.limits().handlerTimeout();
       this.maxResultBytes = read.limits().maxResultBytes();
       this.handlerThreads = read.handlerThreads();
+      this.healthPort = read.healthPort();
+      this.metricsEnabled = read.metricsEnabled();
       return this;
     }
 
@@ -340,7 +403,8 @@ public final class BatonWorker implements AutoCloseable {
      * every bad variable.
      */
     private record FromEnvironment(WorkerEnvironment environment, ConnectionFactory connectionFactory,
-        List<String> addresses, HandlerLimits limits, Integer handlerThreads) {}
+        List<String> addresses, HandlerLimits limits, Integer handlerThreads, Integer healthPort,
+        boolean metricsEnabled) {}
 
     /** The service explicitly (tests, or workers configured otherwise): its model and prefetch. */
     public Builder environment(WorkerEnvironment environment) {
@@ -457,6 +521,41 @@ public final class BatonWorker implements AutoCloseable {
 
     public Builder listener(WorkerListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Serves {@code /healthz} (200 while connected and consuming every queue, 503 otherwise: {@link
+     * BatonWorker#health()}) and {@code /metrics} (with {@link #meterRegistry} or {@link #prometheusMetrics()}) on
+     * this port of every interface while the worker runs, on the JDK's own HTTP server; 0 picks a free port
+     * ({@link BatonWorker#healthPort()}). {@code BATON_HEALTH_PORT} with {@link #fromEnvironment} (0 there: none).
+     */
+    public Builder healthPort(int port) {
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("healthPort must be between 0 and 65535, not " + port);
+      }
+      this.healthPort = port;
+      return this;
+    }
+
+    /**
+     * Counts what the worker does in {@code registry} ({@link MicrometerWorkerListener}: handled, failed, retried,
+     * dead-lettered, expired, in flight, handler time), beside {@link #listener}. A Prometheus registry (or a
+     * composite one holding one) is also served at {@code /metrics} of the {@link #healthPort health endpoint}.
+     * Needs {@code io.micrometer:micrometer-core}, an optional dependency of the SDK.
+     */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * The same meters as {@link #meterRegistry} in a Prometheus registry of the SDK's own, served at {@code /metrics}
+     * of the {@link #healthPort health endpoint}; {@code BATON_METRICS_ENABLED=true} with {@link #fromEnvironment}.
+     * Needs {@code io.micrometer:micrometer-registry-prometheus}, an optional dependency of the SDK.
+     */
+    public Builder prometheusMetrics() {
+      this.metricsEnabled = true;
       return this;
     }
 

@@ -84,6 +84,12 @@ final class ConsumerChannel {
     return consumer.queue();
   }
 
+  /** Whether the channel is open with its consumer: not while recovering, reopening or resubscribing. */
+  boolean consuming() {
+    Channel ch = channel.current();
+    return ch != null && ch.isOpen() && !reopenPending.get();
+  }
+
   /** Opens the channel and starts consuming; a failure (no such queue, no permission) is thrown, not retried. */
   void open() throws IOException {
     channel.get();

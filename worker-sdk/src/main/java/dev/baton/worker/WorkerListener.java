@@ -8,6 +8,7 @@ import java.time.Duration;
  * Hooks for metrics and alerts, called on the SDK's own threads (a consumer's or a handler's, as the SDK decides what
  * to do with a delivery; {@link #stuck} on its timer's) and possibly concurrently. Keep them fast and thread-safe; an
  * exception thrown here is logged and ignored. {@code consumer} is the command or subscription name.
+ * {@link MicrometerWorkerListener} counts them in Micrometer ({@link BatonWorker.Builder#meterRegistry}).
  */
 public interface WorkerListener {
 

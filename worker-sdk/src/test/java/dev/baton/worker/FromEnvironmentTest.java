@@ -100,6 +100,32 @@ class FromEnvironmentTest {
   }
 
   @Test
+  void theHealthEndpointAndPrometheusMetricsComeFromTheEnvironmentToo() {
+    Map<String, String> env = pod();
+    env.put(WorkerSettings.HEALTH_PORT, "8081");
+    env.put(WorkerSettings.METRICS_ENABLED, "true");
+    try (BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve",
+        cmd -> CommandResult.success()).build()) {
+      assertThat(worker.configuredHealthPort()).isEqualTo(8081);
+      assertThat(worker.metricsText()).contains("baton_worker_in_flight{service=\"inventory\"} 0.0");
+    }
+    // Unset, or 0: no endpoint and no registry of the SDK's own.
+    env.put(WorkerSettings.HEALTH_PORT, "0");
+    env.remove(WorkerSettings.METRICS_ENABLED);
+    try (BatonWorker worker = BatonWorker.builder().fromEnvironment(env).command("reserve",
+        cmd -> CommandResult.success()).build()) {
+      assertThat(worker.configuredHealthPort()).isNull();
+      assertThat(worker.metricsText()).isNull();
+    }
+    env.put(WorkerSettings.HEALTH_PORT, "http");
+    env.put(WorkerSettings.METRICS_ENABLED, "maybe");
+    assertThatThrownBy(() -> BatonWorker.builder().fromEnvironment(env))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("BATON_HEALTH_PORT: expected a whole number")
+        .hasMessageContaining("BATON_METRICS_ENABLED: expected true or false");
+  }
+
+  @Test
   void aBadHandlerLimitIsNamedWithTheOtherBadVariables() {
     Map<String, String> env = pod();
     env.put(WorkerEnvironment.PREFETCH, "many");

@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
@@ -9,7 +8,6 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Scaling of a WorkerService's Deployment on queue depth, carried out by KEDA. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "self.minReplicas <= self.maxReplicas", message = "minReplicas must not exceed maxReplicas")
 public class AutoscalingSettings {

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One branch of a parallel step: steps run one after the other, alongside the other branches. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("One branch of a parallel step: its steps run in order, alongside the other branches.")
 public class BranchSpec {

@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.Names;
@@ -11,7 +10,6 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
 /** A command a WorkerService accepts. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CommandSpec {
 

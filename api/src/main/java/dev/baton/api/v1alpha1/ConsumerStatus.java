@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
@@ -8,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The queues of one command or subscription and what is in them. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ConsumerStatus {
 

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
@@ -16,7 +15,6 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("Map: the same steps once per item of a list evaluated at run time; the output is the list of each "
     + "iteration's last output, in item order.")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 public class MapSpec {
 
   @JsonPropertyDescription("A CEL expression over 'input' and 'steps' yielding the list to map over, e.g. input.items "

@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
@@ -9,7 +8,6 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Queue settings of a WorkerService. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class QueueSettings {
 

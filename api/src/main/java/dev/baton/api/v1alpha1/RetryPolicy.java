@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -16,7 +15,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @JsonClassDescription("How workers retry a command that fails technically: a staircase of delays carried out by RabbitMQ "
     + "(a TTL queue per distinct delay), then the dead-letter queue. WorkerService commands and subscriptions name it.")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("brp")

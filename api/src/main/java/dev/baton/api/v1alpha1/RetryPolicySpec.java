@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.BatonDuration;
@@ -17,7 +16,6 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "self.maxAttempts == 1 || (has(self.delays) && size(self.delays) > 0)",
     message = "maxAttempts above 1 needs at least one delay, e.g. delays: [30s]")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonClassDescription("How often a failed command is delivered again, and how long each retry waits.")
 public class RetryPolicySpec {
 

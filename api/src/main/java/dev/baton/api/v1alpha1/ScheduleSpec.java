@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +17,6 @@ import io.fabric8.generator.annotation.Size;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("Starts instances on a clock: cron (with timeZone) or every. Each fire starts one instance with "
     + "business key <name>@<fire time, RFC 3339 UTC>, whatever the number of runtimes and their restarts.")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @OneOfRequired({"name,cron", "name,every"})
 public class ScheduleSpec {
 

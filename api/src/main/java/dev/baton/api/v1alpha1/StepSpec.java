@@ -2,7 +2,6 @@ package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
@@ -21,7 +20,6 @@ import java.util.Map;
  * parallel group, a choice, a map over a list, a child workflow, a wait for a signal, or a delay. The kinds nest (parallel branches and choice cases hold
  * steps) to {@link Bounds#NESTING} levels.
  */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("One step, of exactly one kind: a task (service + command), parallel, choice, map, workflow (a child), wait or delay.")
 public class StepSpec {

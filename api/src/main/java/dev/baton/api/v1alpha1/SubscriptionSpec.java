@@ -1,6 +1,5 @@
 package dev.baton.api.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListSet;
@@ -27,7 +26,6 @@ import java.util.List;
     message = "pattern is for a service's events; a Workflow's outcomes are chosen with outcomes")
 @ValidationRule(value = "!has(self.outcomes) || has(self.workflow)",
     message = "outcomes are for a subscription to a Workflow's outcomes (set workflow)")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 public class SubscriptionSpec {
 
   /** A Workflow's name, optionally {@code <namespace>/} before it (only its own namespace is granted). */

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.contract.BatonDuration;
@@ -11,7 +10,6 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
 /** What a wait step waits for: a named signal sent to the instance, for at most a timeout. */
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("A wait for a signal sent to the instance (POST /api/v1/instances/{id}/signals/{signal}).")
 public class WaitSpec {

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.baton.api.crd.MetadataName;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -23,7 +22,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @MetadataName(maxLength = Bounds.NAME)
 // A dotted name without spec.service is the operator's InvalidSpec, not a CEL rule: before Kubernetes 1.3x the API
 // server costs self.metadata.name as an unbounded string (3 MiB), whatever the schema says.
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("bws")

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
@@ -20,7 +19,6 @@ import java.util.List;
 // bound on both lists (Bounds.CONSUMERS) keeps cheap (CelRuleCostTest).
 @ValidationRule(value = "!has(self.commands) || !has(self.subscriptions) || self.commands.all(c, !self.subscriptions.exists(s, s.name == c.name))",
     message = "a subscription cannot have the name of a command: both are queues q.<service>.<name>")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 public class WorkerServiceSpec {
 
   @JsonPropertyDescription("Service name used in every broker name (S.command.topic.ex, q.S.C, ...); defaults to metadata.name. "

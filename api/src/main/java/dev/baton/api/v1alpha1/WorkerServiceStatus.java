@@ -1,14 +1,12 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("What the operator has set up for the service (written by the operator only): the broker objects and user it owns, the credentials Secret, the Deployment, queue depths and dead letters, and the conditions.")
 public class WorkerServiceStatus extends BatonStatus {

@@ -1,7 +1,6 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -18,7 +17,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonClassDescription("A multi-step business process the orchestrator runs over worker services: an ordered list of steps, "
     + "each a command to a service with an optional compensation. Instances (one per business key) live in the runtime's "
     + "database, never as resources; status counts them.")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @Group(BatonGroup.NAME)
 @Version(BatonGroup.VERSION)
 @ShortNames("bwf")

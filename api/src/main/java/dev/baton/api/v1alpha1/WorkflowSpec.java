@@ -2,7 +2,6 @@ package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.api.crd.ListMap;
@@ -19,7 +18,6 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("What the Workflow runs: the business entity, the steps in order (tasks, parallel branches, choices, "
     + "waits for signals, delays), and what happens when a step fails.")
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 public class WorkflowSpec {
 
   @JsonPropertyDescription("The business entity, first word of every event routing key <entity>.<action>.<result>, e.g. 'order'.")

@@ -1,13 +1,11 @@
 package dev.baton.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import java.util.List;
 
-@JsonIgnoreProperties(ignoreUnknown = true) // a field of a newer CRD must not stop the reader
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("What the operator has set up for the Workflow (written by the operator only): its orchestrator queue, the instance counts read from the runtime, and the conditions.")
 public class WorkflowStatus extends BatonStatus {

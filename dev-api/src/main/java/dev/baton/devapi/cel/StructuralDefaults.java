@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The schema's {@code default}s filled into an object, as the API server does before it validates (and whenever it
- * reads an object): a missing property with a default gets it, then defaults apply inside it too. The dev API applies
- * them to the copies CEL rules see, so that a rule on a defaulted field ({@code queue.type}) sees the value a real
- * server would.
+ * reads an object): a missing property with a default gets it, then defaults apply inside it too. The dev API stores
+ * every custom resource defaulted, and CEL rules see the defaulted object, so that a rule on a defaulted field
+ * ({@code queue.type}) sees the value a real server would.
  */
 public final class StructuralDefaults {
 

@@ -3,12 +3,13 @@ package dev.baton.operator.dependent;
 import dev.baton.api.v1alpha1.WorkerService;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A Secret or Deployment with the name the operator would give a WorkerService's, which that WorkerService does not
+ * A Secret, Deployment or PodDisruptionBudget with the name the operator would give a WorkerService's, which that WorkerService does not
  * own: someone else's. The operator never adopts or overwrites it (it could hold another application's credentials or
  * run another application): the WorkerService is in Conflict until it goes or is renamed. The informers see only what
  * the operator manages, so an object missing from them is looked up by name: one request, on creation or while in
@@ -26,9 +27,15 @@ public final class ForeignObjects {
     if (secret.isPresent() || !DeploymentRequested.isRequested(ws)) {
       return secret;
     }
-    return foreign(ws, "Deployment", context.getSecondaryResource(Deployment.class),
+    Optional<String> deployment = foreign(ws, "Deployment", context.getSecondaryResource(Deployment.class),
         () -> context.getClient().apps().deployments().inNamespace(ns).withName(WorkerResources.deploymentName(ws))
             .get());
+    if (deployment.isPresent() || !WorkerDisruptionBudgetDependent.isRequested(ws)) {
+      return deployment;
+    }
+    return foreign(ws, "PodDisruptionBudget", context.getSecondaryResource(PodDisruptionBudget.class),
+        () -> context.getClient().policy().v1().podDisruptionBudget().inNamespace(ns)
+            .withName(WorkerResources.deploymentName(ws)).get());
   }
 
   /**

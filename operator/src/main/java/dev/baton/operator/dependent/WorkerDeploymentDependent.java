@@ -4,12 +4,11 @@ import dev.baton.api.v1alpha1.DeploymentSettings;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.operator.model.WorkerPodTranslator;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -26,10 +25,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The workers' Deployment: the image, replicas, resources and env of the spec, the pod template fields it passes
- * through (labels, annotations, service account, node selector, tolerations, security contexts), plus the names of
- * their queues and exchanges ({@link WorkerEnvironment}) and the broker credentials by reference to the Secret, never
- * by value.
+ * The workers' Deployment: the replicas, pod labels and annotations of the spec and its pod
+ * ({@link WorkerPodTranslator}), plus the env of the spec, the names of their queues and exchanges
+ * ({@link WorkerEnvironment}) and the broker credentials by reference to the Secret, never by value.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = WorkerResources.MANAGED_SELECTOR))
 public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> {
@@ -53,7 +51,12 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
     }
     podLabels.putAll(WorkerResources.labels(ws));
     Map<String, String> podAnnotations = podAnnotations(ws, plan, CredentialsSecretDependent.current(ws, context));
-    Deployment deployment = new DeploymentBuilder()
+    PodSpec pod = WorkerPodTranslator.fromCrd(settings).value();
+    pod.getContainers().get(0).setEnv(environment(ws, plan, settings));
+    if (plan.caPem() != null) {
+      trustBrokerCa(ws, pod);
+    }
+    return new DeploymentBuilder()
         .withNewMetadata()
         .withName(resourceName(ws))
         .withNamespace(ws.getMetadata().getNamespace())
@@ -64,24 +67,10 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .withNewSelector().withMatchLabels(WorkerResources.selector(ws)).endSelector()
         .withNewTemplate()
         .withNewMetadata().withLabels(podLabels).withAnnotations(podAnnotations).endMetadata()
-        .withNewSpec()
-        .withServiceAccountName(settings.getServiceAccountName())
-        .addNewContainer()
-        .withName(WorkerResources.CONTAINER)
-        .withImage(settings.getImage())
-        .withImagePullPolicy(settings.getImagePullPolicy())
-        .withResources(settings.getResources())
-        .withEnv(environment(ws, plan, settings))
-        .endContainer()
-        .endSpec()
+        .withSpec(pod)
         .endTemplate()
         .endSpec()
         .build();
-    passThrough(settings, deployment.getSpec().getTemplate().getSpec());
-    if (plan.caPem() != null) {
-      trustBrokerCa(ws, deployment.getSpec().getTemplate().getSpec());
-    }
-    return deployment;
   }
 
   /**
@@ -108,23 +97,6 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
   }
 
   /**
-   * The pod template fields of spec.deployment that Kubernetes takes as they are. Without security contexts of the
-   * spec's own, the worker pods get those of the {@code restricted} Pod Security Standard, so that they start in a
-   * namespace that enforces it: non-root, the runtime's default seccomp profile, no privilege escalation, no
-   * capabilities. (The image must then run as a non-root user; a spec that sets either context decides for itself.)
-   */
-  static void passThrough(DeploymentSettings settings, PodSpec pod) {
-    pod.setNodeSelector(settings.getNodeSelector());
-    pod.setTolerations(settings.getTolerations());
-    pod.setSecurityContext(settings.getPodSecurityContext() != null ? settings.getPodSecurityContext()
-        : new PodSecurityContextBuilder().withRunAsNonRoot(true)
-            .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build());
-    pod.getContainers().get(0).setSecurityContext(settings.getSecurityContext() != null ? settings.getSecurityContext()
-        : new SecurityContextBuilder().withAllowPrivilegeEscalation(false)
-            .withNewCapabilities().withDrop("ALL").endCapabilities().build());
-  }
-
-  /**
    * While KEDA owns the replica count the operator must not fight it: with server-side apply the field is left out
    * (the operator does not own it); with plain updates, which replace the whole spec, the current count is kept. A
    * Deployment created before KEDA is known to be able to scale it (its API may still be forbidden) starts with the
@@ -139,18 +111,19 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         .map(d -> d.getSpec() == null ? null : d.getSpec().getReplicas()).orElse(settings.getReplicas());
   }
 
-  /** Where a worker finds the broker's CA certificate: the Secret's {@code ca.crt}, mounted read-only. */
-  static final String CA_DIRECTORY = "/etc/baton/broker";
-
-  /** Mounts the credentials Secret's CA certificate and points BATON_RABBITMQ_CA_FILE at it. */
+  /**
+   * Mounts the credentials Secret's CA certificate read-only ({@code ca.crt} in
+   * {@value WorkerPodTranslator#BROKER_CA_DIRECTORY}) and points BATON_RABBITMQ_CA_FILE at it.
+   */
   static void trustBrokerCa(WorkerService ws, PodSpec pod) {
-    pod.getVolumes().add(new VolumeBuilder().withName("baton-broker-ca").withNewSecret()
+    pod.getVolumes().add(new VolumeBuilder().withName(WorkerPodTranslator.BROKER_CA_VOLUME).withNewSecret()
         .withSecretName(WorkerResources.secretName(ws)).addNewItem().withKey(Credentials.CA).withPath(Credentials.CA)
         .endItem().endSecret().build());
-    pod.getContainers().get(0).getVolumeMounts().add(new VolumeMountBuilder().withName("baton-broker-ca")
-        .withMountPath(CA_DIRECTORY).withReadOnly(true).build());
-    pod.getContainers().get(0).getEnv().add(new EnvVar(TlsTrust.CA_FILE_VARIABLE, CA_DIRECTORY + "/" + Credentials.CA,
-        null));
+    pod.getContainers().get(0).getVolumeMounts().add(new VolumeMountBuilder()
+        .withName(WorkerPodTranslator.BROKER_CA_VOLUME).withMountPath(WorkerPodTranslator.BROKER_CA_DIRECTORY)
+        .withReadOnly(true).build());
+    pod.getContainers().get(0).getEnv().add(new EnvVar(TlsTrust.CA_FILE_VARIABLE,
+        WorkerPodTranslator.BROKER_CA_DIRECTORY + "/" + Credentials.CA, null));
   }
 
   /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */

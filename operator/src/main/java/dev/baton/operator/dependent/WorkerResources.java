@@ -1,6 +1,7 @@
 package dev.baton.operator.dependent;
 
 import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.operator.model.WorkerPodTranslator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,8 +14,8 @@ public final class WorkerResources {
   public static final String WORKER_SERVICE_LABEL = "baton.dev/worker-service";
   /** Informers of Secrets and Deployments watch only what the operator manages. */
   public static final String MANAGED_SELECTOR = MANAGED_BY_LABEL + "=" + MANAGED_BY;
-  /** The container the workers run in. */
-  public static final String CONTAINER = "worker";
+  /** The container the workers run in (the pod's, {@link WorkerPodTranslator}). */
+  public static final String CONTAINER = WorkerPodTranslator.CONTAINER;
   /** Changes when the credentials Secret is recreated, so pods restart with the new password. */
   public static final String CREDENTIALS_UID_ANNOTATION = "baton.dev/credentials-secret-uid";
   /**

@@ -105,9 +105,8 @@ public final class WorkerServiceTranslator {
     if (prefetch != null && (prefetch < 1 || prefetch > MAX_PREFETCH)) {
       problems.add(Problem.invalid("spec.queue.prefetch is " + prefetch + ": it must be between 1 and " + MAX_PREFETCH));
     }
-    if (spec.getDeployment() != null
-        && (spec.getDeployment().getImage() == null || spec.getDeployment().getImage().isBlank())) {
-      problems.add(Problem.invalid("spec.deployment.image is required when spec.deployment is set"));
+    if (spec.getDeployment() != null) {
+      problems.addAll(WorkerPodTranslator.fromCrd(spec.getDeployment()).problems());
     }
     if (spec.getDeployment() != null && ws.getMetadata().getName().length() > MAX_LABEL_VALUE) {
       problems.add(Problem.invalid("metadata.name is longer than " + MAX_LABEL_VALUE + " characters: with "

@@ -1,5 +1,6 @@
 package dev.baton.operator.monitoring;
 
+import dev.baton.contract.probes.ProbeServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.function.Supplier;
  * Health as JOSDK knows it: the operator has started (its informers synced) and every event source, informers
  * included, is healthy. A replica waiting for leadership is healthy: it is ready to take over.
  */
-public final class OperatorHealth implements Supplier<OperatorHttpServer.Health> {
+public final class OperatorHealth implements Supplier<ProbeServer.Health> {
 
   private final Operator operator;
 
@@ -19,10 +20,10 @@ public final class OperatorHealth implements Supplier<OperatorHttpServer.Health>
   }
 
   @Override
-  public OperatorHttpServer.Health get() {
+  public ProbeServer.Health get() {
     RuntimeInfo info = operator.getRuntimeInfo();
     if (!info.isStarted()) {
-      return new OperatorHttpServer.Health(false, "starting: the informers have not synced yet");
+      return new ProbeServer.Health(false, "starting: the informers have not synced yet");
     }
     if (!info.allEventSourcesAreHealthy()) {
       Map<String, Object> unhealthy = new TreeMap<>();
@@ -31,8 +32,8 @@ public final class OperatorHealth implements Supplier<OperatorHttpServer.Health>
           unhealthy.put(controller, sources.keySet());
         }
       });
-      return new OperatorHttpServer.Health(false, "unhealthy event sources: " + unhealthy);
+      return new ProbeServer.Health(false, "unhealthy event sources: " + unhealthy);
     }
-    return new OperatorHttpServer.Health(true, "ok");
+    return new ProbeServer.Health(true, "ok");
   }
 }

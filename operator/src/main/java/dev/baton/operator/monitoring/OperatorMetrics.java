@@ -4,6 +4,7 @@ import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -18,15 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The operator's meters, in Prometheus text at {@code /metrics}: JOSDK's reconciliation metrics (without per-resource
- * tags, to keep cardinality bounded), JVM basics, {@code baton_dead_letters{service,queue}}, and the live figures
- * of the command and subscription queues that statuses show at most once a minute,
- * {@code baton_queue_messages{service,queue}} and {@code baton_queue_consumers{service,queue}}.
+ * tags, to keep cardinality bounded), the JVM's memory, GC pauses, threads and classes, CPU and uptime,
+ * {@code baton_dead_letters{service,queue}}, and the live figures of the command and subscription queues that statuses
+ * show at most once a minute,
+ * {@code baton_queue_messages{service,queue}} and {@code baton_queue_consumers{service,queue}}, and
+ * {@code baton_operator_leader} (1 on the leader, 0 on a candidate).
  */
 public final class OperatorMetrics {
 
   public static final String DEAD_LETTERS = "baton.dead.letters";
   public static final String QUEUE_MESSAGES = "baton.queue.messages";
   public static final String QUEUE_CONSUMERS = "baton.queue.consumers";
+  public static final String LEADER = "baton.operator.leader";
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Metrics josdk = MicrometerMetrics.newMicrometerMetricsBuilder(registry)
@@ -38,13 +42,24 @@ public final class OperatorMetrics {
       "Messages in a command or subscription queue q.S.C, ready and unacknowledged, as of the operator's last listing");
   private final QueueGauges queueConsumers = new QueueGauges(QUEUE_CONSUMERS,
       "Consumers of a command or subscription queue q.S.C, as of the operator's last listing");
+  private volatile boolean leading;
 
+  @SuppressWarnings("resource") // JvmGcMetrics listens to the GC for the life of the process, as the registry does
   public OperatorMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry); // the JVM's own pauses, as the runtime's: the dashboard's GC panel
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    Gauge.builder(LEADER, this, m -> m.leading ? 1 : 0)
+        .description("1 on the replica that leads (reconciles), 0 on a candidate waiting for the Lease")
+        .register(registry);
+  }
+
+  /** This replica leads now (or runs without leader election). */
+  public void leading() {
+    leading = true;
   }
 
   /** For JOSDK's configuration ({@code withMetrics}). */

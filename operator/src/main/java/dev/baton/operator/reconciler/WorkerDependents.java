@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 
 /**
- * The Kubernetes objects a WorkerService's workers need: the credentials Secret, the Deployment when asked for, and
+ * The Kubernetes objects a WorkerService's workers need: the credentials Secret, the Deployment and its PodDisruptionBudget when asked for, and
  * KEDA's objects when autoscaling is asked for. They are the JOSDK dependents declared on
  * {@link WorkerServiceReconciler}, invoked explicitly so that only an admitted spec whose topology is on the broker
  * gets them. JOSDK instantiates dependents itself, so what they act on is handed over through the context first.
@@ -63,7 +63,7 @@ final class WorkerDependents {
   }
 
   /**
-   * Deletes them (Deployment, Secrets, KEDA objects) on the WorkerService's deletion, explicitly: the dev API server
+   * Deletes them (Deployment, PodDisruptionBudget, Secrets, KEDA objects) on the WorkerService's deletion, explicitly: the dev API server
    * has no garbage collector to follow their owner references.
    */
   void delete(WorkerService ws, Context<WorkerService> context) {

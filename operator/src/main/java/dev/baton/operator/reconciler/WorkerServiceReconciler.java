@@ -16,6 +16,7 @@ import dev.baton.operator.dependent.BrokerCa;
 import dev.baton.operator.dependent.CredentialsSecretDependent;
 import dev.baton.operator.dependent.DeploymentRequested;
 import dev.baton.operator.dependent.WorkerDeploymentDependent;
+import dev.baton.operator.dependent.WorkerDisruptionBudgetDependent;
 import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.monitoring.DeadLetterAlerts;
 import dev.baton.operator.monitoring.KubeEvents;
@@ -53,8 +54,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A WorkerService becomes: its exchanges, queues, retry tiers, dead-letter queues and bindings (docs/design.md#broker-names), a
- * broker user with the permissions of docs/design.md#security, the credentials Secret, the workers' Deployment when asked for, and its
- * KEDA ScaledObject when autoscaling is asked for (and KEDA is installed). Every pass that reads the broker also
+ * broker user with the permissions of docs/design.md#security, the credentials Secret, the workers' Deployment and
+ * PodDisruptionBudget when asked for, and its KEDA ScaledObject when autoscaling is asked for (and KEDA is installed). Every pass that reads the broker also
  * raises the dead-letter alerts of docs/design.md#runtime-semantics.
  *
  * <p>Order within one pass: admit the spec ({@link ServiceAdmission}: valid, allowed, the service name ours, no one
@@ -72,6 +73,8 @@ import org.slf4j.LoggerFactory;
         @Dependent(name = "credentials", type = CredentialsSecretDependent.class),
         @Dependent(name = "deployment", type = WorkerDeploymentDependent.class, dependsOn = "credentials",
             reconcilePrecondition = DeploymentRequested.class),
+        @Dependent(name = "disruption-budget", type = WorkerDisruptionBudgetDependent.class, dependsOn = "deployment",
+            reconcilePrecondition = WorkerDisruptionBudgetDependent.Requested.class),
         // KEDA's objects: only where KEDA's API is served, only while wanted, gone with the Deployment.
         @Dependent(name = "autoscaler-credentials", type = AutoscalerSecretDependent.class, dependsOn = "deployment",
             activationCondition = KedaServed.class, reconcilePrecondition = AutoscalingWanted.class),
@@ -190,7 +193,7 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
   }
 
   /**
-   * Removes the dependents (Deployment, Secrets, KEDA objects), then the broker users and topology of every service name this resource held.
+   * Removes the dependents (Deployment, PodDisruptionBudget, Secrets, KEDA objects), then the broker users and topology of every service name this resource held.
    * If the broker cannot be reached the finalizer stays and cleanup is retried with backoff: dropping it would
    * leave a user with live credentials and queues nobody owns. (To give up, remove the finalizer by hand.)
    */

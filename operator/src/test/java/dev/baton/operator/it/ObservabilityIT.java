@@ -72,6 +72,8 @@ class ObservabilityIT {
         .contains("operator_sdk_reconciliations_started_total")
         .contains("operator_sdk_reconciliations_success_total")
         .contains("jvm_memory_used_bytes")
+        .contains("jvm_threads_live_threads")
+        .contains("baton_operator_leader 1.0")
         .contains("baton_dead_letters{queue=\"q.dlx.payment.pay\",service=\"payment\"} 0.0");
   }
 

@@ -128,11 +128,11 @@ public final class BatonRuntime implements AutoCloseable {
   private void startParts(KubernetesClient client, RuntimeTracing tracing) throws IOException, TimeoutException {
     LOG.info("Starting the Baton runtime: {}", settings);
     started.add(tracing); // closed last: it flushes the spans of everything closed before it
-    Database database = Database.open(settings.database());
+    Database database = Database.open(settings.database(), metrics.connectionPool());
     started.add(database);
 
     AmqpConnector connector = new AmqpConnector(settings.amqpUri(), settings.amqpUsername(), settings.amqpPassword(),
-        settings.amqpCaFile(), settings.amqpAddresses());
+        settings.amqpCaFile(), settings.amqpAddresses()).meteredBy(metrics.brokerClient());
     // Consuming and publishing on separate connections: a broker that blocks publishers must not stop the ACKs.
     Connection consumerConnection = connector.open("baton-runtime-consumer");
     started.add(consumerConnection);

@@ -1,10 +1,10 @@
 package dev.baton.runtime.app;
 
+import dev.baton.api.client.TolerantSerialization;
 import dev.baton.contract.settings.InvalidSettingsException;
 import dev.baton.contract.settings.LogFormat;
 import dev.baton.contract.settings.SettingsReader;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -35,7 +35,7 @@ public final class Main {
         LogFormat.read(r);
         return RuntimeSettings.fromEnvironment(r);
       });
-      client = new KubernetesClientBuilder().build();
+      client = TolerantSerialization.clientBuilder().build();
       runtime = BatonRuntime.start(settings, client);
     } catch (InvalidSettingsException e) {
       log.error("The Baton runtime could not start: {}", e.getMessage());

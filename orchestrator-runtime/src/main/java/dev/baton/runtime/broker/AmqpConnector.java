@@ -3,6 +3,7 @@ package dev.baton.runtime.broker;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.MetricsCollector;
 import dev.baton.messaging.BrokerAddresses;
 import java.io.IOException;
 import java.net.URI;
@@ -75,6 +76,12 @@ public final class AmqpConnector {
     this.addresses = BrokerAddresses.orFactory(BrokerAddresses.parse(addresses, factory.getPort()), factory);
     safeAddress = addresses.isEmpty() ? safeAddress(uri, factory.getUsername())
         : factory.getUsername() + "@" + BrokerAddresses.describe(this.addresses) + " vhost " + factory.getVirtualHost();
+  }
+
+  /** Tells {@code collector} what the connections opened from now on do (published, consumed, acked...). */
+  public AmqpConnector meteredBy(MetricsCollector collector) {
+    factory.setMetricsCollector(collector);
+    return this;
   }
 
   /** A connection to the first node that answers; automatic recovery goes through the list again. */

@@ -181,9 +181,9 @@ public final class Engine {
       writes.add(p.write());
       Transition t = p.transition();
       receipts[i] = switch (t.kind()) {
-        case MOVED -> Receipt.applied(t.status(), latencyOf(rows, e));
-        case DUPLICATE -> Receipt.ignored(Receipt.Kind.DUPLICATE, t.reason());
-        default -> Receipt.ignored(Receipt.Kind.STALE, t.reason());
+        case MOVED -> Receipt.applied(instance.namespace(), t.status(), latencyOf(rows, e));
+        case DUPLICATE -> Receipt.ignored(instance.namespace(), Receipt.Kind.DUPLICATE, t.reason());
+        default -> Receipt.ignored(instance.namespace(), Receipt.Kind.STALE, t.reason());
       };
     }
     tx.wrote(writer.write(c, writes));

@@ -99,7 +99,7 @@ final class EventSettler {
       LOG.warn("Parking an event of workflow {} in {} (routing key {}, message id {}): {}", d.workflow(), parkingQueue,
           d.envelope().getRoutingKey(), d.props().getMessageId(), reason);
     }
-    metrics.parked(d.workflow(), metricReason);
+    metrics.parked(d.namespaceLabel(), d.workflow(), metricReason);
     AtomicInteger underWay = parking.computeIfAbsent(d.channel(), c -> new AtomicInteger());
     underWay.incrementAndGet();
     parkingLot.park(d, reason, type).whenComplete((parked, e) -> {

@@ -50,7 +50,7 @@ final class StepLoop {
       if (p instanceof ParsedDelivery.Event e) {
         events.add(new Parsed(d, e.event()));
       } else if (p instanceof ParsedDelivery.Foreign f) {
-        metrics.foreignIgnored(d.workflow());
+        metrics.foreignIgnored(d.namespaceLabel(), d.workflow());
         LOG.debug("Ignored an event of workflow {} in the queue of {}", f.workflow(), d.workflow());
         settler.ack(d);
       } else {
@@ -149,17 +149,17 @@ final class StepLoop {
           try (Scope trace = MessageTracing.fromTraceparent(p.event().traceparent()).orElse(Context.root())
               .makeCurrent()) {
             // A map's iterations by their step of the definition: one series per step, not per item.
-            metrics.eventApplied(workflow, IterationNames.base(p.event().step()), p.event().result(),
+            metrics.eventApplied(v.namespace(), workflow, IterationNames.base(p.event().step()), p.event().result(),
                 v.latencyMillis());
           }
           acks.add(p.delivery());
         }
         case DUPLICATE -> {
-          metrics.duplicateIgnored(workflow);
+          metrics.duplicateIgnored(v.namespace(), workflow);
           acks.add(p.delivery());
         }
         case STALE -> {
-          metrics.staleIgnored(workflow);
+          metrics.staleIgnored(v.namespace(), workflow);
           try (LogFields.Scope fields = fieldsOf(p)) {
             LOG.debug("Ignored a stale event of instance {}: {}", p.event().instanceId(), v.detail());
           }

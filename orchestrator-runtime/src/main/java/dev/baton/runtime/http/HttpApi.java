@@ -76,6 +76,7 @@ public final class HttpApi implements AutoCloseable {
     InstanceRoutes routes = new InstanceRoutes(p.database(), p.instances(), p.steps(), p.service(),
         p.workflows(), requireReady, maxRequestBytes, p.metrics(), security, waits);
     OperationRoutes operationRoutes = new OperationRoutes(p.operations(), security, maxRequestBytes);
+    HttpRequestMeters requests = new HttpRequestMeters(p.metrics());
     Javalin app = Javalin.create(config -> {
       config.jetty.host = host;
       config.jetty.port = port;
@@ -83,6 +84,7 @@ public final class HttpApi implements AutoCloseable {
       config.http.prefer405over404 = true; // a known path with the wrong method says so
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
+      config.requestLogger.http(requests::record);
 
       security.register(config.routes);
       if (p.pages() != null) {
@@ -138,7 +140,9 @@ public final class HttpApi implements AutoCloseable {
         LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
         error(ctx, 500, "InternalError", "the request failed; see the runtime's log");
       });
-    }).start();
+    });
+    requests.of(app);
+    app.start();
     LOG.info("HTTP API listening on {}:{} ({})", host, app.port(), security.describe());
     return new HttpApi(app, waits);
   }

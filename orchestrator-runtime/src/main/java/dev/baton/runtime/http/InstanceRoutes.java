@@ -92,7 +92,7 @@ final class InstanceRoutes {
       span.end();
     }
     if (started.created()) {
-      metrics.instanceStarted(name);
+      metrics.instanceStarted(ns, name);
     }
     respond(ctx, started.created() ? 201 : 200,
         InstanceJson.detail(started.current(), started.steps(), started.audit()));
@@ -122,7 +122,7 @@ final class InstanceRoutes {
     List<BatchStartResponse.Result> results = new ArrayList<>(started.size());
     for (InstanceService.BatchStarted s : started) {
       if (s.created()) {
-        metrics.instanceStarted(name);
+        metrics.instanceStarted(ns, name);
       }
       results.add(new BatchStartResponse.Result(s.id().toString(), s.status().name(), s.created()));
     }

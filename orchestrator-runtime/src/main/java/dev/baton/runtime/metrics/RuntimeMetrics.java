@@ -1,5 +1,9 @@
 package dev.baton.runtime.metrics;
 
+import com.rabbitmq.client.MetricsCollector;
+import com.rabbitmq.client.impl.MicrometerMetricsCollector;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.baton.contract.EventResult;
 import dev.baton.runtime.store.InstanceStore.StatusCount;
 import dev.baton.runtime.store.LimitStore;
@@ -10,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.http.Outcome;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -19,12 +24,28 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * Every meter of the runtime, in Prometheus format at {@code /metrics}. Meters of the hot path are looked up once per
  * tag set and kept, so counting an event is a map read and an add.
+ *
+ * <p>A Workflow's namespace is the label {@code workflow_namespace}, never {@code namespace}: Prometheus gives every
+ * scraped series the scrape target's {@code namespace} (the runtime pod's), which would overwrite it. Every meter that
+ * names a workflow names its namespace too, so that same-named Workflows of two namespaces stay apart.
+ *
+ * <p>Beside Baton's own meters: Micrometer's binders for the JVM and the process ({@link ProcessMeters}), the
+ * connection pool's ({@link #connectionPool()}), the broker client's ({@link #brokerClient()}) and the HTTP server's
+ * requests ({@link #httpRequest}).
  */
 public final class RuntimeMetrics {
+
+  /** The label of a Workflow's namespace (see the class comment for why it is not {@code namespace}). */
+  public static final String WORKFLOW_NAMESPACE = "workflow_namespace";
+
+  /** The buckets of {@link #httpRequest}: enough for a percentile per route, far fewer than a full histogram's. */
+  private static final Duration[] HTTP_BUCKETS = Stream.of(10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000)
+      .map(Duration::ofMillis).toArray(Duration[]::new);
 
   private volatile List<StatusCount> lastCounts = List.of();
 
@@ -76,6 +97,9 @@ public final class RuntimeMetrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
       new PrometheusRegistry(), Clock.SYSTEM, new TraceExemplars());
+  // rabbitmq_client_*, not the client's default rabbitmq_*: the broker's own Prometheus plugin exports
+  // rabbitmq_connections and rabbitmq_channels too, and a query would add the broker's figures to the clients'.
+  private final MetricsCollector brokerClient = new MicrometerMetricsCollector(registry, "rabbitmq.client");
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final MultiGauge instances;
@@ -90,6 +114,7 @@ public final class RuntimeMetrics {
   private final Map<Hop, Timer> hops = new java.util.EnumMap<>(Hop.class);
 
   public RuntimeMetrics() {
+    ProcessMeters.bindTo(registry);
     for (Hop hop : Hop.values()) {
       hops.put(hop, Timer.builder("baton.hop").description("Where steps and starts spend their time, by hop")
           .tag("hop", hop.tag()).register(registry));
@@ -158,6 +183,43 @@ public final class RuntimeMetrics {
     return registry;
   }
 
+  /**
+   * For the connection pool ({@code HikariConfig.setMetricsTrackerFactory}): HikariCP's own meters, tagged with the
+   * pool's name ({@code hikaricp_connections_active}, {@code _idle}, {@code _pending}, {@code _acquire_seconds},
+   * {@code _timeout_total}...).
+   */
+  public MetricsTrackerFactory connectionPool() {
+    return new MicrometerMetricsTrackerFactory(registry);
+  }
+
+  /**
+   * For the broker connections ({@code ConnectionFactory.setMetricsCollector}): the RabbitMQ client's own meters over
+   * all of them ({@code rabbitmq_client_connections}, {@code _channels}, {@code _published_total},
+   * {@code _consumed_total}, {@code _acknowledged_total}, the publisher confirms
+   * {@code _acknowledged_published_total} and {@code _not_acknowledged_published_total}...).
+   */
+  public MetricsCollector brokerClient() {
+    return brokerClient;
+  }
+
+  /**
+   * A request the HTTP server answered, as Micrometer's {@code http.server.requests} ({@code
+   * http_server_requests_seconds_count}, {@code _sum}, and a few buckets for a percentile per route: a route's full
+   * histogram would be some seventy series).
+   *
+   * @param route the route template it matched ({@code /api/v1/instances/{id}}), never its path: one series per
+   *     route, not per instance
+   */
+  public void httpRequest(String method, String route, int status, long nanos) {
+    Timer.builder("http.server.requests")
+        .description("Requests answered by the HTTP server, by method, route template and status")
+        .tags("method", method, "uri", route, "status", Integer.toString(status))
+        .tag("outcome", Outcome.forStatus(status).name())
+        .serviceLevelObjectives(HTTP_BUCKETS)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
   /** The OpenMetrics text format's content type (with exemplars). */
   public static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
@@ -173,12 +235,13 @@ public final class RuntimeMetrics {
    * An event moved its instance; latency is from the dispatch of the attempt it answers, per workflow, step (a
    * compensation counts under its step) and result.
    */
-  public void eventApplied(String workflow, String step, EventResult result, long latencyMillis) {
-    counter("baton.events.processed", "Events applied to their instance", workflow, "result", result.key()).increment();
-    String key = workflow + '\u0000' + step + '\u0000' + result.key();
+  public void eventApplied(String namespace, String workflow, String step, EventResult result, long latencyMillis) {
+    counter("baton.events.processed", "Events applied to their instance", namespace, workflow, "result", result.key())
+        .increment();
+    String key = namespace + '\u0000' + workflow + '\u0000' + step + '\u0000' + result.key();
     latencies.computeIfAbsent(key, k -> Timer.builder("baton.step.latency")
             .description("From dispatching a step to applying its result")
-            .tags("workflow", workflow, "step", step, "result", result.key())
+            .tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow, "step", step, "result", result.key())
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofHours(1))
@@ -191,30 +254,36 @@ public final class RuntimeMetrics {
     hops.get(hop).record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
   }
 
-  public void duplicateIgnored(String workflow) {
-    counter("baton.events.duplicates", "Redelivered events recognised by message id and ignored", workflow).increment();
-  }
-
-  public void staleIgnored(String workflow) {
-    counter("baton.events.stale", "Events for an execution no longer in flight, ignored", workflow).increment();
-  }
-
-  public void foreignIgnored(String workflow) {
-    counter("baton.events.foreign", "Events of another workflow that reached this queue, ignored", workflow)
+  public void duplicateIgnored(String namespace, String workflow) {
+    counter("baton.events.duplicates", "Redelivered events recognised by message id and ignored", namespace, workflow)
         .increment();
   }
 
-  public void parked(String workflow, ParkReason reason) {
-    counter("baton.events.parked", "Events parked in q.dlx.orchestrator.<workflow>", workflow, "reason", reason.tag())
+  public void staleIgnored(String namespace, String workflow) {
+    counter("baton.events.stale", "Events for an execution no longer in flight, ignored", namespace, workflow)
         .increment();
   }
 
-  public void instanceStarted(String workflow) {
-    counter("baton.instances.started", "Instances started", workflow).increment();
+  /** @param namespace the namespace the event names, or "" when it names none */
+  public void foreignIgnored(String namespace, String workflow) {
+    counter("baton.events.foreign", "Events of another workflow that reached this queue, ignored", namespace, workflow)
+        .increment();
   }
 
-  public void stepTimedOut(String workflow) {
-    counter("baton.steps.timedout", "Executions that got no result before their timeout", workflow).increment();
+  /** @param namespace the namespace the event names, or "" when it names none (a malformed event may not) */
+  public void parked(String namespace, String workflow, ParkReason reason) {
+    counter("baton.events.parked", "Events parked in q.dlx.orchestrator.<workflow>", namespace, workflow, "reason",
+        reason.tag())
+        .increment();
+  }
+
+  public void instanceStarted(String namespace, String workflow) {
+    counter("baton.instances.started", "Instances started", namespace, workflow).increment();
+  }
+
+  public void stepTimedOut(String namespace, String workflow) {
+    counter("baton.steps.timedout", "Executions that got no result before their timeout", namespace, workflow)
+        .increment();
   }
 
   public void outboxPublished(int count) {
@@ -247,8 +316,8 @@ public final class RuntimeMetrics {
   public void instanceCounts(List<StatusCount> counts) {
     lastCounts = List.copyOf(counts);
     instances.register((exporting ? counts : List.<StatusCount>of()).stream()
-        .map(c -> MultiGauge.Row.of(Tags.of("namespace", c.namespace(), "workflow", c.workflow(), "status", c.status()),
-            c.count()))
+        .map(c -> MultiGauge.Row.of(
+            Tags.of(WORKFLOW_NAMESPACE, c.namespace(), "workflow", c.workflow(), "status", c.status()), c.count()))
         .toList(), true);
   }
 
@@ -282,20 +351,23 @@ public final class RuntimeMetrics {
   }
 
   private static Tags commandTags(LimitStore.Waiting w) {
-    return Tags.of("namespace", w.namespace(), "service", w.service(), "command", w.command());
+    return Tags.of(WORKFLOW_NAMESPACE, w.namespace(), "service", w.service(), "command", w.command());
   }
 
   private static Tags stepTags(RunningSteps.Group g) {
-    return Tags.of("namespace", g.namespace(), "workflow", g.workflow(), "step", g.step());
+    return Tags.of(WORKFLOW_NAMESPACE, g.namespace(), "workflow", g.workflow(), "step", g.step());
   }
 
-  private Counter counter(String name, String description, String workflow) {
-    return counters.computeIfAbsent(name + '\u0000' + workflow,
-        k -> Counter.builder(name).description(description).tag("workflow", workflow).register(registry));
+  private Counter counter(String name, String description, String namespace, String workflow) {
+    return counters.computeIfAbsent(name + '\u0000' + namespace + '\u0000' + workflow,
+        k -> Counter.builder(name).description(description).tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow)
+            .register(registry));
   }
 
-  private Counter counter(String name, String description, String workflow, String tag, String value) {
-    return counters.computeIfAbsent(name + '\u0000' + workflow + '\u0000' + value,
-        k -> Counter.builder(name).description(description).tags("workflow", workflow, tag, value).register(registry));
+  private Counter counter(String name, String description, String namespace, String workflow, String tag,
+      String value) {
+    return counters.computeIfAbsent(name + '\u0000' + namespace + '\u0000' + workflow + '\u0000' + value,
+        k -> Counter.builder(name).description(description)
+            .tags(WORKFLOW_NAMESPACE, namespace, "workflow", workflow, tag, value).register(registry));
   }
 }

@@ -187,7 +187,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     this.refusals = refusals;
     this.limit = limit;
     this.gate = new ClaimGate(pollInterval.toNanos(), System::nanoTime);
-    this.limited = new LimitedClaims(pollInterval.toNanos(), System::nanoTime);
+    LimitStore limits = new LimitStore();
+    this.limited = new LimitedClaims((l, room, ids, below) -> database.inTransaction(rc -> limits.reserve(rc, l, room,
+        ids, below)), pollInterval.toNanos(), System::nanoTime);
     this.publisher = new ConfirmedPublisher(connection, "outbox-relay", CONFIRM_TIMEOUT);
     this.thread = new Thread(this::run, "baton-outbox-relay");
     connection.addBlockedListener(blockedListener);
@@ -221,7 +223,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long now = System.currentTimeMillis();
     for (QueuedCommand command : commands) {
       handed.add(new Handed(command, now));
-      limited.handedOver(command.message()); // its claim by id skips it if its command is limited
+      limited.handedOver(command); // a limited one is reserved by its id within its limit, not claimed with the rest
     }
     handedCount.addAndGet(commands.size());
     wakeUp();
@@ -409,7 +411,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         rows = List.of();
       }
       if (rows.size() < batchSize && limited.anyDue()) {
-        List<OutboxRow> within = limited.claim(c, batchSize - rows.size());
+        List<OutboxRow> within = lockReserved(c, limited.reserve(batchSize - rows.size()));
         if (!within.isEmpty()) {
           List<OutboxRow> all = new ArrayList<>(rows);
           all.addAll(within);
@@ -532,7 +534,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       taken.add(h);
     }
     handedTaken = taken.size();
-    taken.removeIf(t -> held.contains(t.command().outboxId()));
+    // the transaction's own (found by its search before they were handed over), and limited ones (reserved apart)
+    taken.removeIf(t -> held.contains(t.command().outboxId()) || limited.isLimited(t.command().message()));
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -549,6 +552,15 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       }
     }
     return rows;
+  }
+
+  /** The rows reserved within their limits, locked in the batch's transaction: those still there. */
+  private List<OutboxRow> lockReserved(java.sql.Connection c, List<OutboxRow> reserved) throws SQLException {
+    if (reserved.isEmpty()) {
+      return reserved;
+    }
+    java.util.Set<Long> locked = store.claimReserved(c, reserved.stream().map(OutboxRow::id).toList());
+    return reserved.stream().filter(r -> locked.contains(r.id())).toList();
   }
 
   /** After a failure: the commands in hand are left to the next search. */

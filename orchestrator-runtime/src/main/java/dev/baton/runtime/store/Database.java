@@ -2,6 +2,7 @@ package dev.baton.runtime.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,6 +33,11 @@ public final class Database implements AutoCloseable {
 
   /** Opens the pool (creating the database first if asked) and migrates the schema. */
   public static Database open(DatabaseSettings settings) {
+    return open(settings, null);
+  }
+
+  /** As {@link #open(DatabaseSettings)}, with the pool's meters going to {@code meters} (null: nowhere). */
+  public static Database open(DatabaseSettings settings, MetricsTrackerFactory meters) {
     if (settings.createDatabase()) {
       createIfMissing(settings);
     }
@@ -48,6 +54,9 @@ public final class Database implements AutoCloseable {
     config.addDataSourceProperty("ApplicationName", "baton-runtime");
     // Lets a batch of inserts travel as one multi-row statement (outbox, processed events).
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    if (meters != null) {
+      config.setMetricsTrackerFactory(meters);
+    }
     HikariDataSource pool = new HikariDataSource(config);
     try {
       Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("baton_schema_history").load().migrate();

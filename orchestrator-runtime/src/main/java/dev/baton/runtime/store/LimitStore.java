@@ -11,8 +11,10 @@ import java.util.List;
 /**
  * {@code command_limit} and {@code command_slot}: the commands with a {@code maxInFlight} and the ones of them
  * dispatched and not over yet (docs/design.md#concurrency-limits). The relay's ordinary claims skip a limited
- * command's rows ({@link #NOT_LIMITED}); {@link #claimWithin} claims them within the capacity left, in outbox order,
- * holding the limit's row so that no other claim (another batch, another replica) hands out the same capacity.
+ * command's rows ({@link #NOT_LIMITED}); {@link #reserve} reserves them within the capacity left, in outbox order,
+ * holding the limit's row for a short transaction of its own so that no other claim (another batch, another replica)
+ * hands out the same capacity, and the batch that publishes them claims them by id. The limit is not held while a
+ * batch waits for its confirms: batches of a limited command overlap as any others do.
  */
 public final class LimitStore {
 
@@ -21,10 +23,10 @@ public final class LimitStore {
       int maxInFlight) {}
 
   /**
-   * What a claim within a limit took.
+   * What a reservation within a limit took.
    *
-   * @param saturated whether the limit's capacity is used up and rows of it still wait, or another claim held the
-   *     limit: capacity freed soon is claimed at the next short poll, not the ordinary one
+   * @param saturated whether the limit's capacity is used up and rows of it still wait: capacity freed soon is
+   *     claimed at the next short poll, not the ordinary one
    * @param full whether it took as many rows as it was given room for: more may be due at once
    */
   public record Claimed(List<OutboxRow> rows, boolean saturated, boolean full) {}
@@ -43,34 +45,69 @@ public final class LimitStore {
   private static final String DROP = "DELETE FROM command_limit WHERE exchange = ? AND routing_key = ?";
   private static final String DROP_SLOTS = "DELETE FROM command_slot WHERE exchange = ? AND routing_key = ?";
   /**
-   * The limit, held for the claim's transaction; nothing when another claim holds it. A statement of its own: the
-   * count that follows must be read after the lock is held (under READ COMMITTED a statement reads the database as
-   * of its start, so a count in the locking statement could miss the slots of the claim that held it a moment ago).
+   * How long a reservation keeps its row from other claims: a claim reserves rows in a short transaction of its own
+   * (their slots, committed), then locks them in the batch that publishes them, which holds them until it ends. A
+   * reservation older than this whose row is still there, unlocked, was not published (its runtime died between the
+   * two, or the publish failed and was deferred) and the next claim takes the row again, keeping its slot.
    */
-  private static final String HOLD = "SELECT max_in_flight FROM command_limit WHERE exchange = ? AND routing_key = ?"
-      + " FOR UPDATE SKIP LOCKED";
+  static final String RESERVED_FOR = "interval '5 seconds'";
+  /** The class of the advisory locks on limited commands (the two-key space, apart from other advisory locks). */
+  private static final int LOCK_CLASS = 0x4c494d;
   /**
-   * The claim in one round trip once the limit is held: counts its slots, claims up to the capacity the count leaves
-   * (besides the rows this transaction claimed already: SKIP LOCKED passes over rows other transactions hold, not the
-   * ones this one holds), takes their slots and gives their parked steps their time back (the command's
-   * {@code baton-deadline} too). One row per claimed command, or a single row without one; each carries the count,
-   * which includes the slots this transaction took before.
+   * Of outbox row {@code o}: no claim has reserved it lately (see {@link #RESERVED_FOR}), or the reservation came
+   * before its next attempt was set: a publish that failed defers its row, which is then due again at its time. A
+   * reservation is timed by the clock when it is taken, not by its transaction's start: a row whose transaction began
+   * after the reserving one (and committed before its claim) is due from that later start.
    */
-  private static final String CLAIM = "WITH slots AS (SELECT count(*) AS n FROM command_slot"
-      + "   WHERE exchange = ? AND routing_key = ?),"
-      + " claimed AS (SELECT " + OutboxStore.ROW + ", o.instance_id FROM outbox o WHERE o.exchange = ?"
-      + "   AND o.routing_key = ? AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD
-      + "   ORDER BY o.id LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
-      + " taken AS (INSERT INTO command_slot (message_id, exchange, routing_key, instance_id)"
-      + "   SELECT message_id, exchange, routing_key, instance_id FROM claimed WHERE instance_id IS NOT NULL"
-      + "   ON CONFLICT (message_id) DO NOTHING),"
-      + " back AS (UPDATE instance_step s SET " + ParkedTimers.GIVE_BACK
-      + "   FROM claimed k WHERE s.instance_id = k.instance_id AND s.command_message_id = k.message_id"
-      + "   AND " + ParkedTimers.PARKED_AND_RUNNING + " RETURNING k.id AS claimed_id, " + ParkedTimers.DEADLINE_MS + "),"
-      + " rewritten AS (UPDATE outbox o SET " + ParkedTimers.rewriteDeadline("b.deadline_ms")
-      + "   FROM back b WHERE o.id = b.claimed_id AND " + ParkedTimers.HAS_DEADLINE + ")"
-      + " SELECT m.used, k.*, b.deadline_ms FROM (SELECT n AS used FROM slots) m LEFT JOIN claimed k ON true"
-      + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
+  private static final String NOT_RESERVED = " AND NOT EXISTS (SELECT 1 FROM command_slot f"
+      + " WHERE f.message_id = o.message_id AND f.taken_at > now() - " + RESERVED_FOR
+      + " AND f.taken_at >= o.next_attempt_at)";
+  /**
+   * The limit, held by the reserving transaction (a transaction-scoped advisory lock on the command: holding it writes
+   * nothing), and its {@code maxInFlight}: reservations of one command are made one at a time, each seeing the slots
+   * of the one before (committed). A statement of its own: the count that follows must be read after the lock is held
+   * (under READ COMMITTED a statement reads the database as of its start). The reservation commits without waiting
+   * for its WAL flush, as the batch that publishes its rows does: a crash that loses it loses that batch's commit too
+   * (the log is replayed in order), and the rows are sent again, reserved again.
+   */
+  private static final String HOLD = "SELECT l.max_in_flight FROM (SELECT pg_advisory_xact_lock(" + LOCK_CLASS
+      + ", hashtext(?)), set_config('synchronous_commit', 'off', true)) k"
+      + " LEFT JOIN command_limit l ON l.exchange = ? AND l.routing_key = ?";
+  /**
+   * A reservation in one round trip once the limit is held: counts its slots, takes up to the capacity the count
+   * leaves of the rows {@code candidates} names (due, not held by a pause, not reserved lately, not locked by a batch
+   * publishing them, and not among the rows this transaction took already), in outbox order, takes their slots (or
+   * renews a stale one) and gives their parked steps their time back (the command's {@code baton-deadline} too). One
+   * row per reserved command, or a single row without one; each carries the count, which includes the slots this
+   * transaction took before.
+   */
+  private static String reserve(String candidates) {
+    return "WITH slots AS (SELECT count(*) AS n FROM command_slot WHERE exchange = ? AND routing_key = ?),"
+        + " claimed AS (SELECT " + OutboxStore.ROW + ", o.instance_id FROM outbox o WHERE " + candidates
+        + "   AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + NOT_RESERVED
+        + "   ORDER BY o.id LIMIT (SELECT greatest(0, least(?, ? - s.n)) FROM slots s) FOR UPDATE OF o SKIP LOCKED),"
+        + " taken AS (INSERT INTO command_slot (message_id, exchange, routing_key, instance_id, taken_at)"
+        + "   SELECT message_id, exchange, routing_key, instance_id, clock_timestamp() FROM claimed"
+        + "   WHERE instance_id IS NOT NULL ON CONFLICT (message_id) DO UPDATE SET taken_at = clock_timestamp()),"
+        + " back AS (UPDATE instance_step s SET " + ParkedTimers.GIVE_BACK
+        + "   FROM claimed k WHERE s.instance_id = k.instance_id AND s.command_message_id = k.message_id"
+        + "   AND " + ParkedTimers.PARKED_AND_RUNNING + " RETURNING k.id AS claimed_id, " + ParkedTimers.DEADLINE_MS + "),"
+        + " rewritten AS (UPDATE outbox o SET " + ParkedTimers.rewriteDeadline("b.deadline_ms")
+        + "   FROM back b WHERE o.id = b.claimed_id AND " + ParkedTimers.HAS_DEADLINE + ")"
+        + " SELECT m.used, k.*, b.deadline_ms FROM (SELECT n AS used FROM slots) m LEFT JOIN claimed k ON true"
+        + " LEFT JOIN back b ON b.claimed_id = k.id ORDER BY k.id";
+  }
+
+  /**
+   * Reserves among the command's due rows older than a bound (the first of those the runtime will reserve by id),
+   * oldest first: the rows waiting for capacity, and other replicas'.
+   */
+  private static final String RESERVE_OLDEST = reserve("o.exchange = ? AND o.routing_key = ? AND o.id < ?");
+  /**
+   * Reserves among the rows of ids given (the commands this runtime just wrote), found by their ids rather than by a
+   * search: while none of the command waits for capacity, they are its oldest due rows here.
+   */
+  private static final String RESERVE_BY_ID = reserve("o.id = ANY (?) AND o.exchange = ? AND o.routing_key = ?");
 
   /** Gives back the slots of commands that are over: their step attempt no longer runs, or their row is gone without one. */
   private static final String FREE = "DELETE FROM command_slot f WHERE f.exchange = ? AND f.routing_key = ?"
@@ -95,7 +132,7 @@ public final class LimitStore {
       + "   WHERE o.message_id = f.message_id)"; // a pause holds it again: that pause keeps it parked
   /** Whether a row of the command, other than those just claimed, still waits (due, not held by a pause). */
   private static final String MORE = "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.exchange = ? AND o.routing_key = ?"
-      + " AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + ")";
+      + " AND o.next_attempt_at <= now() AND NOT (o.id = ANY (?))" + PauseStore.NOT_HELD + NOT_RESERVED + ")";
   private static final String WAITING = "SELECT l.namespace, l.service, l.command,"
       + " (SELECT count(*) FROM command_slot f JOIN instance_step s ON s.instance_id = f.instance_id"
       + "   AND s.command_message_id = f.message_id AND s.status = 'RUNNING'"
@@ -140,29 +177,33 @@ public final class LimitStore {
   }
 
   /**
-   * Claims, in the caller's transaction, up to {@code room} due rows of the limited command, no more than its
-   * capacity left; the limit's row stays held until the transaction ends. Nothing when another claim holds it.
+   * Reserves, in a transaction of its own that {@code c} must commit at once, up to {@code room} due rows of the
+   * limited command, no more than its capacity left: among the rows of {@code ids} when some are given, else its
+   * oldest of ids below {@code below}. The reserved rows are then claimed by id ({@link OutboxStore#claimReserved}) in the batch that publishes
+   * them; until then no other claim takes them (see {@link #RESERVED_FOR}).
    */
-  public Claimed claimWithin(Connection c, Limit limit, int room) throws SQLException {
-    Integer max;
+  public Claimed reserve(Connection c, Limit limit, int room, List<Long> ids, long below) throws SQLException {
+    int max;
     try (PreparedStatement ps = c.prepareStatement(HOLD)) {
-      bind(ps, limit);
+      ps.setString(1, limit.exchange() + " " + limit.routingKey());
+      ps.setString(2, limit.exchange());
+      ps.setString(3, limit.routingKey());
       try (ResultSet rs = ps.executeQuery()) {
-        max = rs.next() ? rs.getInt(1) : null;
+        rs.next();
+        max = rs.getInt(1);
+        if (rs.wasNull()) {
+          return new Claimed(List.of(), false, false); // dropped meanwhile: its rows are anyone's now
+        }
       }
     }
-    if (max == null) {
-      return new Claimed(List.of(), true, false); // another claim holds it: its rows may wait, look again soon
-    }
     List<OutboxRow> rows = new ArrayList<>();
-    long used = claim(c, limit, room, max, rows);
+    long used = reserve(c, limit, room, max, ids, below, rows);
     if (rows.size() < room && used + room > max) {
-      // The count held the claim back: give back the slots of commands that are over, and take what that frees. A
-      // limit that is not reached never gets here (the follower gives slots back once a second).
+      // The count held the reservation back: give back the slots of commands that are over, and take what that frees.
+      // A limit that is not reached never gets here (the follower gives slots back once a second).
       free(c, limit);
       int before = rows.size();
-      used = claim(c, limit, room - before, max, rows) - before; // its count includes the slots taken before
-
+      used = reserve(c, limit, room - before, max, ids, below, rows) - before; // counts the slots taken before too
     }
     boolean saturated = false;
     if (used + rows.size() >= max) {
@@ -179,18 +220,27 @@ public final class LimitStore {
   }
 
   /**
-   * One {@link #CLAIM} of up to {@code room} more rows, added to {@code rows}; the slots counted before it (this
-   * transaction's included). A claimed command whose step had its time given back goes out with the new deadline.
+   * One reservation of up to {@code room} more rows, added to {@code rows}; the slots counted before it (this
+   * transaction's included). A reserved command whose step had its time given back goes out with the new deadline.
    */
-  private static long claim(Connection c, Limit limit, int room, int max, List<OutboxRow> rows) throws SQLException {
+  private static long reserve(Connection c, Limit limit, int room, int max, List<Long> ids, long below,
+      List<OutboxRow> rows) throws SQLException {
     long used = 0;
-    try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
-      bind(ps, limit);
-      ps.setString(3, limit.exchange());
-      ps.setString(4, limit.routingKey());
-      ps.setArray(5, ids(c, rows));
-      ps.setInt(6, room);
-      ps.setInt(7, max);
+    try (PreparedStatement ps = c.prepareStatement(ids.isEmpty() ? RESERVE_OLDEST : RESERVE_BY_ID)) {
+      int i = 1;
+      ps.setString(i++, limit.exchange());
+      ps.setString(i++, limit.routingKey());
+      if (!ids.isEmpty()) {
+        ps.setArray(i++, c.createArrayOf("bigint", ids.toArray()));
+      }
+      ps.setString(i++, limit.exchange());
+      ps.setString(i++, limit.routingKey());
+      if (ids.isEmpty()) {
+        ps.setLong(i++, below);
+      }
+      ps.setArray(i++, ids(c, rows));
+      ps.setInt(i++, room);
+      ps.setInt(i, max);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           used = rs.getLong("used");

@@ -38,6 +38,9 @@ public class OutboxStore {
   private static final String CLAIM_BY_ID = "SELECT id FROM outbox o WHERE id = ANY (?)"
       + " AND next_attempt_at <= statement_timestamp()" + FREE_TO_CLAIM
       + " ORDER BY id FOR UPDATE OF o SKIP LOCKED";
+  /** The rows a limited claim reserved ({@link LimitStore#reserve}), locked for the batch that publishes them. */
+  private static final String CLAIM_RESERVED = "SELECT id FROM outbox o WHERE id = ANY (?) ORDER BY id"
+      + " FOR UPDATE OF o SKIP LOCKED";
   // One round trip for both: the delete, and the commit's permission not to wait for its WAL flush.
   private static final String CONFIRMED = "WITH gone AS (DELETE FROM outbox WHERE id = ANY (?) RETURNING 1)"
       + " SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM gone)";
@@ -102,6 +105,20 @@ public class OutboxStore {
   public java.util.Set<Long> claimById(Connection c, Collection<Long> ids) throws SQLException {
     java.util.Set<Long> locked = new java.util.HashSet<>();
     try (PreparedStatement ps = c.prepareStatement(CLAIM_BY_ID)) {
+      ps.setArray(1, bigints(c, ids));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          locked.add(rs.getLong(1));
+        }
+      }
+    }
+    return locked;
+  }
+
+  /** Locks the reserved rows of {@code ids} for the caller's batch; those it locked (a row gone is not). */
+  public java.util.Set<Long> claimReserved(Connection c, Collection<Long> ids) throws SQLException {
+    java.util.Set<Long> locked = new java.util.HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(CLAIM_RESERVED)) {
       ps.setArray(1, bigints(c, ids));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

@@ -101,7 +101,7 @@ public final class TimeoutSweeper implements Runnable {
             }
           }
           moved.rows().stream().filter(r -> r.status() == StepStatus.TIMED_OUT)
-              .forEach(r -> metrics.stepTimedOut(locked.get().workflow()));
+              .forEach(r -> metrics.stepTimedOut(locked.get().namespace(), locked.get().workflow()));
         }
         return done;
       });

@@ -1,5 +1,6 @@
 package dev.baton.runtime.definitions;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.api.v1alpha1.StepSpec;
@@ -7,8 +8,11 @@ import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.Sandbox;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,7 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The watch of Workflows survives whatever its listeners throw. */
+/** The watch of Workflows survives whatever its listeners throw, and fields of a newer CRD. */
 class WorkflowWatcherIT {
 
   static Sandbox stack;
@@ -60,6 +64,39 @@ class WorkflowWatcherIT {
       await().atMost(Duration.ofSeconds(10)).until(thrown::get);
       stack.applyWorkflow("second", spec());
       await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains("second"));
+    } finally {
+      watcher.close();
+    }
+  }
+
+  /**
+   * A Workflow with fields this runtime does not know (a newer CRD; the mock API server does not prune) is seen with
+   * the fields it knows, and the watch goes on.
+   */
+  @Test
+  void aWorkflowWithUnknownFieldsIsSeenWithItsKnownFieldsAndTheWatchGoesOn() {
+    Map<String, Workflow> seen = new ConcurrentHashMap<>();
+    WorkflowWatcher watcher = WorkflowWatcher.start(stack.client(), List.of(), new WorkflowWatcher.Listener() {
+      @Override
+      public void changed(Workflow workflow) {
+        seen.put(workflow.getMetadata().getName() + "@" + workflow.getSpec().getSteps().size(), workflow);
+      }
+
+      @Override
+      public void deleted(Workflow workflow) {}
+    });
+    try {
+      stack.applyWorkflow("newer", spec());
+      stack.client().resources(Workflow.class).inNamespace(Sandbox.NAMESPACE).withName("newer")
+          .patch(PatchContext.of(PatchType.JSON), """
+              [{"op": "add", "path": "/spec/unknownField", "value": 1},
+               {"op": "add", "path": "/spec/steps/-", "value": {"name": "then", "service": "svc", "command": "go", "hint": 2}}]
+              """);
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey("newer@2"));
+      assertThat(seen.get("newer@2").getSpec().getSteps()).extracting(StepSpec::getName).containsExactly("go", "then");
+
+      stack.applyWorkflow("after", spec());
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey("after@1"));
     } finally {
       watcher.close();
     }

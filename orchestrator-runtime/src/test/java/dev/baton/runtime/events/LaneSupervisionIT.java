@@ -161,7 +161,7 @@ class LaneSupervisionIT {
     List<Receipt> verdicts = new ArrayList<>();
     for (InboundEvent e : events) {
       applied.add(e.messageId());
-      verdicts.add(Receipt.applied(InstanceStatus.RUNNING, 1));
+      verdicts.add(Receipt.applied("default", InstanceStatus.RUNNING, 1));
     }
     return verdicts;
   }

@@ -11,6 +11,7 @@ import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.api.v1alpha1.WorkflowStatus;
+import dev.baton.httpapi.ApiPaths;
 import dev.baton.runtime.it.RuntimeHarness.Response;
 import dev.baton.runtime.it.TestWorker.Reply;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -231,7 +232,41 @@ class HttpApiIT {
       assertThat(metrics).contains("baton_instances{", "baton_step_latency_seconds_bucket",
           "baton_events_processed_total", "baton_outbox_pending", "baton_outbox_lag_seconds",
           "baton_instances_started_total", "baton_outbox_published_total");
-      assertThat(metrics).containsPattern("baton_instances\\{namespace=\"default\",status=\"SUCCEEDED\",workflow=\"orders\"\\} [1-9]");
+      assertThat(metrics).containsPattern(
+          "baton_instances\\{status=\"SUCCEEDED\",workflow=\"orders\",workflow_namespace=\"default\"\\} [1-9]");
+      // The counters that name a workflow name its namespace too (same-named Workflows of two namespaces apart).
+      assertThat(metrics).containsPattern(
+          "baton_instances_started_total\\{workflow=\"orders\",workflow_namespace=\"default\"\\} [1-9]");
+      assertThat(metrics).containsPattern(
+          "baton_events_processed_total\\{result=\"success\",workflow=\"orders\",workflow_namespace=\"default\"\\}");
+    });
+  }
+
+  @Test
+  void metricsOfTheJvmThePoolTheBrokerClientAndTheHttpServer() {
+    failCharge.set(false);
+    UUID id = UUID.fromString(h.start("orders", "api-metrics-2", "{}").json().get("id").asText());
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+    h.get("/api/v1/instances/" + id);
+    h.get("/no/such/path");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      String metrics = h.get("/metrics").text();
+      assertThat(metrics).contains("jvm_memory_used_bytes{", "jvm_gc_pause_seconds", "jvm_threads_live_threads",
+          "jvm_classes_loaded_classes", "process_cpu_usage", "process_uptime_seconds");
+      assertThat(metrics).contains("hikaricp_connections_active{pool=\"baton-runtime\"}",
+          "hikaricp_connections_pending{pool=\"baton-runtime\"}", "hikaricp_connections_acquire_seconds_count");
+      assertThat(metrics).containsPattern("rabbitmq_client_connections [1-9]")
+          .containsPattern("rabbitmq_client_published_total [1-9]")
+          .containsPattern("rabbitmq_client_consumed_total [1-9]")
+          .containsPattern("rabbitmq_client_acknowledged_total [1-9]")
+          .containsPattern("rabbitmq_client_acknowledged_published_total [1-9]")
+          .contains("rabbitmq_client_channels ");
+      // Requests by route template: the instance's id is no label.
+      assertThat(metrics).contains("http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\","
+          + "status=\"200\",uri=\"" + ApiPaths.INSTANCE + "\"}");
+      assertThat(metrics).contains("http_server_requests_seconds_count{method=\"GET\",outcome=\"CLIENT_ERROR\","
+          + "status=\"404\",uri=\"NOT_FOUND\"}");
+      assertThat(metrics).doesNotContain(id.toString());
     });
   }
 

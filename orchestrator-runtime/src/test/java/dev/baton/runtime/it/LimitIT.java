@@ -60,7 +60,7 @@ class LimitIT {
         int expected = Math.min(LIMIT, INSTANCES - answered);
         final int done = answered;
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(w.received().size() - done)
-            .as("sent after %d answers (slots: %s)", done, h.scalar("SELECT count(*) || ' of which running '"
+            .as("sent after %d answers (ledger %s) (slots: %s)", done, w.ledger(), h.scalar("SELECT count(*) || ' of which running '"
                 + " || count(s.id) FROM command_slot f LEFT JOIN instance_step s ON s.command_message_id ="
                 + " f.message_id AND s.status = 'RUNNING' WHERE f.exchange = 'lm-provider.command.topic.ex'"))
             .isEqualTo(expected));
@@ -90,6 +90,7 @@ class LimitIT {
       assertThat(h.count("SELECT count(*) FROM command_slot f JOIN instance_step s ON s.command_message_id ="
           + " f.message_id WHERE s.status = 'RUNNING' AND f.exchange = 'lm-provider.command.topic.ex'")).isZero();
     } finally {
+      h.usePort(h.runtime.httpPort()); // launch() pointed the harness at the other runtime
       other.destroy();
       if (!other.waitFor(30, TimeUnit.SECONDS)) {
         other.destroyForcibly();
@@ -145,13 +146,54 @@ class LimitIT {
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> w.received().size() == 1);
     await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(h.get("/metrics").text())
-        .contains("baton_commands_in_flight{command=\"go\",namespace=\"" + Sandbox.NAMESPACE
-            + "\",service=\"lm-burst\"} 1.0")
-        .contains("baton_commands_waiting_capacity{command=\"go\",namespace=\"" + Sandbox.NAMESPACE
-            + "\",service=\"lm-burst\"} 3.0"));
+        .contains("baton_commands_in_flight{command=\"go\",service=\"lm-burst\",workflow_namespace=\""
+            + Sandbox.NAMESPACE + "\"} 1.0")
+        .contains("baton_commands_waiting_capacity{command=\"go\",service=\"lm-burst\",workflow_namespace=\""
+            + Sandbox.NAMESPACE + "\"} 3.0"));
 
     h.applyService("lm-burst", false, RuntimeHarness.command("go", null));
     await().atMost(Duration.ofSeconds(10)).until(() -> w.received().size() == 4);
     w.release(c -> Reply.success(null));
+  }
+
+  /**
+   * A replica reserves a limited command (its slot, committed) and dies before its batch claims the row: the row is
+   * no one's to send for {@code LimitStore.RESERVED_FOR}, then the next claim takes it again, and it goes out once.
+   */
+  @Test
+  void aCommandReservedByAReplicaThatDiedBeforeSendingItGoesOutOnceItsReservationIsStale() throws Exception {
+    h.apply("orphans", yaml("{entity: orphan, steps: [{name: call, service: lm-orphan, command: call}]}"));
+    h.applyService("lm-orphan", true, RuntimeHarness.command("call", 2)); // paused: the command stays in the outbox
+    TestWorker w = h.worker().serve("q.lm-orphan.call", "lm-orphan", "call", c -> Reply.success(null));
+    if (h.runtime == null) {
+      h.startRuntime();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.count("SELECT count(*) FROM command_limit"
+        + " WHERE service = 'lm-orphan'") == 1 && h.count("SELECT count(*) FROM dispatch_pause"
+        + " WHERE name = 'lm-orphan'") == 1);
+    UUID id = h.startOk("orphans", "orphan-1");
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.count("SELECT count(*) FROM outbox"
+        + " WHERE routing_key = 'service.lm-orphan.call'") == 1);
+    h.stopRuntime();
+    h.applyService("lm-orphan", false, RuntimeHarness.command("call", 2));
+    long reservedAt;
+    try (java.sql.Connection c = h.database.connect()) {
+      c.setAutoCommit(false);
+      try (java.sql.Statement s = c.createStatement()) {
+        s.execute("DELETE FROM dispatch_pause WHERE name = 'lm-orphan'"); // as the resume would, runtime stopped
+      }
+      dev.baton.runtime.store.LimitStore.Limit limit = new dev.baton.runtime.store.LimitStore().all(c).stream()
+          .filter(l -> l.service().equals("lm-orphan")).findFirst().orElseThrow();
+      assertThat(new dev.baton.runtime.store.LimitStore().reserve(c, limit, 10, List.of(), Long.MAX_VALUE).rows())
+          .as("the dead replica's reservation").hasSize(1);
+      c.commit(); // ...and it dies here, before its batch claims the row
+      reservedAt = System.currentTimeMillis();
+    }
+    h.startRuntime();
+    await().atMost(Duration.ofSeconds(20)).until(() -> w.received().size() == 1);
+    assertThat(System.currentTimeMillis() - reservedAt).as("sent only once the reservation was stale")
+        .isGreaterThanOrEqualTo(4_000);
+    h.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+    assertThat(w.received()).hasSize(1);
   }
 }

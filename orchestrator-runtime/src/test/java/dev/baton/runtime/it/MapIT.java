@@ -89,8 +89,8 @@ class MapIT {
       // The gauges count the iterations in flight at their step (one series whatever the number of items) and the
       // map once, as any group in flight.
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(h.runtime.metrics().scrape())
-          .contains("baton_steps_running{namespace=\"default\",step=\"ship-one\",workflow=\"mapped\"} 2.0")
-          .contains("baton_steps_running{namespace=\"default\",step=\"ship-items\",workflow=\"mapped\"} 1.0")
+          .contains("baton_steps_running{step=\"ship-one\",workflow=\"mapped\",workflow_namespace=\"default\"} 2.0")
+          .contains("baton_steps_running{step=\"ship-items\",workflow=\"mapped\",workflow_namespace=\"default\"} 1.0")
           .doesNotContain("ship-one[").doesNotContain("ship-items["));
       JsonNode running = h.instance(id);
       assertThat(StepKindsIT.step(running, "ship-items").get("itemCount").asInt()).isEqualTo(5);

@@ -35,7 +35,7 @@ class RunningStepsIT {
     h.startOk("held", "a");
     h.startOk("held", "b");
 
-    String series = "{namespace=\"default\",step=\"hold\",workflow=\"held\"}";
+    String series = "{step=\"hold\",workflow=\"held\",workflow_namespace=\"default\"}";
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
       String scrape = h.runtime.metrics().scrape();
       assertThat(scrape).contains("baton_steps_running" + series + " 2.0");

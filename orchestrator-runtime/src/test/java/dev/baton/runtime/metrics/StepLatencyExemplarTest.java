@@ -20,13 +20,13 @@ class StepLatencyExemplarTest {
     RuntimeMetrics metrics = new RuntimeMetrics();
     Span apply = otel.getOpenTelemetry().getTracer("test").spanBuilder("apply charge success").startSpan();
     try (Scope s = apply.makeCurrent()) {
-      metrics.eventApplied("order", "charge", EventResult.SUCCESS, 42);
+      metrics.eventApplied("shop", "order", "charge", EventResult.SUCCESS, 42);
     }
     apply.end();
 
     String scrape = metrics.scrape(RuntimeMetrics.OPENMETRICS);
     assertThat(scrape)
-        .contains("baton_step_latency_seconds_bucket{result=\"success\",step=\"charge\",workflow=\"order\"")
+        .contains("baton_step_latency_seconds_bucket{result=\"success\",step=\"charge\",workflow=\"order\",workflow_namespace=\"shop\"")
         .contains("trace_id=\"" + apply.getSpanContext().getTraceId() + "\"");
     assertThat(metrics.scrape()).doesNotContain("trace_id");
   }

@@ -30,7 +30,7 @@ class InstanceDetailChildrenTest {
     String html = page(ChildInstances.invoicing(new InstanceLink("invoice", "p-1", "orders", "RUNNING")),
         ChildInstances.SPEC);
 
-    assertThat(html).contains("<dt>Parent</dt><dd id=\"parent\"><a id=\"parent-link\" href=\"/ui/instances/p-1\">"
+    assertThat(html).contains("<dt>Parent</dt><dd id=\"parent\"><a id=\"parent-link\" href=\"instances/p-1\">"
         + "orders</a>, step <span class=\"mono\">invoice</span> <span class=\"badge status-running\">RUNNING</span>"
         + " <span class=\"muted mono\">p-1</span></dd>");
     assertThat(html.indexOf("id=\"parent\"")).as("in the facts, above the picture and the steps")
@@ -58,7 +58,7 @@ class InstanceDetailChildrenTest {
     String html = page(ChildInstances.order("RUNNING", "RUNNING", "RUNNING"), ChildInstances.SPEC);
 
     assertThat(row(html, "invoice")).contains("<b>invoice</b> <span class=\"muted\">workflow</span><br>"
-        + "<span class=\"child\" id=\"child-invoice\">↳ <a href=\"/ui/instances/c-1\" data-child=\"c-1\""
+        + "<span class=\"child\" id=\"child-invoice\">↳ <a href=\"instances/c-1\" data-child=\"c-1\""
         + " title=\"child instance c-1\">invoicing</a> <span class=\"badge status-running\">RUNNING</span></span>");
     assertThat(row(html, "reserve")).doesNotContain("class=\"child\"");
   }
@@ -105,15 +105,15 @@ class InstanceDetailChildrenTest {
     assertThat(html).contains("<li id=\"iteration-invoice-items%5B1%5D\" data-iteration=\"1\" data-status=\"RUNNING\">"
         + "<b>#1</b> <span class=\"badge status-running\">RUNNING</span><ul><li><span class=\"mono\">invoice[1]</span>"
         + " <span class=\"badge status-running\">RUNNING</span> <span class=\"child\" id=\"child-invoice%5B1%5D\">↳"
-        + " <a href=\"/ui/instances/c-1\" data-child=\"c-1\" title=\"child instance c-1\">invoicing</a>"
+        + " <a href=\"instances/c-1\" data-child=\"c-1\" title=\"child instance c-1\">invoicing</a>"
         + " <span class=\"badge status-running\">RUNNING</span></span></li></ul></li>");
     assertThat(html).contains("<span class=\"mono\">invoice[2]</span> <span class=\"badge status-failed\">FAILED</span>"
         + " <span class=\"status-failed\">ChildFailed: child instance c-2 ended FAILED</span> <span class=\"child\""
-        + " id=\"child-invoice%5B2%5D\">↳ <a href=\"/ui/instances/c-2\"");
-    assertThat(html).contains("<a href=\"/ui/instances/c-3\" data-child=\"c-3\" title=\"child instance c-3\">invoicing"
+        + " id=\"child-invoice%5B2%5D\">↳ <a href=\"instances/c-2\"");
+    assertThat(html).contains("<a href=\"instances/c-3\" data-child=\"c-3\" title=\"child instance c-3\">invoicing"
         + "</a> <span class=\"badge status-failed\">CANCELLED</span>");
     for (int i = 0; i < 4; i++) {
-      assertThat(html).as("child c-" + i).contains("href=\"/ui/instances/c-" + i + "\"");
+      assertThat(html).as("child c-" + i).contains("href=\"instances/c-" + i + "\"");
     }
     // the map's body in the picture names the Workflow but links no child: the list does, one per iteration
     assertThat(html).doesNotContain("<tr id=\"step-invoice\"");
@@ -124,7 +124,7 @@ class InstanceDetailChildrenTest {
     InstanceDocument doc = ChildInstances.order("RUNNING", "RUNNING", "RUNNING").withLinks(null,
         List.of(new InstanceLink("invoice", "c 1/\"x\"", "invoicing", "RUNNING")));
 
-    assertThat(page(doc, ChildInstances.SPEC)).contains("href=\"/ui/instances/c%201%2F%22x%22\"")
+    assertThat(page(doc, ChildInstances.SPEC)).contains("href=\"instances/c%201%2F%22x%22\"")
         .doesNotContain("c 1/\"x\"");
   }
 }

@@ -5,8 +5,9 @@ package dev.baton.runtime.core;
  *
  * @param detail why it was ignored or parked (null when applied)
  * @param latencyMillis dispatch-to-result time of the attempt it answered (when applied)
+ * @param namespace the namespace of the instance it reached, or "" when it reached none (unknown instance, rejected)
  */
-public record Receipt(Kind kind, String detail, InstanceStatus status, long latencyMillis) {
+public record Receipt(Kind kind, String detail, InstanceStatus status, long latencyMillis, String namespace) {
 
   public enum Kind {
     /** The event moved its instance. */
@@ -21,11 +22,17 @@ public record Receipt(Kind kind, String detail, InstanceStatus status, long late
     REJECTED
   }
 
-  public static Receipt applied(InstanceStatus status, long latencyMillis) {
-    return new Receipt(Kind.APPLIED, null, status, latencyMillis);
+  public static Receipt applied(String namespace, InstanceStatus status, long latencyMillis) {
+    return new Receipt(Kind.APPLIED, null, status, latencyMillis, namespace);
   }
 
+  /** An event that reached no instance it may move. */
   public static Receipt ignored(Kind kind, String why) {
-    return new Receipt(kind, why, null, 0);
+    return ignored("", kind, why);
+  }
+
+  /** An event its instance (in {@code namespace}) ignored. */
+  public static Receipt ignored(String namespace, Kind kind, String why) {
+    return new Receipt(kind, why, null, 0, namespace);
   }
 }

@@ -1,8 +1,8 @@
 package dev.baton.runtime.http.auth;
 
+import dev.baton.api.client.TolerantSerialization;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -24,7 +24,7 @@ public final class KubernetesReviews {
    * would hold every request through an outage of the API server instead of answering 503 at once.
    */
   public static KubernetesClient clientFor(KubernetesClient runtimeClient) {
-    return new KubernetesClientBuilder().withConfig(new ConfigBuilder(runtimeClient.getConfiguration())
+    return TolerantSerialization.clientBuilder().withConfig(new ConfigBuilder(runtimeClient.getConfiguration())
         .withRequestRetryBackoffLimit(0).withRequestTimeout(TIMEOUT_MILLIS).withConnectionTimeout(TIMEOUT_MILLIS)
         .build()).build();
   }

@@ -1,4 +1,4 @@
-package dev.baton.operator.monitoring;
+package dev.baton.contract.probes;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -12,11 +12,12 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The operator's own small HTTP endpoint: {@code /metrics} (Prometheus text), {@code /healthz} and {@code /readyz}
- * (200 while the operator runs with healthy informers, 503 otherwise; the Helm chart probes them). GET only; one
- * thread, since Prometheus and kubelet are its only callers.
+ * A Baton process's small HTTP endpoint for kubelet and Prometheus, on the JDK's own server (no framework):
+ * {@code /healthz} and {@code /readyz} (200 while healthy, 503 otherwise, with a line saying why) and {@code /metrics}
+ * (Prometheus text; 404 when the process has none to serve). GET and HEAD only; one thread, since probes and scrapes
+ * are its only callers. The operator and the Java worker SDK serve theirs with it.
  */
-public final class OperatorHttpServer implements AutoCloseable {
+public final class ProbeServer implements AutoCloseable {
 
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   private static final String PLAIN = "text/plain; charset=utf-8";
@@ -24,32 +25,46 @@ public final class OperatorHttpServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
 
-  private OperatorHttpServer(HttpServer server, ExecutorService executor) {
+  private ProbeServer(HttpServer server, ExecutorService executor) {
     this.server = server;
     this.executor = executor;
   }
 
-  /** Starts serving on {@code host:port} (port 0 picks a free one; see {@link #port()}). */
-  public static OperatorHttpServer start(String host, int port, OperatorMetrics metrics, Supplier<Health> health) {
+  /**
+   * Starts serving on {@code host:port} (port 0 picks a free one; see {@link #port()}).
+   *
+   * @param name names the server's thread, and the server in the error when the port cannot be bound
+   * @param setting the setting that chose the port, named in that error
+   * @param metrics the Prometheus text of {@code /metrics}, or null to answer it 404; null from the supplier too
+   */
+  public static ProbeServer start(String name, String setting, String host, int port, Supplier<Health> health,
+      Supplier<String> metrics) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 16);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot serve the operator's /metrics and /healthz on " + host + ":" + port
-          + " (BATON_OPERATOR_HTTP_PORT; 0 turns it off): " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot serve the " + name + "'s /healthz and /metrics on " + host + ":" + port
+          + " (" + setting + "): " + e.getMessage(), e);
     }
-    server.createContext("/metrics", exchange -> respond(exchange, 200, PROMETHEUS_TEXT, metrics.scrape()));
+    server.createContext("/metrics", exchange -> {
+      String text = metrics == null ? null : metrics.get();
+      if (text == null) {
+        respond(exchange, 404, PLAIN, "no metrics here\n");
+      } else {
+        respond(exchange, 200, PROMETHEUS_TEXT, text);
+      }
+    });
     server.createContext("/healthz", exchange -> health(exchange, health.get()));
     server.createContext("/readyz", exchange -> health(exchange, health.get()));
     server.createContext("/", exchange -> respond(exchange, 404, PLAIN, "not found: try /metrics or /healthz\n"));
     ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "baton-operator-http");
+      Thread t = new Thread(r, name + "-http");
       t.setDaemon(true);
       return t;
     });
     server.setExecutor(executor);
     server.start();
-    return new OperatorHttpServer(server, executor);
+    return new ProbeServer(server, executor);
   }
 
   public int port() {
