@@ -59,6 +59,13 @@ final class DevCommand implements Callable<Integer> {
           + " --no-example-workers to run your own workers instead.")
   boolean exampleWorkers;
 
+  @EnvVariable("BATON_DEV_WORKERS")
+  @Option(names = "--workers", paramLabel = "LANGUAGE", defaultValue = "java", converter = WorkerLanguage.Names.class,
+      description = "The language of the example workers: 'java' (in-process), 'python' or 'typescript' (one child"
+          + " process per worker, from examples-workers/python/ or examples-workers/typescript/, its output prefixed"
+          + " with its name). Default: ${DEFAULT-VALUE}.")
+  WorkerLanguage workers;
+
   @EnvVariable(value = "BATON_API_TOKEN", secret = true)
   @Option(names = "--api-token", paramLabel = "TOKEN", showDefaultValue = Visibility.NEVER,
       description = "Require this bearer token on the runtime's HTTP API. Without it the local API is open, as a"
@@ -129,7 +136,7 @@ final class DevCommand implements Callable<Integer> {
         broker.username, broker.password, broker.vhost, OperatorSettings.localDefaults().userPrefix(), resync,
         database.url, database.username, database.password,
         kubeconfig != null ? kubeconfig : BatonHome.of(System.getenv(), Path.of(".")).resolve(".baton/kubeconfig"),
-        exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim(), auth);
+        exampleWorkers, apiToken == null || apiToken.isBlank() ? null : apiToken.trim(), auth, workers);
   }
 
   private static void configureLogging(int verbosity) {

@@ -11,7 +11,8 @@ import java.time.Duration;
 
 /**
  * Everything {@code baton dev} needs to know, from flags and environment, and how it maps onto the settings of the
- * operator and the runtime; {@code exampleWorkers}: whether the example workers run in-process; {@code apiToken}: the
+ * operator and the runtime; {@code exampleWorkers}: whether the example workers run; {@code workers}: in which
+ * language ({@link WorkerLanguage}: Java in-process, Python or TypeScript as child processes); {@code apiToken}: the
  * token the runtime's API requires, null for an open API; {@code auth}: the runtime's tokens, or Kubernetes tokens
  * and RBAC answered by the dev API. Passwords never appear in {@link #toString()}.
  */
@@ -33,7 +34,8 @@ record DevSettings(
     Path kubeconfig,
     boolean exampleWorkers,
     String apiToken,
-    AuthMode auth) {
+    AuthMode auth,
+    WorkerLanguage workers) {
 
   /** The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes). */
   OperatorSettings operator(String runtimeUrl) {
@@ -92,7 +94,7 @@ record DevSettings(
         + rabbitHost + ":" + rabbitPort + " as " + rabbitUsername + " (management " + rabbitManagementUrl
         + "), vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync + ", database=" + databaseUrl
         + " as " + databaseUsername
-        + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + ", apiToken="
+        + ", kubeconfig=" + kubeconfig + ", exampleWorkers=" + exampleWorkers + ", workers=" + workers + ", apiToken="
         + (apiToken == null ? "none" : "(set)") + "]";
   }
 }

@@ -91,9 +91,11 @@ final class DevStack implements AutoCloseable {
 
     if (s.exampleWorkers()) {
       // after the runtime, so that they stop before it (reverse order): no command is left half-handled
-      workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out, tracing.openTelemetry());
+      workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out, tracing.openTelemetry(),
+          s.workers(), BatonHome.of(System.getenv(), Path.of("")).toAbsolutePath());
       toClose.push(workers);
-      out.println("  workers      example workers run in-process for WorkerServices labelled "
+      out.println("  workers      example workers run " + (s.workers() == WorkerLanguage.JAVA ? "in-process"
+          : "in " + s.workers() + " as child processes") + " for WorkerServices labelled "
           + dev.baton.examples.ExampleWorkers.LABEL + " (--no-example-workers to run your own)");
     }
   }

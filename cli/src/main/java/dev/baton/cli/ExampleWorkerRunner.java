@@ -1,20 +1,25 @@
 package dev.baton.cli;
 
 import dev.baton.api.v1alpha1.WorkerService;
+import dev.baton.contract.WorkerEnvironment;
 import dev.baton.examples.ExampleWorker;
 import dev.baton.examples.ExampleWorkers;
 import dev.baton.worker.BatonWorker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.opentelemetry.api.OpenTelemetry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs the example workers ({@code examples-workers/}) in the {@code baton dev} process, standing in for the kubelet
@@ -34,14 +38,18 @@ import org.slf4j.LoggerFactory;
  * configured exactly as a pod of that WorkerService would be ({@link WorkerEnvironmentSource}: the operator's
  * variables and the credentials from its Secret). A changed configuration (spec, retry policy, rotated password)
  * restarts the worker; a deleted WorkerService stops it. Each example keeps its state (stock, ledger...) for the
- * life of the process.
+ * life of the process. With {@code --workers python} or {@code typescript} the same examples run as child processes
+ * instead, one program per worker ({@link WorkerLanguage}), with the same environment; one that exits is started
+ * again.
  */
 final class ExampleWorkerRunner implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExampleWorkerRunner.class);
   private static final Duration SHUTDOWN = Duration.ofSeconds(5);
 
-  private record Running(String example, String fingerprint, BatonWorker worker) {}
+  /** A started example worker: in this process (Java) or a child process (another language). */
+  private record Running(String example, String fingerprint, String service, List<String> queues,
+      AutoCloseable worker, BooleanSupplier alive) {}
 
   private final KubernetesClient client;
   private final PrintStream out;
@@ -53,9 +61,14 @@ final class ExampleWorkerRunner implements AutoCloseable {
   private boolean closed;
 
   private final OpenTelemetry openTelemetry;
+  private final WorkerLanguage language;
+  private final Path root;
 
-  private ExampleWorkerRunner(KubernetesClient client, PrintStream out, OpenTelemetry openTelemetry) {
+  private ExampleWorkerRunner(KubernetesClient client, PrintStream out, OpenTelemetry openTelemetry,
+      WorkerLanguage language, Path root) {
     this.openTelemetry = openTelemetry;
+    this.language = language;
+    this.root = root;
     this.client = client;
     this.out = out;
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -67,7 +80,16 @@ final class ExampleWorkerRunner implements AutoCloseable {
 
   static ExampleWorkerRunner start(KubernetesClient client, Duration interval, PrintStream out,
       OpenTelemetry openTelemetry) {
-    ExampleWorkerRunner runner = new ExampleWorkerRunner(client, out, openTelemetry);
+    return start(client, interval, out, openTelemetry, WorkerLanguage.JAVA, Path.of("."));
+  }
+
+  /**
+   * @param language the example workers' language ({@code --workers}): Java in this process, the others as child
+   *     processes started from {@code root} (the repository) by {@link WorkerLanguage#command}
+   */
+  static ExampleWorkerRunner start(KubernetesClient client, Duration interval, PrintStream out,
+      OpenTelemetry openTelemetry, WorkerLanguage language, Path root) {
+    ExampleWorkerRunner runner = new ExampleWorkerRunner(client, out, openTelemetry, language, root);
     runner.poller.scheduleWithFixedDelay(runner::sync, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     return runner;
   }
@@ -80,7 +102,7 @@ final class ExampleWorkerRunner implements AutoCloseable {
   /** The services whose example worker is running. */
   synchronized Set<String> runningServices() {
     Set<String> services = new HashSet<>();
-    running.values().forEach(r -> services.add(r.worker().service()));
+    running.values().forEach(r -> services.add(r.service()));
     return services;
   }
 
@@ -132,12 +154,25 @@ final class ExampleWorkerRunner implements AutoCloseable {
     Map<String, String> env = WorkerEnvironmentSource.resolve(client, ws);
     String fingerprint = fingerprint(env);
     Running current = running.get(key);
-    if (current != null && current.fingerprint().equals(fingerprint)) {
+    if (current != null && current.fingerprint().equals(fingerprint) && current.alive().getAsBoolean()) {
       return;
     }
     if (current != null) {
-      stop(key, "its configuration changed");
+      stop(key, current.alive().getAsBoolean() ? "its configuration changed" : "it exited (starting it again)");
     }
+    Optional<WorkerLanguage.ChildCommand> child = language.command(root, exampleName);
+    Running started = child.isPresent() ? startChild(key, exampleName, fingerprint, env, child.get())
+        : startInProcess(exampleName, fingerprint, env);
+    if (started == null) {
+      return;
+    }
+    running.put(key, started);
+    reported.remove(key);
+    out.println("  example worker " + exampleName + (child.isPresent() ? " (" + language + ")" : "")
+        + " started for WorkerService " + key + ", consuming " + String.join(", ", started.queues()));
+  }
+
+  private Running startInProcess(String exampleName, String fingerprint, Map<String, String> env) {
     ExampleWorker example = examples.computeIfAbsent(exampleName, n -> ExampleWorkers.create(n).orElseThrow());
     BatonWorker worker = example.handlers(BatonWorker.builder().fromEnvironment(env))
         .connectionName("baton-dev-example-" + exampleName)
@@ -145,10 +180,27 @@ final class ExampleWorkerRunner implements AutoCloseable {
         .shutdownTimeout(SHUTDOWN)
         .build();
     worker.start();
-    running.put(key, new Running(exampleName, fingerprint, worker));
-    reported.remove(key);
-    out.println("  example worker " + exampleName + " started for WorkerService " + key + ", consuming "
-        + String.join(", ", worker.queues()));
+    return new Running(exampleName, fingerprint, worker.service(), worker.queues(), worker, worker::isRunning);
+  }
+
+  /** The example's program in {@link #language}, with the pod's environment; null (and said) when it is missing. */
+  private Running startChild(String key, String exampleName, String fingerprint, Map<String, String> env,
+      WorkerLanguage.ChildCommand command) {
+    Optional<String> missing = command.missing();
+    if (missing.isPresent()) {
+      report(key, "example worker " + exampleName + " for WorkerService " + key + " not started: " + missing.get()
+          + " (--workers " + language + ")");
+      return null;
+    }
+    Map<String, String> environment = new LinkedHashMap<>(env);
+    environment.putAll(command.environment());
+    ChildWorker worker = ChildWorker.start(command.commandLine(), root, environment, language + ":" + exampleName, out,
+        SHUTDOWN);
+    List<String> queues = env.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("BATON_CONSUMER_") && e.getKey().endsWith("_QUEUE"))
+        .map(Map.Entry::getValue).toList();
+    return new Running(exampleName, fingerprint, env.get(WorkerEnvironment.SERVICE), queues, worker,
+        worker::isAlive);
   }
 
   private static boolean isReady(WorkerService ws) {
@@ -163,7 +215,11 @@ final class ExampleWorkerRunner implements AutoCloseable {
   private void stop(String key, String why) {
     Running r = running.remove(key);
     if (r != null) {
-      r.worker().close();
+      try {
+        r.worker().close();
+      } catch (Exception e) {
+        LOG.warn("example worker {} did not stop cleanly: {}", r.example(), e.toString());
+      }
       out.println("  example worker " + r.example() + " stopped: " + why);
     }
   }

@@ -39,7 +39,8 @@ record DevRun(DevStack stack, Kubectl kubectl) {
     DevSettings settings = new DevSettings("127.0.0.1", 0, 0, LocalServices.RABBITMQ_MANAGEMENT_URL,
         LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT, LocalServices.RABBITMQ_USERNAME,
         LocalServices.RABBITMQ_PASSWORD, on.vhost().name(), on.userPrefix(), resync, database.jdbcUrl(),
-        database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null, auth);
+        database.user(), database.password(), home.resolve(".baton/kubeconfig"), exampleWorkers, null, auth,
+        WorkerLanguage.JAVA);
     DevStack stack = on.own(DevStack.start(settings, printed, tracing));
     return new DevRun(stack, new Kubectl(stack.kubeconfig(), home.resolve("kube-cache")));
   }

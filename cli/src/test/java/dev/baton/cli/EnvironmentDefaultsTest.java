@@ -86,6 +86,17 @@ class EnvironmentDefaultsTest {
   }
 
   @Test
+  void theExampleWorkersLanguageIsJavaUnlessTheFlagOrItsVariableSaysOtherwise() {
+    assertThat(dev(Map.of()).settings().workers()).isEqualTo(WorkerLanguage.JAVA);
+    assertThat(dev(Map.of("BATON_DEV_WORKERS", "python")).settings().workers()).isEqualTo(WorkerLanguage.PYTHON);
+    assertThat(dev(Map.of("BATON_DEV_WORKERS", "python"), "--workers", "typescript").settings().workers())
+        .isEqualTo(WorkerLanguage.TYPESCRIPT);
+    CliRun run = CliRun.baton(Map.of(), "dev", "--workers", "cobol");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err()).contains("expected java, python or typescript, got 'cobol'");
+  }
+
+  @Test
   void helpListsEachOptionsVariableAndNeverASecret() {
     CliRun run = CliRun.baton(Map.of("BATON_RABBITMQ_PASSWORD", "s3cret-in-env", "BATON_HTTP_PORT", "9090"),
         "dev", "--help");

@@ -89,10 +89,12 @@ public final class TransitionWriter {
         + "   FROM m WHERE w.id = m.instance_id AND w.id = ANY (?::uuid[]) RETURNING 1)", "moved", "instances moved"),
     /**
      * The slots of limited commands whose step attempts end here, given back in the transaction that ends them
-     * (docs/design.md#concurrency-limits): only while some command has a limit.
+     * (docs/design.md#concurrency-limits): only while some command has a limit. By the slots' primary key (an array,
+     * as the UPDATEs' "id = ANY"): a join would let a generic plan read every slot, one per command in flight.
      */
-    FREED(" freed AS (DELETE FROM command_slot f USING instance_step x WHERE x.id = ANY (?::bigint[])"
-        + "   AND f.message_id = x.command_message_id AND f.instance_id = x.instance_id RETURNING 1)", "freed", null);
+    FREED(" freed AS (DELETE FROM command_slot WHERE message_id = ANY (ARRAY(SELECT x.command_message_id"
+        + "   FROM instance_step x WHERE x.id = ANY (?::bigint[]) AND x.command_message_id IS NOT NULL)) RETURNING 1)",
+        "freed", null);
 
     final String cte;
     final String name;

@@ -42,18 +42,19 @@ import java.util.UUID;
 /**
  * What an integration test class of the runtime stands on: the shared {@link Sandbox} (a fresh vhost on the real
  * RabbitMQ, a fresh database on the real PostgreSQL, the mock API server with the Workflow CRD, the topology the
- * operator would declare) and the runtime itself, with the HTTP and database reads the tests make.
+ * operator would declare) and the runtime itself, with the HTTP and database reads the tests make. Public for the
+ * worker conformance suite ({@code conformance/}), which stands on it through this module's test jar.
  */
-final class RuntimeHarness implements AutoCloseable {
+public final class RuntimeHarness implements AutoCloseable {
 
-  static final String NS = Sandbox.NAMESPACE;
-  static final ObjectMapper JSON = new ObjectMapper();
+  public static final String NS = Sandbox.NAMESPACE;
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   private final Sandbox stack;
-  final RabbitVhost vhost;
+  public final RabbitVhost vhost;
   final PostgresDatabase database;
   final KubernetesClient client;
-  final Connection amqp;
+  public final Connection amqp;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   BatonRuntime runtime;
   private int port;
@@ -66,10 +67,18 @@ final class RuntimeHarness implements AutoCloseable {
     amqp = stack.amqp();
   }
 
+  /**
+   * The stack under the runtime, for a suite outside this module (the worker conformance suite, through this
+   * module's test jar) that declares topologies of its own.
+   */
+  public Sandbox sandbox() {
+    return stack;
+  }
+
   /** The kinds the runtime watches: Workflows, and WorkerServices (their spec.paused). */
   static final List<String> RUNTIME_CRDS = List.of("workflows.baton.dev-v1.yml", "workerservices.baton.dev-v1.yml");
 
-  static RuntimeHarness create(String prefix) {
+  public static RuntimeHarness create(String prefix) {
     return Sandbox.builder(prefix).vhost().database().kubernetes(RUNTIME_CRDS).start(RuntimeHarness::new);
   }
 
@@ -107,7 +116,7 @@ final class RuntimeHarness implements AutoCloseable {
     return settings.toBuilder().amqpUri(vhost.amqpUri(user, password)).build();
   }
 
-  BatonRuntime startRuntime() {
+  public BatonRuntime startRuntime() {
     return startRuntime(settings());
   }
 
@@ -189,7 +198,7 @@ final class RuntimeHarness implements AutoCloseable {
 
   /** A spec written as in a resource (YAML flow style). */
   /** JSON text as a tree, for the bodies and outputs tests compare. */
-  static JsonNode json(String text) {
+  public static JsonNode json(String text) {
     try {
       return JSON.readTree(text);
     } catch (Exception e) {
@@ -233,7 +242,7 @@ final class RuntimeHarness implements AutoCloseable {
 
   // --- HTTP --------------------------------------------------------------------------------------------------
 
-  record Response(int status, JsonNode json, String text, java.net.http.HttpHeaders headers) {}
+  public record Response(int status, JsonNode json, String text, java.net.http.HttpHeaders headers) {}
 
   Response post(String path, String body) {
     return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
@@ -264,7 +273,7 @@ final class RuntimeHarness implements AutoCloseable {
     return send(idempotencyKey == null ? b : b.header("Idempotency-Key", idempotencyKey));
   }
 
-  Response start(String workflow, String businessKey, String inputJson) {
+  public Response start(String workflow, String businessKey, String inputJson) {
     return post("/api/v1/namespaces/" + NS + "/workflows/" + workflow + "/instances",
         "{\"businessKey\":\"" + businessKey + "\",\"input\":" + inputJson + "}");
   }
@@ -275,13 +284,13 @@ final class RuntimeHarness implements AutoCloseable {
     return UUID.fromString(r.json().get("id").asText());
   }
 
-  JsonNode instance(UUID id) {
+  public JsonNode instance(UUID id) {
     Response r = get("/api/v1/instances/" + id);
     assertThat(r.status()).as(r.text()).isEqualTo(200);
     return r.json();
   }
 
-  JsonNode awaitStatus(UUID id, String status, Duration within) {
+  public JsonNode awaitStatus(UUID id, String status, Duration within) {
     await().atMost(within).pollInterval(Duration.ofMillis(100))
         .untilAsserted(() -> assertThat(status(id)).isEqualTo(status));
     return instance(id);

@@ -8,7 +8,9 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import dev.baton.contract.Headers;
 import dev.baton.contract.Names;
+import dev.baton.contract.RetryStaircase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,11 +27,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code): it consumes {@code q.S.C}
- * with manual ACK, answers on {@code S.event.topic.ex} with {@code <baton-entity>.<baton-action>.<result>}, copies the
- * {@code baton-*} headers, {@code traceparent} and {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker
- * it dedupes by {@code message_id}: a command seen before is answered again with the same event, without applying
- * its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double effect.
+ * A worker written against docs/design.md#message-contract alone, with the raw AMQP client (no Baton code but the
+ * contract's names): it consumes {@code q.S.C} with manual ACK, answers on {@code S.event.topic.ex} with
+ * {@code <baton-entity>.<baton-action>.<result>}, copies the {@code baton-*} headers, {@code traceparent} and
+ * {@code correlation_id}, publishes with confirms and ACKs once confirmed. Like a real worker it dedupes by
+ * {@code message_id}: a command seen before (or still in its handler) is answered again with the same event, without
+ * applying its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double
+ * effect. Asked to ({@link Rules}), it also climbs the staircase, answers a command past its deadline
+ * {@code expired}, and consumes subscriptions: the worker conformance suite runs it so (conformance/README.md).
  */
 final class TestWorker implements AutoCloseable {
 
@@ -77,6 +82,29 @@ final class TestWorker implements AutoCloseable {
     static Reply error(String code, String reason) {
       return new Reply("error", null, code, reason);
     }
+
+    /** Not run: the command came past its deadline (body {@code {"reason"}}). */
+    static Reply expired(String reason) {
+      return new Reply("expired", null, null, reason);
+    }
+  }
+
+  /**
+   * What the worker does beyond the basics, for a test that asks (the worker conformance suite): the staircase when
+   * a behaviour throws (a retry through the tier of {@code staircase}, then the dead-letter queue and an {@code error}
+   * event), and the deadline (a command past its {@code baton-deadline} answered {@code expired} without running).
+   * The runtime's own tests use {@link #NONE}: their behaviours do not throw, and they decide what a late command gets.
+   */
+  record Rules(RetryStaircase staircase, boolean deadlines) {
+    static final Rules NONE = new Rules(null, false);
+  }
+
+  /** An event as a subscription received it; {@code retries}: the subscription's own, 0 on the first delivery. */
+  record Event(String messageId, String routingKey, Map<String, Object> headers, JsonNode body, int retries) {}
+
+  @FunctionalInterface
+  interface Listener {
+    void handle(Event event);
   }
 
   @FunctionalInterface
@@ -89,6 +117,7 @@ final class TestWorker implements AutoCloseable {
   private final Map<String, AtomicInteger> ledger = new ConcurrentHashMap<>();
   private final Queue<String> effects = new ConcurrentLinkedQueue<>();
   private final Map<String, Sent> answered = new ConcurrentHashMap<>();
+  private final Map<String, Object> claims = new ConcurrentHashMap<>();
   private final Queue<Command> held = new ConcurrentLinkedQueue<>();
   private final Queue<Command> received = new ConcurrentLinkedQueue<>();
 
@@ -103,6 +132,11 @@ final class TestWorker implements AutoCloseable {
    * published with asynchronous confirms; a command is ACKed once the confirm of its event is in.
    */
   TestWorker serve(String queue, String service, String command, Behaviour behaviour) {
+    return serve(queue, service, command, behaviour, Rules.NONE);
+  }
+
+  /** As {@link #serve(String, String, String, Behaviour)}, with the staircase and the deadline as {@code rules} say. */
+  TestWorker serve(String queue, String service, String command, Behaviour behaviour, Rules rules) {
     try {
       Channel consume = connection.createChannel();
       Channel publish = connection.createChannel();
@@ -114,6 +148,7 @@ final class TestWorker implements AutoCloseable {
           (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, true),
           (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, false));
       consume.basicQos(100);
+      Channel retry = rules.staircase() == null ? null : confirmChannel();
       consume.basicConsume(queue, false, new DefaultConsumer(consume) {
         @Override
         public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
@@ -121,17 +156,45 @@ final class TestWorker implements AutoCloseable {
           Command c = new Command(service, command, props.getMessageId(), strings(props.getHeaders()),
               JSON.readTree(body), props.getCorrelationId());
           received.add(c);
-          Sent sent = answered.get(c.messageId());
-          if (sent == null) {
-            Reply reply = behaviour.handle(c);
-            if (reply == Reply.HOLD) {
-              held.add(c);
-            } else if (reply != Reply.SILENT) {
-              record(c);
-              sent = new Sent(UUID.randomUUID().toString(), reply);
-              answered.put(c.messageId(), sent);
-            }
-          } // else: a redelivered command gets the same answer, without a second effect
+          Sent sent;
+          if (rules.deadlines() && !answered.containsKey(c.messageId()) && pastDeadline(c) != null) {
+            // never started after its deadline; not remembered: it did not run
+            sent = new Sent(UUID.randomUUID().toString(), Reply.expired("the deadline had passed by "
+                + pastDeadline(c).toMillis() + " ms when the command was taken"));
+            unconfirmed.put(publish.getNextPublishSeqNo(), envelope.getDeliveryTag());
+            publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent),
+                eventBody(sent));
+            return;
+          }
+          // The message_id stays claimed while its handler runs: a redelivery that arrives meanwhile (on the channel
+          // recovered after a connection drop) waits for it, then gets its answer instead of a second run.
+          synchronized (claims.computeIfAbsent(c.messageId(), k -> new Object())) {
+            sent = answered.get(c.messageId());
+            if (sent == null) {
+              Reply reply;
+              try {
+                reply = behaviour.handle(c);
+              } catch (RuntimeException failure) {
+                if (retry == null) {
+                  throw failure;
+                }
+                if (climb(retry, rules.staircase(), service, command, envelope, props, body, retries(c.headers()),
+                    failure)) {
+                  answer(retry, c, new Sent(UUID.randomUUID().toString(),
+                      Reply.error(failure.getClass().getSimpleName(), failure.getMessage())));
+                }
+                getChannel().basicAck(envelope.getDeliveryTag(), false);
+                return;
+              }
+              if (reply == Reply.HOLD) {
+                held.add(c);
+              } else if (reply != Reply.SILENT) {
+                record(c);
+                sent = new Sent(UUID.randomUUID().toString(), reply);
+                answered.put(c.messageId(), sent);
+              }
+            } // else: a redelivered command gets the same answer, without a second effect
+          }
           if (sent == null) {
             getChannel().basicAck(envelope.getDeliveryTag(), false);
           } else {
@@ -145,6 +208,95 @@ final class TestWorker implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return this;
+  }
+
+  /**
+   * Consumes the subscription queue {@code queue} of {@code service}: each event handed to {@code listener}, acked
+   * after it; one it throws on climbs {@code rules}' staircase (tiers return it straight to the queue), then parks.
+   */
+  TestWorker subscribe(String queue, String service, String subscription, Listener listener, Rules rules) {
+    try {
+      Channel consume = connection.createChannel();
+      channels.add(consume);
+      Channel retry = confirmChannel();
+      consume.basicQos(100);
+      consume.basicConsume(queue, false, new DefaultConsumer(consume) {
+        @Override
+        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+            throws IOException {
+          Map<String, Object> headers = strings(props.getHeaders());
+          // an event carries its producer's baton-retries; only one back from our own tier (default exchange) counts
+          int retries = envelope.getExchange().isEmpty() ? retries(headers) : 0;
+          try {
+            listener.handle(new Event(props.getMessageId(), envelope.getRoutingKey(), headers, JSON.readTree(body),
+                retries));
+          } catch (RuntimeException failure) {
+            climb(retry, rules.staircase(), service, subscription, envelope, props, body, retries, failure);
+          }
+          getChannel().basicAck(envelope.getDeliveryTag(), false);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
+  }
+
+  private Channel confirmChannel() throws IOException {
+    Channel ch = connection.createChannel();
+    ch.confirmSelect();
+    channels.add(ch);
+    return ch;
+  }
+
+  /**
+   * The staircase (docs/message-contract.md): the message again, {@code baton-retries} one up, to its tier; or, the
+   * attempts spent, to the dead-letter queue with the failure. Confirmed before it returns; true when it parked it.
+   */
+  private static boolean climb(Channel retry, RetryStaircase staircase, String service, String consumer,
+      Envelope envelope, AMQP.BasicProperties props, byte[] body, int retries, RuntimeException failure)
+      throws IOException {
+    Map<String, Object> headers = new HashMap<>(props.getHeaders() == null ? Map.of() : props.getHeaders());
+    boolean park = !staircase.mayRetryAfter(retries);
+    // the first exchange and key, kept along the tiers (which send it back through another)
+    headers.putIfAbsent(Headers.ORIGINAL_EXCHANGE, envelope.getExchange());
+    headers.putIfAbsent(Headers.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
+    String key;
+    if (park) {
+      headers.put(Headers.EXCEPTION_MESSAGE, String.valueOf(failure.getMessage()));
+      headers.put(Headers.EXCEPTION_TYPE, failure.getClass().getName());
+      key = Names.deadLetterQueue(service, consumer);
+    } else {
+      headers.put(Headers.RETRIES, retries + 1);
+      key = Names.retryQueue(service, consumer, staircase.delayBeforeRetry(retries + 1));
+    }
+    retry.basicPublish(Names.retryExchange(service), key, true, props.builder().headers(headers).build(), body);
+    try {
+      retry.waitForConfirmsOrDie(10_000);
+    } catch (Exception e) {
+      throw new IOException("no confirm for " + key, e);
+    }
+    return park;
+  }
+
+  private static int retries(Map<String, Object> headers) {
+    Object r = headers.get(Headers.RETRIES);
+    try {
+      return r == null ? 0 : Integer.parseInt(r.toString());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** How long ago the command's {@code baton-deadline} passed, or null (none, not a whole number, or ahead). */
+  private static java.time.Duration pastDeadline(Command c) {
+    String deadline = c.header(Headers.DEADLINE);
+    try {
+      long late = deadline == null ? -1 : System.currentTimeMillis() - Long.parseLong(deadline.trim());
+      return late >= 0 ? java.time.Duration.ofMillis(late) : null;
+    } catch (NumberFormatException notAWholeNumber) {
+      return null;
+    }
   }
 
   /** The broker confirmed (or refused) events: ACK their commands (or return them to the queue). */
@@ -293,6 +445,8 @@ final class TestWorker implements AutoCloseable {
     }
     if (sent.reply().errorCode() != null) {
       body.put("errorCode", sent.reply().errorCode());
+    }
+    if (sent.reply().reason() != null) {
       body.put("reason", sent.reply().reason());
     }
     return JSON.writeValueAsBytes(body);

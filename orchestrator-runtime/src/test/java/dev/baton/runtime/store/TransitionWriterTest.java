@@ -35,7 +35,7 @@ class TransitionWriterTest {
   void whileSomeCommandHasALimitTheStepsThatEndGiveTheirCommandsSlotsBackInTheSameStatement() {
     String sql = TransitionWriter.statement(EnumSet.of(Part.UPDATED, Part.MOVED, Part.FREED));
 
-    assertThat(sql).contains("DELETE FROM command_slot f USING instance_step x WHERE x.id = ANY (?::bigint[])");
+    assertThat(sql).contains("DELETE FROM command_slot WHERE message_id = ANY (ARRAY(SELECT x.command_message_id");
     assertThat(TransitionWriter.statement(EnumSet.of(Part.UPDATED, Part.MOVED))).doesNotContain("command_slot");
   }
 

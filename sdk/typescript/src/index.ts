@@ -1,0 +1,13 @@
+export { BatonWorker, type WorkerOptions } from "./worker.js";
+export type { Command, Event, CommandHandler, EventHandler, Parser } from "./processor.js";
+export { success, failed, outcomeToJson, outcomeFromJson, type Outcome, type Success, type Failed, type AnyOutcome } from "./outcome.js";
+export { type IdempotencyStore, InMemoryIdempotencyStore, noIdempotency } from "./idempotency.js";
+export { UnprocessableMessageError, PayloadTooLargeError, HandlerTimeoutError, InvalidSettingsError } from "./errors.js";
+export { readSettings, readCredentials, consumerPrefix, Variables, type WorkerSettings, type ConsumerSettings, type BrokerCredentials, type Env } from "./config.js";
+export { Staircase } from "./staircase.js";
+export { names, type EventResult } from "./names.js";
+export { Headers } from "./headers.js";
+export { parseDuration, formatDuration } from "./duration.js";
+export type { Logger, WorkerListener } from "./observe.js";
+export type { Tracing, HandlingSpan } from "./tracing.js";
+export { PostgresIdempotencyStore, type PgPool, type PgPoolClient, type PgQueryable } from "./stores/postgres.js";
