@@ -39,37 +39,40 @@ def overrides() -> dict:
     return options
 
 
+def act(cmd: Command, started=log_start):
+    """Command ``act``: what each case of the suite asks of a worker. ``started`` hears of each run as it begins."""
+    case = cmd.input.get("case")
+    started("command", cmd.message_id, case, cmd.retries)
+    if case == "echo":
+        return Success({"echo": cmd.input.get("value")})
+    if case == "decline":
+        return Failed("DECLINED", "declined by the conformance worker")
+    if case == "crash":
+        raise RuntimeError("boom")
+    if case == "crash-once":
+        if cmd.retries == 0:
+            raise RuntimeError("boom")
+        return Success({"recovered": True})
+    if case == "sleep":
+        time.sleep(int(cmd.input.get("ms", 0)) / 1000)
+        return Success({"slept": cmd.input.get("ms")})
+    if case == "big":
+        return Success({"blob": "x" * int(cmd.input.get("bytes", 0))})
+    return Failed("UNKNOWN_CASE", f"no case {case!r}")
+
+
+def heard(event: Event, started=log_start):
+    """Subscription ``heard``: fails on case ``crash``, takes anything else."""
+    case = event.body.get("case") or "echo"
+    started("event", event.message_id, case, event.retries)
+    if case == "crash":
+        raise RuntimeError("boom")
+
+
 def build() -> Worker:
     worker = Worker.from_environment(**overrides())
-
-    @worker.command("act")
-    def act(cmd: Command):
-        case = cmd.input.get("case")
-        log_start("command", cmd.message_id, case, cmd.retries)
-        if case == "echo":
-            return Success({"echo": cmd.input.get("value")})
-        if case == "decline":
-            return Failed("DECLINED", "declined by the conformance worker")
-        if case == "crash":
-            raise RuntimeError("boom")
-        if case == "crash-once":
-            if cmd.retries == 0:
-                raise RuntimeError("boom")
-            return Success({"recovered": True})
-        if case == "sleep":
-            time.sleep(int(cmd.input.get("ms", 0)) / 1000)
-            return Success({"slept": cmd.input.get("ms")})
-        if case == "big":
-            return Success({"blob": "x" * int(cmd.input.get("bytes", 0))})
-        return Failed("UNKNOWN_CASE", f"no case {case!r}")
-
-    @worker.subscription("heard")
-    def heard(event: Event):
-        case = event.body.get("case") or "echo"
-        log_start("event", event.message_id, case, event.retries)
-        if case == "crash":
-            raise RuntimeError("boom")
-
+    worker.command("act")(act)
+    worker.subscription("heard")(heard)
     return worker
 
 

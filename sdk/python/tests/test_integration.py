@@ -10,10 +10,13 @@ import unittest
 import urllib.request
 import uuid
 
-from baton_worker import Command, Credentials, Event, Failed, Settings, Staircase, Success, Worker
+from baton_worker import Command, Credentials, Event, Settings, Staircase, Worker
 from baton_worker.routing import event_message_id
 
 from . import broker
+from .conformance_worker import conformance_worker
+
+CASES = {"echo", "decline", "crash", "crash-once", "sleep", "big"}
 
 SERVICE = "pyit"
 CONNECTION = "pyit-worker-under-test"
@@ -54,36 +57,28 @@ class WorkerIntegrationTest(unittest.TestCase):
         cls.runs_lock = threading.Lock()
         cls.worker = Worker(cls.settings, credentials=lambda: Credentials(cls.vhost.uri))
 
+        def started(kind, message_id, case, retries):
+            with cls.runs_lock:
+                cls.runs.append((kind, message_id, case, retries))
+
+        # The conformance worker's handlers (one table of cases), each run recorded here.
         @cls.worker.command("act")
         def act(cmd: Command):
-            case = cmd.input["case"]
-            with cls.runs_lock:
-                cls.runs.append(("command", cmd.message_id, case, cmd.retries))
-            if case == "echo":
-                return Success({"echo": cmd.input.get("value")})
-            if case == "decline":
-                return Failed("DECLINED", "declined by the test")
-            if case == "crash":
-                raise RuntimeError("boom")
-            if case == "crash-once":
-                if cmd.retries == 0:
-                    raise RuntimeError("boom")
-                return Success({"recovered": True})
-            if case == "sleep":
-                time.sleep(cmd.input["ms"] / 1000)
+            if cmd.input["case"] not in CASES:
+                raise AssertionError(cmd.input["case"])
+            result = conformance_worker.act(cmd, started)
+            if cmd.input["case"] == "sleep":
                 cls.asked_to_stop[cmd.message_id] = cmd.stop_requested.is_set()
-                return Success({"slept": cmd.input["ms"]})
-            if case == "big":
-                return Success({"blob": "x" * cmd.input["bytes"]})
-            raise AssertionError(case)
+            return result
 
         @cls.worker.subscription("heard")
         def heard(event: Event):
-            case = event.body.get("case") or "echo"
+            conformance_worker.heard(event, lambda kind, message_id, case, retries: started_event(
+                kind, message_id, case, retries, event.routing_key))
+
+        def started_event(kind, message_id, case, retries, routing_key):
             with cls.runs_lock:
-                cls.runs.append(("event", event.message_id, case, event.retries, event.routing_key))
-            if case == "crash":
-                raise RuntimeError("boom")
+                cls.runs.append((kind, message_id, case, retries, routing_key))
 
         cls.worker.start()
         cls.events = []
@@ -150,7 +145,7 @@ class WorkerIntegrationTest(unittest.TestCase):
         sent = self.tagged({"case": "decline"})
         key, _, body = eventually(lambda: self.events_for(sent.message_id), what="failed event")[0]
         self.assertEqual(key, "order.act.failed")
-        self.assertEqual((body["errorCode"], body["reason"]), ("DECLINED", "declined by the test"))
+        self.assertEqual((body["errorCode"], body["reason"]), ("DECLINED", "declined by the conformance worker"))
         self.assertEqual(len(self.runs_of(sent.message_id)), 1)
 
     def test_staircase_ends_in_the_parking_lot_with_an_error_event(self):
