@@ -159,7 +159,8 @@ public final class BatonRuntime implements AutoCloseable {
     Refusals refusals = new Refusals(() -> service[0]);
     started.add(refusals);
     OutboxRelay relay = new OutboxRelay(database, outbox, publisherConnection, metrics, settings.outboxBatchSize(),
-        settings.outboxPollInterval(), refusals, brokerLimit, new PublishTracing(tracing.openTelemetry()));
+        settings.outboxPollInterval(), refusals, brokerLimit, new PublishTracing(tracing.openTelemetry()),
+        settings.outboxFastPath());
     relay.start();
     started.add(relay);
     metrics.brokerBlocked(relay::brokerBlocked);

@@ -58,6 +58,8 @@ import java.util.Map;
  *     API server's own, as {@code kubectl create token} gives without {@code --audience}
  * @param trustedProxy whether the runtime stands behind a proxy it trusts to write {@code X-Forwarded-For}: the
  *     audit then records that header's first hop as the source address instead of the proxy's
+ * @param outboxFastPath whether a committing thread publishes its own commands when the relay is free
+ *     ({@code BATON_OUTBOX_FAST_PATH}, on by default); off, the relay's thread publishes every command
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -95,7 +97,8 @@ public record RuntimeSettings(
     long maxCommandBytes,
     AuthMode auth,
     List<String> authAudiences,
-    boolean trustedProxy) {
+    boolean trustedProxy,
+    boolean outboxFastPath) {
 
   public RuntimeSettings {
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -131,7 +134,7 @@ public record RuntimeSettings(
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 2, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
         Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null,
-        StateMachine.DEFAULT_MAX_COMMAND_BYTES, AuthMode.TOKEN, List.of(), false);
+        StateMachine.DEFAULT_MAX_COMMAND_BYTES, AuthMode.TOKEN, List.of(), false, true);
   }
 
   /**
@@ -183,6 +186,7 @@ public record RuntimeSettings(
         .auth(auth(r))
         .authAudiences(r.list("BATON_AUTH_AUDIENCES", d.authAudiences))
         .trustedProxy(r.bool("BATON_HTTP_TRUSTED_PROXY", d.trustedProxy))
+        .outboxFastPath(r.bool("BATON_OUTBOX_FAST_PATH", d.outboxFastPath))
         .build();
   }
 
@@ -228,7 +232,7 @@ public record RuntimeSettings(
         + ", namespaces=" + (namespaces.isEmpty() ? "all" : namespaces) + ", requireReady=" + requireReady
         + ", auth=" + auth.wire() + (auth == AuthMode.TOKEN ? ", apiToken="
         + (apiToken == null ? "none (API open)" : "(set)") + ", apiReadToken=" + (apiReadToken == null ? "none" : "(set)")
-        : "") + (authAudiences.isEmpty() ? "" : ", authAudiences=" + authAudiences) + (trustedProxy ? ", trustedProxy=true" : "") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
+        : "") + (authAudiences.isEmpty() ? "" : ", authAudiences=" + authAudiences) + (trustedProxy ? ", trustedProxy=true" : "") + (outboxFastPath ? "" : ", outboxFastPath=false") + ", amqpCaFile=" + (amqpCaFile == null ? "default" : amqpCaFile)
         + (amqpAddresses.isEmpty() ? "" : ", amqpAddresses=" + amqpAddresses)
         + ", managementUrl=" + (managementUrl == null ? "none" : managementUrl.replaceFirst("//[^/@]*@", "//"))
         + "]";
@@ -278,6 +282,7 @@ public record RuntimeSettings(
     private AuthMode auth;
     private List<String> authAudiences;
     private boolean trustedProxy;
+    private boolean outboxFastPath;
 
     private Builder(RuntimeSettings s) {
       databaseUrl = s.databaseUrl;
@@ -316,6 +321,7 @@ public record RuntimeSettings(
       auth = s.auth;
       authAudiences = s.authAudiences;
       trustedProxy = s.trustedProxy;
+      outboxFastPath = s.outboxFastPath;
     }
 
     public Builder databaseUrl(String v) {
@@ -487,6 +493,11 @@ public record RuntimeSettings(
       return this;
     }
 
+    public Builder outboxFastPath(boolean v) {
+      outboxFastPath = v;
+      return this;
+    }
+
     public Builder trustedProxy(boolean v) {
       trustedProxy = v;
       return this;
@@ -498,7 +509,7 @@ public record RuntimeSettings(
           eventBatchSize, outboxBatchSize, outboxPollInterval, timeoutPollInterval, timeoutBatchSize,
           retentionInterval, metricsRefreshInterval, consumerRetryInterval, databasePoolSize, maxRequestBytes, apiToken,
           apiReadToken, amqpCaFile, amqpAddresses, managementUrl, managementUsername, managementPassword, traceUrl,
-          maxCommandBytes, auth, authAudiences, trustedProxy);
+          maxCommandBytes, auth, authAudiences, trustedProxy, outboxFastPath);
     }
   }
 }

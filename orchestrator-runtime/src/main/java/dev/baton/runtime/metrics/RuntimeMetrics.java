@@ -291,6 +291,13 @@ public final class RuntimeMetrics {
         .description("Commands published and confirmed by the broker").register(registry)).increment(count);
   }
 
+  /** Of those, the commands their committing thread published itself (the relay's fast path). */
+  public void outboxPublishedAtCommit(int count) {
+    counters.computeIfAbsent("baton.outbox.published.at.commit", k -> Counter.builder(k)
+        .description("Commands published by the thread that committed them, without waiting for the relay's")
+        .register(registry)).increment(count);
+  }
+
   public void outboxUnroutable(String exchange, int count) {
     counters.computeIfAbsent("baton.outbox.unroutable\u0000" + exchange, k -> Counter.builder("baton.outbox.unroutable")
         .description("Commands the broker could not route (kept and retried later)")

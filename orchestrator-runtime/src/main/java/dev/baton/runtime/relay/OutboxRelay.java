@@ -47,13 +47,15 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the outbox (docs/design.md#runtime-semantics, "no lost commands"), apart from the step loop. The commits
  * that wrote commands hand them over ({@link #committed}): the relay claims their rows by id and publishes the
- * messages it was handed, without searching the outbox or reading them back. It also searches the outbox, oldest
+ * messages it was handed, without searching the outbox or reading them back; when the relay is free, the committing
+ * thread does that itself ({@link #publishAtCommit}). It also searches the outbox, oldest
  * first: on its periodic poll (rows of other replicas, rows set aside whose time has come, rows of commits it was not
  * handed, or more than it keeps in hand: {@value #MAX_HANDED}), at its start and after a failure; it asks the database
  * only when a search may find rows ({@link ClaimGate}). Searching in id order walks every index entry of the rows
@@ -137,6 +139,12 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   /** How many commands the last {@link #claimHanded} took from the hand (the relay's thread only). */
   private int handedTaken;
   private final Thread thread;
+  /**
+   * Held by whoever claims, publishes or settles batches: the relay's thread for each round, or a committing thread
+   * publishing its own commands ({@link #publishAtCommit}); {@link #inFlight} is only touched under it.
+   */
+  private final ReentrantLock rounds = new ReentrantLock();
+  private final boolean fastPath;
   private volatile boolean running = true;
   private final CommandRefusals refusals;
   private final BrokerMessageLimit limit;
@@ -173,17 +181,20 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
-        new BrokerMessageLimit(), PublishTracing.NONE);
+        new BrokerMessageLimit(), PublishTracing.NONE, true);
   }
 
   /**
    * @param refusals told after a commit that marked commands refused
    * @param limit where the broker's {@code max_message_size} is remembered once a refusal names it
    * @param tracing the span of each message sent
+   * @param fastPath whether a committing thread publishes its own commands when the relay is free
+   *     ({@link #publishAtCommit}); off, every commit hands them over to the relay's thread
    */
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval, CommandRefusals refusals, BrokerMessageLimit limit,
-      PublishTracing tracing) {
+      PublishTracing tracing, boolean fastPath) {
+    this.fastPath = fastPath;
     this.database = database;
     this.store = store;
     this.connection = connection;
@@ -222,6 +233,9 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     if (commands.isEmpty()) {
       return;
     }
+    if (fastPath && publishAtCommit(commands)) {
+      return;
+    }
     if (handedCount.get() + commands.size() > MAX_HANDED) {
       commandsWritten(); // the search finds them
       return;
@@ -239,6 +253,64 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   public void commandsWritten() {
     gate.written();
     wakeUp();
+  }
+
+  /**
+   * The fast path (docs/design.md#runtime-semantics, "no lost commands"): when the relay's thread is not in a round,
+   * nothing handed over waits before these commands, fewer than {@value #DEPTH} batches are in flight and none failed,
+   * the committing thread claims its own commands by id and publishes them itself, as a batch the relay's thread then
+   * finishes like its own (confirms awaited, rows deleted, committed in order). It spares each command the wait for the
+   * relay's thread to wake and take it from the hand: at light load most of the time between a commit and its
+   * publish. Under load the relay is busy or its batches are in flight, and the commits hand over as before, so that
+   * its batches stay large. The claim by id is the relay's own, so a cancel still waits for a command being published
+   * and withdraws one that is not, and a row a pause or a limit holds is left to the relay.
+   *
+   * @return whether it took care of the commands (published, set aside, or already gone); false: hand them over
+   */
+  private boolean publishAtCommit(List<QueuedCommand> commands) {
+    if (handedCount.get() > 0 || !running || brokerBlocked() || !rounds.tryLock()) {
+      return false;
+    }
+    Batch b = null;
+    try {
+      // Looked at again under the lock: the relay may have stopped meanwhile (nothing would finish the batch).
+      if (!running || handedCount.get() > 0 || inFlight.size() >= DEPTH || anyFailure() || brokerBlocked()) {
+        return false;
+      }
+      long now = System.currentTimeMillis();
+      List<Handed> taken = new ArrayList<>(commands.size());
+      for (QueuedCommand command : commands) {
+        taken.add(new Handed(command, now));
+        limited.handedOver(command.message()); // a limited command's row is not claimed here but apart, at once
+      }
+      b = new Batch(database.dataSource().getConnection());
+      List<OutboxRow> rows = claimByIds(b.connection, taken, b.held);
+      b.claimed = rows.size();
+      if (rows.size() < commands.size()) {
+        wakeUp(); // some are limited (or held, or gone): the relay's thread sees to those
+      }
+      if (rows.isEmpty()) {
+        b.rollback(); // withdrawn already, or held by a pause or a limit: nothing to publish here
+        return true;
+      }
+      b.generation = publisher.generation();
+      publishInto(b, rows);
+      metrics.outboxPublishedAtCommit(b.entries.size());
+      if (b.entries.isEmpty()) {
+        commit(b); // everything was set aside: nothing to wait for
+      } else {
+        inFlight.addLast(b); // its last confirm wakes the relay's thread, which finishes it
+      }
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      if (b != null) {
+        b.rollback(); // the rows are free again: handed over, the relay claims them (what was sent goes again)
+      }
+      LOG.debug("Publishing at commit failed, the relay takes the commands over: {}", e.toString());
+      return false;
+    } finally {
+      rounds.unlock();
+    }
   }
 
   /** A command handed over, and when its transaction committed. */
@@ -276,39 +348,18 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     long backoff = 0;
     while (running) {
       try {
-        // A batch with a failure is finished below instead: its culprit is looked for first.
-        if (!inFlight.isEmpty() && (brokerBlocked() || heldTooLong(inFlight.peekFirst()) && !anyFailure())) {
-          letGoOfAll(); // never hold row locks across a blocked publish: timers and cancels would wait for them
-          continue;
-        }
-        settleDetached();
-        boolean more = fill();
-        if (inFlight.size() >= DEPTH && handedCount.get() > 0 && !anyFailure() && !brokerBlocked()) {
-          more |= extendNewest();
-        }
-        Batch oldest = inFlight.peekFirst();
-        if (oldest != null && (oldest.answered() || anyFailure())) {
-          if (!finish(inFlight.removeFirst(), true)) {
-            throw new IOException("the broker did not answer for every command (see above)");
-          }
-          backoff = 0;
-          continue; // refill at once: finished batches make room
+        long waitMs;
+        rounds.lock();
+        try {
+          waitMs = round();
+        } finally {
+          rounds.unlock();
         }
         backoff = 0;
-        if (more) {
-          continue;
+        if (waitMs > 0) {
+          wakeups.tryAcquire(waitMs, TimeUnit.MILLISECONDS);
+          wakeups.drainPermits();
         }
-        // Until a batch's confirms are in or new commands are handed over or written, whichever comes first:
-        // commands committed meanwhile are published at once, not after the batches before them are settled. A
-        // batch in flight is looked at again when it has held its rows for long enough.
-        // A limited command due soon shortens the wait, unless nothing could be claimed anyway (confirms wake it).
-        boolean canClaim = !brokerBlocked() && inFlight.size() < DEPTH && !anyFailure();
-        long waitMs = Math.max(1, canClaim ? limited.millisUntilDue(pollInterval.toMillis()) : pollInterval.toMillis());
-        if (oldest != null) {
-          waitMs = Math.max(1, Math.min(waitMs, HOLD_AT_MOST.toMillis() - oldest.heldMillis()));
-        }
-        wakeups.tryAcquire(waitMs, TimeUnit.MILLISECONDS);
-        wakeups.drainPermits();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
@@ -319,6 +370,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           LOG.error("Outbox relay round failed on an Error; the relay goes on", e);
         }
         gate.failed(); // the next search finds everything, the commands in hand included
+        rounds.lock();
         try {
           dropHanded();
           settleAll();
@@ -326,6 +378,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
           // The recovery itself may fail (an Error thrown again): the rows stay in the outbox, found by the next
           // search; the thread must not end here either.
           LOG.error("Outbox relay could not settle its batches after a failed round; they are sent again", again);
+        } finally {
+          rounds.unlock();
         }
         backoff = Math.min(Math.max(backoff * 2, 200), 5_000);
         LOG.warn("Outbox relay round failed, the commands not confirmed stay in the outbox and are sent again in {} "
@@ -339,7 +393,51 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
         }
       }
     }
-    settleAll();
+    rounds.lock();
+    try {
+      settleAll();
+    } finally {
+      rounds.unlock();
+    }
+  }
+
+  /**
+   * One round, under {@link #rounds}: lets go of rows held too long, claims and publishes, finishes the oldest batch
+   * once answered.
+   *
+   * @return how long to wait for a wake-up before the next round; 0: at once
+   */
+  private long round() throws SQLException, IOException, InterruptedException {
+    // A batch with a failure is finished below instead: its culprit is looked for first.
+    if (!inFlight.isEmpty() && (brokerBlocked() || heldTooLong(inFlight.peekFirst()) && !anyFailure())) {
+      letGoOfAll(); // never hold row locks across a blocked publish: timers and cancels would wait for them
+      return 0;
+    }
+    settleDetached();
+    boolean more = fill();
+    if (inFlight.size() >= DEPTH && handedCount.get() > 0 && !anyFailure() && !brokerBlocked()) {
+      more |= extendNewest();
+    }
+    Batch oldest = inFlight.peekFirst();
+    if (oldest != null && (oldest.answered() || anyFailure())) {
+      if (!finish(inFlight.removeFirst(), true)) {
+        throw new IOException("the broker did not answer for every command (see above)");
+      }
+      return 0; // refill at once: finished batches make room
+    }
+    if (more) {
+      return 0;
+    }
+    // Until a batch's confirms are in or new commands are handed over or written, whichever comes first:
+    // commands committed meanwhile are published at once, not after the batches before them are settled. A
+    // batch in flight is looked at again when it has held its rows for long enough.
+    // A limited command due soon shortens the wait, unless nothing could be claimed anyway (confirms wake it).
+    boolean canClaim = !brokerBlocked() && inFlight.size() < DEPTH && !anyFailure();
+    long waitMs = Math.max(1, canClaim ? limited.millisUntilDue(pollInterval.toMillis()) : pollInterval.toMillis());
+    if (oldest != null) {
+      waitMs = Math.max(1, Math.min(waitMs, HOLD_AT_MOST.toMillis() - oldest.heldMillis()));
+    }
+    return waitMs;
   }
 
   /**
@@ -546,6 +644,15 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
       taken.add(h);
     }
     handedTaken = taken.size();
+    return claimByIds(c, taken, held);
+  }
+
+  /**
+   * Locks those of the commands that are still there, due and free to claim, in the transaction of {@code c}, and
+   * adds them to {@code held}; the rows in their order. Those it holds already are left out.
+   */
+  private List<OutboxRow> claimByIds(java.sql.Connection c, List<Handed> taken, java.util.Set<Long> held)
+      throws SQLException {
     taken.removeIf(t -> held.contains(t.command().outboxId()));
     if (taken.isEmpty()) {
       return List.of();

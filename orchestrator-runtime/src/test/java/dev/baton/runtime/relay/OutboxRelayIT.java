@@ -59,6 +59,7 @@ class OutboxRelayIT {
   /** How many times the relay handed refusals to the engine side. */
   final java.util.concurrent.atomic.AtomicInteger handedOver = new java.util.concurrent.atomic.AtomicInteger();
   final BrokerMessageLimit limit = new BrokerMessageLimit();
+  final RuntimeMetrics metrics = new RuntimeMetrics();
 
   @BeforeAll
   static void infrastructure() throws Exception {
@@ -110,20 +111,20 @@ class OutboxRelayIT {
     }
   }
 
-  private void startRelay() throws Exception {
+  void startRelay() throws Exception {
     startRelay(Duration.ofMillis(200));
   }
 
-  private void startRelay(Duration poll) throws Exception {
+  void startRelay(Duration poll) throws Exception {
     startRelay(poll, null);
   }
 
   /** With a proxy: the relay's broker connection goes through it. */
-  private void startRelay(Duration poll, TcpProxy proxy) throws Exception {
+  void startRelay(Duration poll, TcpProxy proxy) throws Exception {
     startRelay(poll, proxy, new OutboxStore());
   }
 
-  private void startRelay(Duration poll, TcpProxy proxy, OutboxStore store) throws Exception {
+  void startRelay(Duration poll, TcpProxy proxy, OutboxStore store) throws Exception {
     ConnectionFactory f = vhost.connectionFactory();
     if (proxy != null) {
       f.setHost("127.0.0.1");
@@ -131,9 +132,17 @@ class OutboxRelayIT {
     }
     f.setNetworkRecoveryInterval(500);
     publisherConnection = f.newConnection("relay-it-publisher");
-    relay = new OutboxRelay(database, store, publisherConnection, new RuntimeMetrics(), 200, poll,
-        handedOver::incrementAndGet, limit, dev.baton.runtime.tracing.PublishTracing.NONE);
+    relay = new OutboxRelay(database, store, publisherConnection, metrics, 200, poll,
+        handedOver::incrementAndGet, limit, dev.baton.runtime.tracing.PublishTracing.NONE, publishAtCommit());
     relay.start();
+  }
+
+  /**
+   * Whether the committing thread may publish its own commands (the fast path): off here, so that every command goes
+   * through the relay's hand; {@link OutboxRelayAtCommitIT} runs every case again with it on.
+   */
+  boolean publishAtCommit() {
+    return false;
   }
 
   /** Fails on the code before: an Error in a round ended the relay's thread, and no command was published again. */
@@ -158,7 +167,7 @@ class OutboxRelayIT {
    * The relay, with no poll during the test, publishing through a proxy the test can hold the broker's answers in;
    * returns once the canary row its first search found is confirmed, with the canary's message id.
    */
-  private String startRelayBehindProxy() throws Exception {
+  String startRelayBehindProxy() throws Exception {
     String canary = insert(Names.commandExchange(SERVICE), new byte[] {'{', '}'});
     ConnectionFactory direct = vhost.connectionFactory();
     proxy = TcpProxy.start(direct.getHost(), direct.getPort());
@@ -256,7 +265,7 @@ class OutboxRelayIT {
    * Hands over {@code n} commands one at a time, each once the one before it reached the queue (with the broker's
    * answers held back: none is confirmed); returns their message ids.
    */
-  private List<String> handOverOneAtATime(int n) throws Exception {
+  List<String> handOverOneAtATime(int n) throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       QueuedCommand q = queued(Names.commandExchange(SERVICE));
@@ -270,7 +279,7 @@ class OutboxRelayIT {
   }
 
   /** A row inserted as a transaction of the runtime queues a command, with the message it holds. */
-  private QueuedCommand queued(String exchange) throws Exception {
+  QueuedCommand queued(String exchange) throws Exception {
     UUID id = UUID.randomUUID();
     OutboxMessage m = new OutboxMessage(id, exchange, Names.commandRoutingKey(SERVICE, "pay"), "instance-" + id,
         "{\"baton-step\":\"s\"}", new byte[] {'{', '}'});
@@ -349,7 +358,7 @@ class OutboxRelayIT {
    * have reached the queue before it and are sent once more (same message id: at least once, workers dedupe);
    * confirmed ones never are.
    */
-  private void assertRefusedWhileTheOthersFlowInOrder(String bad, List<String> expected, Duration within,
+  void assertRefusedWhileTheOthersFlowInOrder(String bad, List<String> expected, Duration within,
       String... error) throws Exception {
     await().atMost(within).until(() -> new LinkedHashSet<>(received).size() >= expected.size() && outboxRows() == 1
         && refusedAttempts(bad) > 0 && handedOver.get() > 0);
@@ -381,7 +390,7 @@ class OutboxRelayIT {
     }
   }
 
-  private String insert(String exchange, byte[] body) throws Exception {
+  String insert(String exchange, byte[] body) throws Exception {
     String id = UUID.randomUUID().toString();
     try (java.sql.Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
         "INSERT INTO outbox (message_id, exchange, routing_key, correlation_id, headers, body)"
@@ -396,7 +405,7 @@ class OutboxRelayIT {
     return id;
   }
 
-  private long outboxRows() throws Exception {
+  long outboxRows() throws Exception {
     try (java.sql.Connection c = postgres.connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM outbox")) {
       rs.next();
