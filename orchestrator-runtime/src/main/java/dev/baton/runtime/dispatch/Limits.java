@@ -101,8 +101,11 @@ public final class Limits implements Runnable {
         recorded = database.inTransaction(store::all); // as recorded: another replica may have put a value too
       }
       relay.accept(recorded);
+      // Counted once per look: the gauges, and whether any step waits for capacity to be parked.
+      List<LimitStore.Waiting> waiting = recorded.isEmpty() ? List.of() : database.inTransaction(store::waiting);
       if (!recorded.isEmpty()) {
-        database.inTransaction(store::park); // waiting for capacity is not the steps' time
+        boolean anyWaiting = waiting.stream().anyMatch(w -> w.waiting() > 0);
+        database.inTransaction(c -> store.park(c, anyWaiting)); // waiting for capacity is not the steps' time
         if (looks++ % FREE_EVERY == 0) {
           // A step that ends gives its slot back as it ends; this takes the slots of commands that ended otherwise
           // (the claim that finds its capacity used up does too), off the relay's path. It reads every slot.
@@ -111,7 +114,7 @@ public final class Limits implements Runnable {
           }
         }
       }
-      metrics.commandCapacity(recorded.isEmpty() ? List.of() : database.inTransaction(store::waiting));
+      metrics.commandCapacity(waiting);
     } catch (SQLException e) {
       LOG.warn("Following the commands' limits failed, trying again at the next look: {}", e.toString());
     }

@@ -84,9 +84,6 @@ public final class LimitStore {
   /** The slots a limit's commands hold: the capacity used (a step that ends gives its slot back at once). */
   private static final String USED = "(SELECT count(*) FROM command_slot f WHERE f.exchange = l.exchange"
       + " AND f.routing_key = l.routing_key)";
-  /** Whether some limit's capacity is used up: only then do rows wait for capacity (see {@link #PARK}). */
-  private static final String ANY_USED_UP = "SELECT EXISTS (SELECT 1 FROM command_limit l WHERE " + USED
-      + " >= l.max_in_flight)";
   /**
    * The steps whose commands have waited for capacity for a second or more: their timers are parked, as a pause parks
    * them, until their command is claimed (a wait for capacity is not the step's time). Only the commands whose
@@ -249,15 +246,15 @@ public final class LimitStore {
     }
   }
 
-  /** Parks the timers of the steps whose commands wait for capacity; how many. */
-  public int park(Connection c) throws SQLException {
+  /**
+   * Parks the timers of the steps whose commands wait for capacity; how many.
+   *
+   * @param anyWaiting whether {@link #waiting} found rows waiting for capacity: only then are there steps to park (the
+   *     statement is not run otherwise, as the planner cannot see that the limits it joins are none)
+   */
+  public int park(Connection c, boolean anyWaiting) throws SQLException {
     int parked = 0;
-    boolean usedUp;
-    try (PreparedStatement ps = c.prepareStatement(ANY_USED_UP); ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      usedUp = rs.getBoolean(1);
-    }
-    if (usedUp) { // a statement apart: the planner cannot see that the limits it joins are none
+    if (anyWaiting) {
       try (PreparedStatement ps = c.prepareStatement(PARK)) {
         parked = ps.executeUpdate();
       }
