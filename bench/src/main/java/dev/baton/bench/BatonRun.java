@@ -19,9 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,14 +51,11 @@ final class BatonRun implements AutoCloseable {
 
   private final Stack stack;
   private final BenchConfig config;
-  /** A keep-alive connection per load-generator thread, each used by its thread only. */
-  private volatile ThreadLocal<KeepAliveClient> http = new ThreadLocal<>();
-  private final List<KeepAliveClient> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final AtomicLong failures = new AtomicLong();
-  private final AtomicLong keys = new AtomicLong();
-  private final String keyPrefix = "b-" + Long.toHexString(System.nanoTime()) + "-";
-  private URI startUri;
-  private URI batchUri;
+  /** The load generator of the runtime started last (its connections go with it). */
+  private LoadGenerator load;
+  /** Start requests that failed, over every runtime started. */
+  private long failuresBefore;
+  private String batchPath;
   /** When set, the preload and the drain are each recorded with JFR (two files) and summarised. */
   java.nio.file.Path jfr;
   final List<String> profiles = new ArrayList<>();
@@ -77,10 +72,10 @@ final class BatonRun implements AutoCloseable {
 
   void startRuntime(dev.baton.runtime.app.RuntimeSettings settings) throws InterruptedException {
     close(); // connections to a runtime started before
-    http = new ThreadLocal<>();
     stack.startRuntime(settings);
-    startUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.instances(Stack.NS, Stack.WORKFLOW));
-    batchUri = URI.create("http://127.0.0.1:" + stack.runtime.httpPort() + ApiPaths.batch(Stack.NS, Stack.WORKFLOW));
+    load = new LoadGenerator(URI.create("http://127.0.0.1:" + stack.runtime.httpPort()
+        + ApiPaths.instances(Stack.NS, Stack.WORKFLOW)), config);
+    batchPath = ApiPaths.batch(Stack.NS, Stack.WORKFLOW);
     stack.awaitConsuming(Duration.ofSeconds(30));
     try {
       stack.awaitLimits(Duration.ofSeconds(30));
@@ -125,64 +120,36 @@ final class BatonRun implements AutoCloseable {
 
   /** One start through the HTTP API; true when the runtime created the instance. */
   boolean start() {
-    long n = keys.incrementAndGet();
-    String body = "{\"businessKey\":\"" + keyPrefix + n + "\",\"input\":" + config.input(n) + "}";
-    try {
-      KeepAliveClient.Response r = client().post(startUri.getRawPath(), body);
-      if (r.status() == 201) {
-        return true;
-      }
-      if (failures.incrementAndGet() <= 3) {
-        LOG.warn("start answered {}: {}", r.status(), r.body());
-      }
-    } catch (Exception e) {
-      if (failures.incrementAndGet() <= 3) {
-        LOG.warn("start failed: {}", e.toString());
-      }
-    }
-    return false;
+    return load.start();
   }
 
   /** One request to the batch endpoint with {@code size} new business keys; how many it created. */
   int startBatch(int size) {
     StringBuilder body = new StringBuilder("{\"instances\":[");
     for (int i = 0; i < size; i++) {
-      long n = keys.incrementAndGet();
-      body.append(i == 0 ? "" : ",").append("{\"businessKey\":\"").append(keyPrefix).append(n)
-          .append("\",\"input\":").append(config.input(n)).append('}');
+      body.append(i == 0 ? "" : ",").append(load.startRequest());
     }
     body.append("]}");
+    String answer = load.post(batchPath, body.toString(), 200);
+    if (answer == null) {
+      return 0;
+    }
     try {
-      KeepAliveClient.Response r = client().post(batchUri.getRawPath(), body.toString());
-      if (r.status() == 200) {
-        return (int) Json.MAPPER.readValue(r.body(), BatchStartResponse.class).results().stream()
-            .filter(BatchStartResponse.Result::created).count();
-      }
-      failures.addAndGet(size);
-      LOG.warn("batch start answered {}: {}", r.status(), r.body().substring(0, Math.min(300, r.body().length())));
-    } catch (Exception e) {
-      failures.addAndGet(size);
-      LOG.warn("batch start failed: {}", e.toString());
+      return (int) Json.MAPPER.readValue(answer, BatchStartResponse.class).results().stream()
+          .filter(BatchStartResponse.Result::created).count();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("the batch endpoint's answer: " + e, e);
     }
-    return 0;
-  }
-
-  private KeepAliveClient client() {
-    ThreadLocal<KeepAliveClient> mine = http;
-    KeepAliveClient c = mine.get();
-    if (c == null) {
-      c = new KeepAliveClient(startUri, 60_000);
-      mine.set(c);
-      clients.add(c);
-    }
-    return c;
   }
 
   /** Closes the load generator's connections. */
   @Override
   public void close() {
-    clients.forEach(KeepAliveClient::close);
-    clients.clear();
+    if (load != null) {
+      failuresBefore += load.failures();
+      load.close();
+      load = null;
+    }
   }
 
   /**
@@ -223,8 +190,9 @@ final class BatonRun implements AutoCloseable {
     return new BatchStarts((int) created.get(), size, clients, seconds, created.get() / seconds, usage);
   }
 
+  /** Start requests that failed or were refused (a batch request counts once). */
   long failures() {
-    return failures.get();
+    return failuresBefore + (load == null ? 0 : load.failures());
   }
 
   /**
@@ -292,12 +260,12 @@ final class BatonRun implements AutoCloseable {
     double baseline = stack.eventsApplied();
     Window w;
     long started;
-    try (Loop loop = new Loop(inFlight)) {
+    try (ClosedLoop loop = closedLoop(inFlight)) {
       Profiler profile = jfr == null ? null
           : Profiler.start(jfr.resolveSibling(jfr.getFileName() + ".sustained.jfr"));
-      w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, loop.started::get);
+      w = Window.measure(warmupSeconds, seconds, stack::eventsApplied, loop::started);
       loop.close();
-      started = loop.started.get();
+      started = loop.started();
       if (profile != null) {
         profiles.add("sustained (closed loop, starts included): " + profile.stopAndSummarize(25));
       }
@@ -339,7 +307,7 @@ final class BatonRun implements AutoCloseable {
     long started;
     double lastJitCores = Double.NaN;
     stack.startWorkers();
-    try (Loop loop = new Loop(config.inFlight())) {
+    try (ClosedLoop loop = closedLoop(config.inFlight())) {
       while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(maxSeconds)) {
         double jit0 = Resources.compilerSeconds();
         long w0 = System.nanoTime();
@@ -350,7 +318,7 @@ final class BatonRun implements AutoCloseable {
         }
       }
       loop.close();
-      started = loop.started.get();
+      started = loop.started();
     }
     awaitApplied(baseline + (double) started * config.steps(), Duration.ofMinutes(5));
     stack.stopWorkers(); // as the warm-up leaves them
@@ -366,83 +334,20 @@ final class BatonRun implements AutoCloseable {
   static final int SETTLE_WINDOW_SECONDS = 5;
   static final double SETTLED_JIT_CORES = 0.05;
 
-  /**
-   * A closed loop running until closed: {@code inFlight} instances kept running, each finished one (by the runtime's
-   * applied-events counter) replaced by a new HTTP start from one of {@link BenchConfig#httpClients} threads.
-   */
-  private final class Loop implements AutoCloseable {
-    final AtomicLong started = new AtomicLong();
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final ClosedLoop places;
-    private final ExecutorService pool = Executors.newFixedThreadPool(config.httpClients());
-
-    Loop(int inFlight) {
-      double baseline = stack.eventsApplied();
-      int steps = config.steps();
-      places = new ClosedLoop(inFlight, () -> (stack.eventsApplied() - baseline) / steps);
-      for (int i = 0; i < config.httpClients(); i++) {
-        pool.submit(() -> {
-          while (!stop.get()) {
-            if (places.take()) {
-              started.incrementAndGet();
-              start();
-            }
-          }
-          return null;
-        });
-      }
-    }
-
-    /** Stops starting; returns once every start under way has been answered. */
-    @Override
-    public void close() throws InterruptedException {
-      if (stop.getAndSet(true)) {
-        return;
-      }
-      places.close();
-      pool.shutdown();
-      pool.awaitTermination(1, TimeUnit.MINUTES);
-    }
+  /** {@code inFlight} instances kept running, each finished one (by the runtime's applied-events counter) replaced. */
+  private ClosedLoop closedLoop(int inFlight) {
+    double baseline = stack.eventsApplied();
+    int steps = config.steps();
+    return load.closedLoop(inFlight, () -> (stack.eventsApplied() - baseline) / steps);
   }
 
   /** Starts instances at {@code rate} per second for {@code seconds}, then waits for them to finish. */
   FixedRate fixedRate(double rate, int seconds) throws Exception {
     double baseline = stack.eventsApplied();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(config.httpClients(), 16));
-    AtomicLong started = new AtomicLong();
-    AtomicLong maxLagNanos = new AtomicLong();
     stack.commandsSeen = new java.util.concurrent.ConcurrentHashMap<>();
     Map<String, Hops.Delta> timers0 = Hops.read(stack.runtime.metrics().registry());
-    Instant from = Instant.now();
-    Resources resources = Resources.start();
-    long t0 = System.nanoTime();
-    long period = (long) (1e9 / rate);
-    long end = t0 + seconds * 1_000_000_000L;
-    double applied0 = stack.eventsApplied();
-    for (long k = 0; ; k++) {
-      long due = t0 + k * period;
-      if (due >= end) {
-        break;
-      }
-      long wait = due - System.nanoTime();
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
-      }
-      pool.submit(() -> {
-        long lag = System.nanoTime() - due;
-        maxLagNanos.accumulateAndGet(lag, Math::max);
-        if (start()) {
-          started.incrementAndGet();
-        }
-      });
-    }
-    double window = (System.nanoTime() - t0) / 1e9;
-    double applied1 = stack.eventsApplied();
-    Instant to = Instant.now();
-    Resources.Usage usage = resources.stop();
-    pool.shutdown();
-    pool.awaitTermination(2, TimeUnit.MINUTES);
-    awaitApplied(baseline + (double) started.get() * config.steps(), Duration.ofMinutes(5));
+    OpenLoop loop = load.openLoop(rate, 0, seconds, stack::eventsApplied);
+    awaitApplied(baseline + (double) loop.started() * config.steps(), Duration.ofMinutes(5));
     Map<String, Hops.Delta> timers = Hops.between(timers0, Hops.read(stack.runtime.metrics().registry()));
     Map<String, Instant> seen = stack.commandsSeen;
     stack.commandsSeen = null;
@@ -450,13 +355,13 @@ final class BatonRun implements AutoCloseable {
     Percentiles e2e;
     List<Hops.Step> hopSteps;
     try (Connection c = stack.connect()) {
-      stepLatency = Percentiles.steps(c, from, to);
-      e2e = Percentiles.endToEnd(c, from, to);
-      hopSteps = hopSteps(c, from, to, seen);
+      stepLatency = Percentiles.steps(c, loop.from(), loop.to());
+      e2e = Percentiles.endToEnd(c, loop.from(), loop.to());
+      hopSteps = hopSteps(c, loop.from(), loop.to(), seen);
     }
     LOG.info("fixed rate {} workflows/s: e2e p50 {} ms p99 {} ms", fmt(rate), fmt(e2e.p50()), fmt(e2e.p99()));
-    return new FixedRate(rate, window, started.get() / window, (applied1 - applied0) / window,
-        maxLagNanos.get() / 1e6, stepLatency, e2e, usage, Hops.breakdown(timers, hopSteps));
+    return new FixedRate(rate, loop.seconds(), loop.startsPerSecond(), loop.stepsPerSecond(), loop.maxStartLagMs(),
+        stepLatency, e2e, loop.usage(), Hops.breakdown(timers, hopSteps));
   }
 
   /** Task attempts dispatched in [from, to) that a worker was seen receiving: their times by one clock. */

@@ -73,6 +73,10 @@ public final class BenchMain implements Callable<Integer> {
       + "the sustained saturation).", defaultValue = "0")
   double rate;
 
+  @Option(names = "--light-rate", description = "Start rate in workflows/s of the light-load point, where Baton and "
+      + "the raw pipeline are measured at the same rate (default ${DEFAULT-VALUE}).", defaultValue = "150")
+  double lightRate;
+
   @Option(names = "--threads", description = "Runtime consumer threads (default: the runtime's).", defaultValue = "0")
   int threads;
 
@@ -128,8 +132,9 @@ public final class BenchMain implements Callable<Integer> {
   int inFlight;
 
   @Option(names = "--phases", split = ",", description = "What the main run measures: ceiling, drain, batch, "
-      + "sustained, fixed (default: all; 'none' with --sweep runs only the sweeps). ceiling with sustained also runs "
-      + "the ceiling with starts.")
+      + "sustained, fixed, light (default: all; 'none' with --sweep runs only the sweeps). ceiling with sustained also "
+      + "runs the ceiling with starts, ceiling with fixed the raw pipeline at the half rate; light always measures "
+      + "the raw pipeline beside Baton.")
   List<String> phases;
 
   @Option(names = "--preload", description = "Only the preload + drain phase (and the ceiling): the step loop at "
@@ -210,7 +215,8 @@ public final class BenchMain implements Callable<Integer> {
       }
       return null;
     };
-    if (run.contains("drain") || run.contains("batch") || run.contains("sustained") || run.contains("fixed")) {
+    if (run.contains("drain") || run.contains("batch") || run.contains("sustained") || run.contains("fixed")
+        || run.contains("light")) {
       mainRun(config, run, report, ceilingsBefore); // the ceilings run once the JVM is warm, as Baton's phases do
     } else {
       ceilingsBefore.call();
@@ -277,10 +283,11 @@ public final class BenchMain implements Callable<Integer> {
         double r = config.rate() > 0 ? config.rate()
             : report.sustained != null ? report.sustained.workflowsPerSecond() / 2
             : report.drain != null ? report.drain.stepsPerSecond() / config.steps() / 2 : 50;
-        report.half = baton.fixedRate(r, config.durationSeconds());
-        if (run.contains("ceiling")) {
-          report.ceilingHalf = ceilingFixedRate(config, r); // the same load on the raw pipeline: its latency
-        }
+        report.half = atFixedRate(config, baton, r, run.contains("ceiling"), RatePoint::half);
+      }
+      if (run.contains("light")) {
+        // The point is Baton beside the raw pipeline: the latency this machine allows at that load.
+        report.light = atFixedRate(config, baton, lightRate, true, RatePoint::light);
       }
       report.startFailures = baton.failures();
     }
@@ -291,6 +298,16 @@ public final class BenchMain implements Callable<Integer> {
     try (Ceiling c = new Ceiling(config)) {
       return c.run(instances);
     }
+  }
+
+  /**
+   * Baton at {@code rate} for {@code --duration}, then, {@code withCeiling}, the raw pipeline at the same rate: one
+   * place for every fixed-rate point.
+   */
+  private static RatePoint atFixedRate(BenchConfig config, BatonRun baton, double rate, boolean withCeiling,
+      java.util.function.BiFunction<BatonRun.FixedRate, Ceiling.FixedRate, RatePoint> point) throws Exception {
+    BatonRun.FixedRate b = baton.fixedRate(rate, config.durationSeconds());
+    return point.apply(b, withCeiling ? ceilingFixedRate(config, rate) : null);
   }
 
   /** The ceiling's open loop at Baton's fixed rate, on its own vhost and database, as long as Baton's. */
@@ -317,6 +334,9 @@ public final class BenchMain implements Callable<Integer> {
     if (steps < 1 || instances < 1 || httpClients < 1 || inFlight < 1) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--steps, --instances, --http-clients and --in-flight must be at least 1");
+    }
+    if (!(lightRate > 0)) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--light-rate must be above 0");
     }
     BenchConfig.Shape arrangement = switch (shape.toLowerCase(Locale.ROOT)) {
       case "linear" -> BenchConfig.Shape.LINEAR;
@@ -351,12 +371,12 @@ public final class BenchMain implements Callable<Integer> {
       return Set.of("ceiling", "drain");
     }
     if (phases == null || phases.isEmpty()) {
-      return sweeps.isEmpty() ? Set.of("ceiling", "drain", "batch", "sustained", "fixed") : Set.of();
+      return sweeps.isEmpty() ? Set.of("ceiling", "drain", "batch", "sustained", "fixed", "light") : Set.of();
     }
     Set<String> s = new LinkedHashSet<>();
     for (String p : phases) {
       String v = p.trim().toLowerCase(Locale.ROOT);
-      if (!Set.of("ceiling", "drain", "batch", "sustained", "fixed", "none").contains(v)) {
+      if (!Set.of("ceiling", "drain", "batch", "sustained", "fixed", "light", "none").contains(v)) {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown phase " + p);
       }
       s.add(v);

@@ -21,10 +21,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -42,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * history rows, no metrics. Each consumer thread publishes the commands it just committed itself, waits for their
  * confirms and deletes their outbox rows (the outbox is there for a crash between commit and publish, which the
  * ceiling does not need to recover from, but it pays for it).
+ *
+ * <p>With starts, it takes them over HTTP on the server stack Baton's API runs on ({@link CeilingStartEndpoint}), from
+ * the same load generator ({@link LoadGenerator}), so that Baton's sustained loop and the fixed-rate points compare
+ * with it like for like.
  */
 final class Ceiling implements AutoCloseable {
 
@@ -65,20 +71,25 @@ final class Ceiling implements AutoCloseable {
   private final List<Channel> workerChannels = new ArrayList<>();
   private final byte[] commandBody;
   private volatile boolean running = true;
-  /** With starts: one permit per instance that may start (the closed loop's free places); null when preloaded. */
-  private volatile Semaphore places;
-  /** An open loop: permits come from a clock, not from finished instances. */
-  private volatile boolean openLoop;
+  /** With starts: where they come in, over HTTP (null when preloaded). */
+  private CeilingStartEndpoint endpoint;
   /**
-   * While set (the fixed-rate run): when each instance's command in flight was dispatched ({@link System#nanoTime} as
-   * the dispatching transaction began, as Baton's step rows take the transaction's {@code now()}), and the step
-   * latencies measured.
+   * While set (the fixed-rate runs): when each instance's command in flight was dispatched ({@link System#nanoTime} as
+   * the dispatching transaction began, as Baton's step rows take the transaction's {@code now()}).
    */
   private volatile Map<Long, Long> dispatchedAt;
-  private final java.util.concurrent.ConcurrentLinkedQueue<Long> stepNanos = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** With {@link #dispatchedAt}: when each running instance's start transaction began (its row's created_at). */
+  private final Map<Long, Long> startedAt = new ConcurrentHashMap<>();
+  /** Step latencies measured, by when the step was dispatched. */
+  private final Queue<Sample> stepSamples = new ConcurrentLinkedQueue<>();
+  /** Start to the last step's result applied, by when the instance started. */
+  private final Queue<Sample> endToEndSamples = new ConcurrentLinkedQueue<>();
   private final AtomicLong nextInstance = new AtomicLong();
   private final AtomicLong started = new AtomicLong();
   private final List<Starter> starters = new ArrayList<>();
+
+  /** A duration measured by the JVM's clock, and when it began ({@link System#nanoTime}). */
+  private record Sample(long at, long nanos) {}
 
   Ceiling(BenchConfig config) {
     this.config = config;
@@ -181,61 +192,73 @@ final class Ceiling implements AutoCloseable {
 
   /**
    * Baton's sustained loop on the raw pipeline: {@code inFlight} instances kept running, each one finished replaced
-   * by a new start. A start is what Baton's is: one transaction inserting the instance and its first command into
-   * the outbox, committed, then the command published with a confirm and its outbox row deleted. Starters take
-   * every free place waiting (up to {@link #START_GROUP}) into one transaction, as Baton's group commit does with
-   * concurrent start requests; nothing waits to fill a group.
+   * by a new start, from the same load generator as Baton's ({@link LoadGenerator#closedLoop}: the same clients, the
+   * same requests) over HTTP ({@link CeilingStartEndpoint}). A start is what Baton's is: one transaction inserting the
+   * instance and its first command into the outbox, committed, answered, then the command published with a confirm and
+   * its outbox row deleted. Start writers take every request waiting (up to {@link #START_GROUP}) into one
+   * transaction, as Baton's group commit does with concurrent start requests; nothing waits to fill a group.
    */
   WithStarts runWithStarts(int inFlight, int warmupSeconds, int seconds) throws Exception {
-    startPipeline(new Semaphore(inFlight));
-    Window w = Window.measure(warmupSeconds, seconds, stepsApplied::get, started::get);
-    LOG.info("ceiling with starts ({} in flight): {} steps/s, {} starts/s", inFlight,
+    startPipeline();
+    Window w;
+    try (LoadGenerator load = new LoadGenerator(endpoint.uri(), config);
+        ClosedLoop loop = load.closedLoop(inFlight, finished::get)) {
+      w = Window.measure(warmupSeconds, seconds, stepsApplied::get, started::get);
+      loop.close();
+      warnOfFailures(load);
+    }
+    LOG.info("ceiling with starts over HTTP ({} in flight): {} steps/s, {} starts/s", inFlight,
         String.format("%.0f", w.stepsPerSecond()), String.format("%.0f", w.startsPerSecond()));
     return new WithStarts(inFlight, w.seconds(), w.stepsPerSecond(), w.startsPerSecond(), w.usage());
   }
 
-  /** The open loop at a fixed rate: steps/s and the step latency in the window after the warm-up. */
+  /** The open loop at a fixed rate: steps/s and the latencies of what started in the window after the warm-up. */
   record FixedRate(double targetWorkflowsPerSecond, double seconds, double stepsPerSecond, Percentiles stepLatency,
-      Resources.Usage usage) {}
+      Percentiles endToEnd, Resources.Usage usage) {}
 
   /**
-   * Starts instances at {@code rate} per second whatever the pipeline does (Baton's fixed-rate run on the raw
-   * pipeline), and measures each step from the start of the transaction that dispatched it to the start of the one
-   * that applied its result: what Baton's step rows measure. The latency Baton's own pipeline could have at this load.
+   * Starts instances at {@code rate} per second whatever the pipeline does, over HTTP from the same load generator as
+   * Baton's fixed-rate points ({@link LoadGenerator#openLoop}), and measures by the JVM's clock what Baton's rows
+   * measure: each step dispatched in the window, from the start of the transaction that dispatched it to the start of
+   * the one that applied its result; each instance started in the window, from the start of its start's transaction
+   * to the start of the one that applied its last step's result. The latency Baton's own pipeline could have at this
+   * load.
    */
   FixedRate runFixedRate(double rate, int warmupSeconds, int seconds) throws Exception {
-    openLoop = true;
-    dispatchedAt = new java.util.concurrent.ConcurrentHashMap<>();
-    startPipeline(new Semaphore(0));
-    Thread clock = new Thread(() -> {
-      long period = (long) (1e9 / rate);
-      long t0 = System.nanoTime();
-      for (long k = 0; running; k++) {
-        long wait = t0 + k * period - System.nanoTime();
-        if (wait > 0) {
-          java.util.concurrent.locks.LockSupport.parkNanos(wait);
-        }
-        places.release();
-      }
-    }, "ceiling-clock");
-    clock.setDaemon(true);
-    clock.start();
-    Thread.sleep(warmupSeconds * 1000L);
-    stepNanos.clear();
-    Window w = Window.measure(0, seconds, stepsApplied::get, started::get);
-    List<Long> sample = new ArrayList<>(stepNanos);
-    running = false;
-    clock.join(1_000);
-    Percentiles latency = Percentiles.of(sample);
-    LOG.info("ceiling at a fixed {} workflows/s: {} steps/s, step p50 {} ms p99 {} ms", String.format("%.0f", rate),
-        String.format("%.0f", w.stepsPerSecond()), String.format("%.1f", latency.p50()),
-        String.format("%.1f", latency.p99()));
-    return new FixedRate(rate, w.seconds(), w.stepsPerSecond(), latency, w.usage());
+    dispatchedAt = new ConcurrentHashMap<>();
+    startPipeline();
+    OpenLoop o;
+    try (LoadGenerator load = new LoadGenerator(endpoint.uri(), config)) {
+      o = load.openLoop(rate, warmupSeconds, seconds, stepsApplied::get);
+      warnOfFailures(load);
+    }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (finished.get() < started.get() && System.nanoTime() < deadline) {
+      Thread.sleep(5); // what started in the window finishes
+    }
+    Percentiles steps = Percentiles.of(within(stepSamples, o));
+    Percentiles endToEnd = Percentiles.of(within(endToEndSamples, o));
+    LOG.info("ceiling at a fixed {} workflows/s: {} steps/s, step p50 {} ms p99 {} ms, end to end p50 {} ms p99 {} ms",
+        String.format("%.0f", rate), String.format("%.0f", o.stepsPerSecond()), String.format("%.1f", steps.p50()),
+        String.format("%.1f", steps.p99()), String.format("%.1f", endToEnd.p50()),
+        String.format("%.1f", endToEnd.p99()));
+    return new FixedRate(rate, o.seconds(), o.stepsPerSecond(), steps, endToEnd, o.usage());
   }
 
-  /** Lanes, workers and starters, the starters taking their places from {@code free}. */
-  private void startPipeline(Semaphore free) throws IOException, SQLException {
-    places = free;
+  private static List<Long> within(Queue<Sample> samples, OpenLoop window) {
+    return samples.stream().filter(s -> s.at() >= window.fromNanos() && s.at() < window.toNanos())
+        .map(Sample::nanos).toList();
+  }
+
+  private static void warnOfFailures(LoadGenerator load) {
+    if (load.failures() > 0) {
+      LOG.warn("the ceiling refused or failed {} start request(s)", load.failures());
+    }
+  }
+
+  /** Lanes, workers, the start endpoint and its writers. */
+  private void startPipeline() throws IOException, SQLException {
+    endpoint = new CeilingStartEndpoint(dev.baton.httpapi.ApiPaths.instances(Stack.NS, Stack.WORKFLOW));
     startLanes();
     startWorkers();
     for (int i = 0; i < STARTERS; i++) {
@@ -256,7 +279,7 @@ final class Ceiling implements AutoCloseable {
     }
   }
 
-  /** Starts instances into the free places of the closed loop, a group per transaction. */
+  /** Starts what the endpoint's requests ask, a group per transaction, answering each once its group committed. */
   private final class Starter {
     private final Thread thread;
     private final Channel publisher;
@@ -277,16 +300,16 @@ final class Ceiling implements AutoCloseable {
 
     private void loop() {
       while (running) {
+        List<CeilingStartEndpoint.Waiting> group;
         try {
-          places.acquire();
-          int n = 1;
-          while (n < START_GROUP && places.tryAcquire()) {
-            n++;
-          }
-          startGroup(n);
+          group = endpoint.takeGroup(START_GROUP);
         } catch (InterruptedException e) {
           return;
+        }
+        try {
+          startGroup(group);
         } catch (Exception e) {
+          group.forEach(w -> w.answer().completeExceptionally(e)); // not answered yet: the group did not commit
           if (running) {
             LOG.error("ceiling starter failed", e);
           }
@@ -295,7 +318,8 @@ final class Ceiling implements AutoCloseable {
       }
     }
 
-    private void startGroup(int n) throws Exception {
+    private void startGroup(List<CeilingStartEndpoint.Waiting> group) throws Exception {
+      int n = group.size();
       long began = System.nanoTime();
       Long[] ids = new Long[n];
       byte[][] bodies = new byte[n][];
@@ -326,7 +350,11 @@ final class Ceiling implements AutoCloseable {
       if (times != null) {
         for (Long id : ids) {
           times.put(id, began);
+          startedAt.put(id, began);
         }
+      }
+      for (int i = 0; i < n; i++) {
+        group.get(i).answer().complete(ids[i]);
       }
       List<long[]> commands = new ArrayList<>(n);
       for (Long id : ids) {
@@ -526,7 +554,7 @@ final class Ceiling implements AutoCloseable {
         steps[i] = ((Number) h.get("x-step")).intValue();
       }
       List<long[]> next = new ArrayList<>(n); // {instance, step}
-      int done = 0;
+      List<Long> done = new ArrayList<>();
       // The locked update: answers only the step in flight (a stale or duplicate event changes nothing).
       try (PreparedStatement ps = db.prepareStatement("UPDATE ci SET step = ci.step + 1, updated_at = now(),"
           + " finished_at = CASE WHEN ci.step + 1 >= ci.steps THEN now() END"
@@ -539,7 +567,7 @@ final class Ceiling implements AutoCloseable {
             if (rs.getInt(2) < rs.getInt(3)) {
               next.add(new long[] {rs.getLong(1), rs.getInt(2)});
             } else {
-              done++;
+              done.add(rs.getLong(1));
             }
           }
         }
@@ -570,21 +598,23 @@ final class Ceiling implements AutoCloseable {
       // Committed: the events may go.
       consumer.basicAck(deliveries.get(n - 1).tag(), true);
       stepsApplied.addAndGet(n);
-      finished.addAndGet(done);
-      Semaphore free = places;
-      if (free != null && done > 0 && !openLoop) {
-        free.release(done);
-      }
+      finished.addAndGet(done.size());
       Map<Long, Long> times = dispatchedAt;
       if (times != null) {
         for (Long id : ids) {
           Long dispatched = times.remove(id);
           if (dispatched != null) {
-            stepNanos.add(began - dispatched);
+            stepSamples.add(new Sample(dispatched, began - dispatched));
           }
         }
         for (long[] cmd : next) {
           times.put(cmd[0], began);
+        }
+        for (Long id : done) {
+          Long start = startedAt.remove(id);
+          if (start != null) {
+            endToEndSamples.add(new Sample(start, began - start));
+          }
         }
       }
       if (next.isEmpty()) {
@@ -603,6 +633,9 @@ final class Ceiling implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    if (endpoint != null) {
+      endpoint.close();
+    }
     starters.forEach(Starter::close);
     lanes.forEach(Lane::close);
     for (Connection c : new Connection[] {workerConnection, consumerConnection, publisherConnection}) {

@@ -28,9 +28,10 @@ final class Report {
   /** The ceiling's closed loop with starts, before and after Baton's runs. */
   final List<Ceiling.WithStarts> ceilingWithStarts = new ArrayList<>();
   BatonRun.Sustained sustained;
-  BatonRun.FixedRate half;
-  /** The raw pipeline at the same fixed rate: the latency floor of this machine at that load. */
-  Ceiling.FixedRate ceilingHalf;
+  /** Half the sustained rate, with the raw pipeline at the same rate when the ceiling phase runs. */
+  RatePoint half;
+  /** Light load ({@code --light-rate}), with the raw pipeline at the same rate. */
+  RatePoint light;
   long startFailures;
   /** How long the closed loop ran after the warm-up until the JIT compilers settled (0: not run). */
   double jitSettleSeconds;
@@ -172,7 +173,8 @@ final class Report {
           + "until the JIT compilers settled; the ceilings ran after that, and the start phases (preload, batch) "
           + "are each their second round.%n%n", jitSettleSeconds));
     }
-    if (drain != null || sustained != null || half != null) {
+    List<RatePoint> ratePoints = java.util.stream.Stream.of(half, light).filter(java.util.Objects::nonNull).toList();
+    if (drain != null || sustained != null || !ratePoints.isEmpty()) {
       md.append("| throughput | Baton | ceiling (raw amqp-client + JDBC) | Baton / ceiling |\n|---|---|---|---|\n");
       if (drain != null) {
         md.append(row("step loop at saturation (" + drain.instances() + " instances preloaded)",
@@ -200,12 +202,7 @@ final class Report {
                     .map(w -> f0(w.stepsPerSecond())).toList()) + " after)" : ""),
             ratioSustainedToCeiling() == null ? "" : "**" + f2(ratioSustainedToCeiling()) + "**"));
       }
-      if (half != null) {
-        md.append(row("fixed rate, half of sustained (" + f0(half.targetWorkflowsPerSecond()) + " workflows/s, "
-                + f0(half.seconds()) + " s)",
-            f0(half.stepsPerSecond()) + " steps/s, " + f0(half.startsPerSecond()) + " starts/s (max start lag "
-                + f0(half.maxStartLagMs()) + " ms)", "", ""));
-      }
+      ratePoints.forEach(p -> md.append(p.throughputRow()));
       md.append("\n| latency (ms, from the runtime's DB timestamps) | p50 | p95 | p99 | samples |\n"
           + "|---|---|---|---|---|\n");
       if (drain != null) {
@@ -215,12 +212,11 @@ final class Report {
         md.append(latency("step, sustained saturation", sustained.stepLatency()));
         md.append(latency("end to end (start → finished), sustained saturation", sustained.endToEnd()));
       }
-      if (half != null) {
-        md.append(latency("step, half rate", half.stepLatency()));
-        if (ceilingHalf != null) {
-          md.append(latency("step, ceiling at the same rate (raw pipeline, JVM clock)", ceilingHalf.stepLatency()));
-        }
-        md.append(latency("end to end, half rate", half.endToEnd()));
+      ratePoints.forEach(p -> md.append(p.latencyRows()));
+      if (!ratePoints.isEmpty()) {
+        md.append("\n| latency against the raw pipeline, same rate, same run (ms) | Baton | raw pipeline | Baton / raw "
+            + "| target |\n|---|---|---|---|---|\n");
+        ratePoints.forEach(p -> md.append(p.againstRawRows()));
       }
       md.append("\n| resources (cores busy on average) | bench JVM (runtime + workers + load; its JIT compilers) | PostgreSQL | RabbitMQ "
           + "| whole machine busy (+ taken by the hypervisor) | load avg (1 min) | heap after GC / committed |\n|---|---|---|---|---|---|---|\n");
@@ -234,17 +230,12 @@ final class Report {
       if (sustained != null) {
         md.append(usage("sustained saturation", sustained.usage()));
       }
-      if (half != null) {
-        md.append(usage("half rate", half.usage()));
-      }
+      ratePoints.forEach(p -> md.append(p.usageRows()));
       if (ceilingUsage != null) {
         md.append(usage("ceiling, draining its preload", ceilingUsage));
       }
       if (!ceilingWithStarts.isEmpty()) {
         md.append(usage("ceiling with starts (first run)", ceilingWithStarts.get(0).usage()));
-      }
-      if (ceilingHalf != null) {
-        md.append(usage("ceiling at the half rate", ceilingHalf.usage()));
       }
       // Inside this block a phase that applies steps ran: the table has a row.
       md.append("\n| CPU per step (ms of CPU time per step applied, with the starts of the phases that run them; "
@@ -256,28 +247,14 @@ final class Report {
       if (sustained != null) {
         md.append(perStep("sustained saturation", sustained.usage().perStep(sustained.stepsPerSecond())));
       }
-      if (half != null) {
-        md.append(perStep("half rate", half.usage().perStep(half.stepsPerSecond())));
-      }
       if (ceilingUsage != null) {
         md.append(perStep("ceiling, draining its preload", ceilingDrainPerStep()));
       }
       if (!ceilingWithStarts.isEmpty()) {
         md.append(perStep("ceiling with starts (first run)", ceilingWithStartsPerStep()));
       }
-      if (ceilingHalf != null) {
-        md.append(perStep("ceiling at the half rate", ceilingHalf.usage().perStep(ceilingHalf.stepsPerSecond())));
-      }
-      if (half != null && !half.hops().isEmpty()) {
-        md.append("\n| where a step's time goes at half rate (ms; runtime hop timers and step rows) | mean | p50 | p99 "
-            + "| samples |\n|---|---|---|---|---|\n");
-        for (Hops.Hop hop : half.hops()) {
-          md.append("| ").append(hop.name()).append(" | ").append(f1(hop.meanMs())).append(" | ")
-              .append(Double.isNaN(hop.p50Ms()) ? "" : f1(hop.p50Ms())).append(" | ")
-              .append(Double.isNaN(hop.p99Ms()) ? "" : f1(hop.p99Ms())).append(" | ").append(hop.samples())
-              .append(" |\n");
-        }
-      }
+      ratePoints.forEach(p -> md.append(p.perStepRows()));
+      ratePoints.forEach(p -> md.append(p.hopsTable()));
       if (startFailures > 0) {
         md.append("\n").append(startFailures).append(" start request(s) failed (see the log).\n");
       }
@@ -317,17 +294,17 @@ final class Report {
     return "| " + what + " | " + baton + " | " + ceiling + " | " + ratio + " |\n";
   }
 
-  private static String latency(String what, Percentiles p) {
+  static String latency(String what, Percentiles p) {
     return "| " + what + " | " + f1(p.p50()) + " | " + f1(p.p95()) + " | " + f1(p.p99()) + " | " + p.count() + " |\n";
   }
 
-  private static String usage(String what, Resources.Usage u) {
+  static String usage(String what, Resources.Usage u) {
     return "| " + what + " | " + f2(u.jvmCores()) + " (JIT " + f2(u.jitCores()) + ") | " + f2(u.postgresCores()) + " | " + f2(u.rabbitCores())
         + " | " + f2(u.machineCores()) + " (+ " + f2(u.stealCores()) + ") of " + u.machineCpus() + " | " + f2(u.loadAverage()) + " | " + f0(u.heapAfterGcMb()) + " / " + f0(u.heapCommittedMb())
         + " MB |\n";
   }
 
-  private static String perStep(String what, Resources.PerStep p) {
+  static String perStep(String what, Resources.PerStep p) {
     return "| " + what + " | " + f2(p.jvmMs()) + " | " + f2(p.postgresMs()) + " | " + f2(p.rabbitMs()) + " | "
         + f2(p.machineMs()) + " |\n";
   }
@@ -424,30 +401,10 @@ final class Report {
       s.set("cpuPerStepMs", perStep(sustained.usage().perStep(sustained.stepsPerSecond())));
     }
     if (half != null) {
-      ObjectNode h = root.putObject("halfRate");
-      num(h, "targetWorkflowsPerSecond", half.targetWorkflowsPerSecond());
-      num(h, "seconds", half.seconds());
-      num(h, "startsPerSecond", half.startsPerSecond());
-      num(h, "stepsPerSecond", half.stepsPerSecond());
-      num(h, "maxStartLagMs", half.maxStartLagMs());
-      h.set("stepLatencyMs", percentiles(half.stepLatency()));
-      h.set("endToEndLatencyMs", percentiles(half.endToEnd()));
-      if (ceilingHalf != null) {
-        h.set("ceilingStepLatencyMs", percentiles(ceilingHalf.stepLatency()));
-        h.set("ceilingResources", usage(ceilingHalf.usage()));
-        h.set("ceilingCpuPerStepMs", perStep(ceilingHalf.usage().perStep(ceilingHalf.stepsPerSecond())));
-      }
-      h.set("resources", usage(half.usage()));
-      h.set("cpuPerStepMs", perStep(half.usage().perStep(half.stepsPerSecond())));
-      ArrayNode hops = h.putArray("hops");
-      for (Hops.Hop hop : half.hops()) {
-        ObjectNode o = hops.addObject();
-        o.put("hop", hop.name());
-        num(o, "meanMs", hop.meanMs());
-        num(o, "p50Ms", hop.p50Ms());
-        num(o, "p99Ms", hop.p99Ms());
-        o.put("samples", hop.samples());
-      }
+      root.set("halfRate", half.json());
+    }
+    if (light != null) {
+      root.set("lightRate", light.json());
     }
     ArrayNode sw = root.putArray("sweeps");
     for (SweepPoint p : sweeps) {

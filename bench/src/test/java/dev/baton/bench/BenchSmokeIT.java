@@ -26,7 +26,8 @@ class BenchSmokeIT {
 
     assertThat(out.resolve("report.md")).exists();
     String md = Files.readString(out.resolve("report.md"));
-    assertThat(md).contains("Baton / ceiling", "step loop at saturation", "end to end", "half rate");
+    assertThat(md).contains("Baton / ceiling", "step loop at saturation", "end to end", "half rate",
+        "fixed rate, light load (150 workflows/s", "latency against the raw pipeline", "≤ 6 ms");
 
     JsonNode r = JSON.readTree(out.resolve("report.json").toFile());
     for (String field : new String[] {"stepsPerSecond", "workflowsPerSecond", "ceilingStepsPerSecond",
@@ -61,7 +62,10 @@ class BenchSmokeIT {
           .isGreaterThanOrEqualTo(perStep.path("postgres").asDouble());
     }
     for (String field : new String[] {"sustained.stepsPerSecond", "starts.singlePerSecond", "starts.batchPerSecond",
-        "ceilingWithStarts.stepsPerSecond", "halfRate.stepLatencyMs.p50", "halfRate.stepLatencyMs.p99"}) {
+        "ceilingWithStarts.stepsPerSecond", "halfRate.stepLatencyMs.p50", "halfRate.stepLatencyMs.p99",
+        "halfRate.stepP50ToCeiling", "halfRate.stepP99ToCeiling", "lightRate.stepLatencyMs.p50",
+        "lightRate.endToEndLatencyMs.p50", "lightRate.endToEndLatencyMs.p99", "lightRate.ceilingStepLatencyMs.p50",
+        "lightRate.ceilingEndToEndLatencyMs.p50", "lightRate.endToEndP50ToCeiling"}) {
       JsonNode v = r;
       for (String part : field.split("\\.")) {
         v = v.path(part);
@@ -69,6 +73,11 @@ class BenchSmokeIT {
       assertThat(v.isNumber()).as(field).isTrue();
     }
     assertThat(r.path("ratioSustainedToCeiling").asDouble()).isPositive();
+    // The ceiling's starts came over HTTP from the same load generator, and were answered.
+    assertThat(r.path("ceilingWithStarts").path("startsPerSecond").asDouble()).isPositive();
+    assertThat(r.path("lightRate").path("targetWorkflowsPerSecond").asDouble()).isEqualTo(150);
+    assertThat(r.path("lightRate").path("targets").get(0).path("atMost").asDouble()).isEqualTo(6);
+    assertThat(r.path("lightRate").path("ceilingEndToEndLatencyMs").path("samples").asLong()).isPositive();
     JsonNode hops = r.path("halfRate").path("hops");
     assertThat(hops.size()).isGreaterThanOrEqualTo(8);
     assertThat(hops.get(0).path("hop").asText()).isNotBlank();
