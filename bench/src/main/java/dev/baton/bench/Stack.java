@@ -221,7 +221,9 @@ final class Stack implements AutoCloseable {
         .amqpUri(stack.vhost().amqpUri(LocalServices.RABBITMQ_USERNAME, LocalServices.RABBITMQ_PASSWORD))
         .httpHost("127.0.0.1")
         .httpPort(0)
-        .consumerRetryInterval(Duration.ofMillis(500));
+        .consumerRetryInterval(Duration.ofMillis(500))
+        // As the runtime reads it: BATON_OUTBOX_FAST_PATH=false measures the relay without its fast path.
+        .outboxFastPath(!"false".equalsIgnoreCase(System.getenv("BATON_OUTBOX_FAST_PATH")));
     if (config.threads() > 0) {
       b.consumerThreads(config.threads());
     }

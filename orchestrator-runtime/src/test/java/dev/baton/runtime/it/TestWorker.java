@@ -317,14 +317,18 @@ final class TestWorker implements AutoCloseable {
     return m.subMap(seq, true, seq, true);
   }
 
-  /** Answers every held command now, from the caller's thread. */
+  /**
+   * Answers the commands held when it is called, from the caller's thread. Those that arrive meanwhile stay held: the
+   * answers free capacity (a concurrency limit), and what that lets go belongs to the next release (LimitIT counted a
+   * command sent on an answer of this release as one of its own).
+   */
   void release(Behaviour behaviour) {
     try {
       Channel publish = connection.createChannel();
       publish.confirmSelect();
       channels.add(publish);
       Command c;
-      while ((c = held.poll()) != null) {
+      for (int n = held.size(); n > 0 && (c = held.poll()) != null; n--) {
         record(c);
         Sent sent = new Sent(UUID.randomUUID().toString(), behaviour.handle(c));
         answered.put(c.messageId(), sent);
