@@ -101,9 +101,24 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-runtime-rabbitmq" (include "baton.fullname" .)) .Values.runtime.rabbitmq.existingSecret }}
 {{- end }}
 
-{{/* The runtime API's bearer token(s): the user's Secret, else the one the chart creates (runtime-api-secret.yaml). */}}
+{{/* The runtime API's bearer token(s): the user's Secret, else the one the operator creates (baton.operatorMakesApiTokens). */}}
 {{- define "baton.runtimeApiSecretName" -}}
 {{- default (printf "%s-runtime-api" (include "baton.fullname" .)) .Values.runtime.apiToken.existingSecret }}
+{{- end }}
+
+{{/*
+"true" when the operator creates the runtime's API token Secret at its start if it is missing (token mode, the runtime
+installed, no runtime.apiToken.existingSecret; operator/.../runtime/RuntimeApiTokens.java says why the operator and not
+the chart). Never a template of the chart: a random token rendered by the chart would change at every `helm template`
+(Argo CD), and could be read back from the cluster only where Helm itself installs. Also checks the token keys.
+*/}}
+{{- define "baton.operatorMakesApiTokens" -}}
+{{- $api := .Values.runtime.apiToken }}
+{{- $_ := required "runtime.apiToken.tokenKey must name the key of the API token" $api.tokenKey }}
+{{- if and $api.readTokenKey (eq (toString $api.readTokenKey) (toString $api.tokenKey)) }}
+{{- fail "runtime.apiToken.readTokenKey must differ from runtime.apiToken.tokenKey: the runtime refuses a read-only token equal to the full one" }}
+{{- end }}
+{{- if and .Values.runtime.enabled (not (include "baton.kubernetesAuth" .)) (not $api.existingSecret) }}true{{- end }}
 {{- end }}
 
 {{/* "true" when callers of the runtime are known by Kubernetes tokens and RBAC (runtime.auth.mode=kubernetes). */}}
@@ -235,6 +250,17 @@ The Lease of leader election, in the release namespace. JOSDK checks for create,
 The runtime's broker credentials Secret the operator keeps in the release namespace; only needed as a Role of its
 own when the operator's secrets access is limited to watched namespaces.
 */}}
+{{/* The operator's grants on the runtime's API token Secret (RuntimeApiTokens): create it, read it, add a missing key. */}}
+{{- define "baton.operator.apiTokensRules" -}}
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["create"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  resourceNames: [{{ include "baton.runtimeApiSecretName" . | quote }}]
+  verbs: ["get", "update"]
+{{- end }}
+
 {{- define "baton.operator.runtimeCredentialsRules" -}}
 - apiGroups: [""]
   resources: ["secrets"]

@@ -38,6 +38,11 @@ public record WorkerEnvironment(ServiceModel model, int prefetch) {
   public static final String RABBITMQ_URI = "BATON_RABBITMQ_URI";
   public static final String RABBITMQ_USERNAME = "BATON_RABBITMQ_USERNAME";
   public static final String RABBITMQ_PASSWORD = "BATON_RABBITMQ_PASSWORD";
+  /**
+   * The port of the SDKs' health endpoint ({@code /healthz}, {@code /metrics}): set by the operator only when a
+   * WorkerService asks for it (spec.deployment.health), read by every SDK.
+   */
+  public static final String HEALTH_PORT = "BATON_HEALTH_PORT";
 
   public static final int DEFAULT_PREFETCH = 10;
 

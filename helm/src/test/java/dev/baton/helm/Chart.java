@@ -14,9 +14,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** The chart in {@code helm/baton}, rendered and linted by the real helm (helm-java bundles it as a library). */
@@ -55,8 +52,7 @@ final class Chart {
 
   /**
    * As {@link #template(ValueSet)}, with more values on top (not cached): dotted keys ({@code operator.replicas}),
-   * values of any YAML type, lists included (which helm-java's {@code set} would pass as strings). The value
-   * {@link #LOOKUP} stands for the cluster the chart's {@code lookup} calls read (see {@link #renderable()}).
+   * values of any YAML type, lists included (which helm-java's {@code set} would pass as strings).
    */
   static Rendered template(ValueSet values, Map<String, Object> more) {
     TemplateCommand command = new Helm(renderable()).template().withName(RELEASE).withNamespace(NAMESPACE);
@@ -75,42 +71,28 @@ final class Chart {
   }
 
   /**
-   * The objects the chart's {@code lookup} calls find, for {@link #template(ValueSet, Map)}: a map from
-   * {@code "apiVersion/kind/namespace/name"} to the object (as a map, e.g. a Secret's {@code data}). Absent: nothing
-   * is found, which is what {@code helm template} answers.
-   */
-  static final String LOOKUP = "_lookup";
-
-  /** {@code (lookup "v1" "Secret" ns name)}: the four arguments, quoted strings or fields and variables. */
-  private static final Pattern LOOKUP_CALL =
-      Pattern.compile("\\(lookup((?:\\s+(?:\"[^\"]*\"|[^\\s()\"]+)){4})\\s*\\)");
-
-  /**
-   * The chart to run {@code helm template} on. helm-java 0.0.15's template, unlike helm's, lets {@code lookup} ask a
-   * cluster (it renders with --dry-run=none) and fails without one; helm itself answers an empty object there. So
-   * objects are rendered from a copy of the chart whose {@code (lookup a b c d)} calls read the value {@link #LOOKUP}
-   * instead, empty when it is not set. Nothing else differs: the chart as it is goes through the real lookup in
-   * ChartInstallTest ({@code install --dry-run=client}) and through {@code helm lint}.
+   * The chart to run {@code helm template} and {@code helm install --dry-run=client} (ChartInstallTest) on: a copy
+   * whose only change is the one {@link #copyChart} makes to Chart.yaml's kubeVersion, made once per test run and
+   * deleted when the JVM exits. (helm-java 0.0.15's template would let a {@code lookup} ask a cluster; the chart has
+   * none, GitOpsRenderTest sees to it.)
    */
   static Path renderable() {
-    return copyOnce("renderable", Chart::lookupFromValues);
+    return Renderable.COPY;
   }
 
+  /** Made at the first use (the JVM's lazy class initialisation, once, whatever the threads). */
+  private static final class Renderable {
+    static final Path COPY = copy();
 
-  /** A template with its lookup calls answered from {@link #LOOKUP}. */
-  private static String lookupFromValues(String template) {
-    Matcher call = LOOKUP_CALL.matcher(template);
-    StringBuilder out = new StringBuilder();
-    while (call.find()) {
-      call.appendReplacement(out, Matcher.quoteReplacement("(get (default dict $.Values." + LOOKUP
-          + ") (printf \"%s/%s/%s/%s\"" + call.group(1) + ") | default dict)"));
+    private static Path copy() {
+      try {
+        Path scratch = Files.createTempDirectory("baton-chart-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
+        return copyChart(scratch.resolve("baton"), true);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
-    call.appendTail(out);
-    if (Pattern.compile("\\blookup\\s+[\"$.]").matcher(out).find()) {
-      throw new IllegalStateException("a lookup call Chart.java cannot redirect; write it as (lookup a b c d):\n"
-          + template);
-    }
-    return out.toString();
   }
 
   private static JsonNode read(Path file) {
@@ -154,7 +136,7 @@ final class Chart {
 
   private static Path copyWithValues(JsonNode merged, Path scratch) {
     try {
-      Path copy = copyChart(scratch.resolve("baton"), UnaryOperator.identity(), false);
+      Path copy = copyChart(scratch.resolve("baton"), false);
       YAML.writeValue(copy.resolve("values.yaml").toFile(), merged);
       return copy;
     } catch (IOException e) {
@@ -162,47 +144,21 @@ final class Chart {
     }
   }
 
-  /**
-   * The chart as it is, for {@code helm install --dry-run=client} (ChartInstallTest): a copy whose only change is the
-   * one {@link #copyChart} makes to Chart.yaml's kubeVersion.
-   */
-  static Path installable() {
-    return copyOnce("installable", UnaryOperator.identity());
-  }
-
-  /** Copies made once per test run, deleted when the JVM exits. */
-  private static final Map<String, Path> COPIES = new ConcurrentHashMap<>();
-
-  private static Path copyOnce(String name, UnaryOperator<String> templates) {
-    return COPIES.computeIfAbsent(name, k -> {
-      try {
-        Path scratch = Files.createTempDirectory("baton-chart-");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
-        return copyChart(scratch.resolve("baton"), templates, true);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-  }
-
   /** The chart's kubeVersion constraint; helm refuses to render for an older Kubernetes. */
   static final String KUBE_VERSION = ">=1.27.0-0";
 
   /**
-   * A copy of the chart in {@code copy}, each file under templates/ passed through {@code templates}. For rendering
+   * A copy of the chart in {@code copy}. For rendering
    * with helm-java ({@code forRendering}), Chart.yaml's kubeVersion admits Kubernetes 1.20 too: helm-java 0.0.15's
    * bundled helm renders for Kubernetes v1.20.0 when no cluster is asked (helm itself for its client-go version) and
    * offers no --kube-version. ValuesSchemaTest checks that the chart as it is refuses that version.
    */
-  private static Path copyChart(Path copy, UnaryOperator<String> templates, boolean forRendering) throws IOException {
-    Path templateDir = dir().resolve("templates");
+  private static Path copyChart(Path copy, boolean forRendering) throws IOException {
     try (Stream<Path> files = Files.walk(dir())) {
       for (Path source : (Iterable<Path>) files::iterator) {
         Path target = copy.resolve(dir().relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
-        } else if (source.startsWith(templateDir)) {
-          Files.writeString(target, templates.apply(Files.readString(source)));
         } else if (forRendering && source.equals(dir().resolve("Chart.yaml"))) {
           String chart = Files.readString(source);
           if (!chart.contains("kubeVersion: \"" + KUBE_VERSION + "\"")) {

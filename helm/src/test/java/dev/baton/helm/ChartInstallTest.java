@@ -19,8 +19,8 @@ class ChartInstallTest {
   @ParameterizedTest
   @EnumSource(ValueSet.class)
   void installsAndSaysWhatToDoNext(ValueSet values) {
-    // --dry-run=client, as helm's own default: lookup finds nothing (helm-java would otherwise ask a cluster).
-    InstallCommand install = new Helm(Chart.installable()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
+    // --dry-run=client, as helm's own default: nothing asks a cluster.
+    InstallCommand install = new Helm(Chart.renderable()).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
         .dryRun().withDryRunOption(DryRun.CLIENT).clientOnly();
     Release release = (values.file() == null ? install : install.withValuesFile(values.file())).call();
 

@@ -55,7 +55,7 @@ class KubernetesAuthTest {
     Rendered chart = Chart.template(ValueSet.DEFAULTS);
 
     assertThat(value(chart.runtime(), "BATON_AUTH")).isEqualTo("kubernetes");
-    assertThat(chart.find(Secret.class, API_SECRET)).as("no Secret of static tokens, hence no lookup").isEmpty();
+    assertThat(chart.find(Secret.class, API_SECRET)).as("no Secret of static tokens").isEmpty();
     for (Deployment deployment : chart.all(Deployment.class)) {
       assertThat(env(deployment)).as("env of %s", deployment.getMetadata().getName())
           .doesNotContainKeys(STATIC_TOKENS.toArray(String[]::new));
@@ -72,7 +72,10 @@ class KubernetesAuthTest {
         .isEqualTo(values.kubernetesAuth() ? AuthMode.KUBERNETES : AuthMode.TOKEN));
   }
 
-  /** Kubernetes mode: a file of the operator's own token, read again before each request; token mode: the Secret's. */
+  /**
+   * Kubernetes mode: a file of the operator's own token, read again before each request; token mode: the user's
+   * Secret's, or the Secret the operator makes.
+   */
   @ParameterizedTest
   @EnumSource(ValueSet.class)
   void theOperatorSendsTheRuntimeTheTokenOfItsMode(ValueSet values) {
@@ -82,7 +85,7 @@ class KubernetesAuthTest {
       assertThat(settings.runtimeTokenPath()).isEqualTo(Path.of(TOKEN_FILE));
       assertThat(settings.runtimeToken()).isNull();
     } else {
-      assertThat(settings.runtimeToken()).isNotNull();
+      assertThat(settings.runtimeToken() != null || settings.runtimeApiTokens() != null).isTrue();
       assertThat(settings.runtimeTokenPath()).isNull();
     }
   }
@@ -181,7 +184,7 @@ class KubernetesAuthTest {
 
     assertThat(chart.names()).containsExactlyInAnyOrder("PodDisruptionBudget/baton-runtime",
         "ServiceAccount/baton-operator", "ServiceAccount/baton-runtime", "Secret/baton-rabbitmq-admin",
-        "Secret/baton-runtime-database", "Secret/" + API_SECRET, "ClusterRole/baton-edit", "ClusterRole/baton-view",
+        "Secret/baton-runtime-database", "ClusterRole/baton-edit", "ClusterRole/baton-view",
         "ClusterRole/baton-instances-view", "ClusterRole/baton-instances-edit", "ClusterRole/" + OPERATOR,
         "ClusterRole/" + RUNTIME, "ClusterRoleBinding/" + OPERATOR, "ClusterRoleBinding/" + RUNTIME,
         "Role/" + OPERATOR + "-leader-election", "RoleBinding/" + OPERATOR + "-leader-election",
@@ -189,7 +192,8 @@ class KubernetesAuthTest {
     assertThat(env(chart.operator()).keySet()).containsExactly("BATON_RABBITMQ_MANAGEMENT_URL",
         "BATON_RABBITMQ_USERNAME", "BATON_RABBITMQ_PASSWORD", "BATON_RABBITMQ_HOST", "BATON_RABBITMQ_PORT",
         "BATON_RABBITMQ_VHOST", "BATON_USER_PREFIX", "BATON_RESYNC", "BATON_SERVER_SIDE_APPLY", "BATON_RUNTIME_URL",
-        "BATON_COUNTS_INTERVAL", "BATON_RUNTIME_TOKEN", "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION",
+        "BATON_COUNTS_INTERVAL", "BATON_RUNTIME_API_SECRET", "BATON_RUNTIME_API_TOKEN_KEY",
+        "BATON_RUNTIME_CREDENTIALS_SECRET", "BATON_LEADER_ELECTION",
         "BATON_LEADER_ELECTION_NAMESPACE", "BATON_LEADER_ELECTION_LEASE", "BATON_OPERATOR_HTTP_PORT",
         "BATON_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
     assertThat(chart.operator().getSpec().getTemplate().getSpec().getVolumes()).extracting(Volume::getName)

@@ -33,6 +33,7 @@ class RbacTest {
   private static final String RUNTIME = Chart.RELEASE + "-runtime";
   private static final String LEADER_ELECTION = OPERATOR + "-leader-election";
   private static final String RUNTIME_CREDENTIALS = OPERATOR + "-runtime-credentials";
+  private static final String API_TOKENS = OPERATOR + "-runtime-api-tokens";
   /** What runtime.auth.mode=kubernetes adds (auth-rbac.yaml; KubernetesAuthTest). */
   private static final String AUTH_DELEGATOR = RUNTIME + "-auth-delegator";
   private static final String WORKERSERVICES_READER = RUNTIME + "-workerservices-reader";
@@ -87,6 +88,24 @@ class RbacTest {
     // Nor when the runtime's broker Secret is the user's.
     assertThat(chartRole(Chart.template(ValueSet.WATCH_NAMESPACES,
         Map.of("runtime.rabbitmq.existingSecret", "mine")), RUNTIME_CREDENTIALS)).isEmpty();
+  }
+
+  @Test
+  void apiTokensSecretWhenOnlyWatchedNamespacesAreGrantedInTokenMode() {
+    Map<String, Object> tokenMode = Map.of("runtime.auth.mode", "token");
+    Role role = chartRole(Chart.template(ValueSet.WATCH_NAMESPACES, tokenMode), API_TOKENS).orElseThrow();
+
+    assertThat(role.getMetadata().getNamespace()).isEqualTo(Chart.NAMESPACE);
+    assertThat(Permission.grantedBy(role.getRules()))
+        .containsExactlyInAnyOrderElementsOf(RequiredPermissions.operator(Scope.API_TOKENS, true, false));
+    // Cluster-wide, the operator's secrets access already covers that Secret: no Role of its own.
+    assertThat(chartRole(Chart.template(ValueSet.DEFAULTS, tokenMode), API_TOKENS)).isEmpty();
+    assertThat(RequiredPermissions.operator(Scope.WATCHED, true, false))
+        .containsAll(Permission.anyName(RequiredPermissions.operator(Scope.API_TOKENS, true, false)));
+    // Nor in kubernetes mode, nor when the Secret is the user's.
+    assertThat(chartRole(Chart.template(ValueSet.WATCH_NAMESPACES), API_TOKENS)).isEmpty();
+    assertThat(chartRole(Chart.template(ValueSet.WATCH_NAMESPACES,
+        Map.of("runtime.auth.mode", "token", "runtime.apiToken.existingSecret", "mine")), API_TOKENS)).isEmpty();
   }
 
   @ParameterizedTest
@@ -200,13 +219,15 @@ class RbacTest {
 
     assertThat(chart.all(ClusterRole.class)).as("nothing cluster-wide").isEmpty();
     assertThat(chart.all(ClusterRoleBinding.class)).isEmpty();
-    assertWatchedAndReleaseNamespaceRoles(chart);
+    assertWatchedAndReleaseNamespaceRoles(chart, Chart.NAMESPACE + "/" + API_TOKENS);
   }
 
-  private static void assertWatchedAndReleaseNamespaceRoles(Rendered chart) {
+  private static void assertWatchedAndReleaseNamespaceRoles(Rendered chart, String... moreRoles) {
+    List<String> roles = new ArrayList<>(List.of("team-a/" + OPERATOR, "team-b/" + OPERATOR, "team-a/" + RUNTIME,
+        "team-b/" + RUNTIME, Chart.NAMESPACE + "/" + LEADER_ELECTION, Chart.NAMESPACE + "/" + RUNTIME_CREDENTIALS));
+    roles.addAll(List.of(moreRoles));
     assertThat(chart.all(Role.class)).extracting(r -> r.getMetadata().getNamespace() + "/" + r.getMetadata().getName())
-        .containsExactlyInAnyOrder("team-a/" + OPERATOR, "team-b/" + OPERATOR, "team-a/" + RUNTIME,
-            "team-b/" + RUNTIME, Chart.NAMESPACE + "/" + LEADER_ELECTION, Chart.NAMESPACE + "/" + RUNTIME_CREDENTIALS);
+        .containsExactlyInAnyOrderElementsOf(roles);
     assertEveryBindingNamesItsRole(chart);
     assertEveryRoleIsBoundToItsComponent(chart);
   }

@@ -18,6 +18,7 @@ import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.runtime.RuntimeApiTokens;
 import dev.baton.helm.RequiredPermissions.Scope;
 import dev.baton.runtime.definitions.ServiceWatcher;
 import dev.baton.runtime.definitions.WorkflowWatcher;
@@ -100,6 +101,9 @@ class RecordedRequestsIT {
       sets.put("autoscaling.keda.enabled", true);
       sets.put("operator.serverSideApply", serverSideApply);
       sets.put("watchNamespaces", watchNamespaces);
+      // Token mode without a Secret of the user's: the operator makes the runtime's API tokens (its requests for
+      // that are recorded; the rest of its grants are those of kubernetes mode).
+      sets.put("runtime.auth.mode", "token");
       return Chart.template(ValueSet.DEFAULTS, sets);
     }
   }
@@ -156,6 +160,7 @@ class RecordedRequestsIT {
           .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
           .vhost(broker.vhost().name()).userPrefix(broker.userPrefix()).resync(Duration.ofSeconds(3)).serverSideApply(mode.serverSideApply)
           .runtimeCredentialsSecret(Chart.NAMESPACE + "/" + RequiredPermissions.RUNTIME_SECRET)
+          .runtimeApiTokens(new RuntimeApiTokens(Chart.NAMESPACE, RequiredPermissions.API_SECRET, "token", null))
           .leaderElection(true, Chart.NAMESPACE, RequiredPermissions.LEASE)
           .namespaces(Set.copyOf(mode.watchNamespaces))
           .build();

@@ -27,6 +27,11 @@ final class RequiredPermissions {
      */
     RUNTIME_CREDENTIALS,
     /**
+     * The release namespace, in token mode without runtime.apiToken.existingSecret: the runtime's API token Secret
+     * the operator makes at its start. A Role of its own only with watchNamespaces, as {@link #RUNTIME_CREDENTIALS}.
+     */
+    API_TOKENS,
+    /**
      * Every namespace, with runtime.auth.mode=kubernetes only, even with watchNamespaces (auth-rbac.yaml): the
      * reviews are cluster-scoped, and the runtime looks for WorkerServices in every namespace.
      */
@@ -74,6 +79,7 @@ final class RequiredPermissions {
   /** Names in the chart rendered as release "baton". */
   static final String LEASE = "baton-operator";
   static final String RUNTIME_SECRET = "baton-runtime-rabbitmq";
+  static final String API_SECRET = "baton-runtime-api";
 
   /** The operator. Class names are of operator/src unless qualified; "JOSDK" is java-operator-sdk 5.2.3. */
   static final List<Row> OPERATOR = List.of(
@@ -139,7 +145,13 @@ final class RequiredPermissions {
       new Row(Scope.RUNTIME_CREDENTIALS, "", List.of("secrets"), List.of("create"), "", When.ALWAYS, Evidence.RECORDED,
           "runtime.RuntimeBrokerUser creates the runtime's Secret (create cannot be limited by name)"),
       new Row(Scope.RUNTIME_CREDENTIALS, "", List.of("secrets"), List.of("get", "update"), RUNTIME_SECRET, When.ALWAYS,
-          Evidence.RECORDED, "runtime.RuntimeBrokerUser reads it, and puts its keys back when they change"));
+          Evidence.RECORDED, "runtime.RuntimeBrokerUser reads it, and puts its keys back when they change"),
+      new Row(Scope.API_TOKENS, "", List.of("secrets"), List.of("create"), "", When.ALWAYS, Evidence.RECORDED,
+          "runtime.RuntimeApiTokens creates the Secret of the runtime's API tokens when it is missing"),
+      new Row(Scope.API_TOKENS, "", List.of("secrets"), List.of("get"), API_SECRET, When.ALWAYS, Evidence.RECORDED,
+          "runtime.RuntimeApiTokens reads it at every start"),
+      new Row(Scope.API_TOKENS, "", List.of("secrets"), List.of("update"), API_SECRET, When.ALWAYS,
+          Evidence.CODE_PATH, "runtime.RuntimeApiTokens adds a key that is missing (a read-only token set since)"));
 
   /**
    * The runtime: it reads Workflow definitions (definitions/WorkflowWatcher) and WorkerServices (ServiceWatcher), and, with Kubernetes auth, checks its

@@ -96,6 +96,11 @@ public final class BatonOperator implements AutoCloseable {
     if (settings.runtimeCredentialsSecret() != null) {
       settings.runtimeCredentialsName(); // fails fast on a malformed namespace/name
     }
+    if (settings.runtimeApiTokens() != null) {
+      // Before anything reads the runtime: the token sent is the Secret's, made now if it is missing. A failure
+      // (API server unreachable, no permission) stops the start; the pod restarts and tries again.
+      settings = settings.toBuilder().runtimeToken(settings.runtimeApiTokens().ensure(client)).build();
+    }
     BatonOperator baton = new BatonOperator(settings, client, broker);
     try {
       baton.operator.start();

@@ -3,6 +3,7 @@ package dev.baton.operator;
 import dev.baton.contract.TlsTrust;
 import dev.baton.contract.settings.SettingsReader;
 import dev.baton.operator.model.Tenancy;
+import dev.baton.operator.runtime.RuntimeApiTokens;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,9 @@ import java.util.Set;
  * @param runtimeToken bearer token for the runtime's API, null when it needs none (never logged)
  * @param runtimeTokenPath a file holding the bearer token, read again before each request (the operator's projected
  *     ServiceAccount token, which the kubelet renews, for a runtime with {@code BATON_AUTH=kubernetes}); null: none
+ * @param runtimeApiTokens the Secret of the runtime's static API tokens the operator creates when it is missing and
+ *     sends the full token of ({@code BATON_RUNTIME_API_SECRET}, {@code BATON_RUNTIME_API_TOKEN_KEY}, {@code
+ *     BATON_RUNTIME_API_READ_TOKEN_KEY}); null: none
  * @param runtimeCredentialsSecret {@code namespace/name} of the Secret the operator keeps with the runtime's broker
  *     credentials (and the broker user behind it); null: the runtime's broker user is not managed
  * @param httpHost address the operator's HTTP endpoint binds to
@@ -61,6 +65,7 @@ public record OperatorSettings(
     Duration countsInterval,
     String runtimeToken,
     Path runtimeTokenPath,
+    RuntimeApiTokens runtimeApiTokens,
     String runtimeCredentialsSecret,
     String httpHost,
     int httpPort,
@@ -95,7 +100,7 @@ public record OperatorSettings(
    */
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
-        Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, null, "0.0.0.0", 0, false, null,
+        Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, null, null, "0.0.0.0", 0, false, null,
         DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.CLOSED, false, null, DEFAULT_RECONCILE_THREADS);
   }
 
@@ -127,6 +132,7 @@ public record OperatorSettings(
         .countsInterval(r.duration("BATON_COUNTS_INTERVAL", d.countsInterval))
         .runtimeToken(r.secret("BATON_RUNTIME_TOKEN"))
         .runtimeTokenPath(r.value("BATON_RUNTIME_TOKEN_PATH", null, "a file path", Path::of))
+        .runtimeApiTokens(runtimeApiTokens(r))
         .runtimeCredentialsSecret(r.value("BATON_RUNTIME_CREDENTIALS_SECRET", null,
             "namespace/name such as baton-system/baton-runtime-broker", v -> {
               splitSecret(v);
@@ -143,6 +149,14 @@ public record OperatorSettings(
         .tls(r.bool("BATON_RABBITMQ_TLS", false), r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .reconcileThreads(r.integer("BATON_RECONCILE_THREADS", d.reconcileThreads, 1, 1_000))
         .build();
+  }
+
+  /** The Secret of the runtime's API tokens, when BATON_RUNTIME_API_SECRET names one. */
+  private static RuntimeApiTokens runtimeApiTokens(SettingsReader r) {
+    String tokenKey = r.string("BATON_RUNTIME_API_TOKEN_KEY", "token");
+    String readTokenKey = r.string("BATON_RUNTIME_API_READ_TOKEN_KEY", null);
+    return r.value("BATON_RUNTIME_API_SECRET", null, "namespace/name such as baton-system/baton-runtime-api",
+        v -> RuntimeApiTokens.parse(v, tokenKey, readTokenKey));
   }
 
   /**
@@ -204,7 +218,8 @@ public record OperatorSettings(
         + ":" + amqpPort + ", vhost=" + vhost + ", userPrefix=" + userPrefix + ", resync=" + resync
         + ", serverSideApply=" + serverSideApply + ", runtimeUrl=" + runtimeUrl + ", countsInterval=" + countsInterval
         + ", runtimeToken=" + (runtimeToken == null ? runtimeTokenPath == null ? "none" : "from " + runtimeTokenPath
-        : "(set)") + ", runtimeCredentialsSecret="
+        : "(set)") + (runtimeApiTokens == null ? "" : ", runtimeApiTokens=" + runtimeApiTokens)
+        + ", runtimeCredentialsSecret="
         + runtimeCredentialsSecret + ", http=" + (httpPort == 0 ? "off" : httpHost + ":" + httpPort)
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
@@ -227,6 +242,7 @@ public record OperatorSettings(
     private Duration countsInterval;
     private String runtimeToken;
     private Path runtimeTokenPath;
+    private RuntimeApiTokens runtimeApiTokens;
     private String runtimeCredentialsSecret;
     private String httpHost;
     private int httpPort;
@@ -254,6 +270,7 @@ public record OperatorSettings(
       countsInterval = s.countsInterval;
       runtimeToken = s.runtimeToken;
       runtimeTokenPath = s.runtimeTokenPath;
+      runtimeApiTokens = s.runtimeApiTokens;
       runtimeCredentialsSecret = s.runtimeCredentialsSecret;
       httpHost = s.httpHost;
       httpPort = s.httpPort;
@@ -327,6 +344,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder runtimeApiTokens(RuntimeApiTokens v) {
+      runtimeApiTokens = v;
+      return this;
+    }
+
     public Builder runtimeCredentialsSecret(String v) {
       runtimeCredentialsSecret = v;
       return this;
@@ -374,7 +396,8 @@ public record OperatorSettings(
 
     public OperatorSettings build() {
       return new OperatorSettings(managementUrl, adminUsername, adminPassword, amqpHost, amqpPort, vhost, userPrefix,
-          resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeTokenPath, runtimeCredentialsSecret,
+          resync, serverSideApply, runtimeUrl, countsInterval, runtimeToken, runtimeTokenPath, runtimeApiTokens,
+          runtimeCredentialsSecret,
           httpHost,
           httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
           tenancy == null ? Tenancy.CLOSED : tenancy, amqpTls, caFile, reconcileThreads);

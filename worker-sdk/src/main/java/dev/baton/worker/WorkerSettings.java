@@ -3,9 +3,9 @@ package dev.baton.worker;
 import dev.baton.contract.settings.SettingsReader;
 
 /**
- * The SDK's own knobs in the environment (the operator does not set them; a WorkerService's pod template may):
- * {@value #HANDLER_TIMEOUT}, {@value #MAX_RESULT_BYTES}, {@value #HANDLER_THREADS}, {@value #HEALTH_PORT} and
- * {@value #METRICS_ENABLED}. Read with the worker's other variables by one
+ * The SDK's own knobs in the environment (the operator sets none but the health port, for a WorkerService whose
+ * spec.deployment.health asks for it; its pod template may set any): {@value #HANDLER_TIMEOUT},
+ * {@value #MAX_RESULT_BYTES}, {@value #HANDLER_THREADS}, {@value #HEALTH_PORT} and {@value #METRICS_ENABLED}. Read with the worker's other variables by one
  * {@link SettingsReader}, so a malformed value is reported with every other bad variable, named after its variable.
  */
 final class WorkerSettings {
@@ -13,7 +13,7 @@ final class WorkerSettings {
   static final String HANDLER_TIMEOUT = "BATON_HANDLER_TIMEOUT";
   static final String MAX_RESULT_BYTES = "BATON_MAX_RESULT_BYTES";
   static final String HANDLER_THREADS = "BATON_HANDLER_THREADS";
-  static final String HEALTH_PORT = "BATON_HEALTH_PORT";
+  static final String HEALTH_PORT = dev.baton.contract.WorkerEnvironment.HEALTH_PORT;
   static final String METRICS_ENABLED = "BATON_METRICS_ENABLED";
 
   private WorkerSettings() {}

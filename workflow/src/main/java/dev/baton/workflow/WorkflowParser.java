@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one parse of a Workflow spec (docs/design.md#workflow-language): spec → {@link WorkflowDefinition}, or the
@@ -73,6 +74,10 @@ public final class WorkflowParser {
   private Validated<WorkflowDefinition> run(String namespace, String name, int revision, WorkflowSpec spec) {
     if (spec == null) {
       return Validated.invalid(List.of(Problem.invalid("spec is missing: set spec.entity and spec.steps")));
+    }
+    Optional<Validated<WorkflowDefinition>> unknown = spec.refusedForUnknownValues();
+    if (unknown.isPresent()) {
+      return unknown.get(); // the runtime runs none of it: a default standing in would run what was not written
     }
     if (name != null && Names.orchestratorDeadLetterQueue(name).length() > MAX_QUEUE_NAME) {
       invalid("metadata.name is too long for its queue " + Names.orchestratorDeadLetterQueue(name) + " (RabbitMQ allows "

@@ -3,9 +3,11 @@ package dev.baton.workflow;
 import static dev.baton.workflow.Specs.steps;
 import static dev.baton.workflow.Specs.valid;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.api.v1alpha1.OnFailure;
 import dev.baton.api.v1alpha1.OnTimeout;
+import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.api.validation.ProblemKind;
 import dev.baton.api.validation.Validated;
 import java.time.Duration;
@@ -56,6 +58,23 @@ class WorkflowParserTest {
 
     assertThat(v.isValid()).isFalse();
     assertThat(v.message()).contains("spec.schedules[0].cron (schedule 'nightly'): '0 25 * * *' is not a Unix cron");
+  }
+
+  @Test
+  void aWorkflowWithAValueOfANewerCrdIsNotRunTheFieldAndTheValueSaid() {
+    // As Baton's clients read it: onTimeout unknown, read as unset, and noted.
+    WorkflowSpec spec = dev.baton.api.client.TolerantSerialization.shared().unmarshal(
+        """
+        {"entity": "order", "steps": [{"name": "a", "service": "s", "command": "c", "onTimeout": "Escalate"}]}
+        """, WorkflowSpec.class);
+
+    Validated<WorkflowDefinition> v = WorkflowParser.parse("shop", "orders", 1, spec);
+
+    assertThat(v.isValid()).as("a default standing in would run what was not written").isFalse();
+    assertThat(v.message()).contains("spec.steps[0].onTimeout: 'Escalate' is not a value this version of Baton "
+        + "knows (Fail, Redispatch)");
+    assertThatThrownBy(() -> WorkflowParser.runnable("shop", "orders", 1, spec)).as("what the runtime asks")
+        .hasMessageContaining("'Escalate'");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.baton.api.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.api.v1alpha1.TolerantSpec;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
@@ -15,6 +16,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * client writes a field an API server does not prune. The mapper covers every kind and every nested type, also one added
  * later by someone who does not think of it, where an annotation covers only the classes that carry it; and only the
  * mapper can say which field it skipped (an ignored property never reaches a problem handler).
+ *
+ * <p>A value of an enum field this version does not know is read as unset and noted on the spec
+ * ({@link UnknownEnumValues}), where the translators refuse it by name.
  */
 public final class TolerantSerialization extends KubernetesSerialization {
 
@@ -22,7 +26,8 @@ public final class TolerantSerialization extends KubernetesSerialization {
 
   TolerantSerialization(UnknownFieldWarnings warnings) {
     // the handler goes on before fabric8 configures the mapper (in its constructor) and anything reads with it
-    super(new ObjectMapper().addHandler(warnings), true);
+    super(new ObjectMapper().addHandler(warnings).addHandler(new UnknownEnumValues())
+        .addMixIn(TolerantSpec.class, UnknownEnumValues.MixIn.class), true);
   }
 
   /** The one serialization of this process: an unknown field is said once per kind and field, whichever client read it. */

@@ -152,6 +152,11 @@ public class DeploymentSettings {
       + "running: exactly one of minAvailable and maxUnavailable. Removing it deletes the budget.")
   private DisruptionBudgetSettings podDisruptionBudget;
 
+  @JsonPropertyDescription("The health endpoint of a worker built on a Baton SDK (Java, Python, TypeScript): its port "
+      + "becomes BATON_HEALTH_PORT, a container port named 'health', and liveness and readiness probes of GET /healthz "
+      + "unless livenessProbe or readinessProbe are given. Unset: none (a worker not on an SDK serves no endpoint).")
+  private HealthSettings health;
+
   public String getImage() {
     return image;
   }
@@ -341,6 +346,14 @@ public class DeploymentSettings {
 
   public void setStartupProbe(Probe startupProbe) {
     this.startupProbe = startupProbe;
+  }
+
+  public HealthSettings getHealth() {
+    return health;
+  }
+
+  public void setHealth(HealthSettings health) {
+    this.health = health;
   }
 
   public DisruptionBudgetSettings getPodDisruptionBudget() {

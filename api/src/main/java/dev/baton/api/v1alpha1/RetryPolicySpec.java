@@ -17,7 +17,7 @@ import java.util.List;
 @ValidationRule(value = "self.maxAttempts == 1 || (has(self.delays) && size(self.delays) > 0)",
     message = "maxAttempts above 1 needs at least one delay, e.g. delays: [30s]")
 @JsonClassDescription("How often a failed command is delivered again, and how long each retry waits.")
-public class RetryPolicySpec {
+public class RetryPolicySpec extends TolerantSpec {
 
   @JsonPropertyDescription("Total deliveries of a command, the first included (1 = no retries). "
       + "After the last one the message is dead-lettered to q.dlx.<service>.<command> and an 'error' event is published.")

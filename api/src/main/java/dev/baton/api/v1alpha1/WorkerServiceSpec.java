@@ -19,7 +19,7 @@ import java.util.List;
 // bound on both lists (Bounds.CONSUMERS) keeps cheap (CelRuleCostTest).
 @ValidationRule(value = "!has(self.commands) || !has(self.subscriptions) || self.commands.all(c, !self.subscriptions.exists(s, s.name == c.name))",
     message = "a subscription cannot have the name of a command: both are queues q.<service>.<name>")
-public class WorkerServiceSpec {
+public class WorkerServiceSpec extends TolerantSpec {
 
   @JsonPropertyDescription("Service name used in every broker name (S.command.topic.ex, q.S.C, ...); defaults to metadata.name. "
       + "Lowercase letters, digits, '_' and '-', no dots; 'retry', 'dlx' and 'orchestrator' are reserved. Unique per RabbitMQ vhost.")

@@ -18,7 +18,7 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("What the Workflow runs: the business entity, the steps in order (tasks, parallel branches, choices, "
     + "waits for signals, delays), and what happens when a step fails.")
-public class WorkflowSpec {
+public class WorkflowSpec extends TolerantSpec {
 
   @JsonPropertyDescription("The business entity, first word of every event routing key <entity>.<action>.<result>, e.g. 'order'.")
   @Required

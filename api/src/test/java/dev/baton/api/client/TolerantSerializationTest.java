@@ -124,6 +124,60 @@ class TolerantSerializationTest {
     assertThat(said).containsExactly(new UnknownField("WorkerService", "spec.unknownField", "shop/payment"));
   }
 
+  static final String NEWER_WORKFLOW = """
+      apiVersion: baton.dev/v1alpha1
+      kind: Workflow
+      metadata: {name: order-saga, namespace: shop}
+      spec:
+        entity: order
+        onFailure: Retry
+        steps:
+          - {name: reserve, service: inventory, command: reserve}
+          - {name: pay, service: payment, command: pay, onTimeout: Escalate}
+        schedules: [{name: nightly, cron: "0 2 * * *", overlap: Queue}]
+      """;
+
+  @Test
+  void enumValuesOfANewerCrdAreReadAsUnsetAndNotedOnTheSpecByFieldAndValue() {
+    Workflow wf = serialization.unmarshal(NEWER_WORKFLOW, Workflow.class);
+
+    assertThat(wf.getSpec().getEntity()).isEqualTo("order");
+    assertThat(wf.getSpec().getOnFailure()).as("read as unset: the default, which the notes keep from standing in")
+        .isEqualTo(dev.baton.api.v1alpha1.OnFailure.Compensate);
+    assertThat(wf.getSpec().getUnknownValues()).containsExactly(
+        new UnknownValue("spec.onFailure", "Retry", List.of("Compensate", "Stop")),
+        new UnknownValue("spec.steps[1].onTimeout", "Escalate", List.of("Fail", "Redispatch")),
+        new UnknownValue("spec.schedules[0].overlap", "Queue", List.of("Skip", "Allow", "BufferOne")));
+    assertThat(wf.getSpec().getUnknownValues().get(0).message()).startsWith("spec.onFailure: 'Retry' is not a value "
+        + "this version of Baton knows (Compensate, Stop)");
+  }
+
+  @Test
+  void anEnumListKeepsTheIndexOfTheUnknownValue() {
+    WorkerService ws = serialization.unmarshal("""
+        {"apiVersion": "baton.dev/v1alpha1", "kind": "WorkerService", "metadata": {"name": "sms", "namespace": "shop"},
+         "spec": {"deletionPolicy": "Archive", "subscriptions": [{"name": "notify", "workflow": "order-saga",
+           "outcomes": ["failed", "timedOut"]}]}}
+        """, WorkerService.class);
+
+    assertThat(ws.getSpec().getUnknownValues()).extracting(UnknownValue::field, UnknownValue::value).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("spec.deletionPolicy", "Archive"),
+        org.assertj.core.groups.Tuple.tuple("spec.subscriptions[0].outcomes[1]", "timedOut"));
+  }
+
+  @Test
+  void aCopyMadeThroughJsonAsJosdkMakesOneKeepsTheNotesWhichTheCrdDoesNotHave() {
+    Workflow wf = serialization.unmarshal(NEWER_WORKFLOW, Workflow.class);
+
+    Workflow copy = serialization.clone(wf);
+
+    assertThat(copy.getSpec().getUnknownValues()).isEqualTo(wf.getSpec().getUnknownValues()).hasSize(3);
+    assertThat(serialization.asJson(serialization.unmarshal(WORKER_SERVICE, WorkerService.class)))
+        .as("nothing written for a spec fully known").doesNotContain(UnknownEnumValues.PROPERTY);
+    assertThat(new KubernetesSerialization().asJson(wf)).as("fabric8's own, and the CRD generator's, do not see them")
+        .doesNotContain(UnknownEnumValues.PROPERTY).doesNotContain("unknownValues");
+  }
+
   @Test
   void fabric8sOwnSerializationFailsOnTheSameResourceWhichIsWhyEveryBatonClientReadsWithThisOne() {
     assertThatThrownBy(() -> new KubernetesSerialization().unmarshal(WORKER_SERVICE, WorkerService.class))

@@ -11,6 +11,7 @@ import com.rabbitmq.http.client.HttpServerException;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.deadletters.DeadLetterQueue;
+import dev.baton.deadletters.ManagementApi;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.MalformedURLException;
@@ -22,14 +23,30 @@ final class Broker {
 
   private Broker() {}
 
-  /** A management API client (Hop). */
-  static Client management(BrokerOptions o) {
+  /**
+   * A management API client (Hop).
+   *
+   * @param caFile PEM file of the CA to trust over https (--rabbitmq-ca-file), or null: the JVM's trust store
+   */
+  static Client management(BrokerOptions o, String caFile) {
+    ClientParameters parameters;
     try {
-      return new Client(new ClientParameters().url(o.managementUrl).username(o.username).password(o.password));
-    } catch (MalformedURLException | java.net.URISyntaxException | RuntimeException e) {
-      throw new CliException(ExitCodes.USAGE, "--rabbitmq-management-url '" + o.managementUrl
-          + "' is not a URL such as http://127.0.0.1:15672/api/");
+      parameters = ManagementApi.parameters(o.managementUrl, o.username, o.password, caFile);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(ExitCodes.USAGE, "--rabbitmq-ca-file (BATON_RABBITMQ_CA_FILE): " + e.getMessage());
+    } catch (MalformedURLException e) {
+      throw badUrl(o);
     }
+    try {
+      return new Client(parameters);
+    } catch (MalformedURLException | java.net.URISyntaxException | RuntimeException e) {
+      throw badUrl(o);
+    }
+  }
+
+  private static CliException badUrl(BrokerOptions o) {
+    return new CliException(ExitCodes.USAGE, "--rabbitmq-management-url '" + o.managementUrl
+        + "' is not a URL such as http://127.0.0.1:15672/api/");
   }
 
   /** Runs a management API call; connection problems exit 3, refusals exit 1 with the broker's reason. */
@@ -45,6 +62,11 @@ final class Broker {
     } catch (HttpServerException e) {
       throw CliException.server("the RabbitMQ management API failed (HTTP " + e.status() + "): " + e.reason());
     } catch (HttpException e) {
+      if (untrusted(e)) {
+        throw CliException.unreachable("the RabbitMQ management API at " + o.managementUrl + " shows a certificate"
+            + " this CLI does not trust (" + reason(e) + "): pass the CA that signed it with --rabbitmq-ca-file"
+            + " (BATON_RABBITMQ_CA_FILE), a PEM file", e);
+      }
       throw CliException.unreachable("cannot reach the RabbitMQ management API at " + o.managementUrl + " ("
           + reason(e) + "): is RabbitMQ running with rabbitmq_management enabled? Otherwise set"
           + " --rabbitmq-management-url", e);
@@ -80,6 +102,15 @@ final class Broker {
       throw CliException.unreachable("cannot reach RabbitMQ (AMQP) at " + o.host + ":" + o.port + " (" + reason(e)
           + "): is it running? Otherwise set --rabbitmq-host/--rabbitmq-port", e);
     }
+  }
+
+  private static boolean untrusted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLHandshakeException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isAccessRefused(Throwable e) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.api.json.Json;
 import dev.baton.cli.support.CliException;
 import dev.baton.cli.support.Documents;
+import dev.baton.cli.support.EnvVariable;
 import dev.baton.cli.support.ExitCodes;
 import dev.baton.cli.support.OutputOptions;
 import dev.baton.cli.support.Table;
@@ -50,6 +51,12 @@ public final class DlqListCommand implements Callable<Integer> {
       description = "With --queue: at most N messages, oldest first.")
   int limit;
 
+  @EnvVariable("BATON_RABBITMQ_CA_FILE")
+  @Option(names = {"--rabbitmq-ca-file", "--cacert"}, paramLabel = "FILE", description = "PEM file of the CA that"
+      + " signed the management API's certificate (https with a private CA), read as the runtime and the workers"
+      + " read it. Default: the JVM's trust store.")
+  String caFile;
+
   @Mixin BrokerOptions broker;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
@@ -59,7 +66,7 @@ public final class DlqListCommand implements Callable<Integer> {
     if (limit < 1 || limit > MAX_PEEK) {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to " + MAX_PEEK + ", got " + limit);
     }
-    DeadLetterBrowser browser = new DeadLetterBrowser(Broker.management(broker), broker.vhost);
+    DeadLetterBrowser browser = new DeadLetterBrowser(Broker.management(broker, caFile), broker.vhost);
     if (queue == null) {
       queues(browser, spec.commandLine().getOut());
     } else {

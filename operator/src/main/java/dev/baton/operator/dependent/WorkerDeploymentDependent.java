@@ -126,17 +126,27 @@ public class WorkerDeploymentDependent extends WorkerOwnedDependent<Deployment> 
         WorkerPodTranslator.BROKER_CA_DIRECTORY + "/" + Credentials.CA, null));
   }
 
-  /** The spec's variables, then Baton's (which win over a spec variable of the same name), then the credentials. */
-  private static List<EnvVar> environment(WorkerService ws, WorkerPlan plan, DeploymentSettings settings) {
+  /**
+   * The spec's variables, then Baton's (which win over a spec variable of the same name: the health port with
+   * spec.deployment.health too), then the credentials.
+   */
+  static List<EnvVar> environment(WorkerService ws, WorkerPlan plan, DeploymentSettings settings) {
     Set<String> ours = new HashSet<>(plan.environment().keySet());
     ours.addAll(List.of(WorkerEnvironment.RABBITMQ_URI, WorkerEnvironment.RABBITMQ_USERNAME,
         WorkerEnvironment.RABBITMQ_PASSWORD));
     if (plan.caPem() != null) {
       ours.add(TlsTrust.CA_FILE_VARIABLE);
     }
+    Integer healthPort = settings.getHealth() == null ? null : settings.getHealth().getPort();
+    if (healthPort != null) {
+      ours.add(WorkerEnvironment.HEALTH_PORT); // the port the probes ask is the one the SDK opens
+    }
     List<EnvVar> env = new ArrayList<>();
     settings.getEnv().stream().filter(e -> !ours.contains(e.getName())).forEach(env::add);
     plan.environment().forEach((name, value) -> env.add(new EnvVar(name, value, null)));
+    if (healthPort != null) {
+      env.add(new EnvVar(WorkerEnvironment.HEALTH_PORT, String.valueOf(healthPort), null));
+    }
     String secret = WorkerResources.secretName(ws);
     env.add(fromSecret(WorkerEnvironment.RABBITMQ_URI, secret, Credentials.URI));
     env.add(fromSecret(WorkerEnvironment.RABBITMQ_USERNAME, secret, Credentials.USERNAME));

@@ -8,6 +8,7 @@ import dev.baton.contract.BatonDuration;
 import dev.baton.contract.RetryStaircase;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** RetryPolicy → {@link RetryStaircase}, or the problems a person must fix first. Pure. */
 public final class RetryPolicyTranslator {
@@ -23,6 +24,10 @@ public final class RetryPolicyTranslator {
     RetryPolicySpec spec = policy.getSpec();
     if (spec == null) {
       return Validated.invalid(List.of(Problem.invalid("spec is missing: set spec.maxAttempts (and spec.delays)")));
+    }
+    Optional<Validated<RetryStaircase>> unknown = spec.refusedForUnknownValues();
+    if (unknown.isPresent()) {
+      return unknown.get();
     }
     List<Problem> problems = new ArrayList<>();
     Integer maxAttempts = spec.getMaxAttempts();

@@ -6,12 +6,15 @@ import dev.baton.api.validation.Problem;
 import dev.baton.api.validation.Validated;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -44,6 +47,16 @@ public final class WorkerPodTranslator {
   public static final String BROKER_CA_VOLUME = "baton-broker-ca";
   /** Where the worker container finds the broker's CA certificate. */
   public static final String BROKER_CA_DIRECTORY = "/etc/baton/broker";
+  /** The container port of the SDK's health endpoint (spec.deployment.health), which the default probes name. */
+  public static final String HEALTH_PORT_NAME = "health";
+  /** What the default probes ask: the SDKs answer 200 while connected and consuming, 503 otherwise. */
+  static final String HEALTH_PATH = "/healthz";
+  /**
+   * The default liveness probe gives up after two minutes, longer than a broker restart: an SDK worker recovers its
+   * connection by itself (worker-sdk/README.md#health-and-metrics), and a restart would only lose its in-flight work.
+   */
+  static final int LIVENESS_FAILURES = 12;
+  static final int PROBE_PERIOD_SECONDS = 10;
 
   private static final String FIELD = "spec.deployment";
 
@@ -62,10 +75,15 @@ public final class WorkerPodTranslator {
     checkProbe("readinessProbe", deployment.getReadinessProbe(), problems);
     checkProbe("startupProbe", deployment.getStartupProbe(), problems);
     checkDisruptionBudget(deployment.getPodDisruptionBudget(), problems);
+    if (deployment.getHealth() != null && deployment.getHealth().getPort() == null) {
+      problems.add(Problem.invalid(FIELD + ".health.port is required: the port of the SDK's health endpoint "
+          + "(BATON_HEALTH_PORT)"));
+    }
     return Validated.of(problems, () -> pod(deployment));
   }
 
   private static PodSpec pod(DeploymentSettings d) {
+    Integer health = d.getHealth() == null ? null : d.getHealth().getPort();
     Container worker = new ContainerBuilder()
         .withName(CONTAINER)
         .withImage(d.getImage())
@@ -75,8 +93,12 @@ public final class WorkerPodTranslator {
         .withArgs(copy(d.getArgs()))
         .withEnvFrom(copy(d.getEnvFrom()))
         .withVolumeMounts(copy(d.getVolumeMounts()))
-        .withLivenessProbe(d.getLivenessProbe())
-        .withReadinessProbe(d.getReadinessProbe())
+        .withPorts(health == null ? new ArrayList<>() : new ArrayList<>(List.of(new ContainerPortBuilder()
+            .withName(HEALTH_PORT_NAME).withContainerPort(health).withProtocol("TCP").build())))
+        .withLivenessProbe(d.getLivenessProbe() != null || health == null ? d.getLivenessProbe()
+            : healthProbe(LIVENESS_FAILURES))
+        .withReadinessProbe(d.getReadinessProbe() != null || health == null ? d.getReadinessProbe()
+            : healthProbe(3))
         .withStartupProbe(d.getStartupProbe())
         .withSecurityContext(d.getSecurityContext() != null ? d.getSecurityContext() : restrictedContainer())
         .build();
@@ -92,6 +114,12 @@ public final class WorkerPodTranslator {
         .withSecurityContext(d.getPodSecurityContext() != null ? d.getPodSecurityContext() : restrictedPod())
         .withContainers(worker)
         .build();
+  }
+
+  /** GET /healthz on the health port, every {@value #PROBE_PERIOD_SECONDS} s, failing after {@code failures}. */
+  private static Probe healthProbe(int failures) {
+    return new ProbeBuilder().withNewHttpGet().withPath(HEALTH_PATH).withPort(new IntOrString(HEALTH_PORT_NAME))
+        .endHttpGet().withPeriodSeconds(PROBE_PERIOD_SECONDS).withFailureThreshold(failures).build();
   }
 
   private static PodSecurityContext restrictedPod() {

@@ -71,6 +71,10 @@ public final class WorkerServiceTranslator {
    */
   public static Validated<ServiceModel> fromCrd(WorkerService ws, Function<String, Optional<RetryPolicy>> retryPolicies) {
     WorkerServiceSpec spec = ws.getSpec() == null ? new WorkerServiceSpec() : ws.getSpec();
+    Optional<Validated<ServiceModel>> unknown = spec.refusedForUnknownValues();
+    if (unknown.isPresent()) {
+      return unknown.get();
+    }
     List<Problem> problems = new ArrayList<>();
     String service = ws.serviceName();
     checkServiceName(ws, spec, service, problems);

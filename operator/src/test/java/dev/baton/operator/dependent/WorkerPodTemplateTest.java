@@ -3,16 +3,22 @@ package dev.baton.operator.dependent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.v1alpha1.HealthSettings;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceSpec;
 import dev.baton.operator.broker.PasswordHash;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The worker pods' annotations: the spec's, and what rolls them when their password changes. */
+/**
+ * The worker pods' annotations (the spec's, and what rolls them when their password changes) and the variables Baton
+ * adds to the spec's.
+ */
 class WorkerPodTemplateTest {
 
   @Test
@@ -47,6 +53,27 @@ class WorkerPodTemplateTest {
         .containsEntry("team", "payments")
         .containsEntry(WorkerResources.ROTATE_ANNOTATION, "2026-12-01")
         .containsEntry(WorkerResources.CREDENTIALS_UID_ANNOTATION, "secret-uid");
+  }
+
+  @Test
+  void aWorkerServiceThatAsksForHealthTellsTheSdkItsPortOverTheSpecsOwnVariable() {
+    WorkerService ws = workerService("uid-1");
+    ws.getSpec().getDeployment().setEnv(List.of(new EnvVar("BATON_HEALTH_PORT", "9999", null),
+        new EnvVar("PAY_MODE", "live", null)));
+    ws.getSpec().getDeployment().setHealth(new HealthSettings(8081));
+
+    assertThat(WorkerDeploymentDependent.environment(ws, plan(null), ws.getSpec().getDeployment()))
+        .filteredOn(e -> e.getName().equals("BATON_HEALTH_PORT")).extracting(EnvVar::getValue).containsExactly("8081");
+  }
+
+  @Test
+  void withoutHealthTheOperatorSetsNoHealthPort() {
+    WorkerService ws = workerService("uid-1");
+    ws.getSpec().getDeployment().setEnv(List.of(new EnvVar("BATON_HEALTH_PORT", "9999", null)));
+
+    assertThat(WorkerDeploymentDependent.environment(ws, plan(null), ws.getSpec().getDeployment()))
+        .as("the spec's own, as written").filteredOn(e -> e.getName().equals("BATON_HEALTH_PORT"))
+        .extracting(EnvVar::getValue).containsExactly("9999");
   }
 
   private static WorkerService workerService(String uid) {

@@ -7,6 +7,7 @@ import static dev.baton.operator.it.OperatorFixture.WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.Workflow;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -53,6 +54,37 @@ class UnknownFieldsIT {
               + " field");
       assertThat(logs.messages("field spec.commands[*].priority is unknown")).hasSize(1);
       assertThat(logs.messages("field spec.steps[*].hint is unknown")).hasSize(1);
+      assertThat(logs.failures()).isEmpty();
+    }
+  }
+
+  /**
+   * A value of an enum field the operator does not know (a newer CRD's) used to fail the informer's read: now that
+   * resource is Stalled with the field and the value, and the others go on.
+   */
+  @Test
+  void anEnumValueOfANewerCrdStallsItsResourceNamingTheFieldAndTheValueAndTheOperatorGoesOn() {
+    try (LogCapture logs = new LogCapture(); OperatorFixture f = OperatorFixture.start("unknown-enum")) {
+      f.create(workerService(NS, "payment", "pay"));
+      f.create(workflow(NS, "checkout", "order", step("charge", "payment", "pay", null)));
+      f.awaitReady(Workflow.class, NS, "checkout", true, "Ready");
+
+      f.client.resources(WorkerService.class).inNamespace(NS).withName("payment").patch(PatchContext.of(PatchType.JSON), """
+          [{"op": "add", "path": "/spec/deletionPolicy", "value": "Archive"}]
+          """);
+      f.client.resources(Workflow.class).inNamespace(NS).withName("checkout").patch(PatchContext.of(PatchType.JSON), """
+          [{"op": "add", "path": "/spec/steps/0/onTimeout", "value": "Escalate"}]
+          """);
+
+      assertThat(f.awaitReady(WorkerService.class, NS, "payment", false, "InvalidSpec").getMessage())
+          .contains("spec.deletionPolicy: 'Archive' is not a value this version of Baton knows (Retain, Delete)");
+      assertThat(f.awaitReady(Workflow.class, NS, "checkout", false, "InvalidSpec").getMessage())
+          .contains("spec.steps[0].onTimeout: 'Escalate' is not a value this version of Baton knows (Fail, Redispatch)");
+      assertThat(f.condition(Workflow.class, NS, "checkout", ConditionTypes.STALLED)).hasValueSatisfying(c ->
+          assertThat(c.getStatus()).isEqualTo("True"));
+      // the informers still run
+      f.create(workerService(NS, "shipping", "ship"));
+      f.awaitReady(WorkerService.class, NS, "shipping", true, "Ready");
       assertThat(logs.failures()).isEmpty();
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.api.v1alpha1.DeploymentSettings;
 import dev.baton.api.v1alpha1.DisruptionBudgetSettings;
+import dev.baton.api.v1alpha1.HealthSettings;
 import dev.baton.api.validation.Problem;
 import dev.baton.api.validation.Validated;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -37,6 +38,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -119,7 +121,7 @@ class WorkerPodTranslatorTest {
 
   /** Fields of spec.deployment that are not the pod's as written: the Deployment and its other objects take them. */
   private static final List<String> NOT_POD_TEMPLATE =
-      List.of("replicas", "env", "podLabels", "podAnnotations", "podDisruptionBudget");
+      List.of("replicas", "env", "podLabels", "podAnnotations", "podDisruptionBudget", "health");
 
   private static DeploymentSettings valid() {
     DeploymentSettings d = new DeploymentSettings();
@@ -148,6 +150,59 @@ class WorkerPodTranslatorTest {
         .filter(f -> !Modifier.isStatic(f.getModifiers())).map(Field::getName)
         .filter(name -> !NOT_POD_TEMPLATE.contains(name)).toList();
     assertThat(rows()).extracting(Row::field).containsExactlyInAnyOrderElementsOf(fields);
+  }
+
+  /**
+   * spec.deployment.health (opt-in: a worker not on an SDK has no endpoint): a container port named health, and
+   * liveness and readiness probes of GET /healthz on it, unless the spec gives its own. Empty cells: none.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+      # case                              | health port | own liveness | own readiness | port | liveness  | readiness
+      no health: nothing added            | -           | false        | false         | -    | -         | -
+      health: the port and both probes    | 8081        | false        | false         | 8081 | health:12 | health:3
+      own liveness kept                   | 8081        | true         | false         | 8081 | own       | health:3
+      own readiness kept                  | 9090        | false        | true          | 9090 | health:12 | own
+      both probes the spec's              | 8081        | true         | true          | 8081 | own       | own
+      no health, own probes as written    | -           | true         | true          | -    | own       | own
+      """)
+  void theHealthEndpointIsOpenedAndProbedWhenAsked(String what, Integer port, boolean ownLiveness,
+      boolean ownReadiness, Integer containerPort, String liveness, String readiness) {
+    DeploymentSettings d = valid();
+    d.setHealth(port == null ? null : new HealthSettings(port));
+    d.setLivenessProbe(ownLiveness ? OWN : null);
+    d.setReadinessProbe(ownReadiness ? OWN : null);
+
+    Validated<PodSpec> pod = WorkerPodTranslator.fromCrd(d);
+
+    assertThat(pod.isValid()).as(pod::message).isTrue();
+    Container worker = worker(pod.value());
+    if (containerPort == null) {
+      assertThat(worker.getPorts()).isEmpty();
+    } else {
+      assertThat(worker.getPorts()).singleElement().satisfies(p -> {
+        assertThat(p.getName()).isEqualTo("health");
+        assertThat(p.getContainerPort()).isEqualTo(containerPort);
+        assertThat(p.getProtocol()).isEqualTo("TCP");
+      });
+    }
+    assertThat(probe(worker.getLivenessProbe())).as("liveness").isEqualTo(liveness);
+    assertThat(probe(worker.getReadinessProbe())).as("readiness").isEqualTo(readiness);
+  }
+
+  private static final Probe OWN = new ProbeBuilder().withNewExec().withCommand("true").endExec().build();
+
+  /** "own", "-" for none, or "port:failures" of a GET /healthz every 10 s. */
+  private static String probe(Probe probe) {
+    if (probe == null) {
+      return null;
+    }
+    if (probe.equals(OWN)) {
+      return "own";
+    }
+    assertThat(probe.getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(probe.getPeriodSeconds()).isEqualTo(10);
+    return probe.getHttpGet().getPort().getStrVal() + ":" + probe.getFailureThreshold();
   }
 
   @Test
@@ -201,6 +256,8 @@ class WorkerPodTranslatorTest {
             .withCommand("true").endExec().build()), "spec.deployment.startupProbe has 2 handlers"),
         bad("a pull secret without a name", d -> d.setImagePullSecrets(List.of(new LocalObjectReference())),
             "spec.deployment.imagePullSecrets[0].name is required"),
+        bad("a health endpoint without a port", d -> d.setHealth(new HealthSettings()),
+            "spec.deployment.health.port is required"),
         bad("no image", d -> d.setImage(" "), "spec.deployment.image is required"));
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.api.v1alpha1.AutoscalingSettings;
 import dev.baton.api.v1alpha1.CommandSpec;
 import dev.baton.api.v1alpha1.DeploymentSettings;
+import dev.baton.api.client.UnknownValue;
 import dev.baton.api.v1alpha1.Outcome;
 import dev.baton.api.v1alpha1.QueueKind;
 import dev.baton.api.v1alpha1.RetryPolicy;
@@ -89,6 +90,22 @@ class WorkerServiceTranslatorTest {
     assertThat(m.subscriptions()).singleElement().satisfies(sub -> assertThat(sub.source())
         .isEqualTo(new ServiceModel.WorkflowOutcomes("shop", "order-fulfilment",
             List.of(InstanceOutcome.FAILED, InstanceOutcome.COMPENSATED))));
+  }
+
+  @Test
+  void anOutcomeANewerCrdKnowsIsRefusedNamingTheFieldAndTheValueInsteadOfWidenedToEveryOutcome() {
+    // As read by TolerantSerialization: the unknown item is null, which would otherwise read as "every outcome".
+    Validated<ServiceModel> v = translate(ws("alerts", s -> {
+      SubscriptionSpec read = outcomes("fulfilment", "order-fulfilment");
+      read.setOutcomes(java.util.Arrays.asList(Outcome.FAILED, null));
+      s.getSubscriptions().add(read);
+      s.getUnknownValues().add(new UnknownValue("spec.subscriptions[0].outcomes[1]", "timedOut",
+          List.of("succeeded", "failed", "compensated", "cancelled")));
+    }));
+
+    assertThat(v.isValid()).isFalse();
+    assertThat(v.message()).contains("spec.subscriptions[0].outcomes[1]: 'timedOut' is not a value this version of "
+        + "Baton knows (succeeded, failed, compensated, cancelled)");
   }
 
   @Test

@@ -2,12 +2,10 @@ package dev.baton.runtime.ui;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.http.client.Client;
-import com.rabbitmq.http.client.ClientParameters;
-import com.rabbitmq.http.client.JdkHttpClientHttpLayer;
-import dev.baton.contract.TlsTrust;
 import dev.baton.deadletters.DeadLetterBrowser.QueueCount;
 import dev.baton.deadletters.DeadLetterBrowser;
 import dev.baton.deadletters.DeadLetterQueue;
+import dev.baton.deadletters.ManagementApi;
 import dev.baton.deadletters.ParkedMessage;
 import dev.baton.deadletters.Replayer;
 import dev.baton.runtime.broker.AmqpConnector;
@@ -21,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
-import javax.net.ssl.SSLContext;
 
 /**
  * The dead-letter page's access to the broker: queues and peeked messages through the management API, replays
@@ -67,13 +64,8 @@ public final class DeadLetterDesk {
         username = username == null ? uri.getUsername() : username;
         password = password == null ? uri.getPassword() : password;
       }
-      ClientParameters parameters = new ClientParameters().url(managementUrl).username(username).password(password);
-      if (caFile != null && !caFile.isBlank()) { // the broker's CA signs its management API's certificate too (https)
-        SSLContext tls = TlsTrust.context(caFile);
-        parameters.httpLayerFactory(JdkHttpClientHttpLayer.configure().clientBuilderConsumer(b -> b.sslContext(tls))
-            .create());
-      }
-      Client client = new Client(parameters);
+      // The broker's CA signs its management API's certificate too (https).
+      Client client = new Client(ManagementApi.parameters(managementUrl, username, password, caFile));
       return new DeadLetterDesk(new DeadLetterBrowser(client, vhostOf(amqpUri)),
           new AmqpConnector(amqpUri, username, password, caFile, amqpAddresses), null);
     } catch (Exception e) { // the message of a URI parser may quote the URI, with its password: not shown

@@ -9,7 +9,11 @@ import java.util.regex.Pattern;
  * back from itself to the UI's root, links are relative to that root, and redirects are relative to the request.
  * Only a cookie's Path must be absolute: a proxy that strips a prefix says which in {@code X-Forwarded-Prefix}
  * (Traefik does by itself, ingress-nginx with its {@code x-forwarded-prefix} annotation, a Gateway API route with a
- * header filter; the chart sets it).
+ * header filter; the chart sets it). A proxy that says nothing ({@code kubectl proxy}'s service proxy, under
+ * {@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/}) gets cookies without a Path, which browsers then scope to
+ * the directory of the URL they asked (RFC 6265 §5.1.4, the default-path): the UI's root, as the browser sees it,
+ * for a page right under it. So, without a prefix, cookies are set from such pages only ({@link #cookiesSettable}):
+ * one set from {@code /ui/instances/x} would be scoped to {@code .../ui/instances} and missed everywhere else.
  */
 final class UiPaths {
 
@@ -45,15 +49,26 @@ final class UiPaths {
 
   /**
    * The Path of the UI's cookies: {@code /ui} under the prefix a proxy says it strips ({@code X-Forwarded-Prefix},
-   * without a trailing slash), or {@code /ui} when it says none or something that is not a path.
+   * without a trailing slash, or nothing for an empty one), or null, for no Path attribute, when it says none or
+   * something that is not a path: the browser's default-path then ({@link UiPaths}).
    */
   static String cookiePath(String forwardedPrefix) {
     if (forwardedPrefix == null) {
-      return "/ui";
+      return null;
     }
     String prefix = forwardedPrefix.trim();
     prefix = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
-    return PREFIX.matcher(prefix).matches() ? prefix + "/ui" : "/ui";
+    return prefix.isEmpty() ? ROOT.substring(0, ROOT.length() - 1)
+        : PREFIX.matcher(prefix).matches() ? prefix + "/ui" : null;
+  }
+
+  /**
+   * Whether a response to {@code requestPath} may set the UI's cookies: always where the Path is known
+   * ({@link #cookiePath}), else only from a page right under the UI's root, whose directory the browser takes for
+   * the cookie's path, or from {@code /ui} itself, whose directory holds the root.
+   */
+  static boolean cookiesSettable(String requestPath, String forwardedPrefix) {
+    return cookiePath(forwardedPrefix) != null || "./".equals(root(requestPath)) || "/ui".equals(requestPath);
   }
 
   /** A page of the UI named by its runtime path ({@code /ui/instances/x}), relative to the UI's root. */

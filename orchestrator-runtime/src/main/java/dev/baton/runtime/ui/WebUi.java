@@ -58,6 +58,8 @@ public final class WebUi {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
   private static final String LIVE_HEADER = "X-Baton-Live";
+  /** What a proxy that serves the UI under a prefix it strips may say that prefix in (UiPaths). */
+  private static final String FORWARDED_PREFIX = "X-Forwarded-Prefix";
   private static final String ASSETS = "/dev/baton/runtime/ui/assets/";
   /** Pages are for people: no framing by other sites, nothing inline, nothing from elsewhere. */
   private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
@@ -129,7 +131,9 @@ public final class WebUi {
       return;
     }
     String csrf = ctx.cookie(UiAuth.CSRF_COOKIE);
-    if (csrf == null || csrf.length() < 16) {
+    boolean noCsrf = csrf == null || csrf.length() < 16;
+    boolean cookiesHere = UiPaths.cookiesSettable(path, ctx.header(FORWARDED_PREFIX));
+    if (noCsrf && cookiesHere) {
       csrf = UiAuth.newCsrfToken();
       setCookie(ctx, UiAuth.CSRF_COOKIE, csrf, -1);
     }
@@ -149,9 +153,13 @@ public final class WebUi {
       if (ctx.header(LIVE_HEADER) != null || post) {
         throw new UiException(401, "Signed out: sign in again.");
       }
-      String next = ctx.queryString() == null ? path : path + "?" + ctx.queryString();
-      ctx.redirect(UiPaths.from(path, "login?next=" + Html.url(next)), HttpStatus.SEE_OTHER);
-      ctx.skipRemainingHandlers();
+      redirectToLogin(ctx, path);
+      return;
+    }
+    if (noCsrf && !cookiesHere && !post && ctx.header(LIVE_HEADER) == null) {
+      // Behind a proxy that names no prefix, the CSRF cookie is set from the sign-in page (UiPaths), which sends
+      // the browser back here; signing in made it last as long as the session, so this is seldom.
+      redirectToLogin(ctx, path);
       return;
     }
     Access access = who.map(Sessions.Who::access).orElse(Access.READ);
@@ -161,6 +169,12 @@ public final class WebUi {
     if (post && who.isPresent() && access != Access.FULL && !path.equals("/ui/logout")) {
       throw new UiException(403, "Signed in with the read-only token: this needs the full token.");
     }
+  }
+
+  private static void redirectToLogin(Context ctx, String path) {
+    String next = ctx.queryString() == null ? path : path + "?" + ctx.queryString();
+    ctx.redirect(UiPaths.from(path, "login?next=" + Html.url(next)), HttpStatus.SEE_OTHER);
+    ctx.skipRemainingHandlers();
   }
 
   /**
@@ -233,8 +247,9 @@ public final class WebUi {
   }
 
   private void loginForm(Context ctx) {
-    if (!sessions.required()) {
-      ctx.redirect(UiPaths.from(ctx.path(), "./"), HttpStatus.SEE_OTHER);
+    if (!sessions.required()) { // here only for the CSRF cookie (see guard): back to where the browser was going
+      ctx.redirect(UiPaths.from(ctx.path(), UiPaths.relative(safeNext(ctx.queryParam("next")))),
+          HttpStatus.SEE_OTHER);
       return;
     }
     ctx.html(loginPage(ctx, safeNext(ctx.queryParam("next")), null));
@@ -259,6 +274,8 @@ public final class WebUi {
       return;
     }
     setCookie(ctx, UiAuth.SESSION_COOKIE, session.get(), (int) UiAuth.SESSION_LENGTH.toSeconds());
+    // The CSRF cookie as long as the session, so that a browser restarted with the session keeps both.
+    setCookie(ctx, UiAuth.CSRF_COOKIE, viewer(ctx).csrf(), (int) UiAuth.SESSION_LENGTH.toSeconds());
     ctx.redirect(UiPaths.from(ctx.path(), UiPaths.relative(next)), HttpStatus.SEE_OTHER);
   }
 
@@ -289,10 +306,14 @@ public final class WebUi {
     return (comma < 0 ? forwarded : forwarded.substring(0, comma)).trim();
   }
 
-  /** The UI's cookies, on its pages only: under the prefix a proxy in front strips, if it says so ({@link UiPaths}). */
+  /**
+   * The UI's cookies, on its pages only: under the prefix a proxy in front strips, if it says so, else without a Path,
+   * where the browser asked ({@link UiPaths}).
+   */
   private static void setCookie(Context ctx, String name, String value, int maxAgeSeconds) {
     boolean https = "https".equalsIgnoreCase(ctx.header("X-Forwarded-Proto")) || ctx.scheme().equals("https");
-    ctx.addHeader("Set-Cookie", name + "=" + value + "; Path=" + UiPaths.cookiePath(ctx.header("X-Forwarded-Prefix"))
+    String path = UiPaths.cookiePath(ctx.header(FORWARDED_PREFIX));
+    ctx.addHeader("Set-Cookie", name + "=" + value + (path == null ? "" : "; Path=" + path)
         + "; HttpOnly; SameSite=Strict"
         + (maxAgeSeconds >= 0 ? "; Max-Age=" + maxAgeSeconds : "") + (https ? "; Secure" : ""));
   }

@@ -1,6 +1,7 @@
 package dev.baton.runtime.definitions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.api.v1alpha1.StepSpec;
@@ -97,6 +98,42 @@ class WorkflowWatcherIT {
 
       stack.applyWorkflow("after", spec());
       await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey("after@1"));
+    } finally {
+      watcher.close();
+    }
+  }
+
+  /**
+   * Fails on the code before: an enum value this runtime does not know (a newer CRD's) failed the read, the informer
+   * never handed the Workflow over, and the watch stopped. Now the Workflow is seen, refused as not runnable with the
+   * field and the value (a default must not stand in for it), and the watch goes on.
+   */
+  @Test
+  void aWorkflowWithAnEnumValueOfANewerCrdIsSeenRefusedByNameAndTheWatchGoesOn() {
+    Map<String, Workflow> seen = new ConcurrentHashMap<>();
+    WorkflowWatcher watcher = WorkflowWatcher.start(stack.client(), List.of(), new WorkflowWatcher.Listener() {
+      @Override
+      public void changed(Workflow workflow) {
+        seen.put(workflow.getMetadata().getName() + "@" + workflow.getMetadata().getResourceVersion(), workflow);
+      }
+
+      @Override
+      public void deleted(Workflow workflow) {}
+    });
+    try {
+      stack.applyWorkflow("newer-enum", spec());
+      Workflow patched = stack.client().resources(Workflow.class).inNamespace(Sandbox.NAMESPACE).withName("newer-enum")
+          .patch(PatchContext.of(PatchType.JSON), """
+              [{"op": "add", "path": "/spec/onFailure", "value": "Retry"}]
+              """);
+      String key = "newer-enum@" + patched.getMetadata().getResourceVersion();
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.containsKey(key));
+      assertThatThrownBy(() -> dev.baton.workflow.WorkflowParser.runnable(Sandbox.NAMESPACE, "newer-enum", 1,
+          seen.get(key).getSpec())).hasMessageContaining("spec.onFailure: 'Retry' is not a value this version of Baton"
+          + " knows (Compensate, Stop)");
+
+      stack.applyWorkflow("after-enum", spec());
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.keySet().stream().anyMatch(k -> k.startsWith("after-enum@")));
     } finally {
       watcher.close();
     }

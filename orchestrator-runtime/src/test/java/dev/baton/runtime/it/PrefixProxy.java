@@ -20,8 +20,9 @@ import java.util.concurrent.Executors;
 /**
  * A reverse proxy that serves the runtime under a path prefix and strips it, as an ingress with a rewrite or
  * {@code kubectl proxy} does: {@code /prefix/ui/x} is {@code /ui/x} at the runtime, which is not told the prefix. It
- * sends its own Host and the browser's in X-Forwarded-Host, the prefix in X-Forwarded-Prefix, follows no redirect and passes every other header and
- * the body as they are, both ways.
+ * sends its own Host and the browser's in X-Forwarded-Host, the prefix in X-Forwarded-Prefix (unless made
+ * {@link #sayingNoPrefix}, as {@code kubectl proxy}'s service proxy, which sends none), follows no redirect and passes
+ * every other header and the body as they are, both ways.
  */
 final class PrefixProxy implements AutoCloseable {
 
@@ -34,9 +35,23 @@ final class PrefixProxy implements AutoCloseable {
   private final HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
   private final String prefix;
   private final String target;
+  private final boolean saysPrefix;
 
   /** Serves {@code http://127.0.0.1:<targetPort>/...} as {@code http://127.0.0.1:<port>/<prefix>/...}. */
   PrefixProxy(String prefix, int targetPort) throws IOException {
+    this(prefix, targetPort, true);
+  }
+
+  /**
+   * As {@link #PrefixProxy(String, int)}, without X-Forwarded-Prefix: as {@code kubectl proxy} serves a Service under
+   * {@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/}.
+   */
+  static PrefixProxy sayingNoPrefix(String prefix, int targetPort) throws IOException {
+    return new PrefixProxy(prefix, targetPort, false);
+  }
+
+  private PrefixProxy(String prefix, int targetPort, boolean saysPrefix) throws IOException {
+    this.saysPrefix = saysPrefix;
     this.prefix = prefix;
     this.target = "http://127.0.0.1:" + targetPort;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -62,7 +77,9 @@ final class PrefixProxy implements AutoCloseable {
         }
       }
       request.header("X-Forwarded-Host", exchange.getRequestHeaders().getFirst("Host"));
-      request.header("X-Forwarded-Prefix", prefix);
+      if (saysPrefix) {
+        request.header("X-Forwarded-Prefix", prefix);
+      }
       byte[] body;
       try (InputStream in = exchange.getRequestBody()) {
         body = in.readAllBytes();

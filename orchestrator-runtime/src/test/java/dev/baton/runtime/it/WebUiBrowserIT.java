@@ -707,6 +707,44 @@ class WebUiBrowserIT {
     }
   }
 
+  /**
+   * kubectl proxy's service proxy strips {@code /api/v1/namespaces/NS/services/NAME:PORT/proxy} and says nothing
+   * about it (no X-Forwarded-Prefix): the cookies then have no Path, the browser scopes them to the UI's root as it
+   * sees it, and signing in, a form on a deep page and signing out all work, starting from a deep link.
+   */
+  @Test
+  void behindKubectlProxyWhichSaysNoPrefixTheSessionAndTheFormsStillWork() throws Exception {
+    String prefix = "/api/v1/namespaces/baton-system/services/baton-runtime:8080/proxy";
+    try (BatonRuntime secured = BatonRuntime.start(h.settings().toBuilder().apiToken("ui-kubectl-token-1").build(),
+        h.client); PrefixProxy proxy = PrefixProxy.sayingNoPrefix(prefix, secured.httpPort())) {
+      UUID id = h.startOk("ui-shop", "hold-kubectl-1");
+      String page = proxy.url("/ui/instances/" + id);
+      try (Browser b = Browser.laptop()) {
+        b.driver.get(page);
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(proxy.url("/ui/login?next=")));
+        b.driver.findElement(By.id("token")).sendKeys("ui-kubectl-token-1");
+        b.driver.findElement(By.id("sign-in")).click(); // the session cookie, without a Path, comes back
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().equals(page));
+        awaitText(b, "hold-kubectl-1");
+
+        b.driver.findElement(By.cssSelector("nav a[href='operations']")).click(); // another directory: still in
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().equals(proxy.url("/ui/operations")));
+        assertThat(b.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Bulk operations");
+
+        b.driver.get(page);
+        b.driver.findElement(By.id("cancel")).click(); // a form on a deep page: the CSRF cookie is the root's
+        b.driver.switchTo().alert().accept();
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(h.status(id)).isEqualTo("CANCELLED"));
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(page + "?done="));
+
+        b.driver.findElement(By.cssSelector("header form button")).click(); // sign out, from a deep page
+        await().atMost(WITHIN).until(() -> b.driver.getCurrentUrl().startsWith(proxy.url("/ui/login")));
+        b.driver.get(page);
+        assertThat(b.driver.getCurrentUrl()).as("signed out").startsWith(proxy.url("/ui/login"));
+      }
+    }
+  }
+
   private static void park(Channel ch, String dlq, String messageId, Map<String, Object> headers) throws Exception {
     ch.basicPublish("", dlq, new AMQP.BasicProperties.Builder().messageId(messageId).headers(headers)
         .contentType("application/json").deliveryMode(2).timestamp(new java.util.Date()).build(),

@@ -40,13 +40,28 @@ class UiPathsTest {
 
   @ParameterizedTest(name = "X-Forwarded-Prefix {0}: cookies at {1}")
   @CsvSource(nullValues = "none", value = {
-      "none, /ui",
+      "none, none",
       "/teams/shop/baton, /teams/shop/baton/ui",
       "/baton/, /baton/ui",
-      "'/baton; Domain=evil.example', /ui",
-      "baton, /ui",
-      "'', /ui"})
-  void cookiesLiveUnderThePrefixAProxySaysItStripsAndNothingElse(String prefix, String path) {
-    assertThat(UiPaths.cookiePath(prefix)).isEqualTo(path);
+      "'/baton; Domain=evil.example', none",
+      "baton, none",
+      "'', /ui",
+      "/, /ui"})
+  void cookiesLiveUnderThePrefixAProxySaysItStripsAndOtherwiseWhereTheBrowserAsked(String prefix, String path) {
+    assertThat(UiPaths.cookiePath(prefix)).as("none: no Path attribute, the browser's default-path").isEqualTo(path);
+  }
+
+  @ParameterizedTest(name = "{0} with X-Forwarded-Prefix {1}: cookies set there {2}")
+  @CsvSource(nullValues = "none", value = {
+      "/ui/login, none, true",
+      "/ui/, none, true",
+      "/ui/logout, none, true",
+      "/ui, none, true",
+      "/ui/instances/3f2a, none, false",
+      "/ui/workflows/shop/order, none, false",
+      "/ui/instances/3f2a, /teams/shop/baton, true",
+      "/ui/instances/3f2a, 'not a path', false"})
+  void withoutAPrefixCookiesAreSetOnlyWhereTheDefaultPathIsTheRoot(String page, String prefix, boolean settable) {
+    assertThat(UiPaths.cookiesSettable(page, prefix)).isEqualTo(settable);
   }
 }
