@@ -111,6 +111,11 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   /** Commands kept in hand at most; the commits beyond are left for the search (the broker is slow or away). */
   static final int MAX_HANDED = 20_000;
   /**
+   * A commit of more commands than this (a batch of starts) is left to the relay: its committing thread, which answers
+   * the callers after this, does not publish them first.
+   */
+  static final int MAX_AT_COMMIT = 50;
+  /**
    * A command returned unroutable this long after its first return (with the backoff, its sixth publish or so) counts
    * as refused: a WorkerService being declared has its bindings well before.
    */
@@ -259,7 +264,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    * The fast path (docs/design.md#runtime-semantics, "no lost commands"): when the relay's thread is not in a round,
    * nothing handed over waits before these commands, fewer than {@value #DEPTH} batches are in flight and none failed,
    * the committing thread claims its own commands by id and publishes them itself, as a batch the relay's thread then
-   * finishes like its own (confirms awaited, rows deleted, committed in order). It spares each command the wait for the
+   * finishes like its own (confirms awaited, rows deleted, committed in order); a commit of more than
+   * {@value #MAX_AT_COMMIT} commands is left to the relay. It spares each command the wait for the
    * relay's thread to wake and take it from the hand: at light load most of the time between a commit and its
    * publish. Under load the relay is busy or its batches are in flight, and the commits hand over as before, so that
    * its batches stay large. The claim by id is the relay's own, so a cancel still waits for a command being published
@@ -268,7 +274,8 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
    * @return whether it took care of the commands (published, set aside, or already gone); false: hand them over
    */
   private boolean publishAtCommit(List<QueuedCommand> commands) {
-    if (handedCount.get() > 0 || !running || brokerBlocked() || !rounds.tryLock()) {
+    if (commands.size() > MAX_AT_COMMIT || handedCount.get() > 0 || !running || brokerBlocked()
+        || !rounds.tryLock()) {
       return false;
     }
     Batch b = null;

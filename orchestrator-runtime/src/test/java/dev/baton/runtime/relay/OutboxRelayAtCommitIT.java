@@ -51,6 +51,21 @@ class OutboxRelayAtCommitIT extends OutboxRelayIT {
         .satisfies(c -> assertThat(c.count()).isPositive());
   }
 
+  /** A commit of many commands (a batch of starts) is left to the relay: its thread answers its callers sooner. */
+  @Test
+  void aCommitOfMoreCommandsThanTheFastPathTakesIsPublishedByTheRelayInOrder() throws Exception {
+    startRelay(Duration.ofHours(1));
+    List<QueuedCommand> many = new ArrayList<>();
+    for (int i = 0; i <= OutboxRelay.MAX_AT_COMMIT; i++) {
+      many.add(queued(Names.commandExchange(SERVICE)));
+    }
+    relay.committed(many);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> received.size() >= many.size() && outboxRows() == 0);
+    assertThat(received).containsExactlyElementsOf(many.stream().map(q -> q.message().messageId().toString()).toList());
+    assertThat(metrics.registry().find("baton.outbox.published.at.commit").counter()).as("none at commit").isNull();
+  }
+
   /**
    * A cancel that withdraws a command being published at its commit waits for it, then finds it gone: it went out,
    * and the cancel does not count it as withdrawn (docs/design.md#runtime-semantics, "commands never outlive their
