@@ -83,7 +83,7 @@ public record OperatorSettings(
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final String DEFAULT_LEASE_NAME = "baton-operator";
   /**
-   * A pass mostly waits on the management API (a WorkerService's first one is some twenty requests in a row), so the
+   * A pass mostly waits on the broker (a WorkerService's first one is some twenty declarations in a row), so the
    * broker, not the operator's CPU, bounds how many may run at once; JOSDK's default of 50 left it half idle when a
    * thousand resources arrive together (docs/design.md#drift-and-scale).
    */

@@ -39,7 +39,8 @@ final class ChannelPool implements AutoCloseable {
 
   private final ConnectionFactory factory;
   private final String address;
-  private final Semaphore permits = new Semaphore(CHANNELS);
+  /** Fair: a pass waiting for a channel is not overtaken by the passes that keep coming back for the next one. */
+  private final Semaphore permits = new Semaphore(CHANNELS, true);
   private final BlockingQueue<Channel> idle = new LinkedBlockingQueue<>();
   private Connection connection; // guarded by this
   private volatile boolean closed;
