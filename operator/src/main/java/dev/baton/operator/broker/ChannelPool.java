@@ -103,7 +103,10 @@ final class ChannelPool implements AutoCloseable {
         throw new BrokerException(BrokerException.Failure.REJECTED,
             what + " was refused by RabbitMQ: " + close.getReplyText(), e);
       }
-      dropConnection();
+      // A request that timed out leaves its channel behind, not the connection the other channels share.
+      if (!channel.getConnection().isOpen()) {
+        dropConnection();
+      }
       throw unavailable(what, e);
     } finally {
       giveBack(channel, reusable);

@@ -33,6 +33,11 @@ final class ManagementReads {
    * ({@code enable_queue_totals}), the consumers from the vhost's consumers, one request more.
    */
   static final String LISTED_QUEUE_COLUMNS = "name,arguments,messages,messages_unacknowledged";
+  /**
+   * A listing's time grows with the vhost (15 s and more for 25,000 queues on a busy broker), and there is one per half
+   * resync for all passes, which go on with the last one meanwhile: it may take longer than a single request.
+   */
+  static final Duration LISTING_TIMEOUT = Duration.ofSeconds(60);
 
   private final HttpClient http;
   private final String base;
@@ -123,7 +128,7 @@ final class ManagementReads {
 
   /** @param inVhost whether a 404 means that the vhost does not exist */
   private List<JsonNode> list(String what, String path, boolean inVhost) {
-    Optional<JsonNode> body = get(what, path);
+    Optional<JsonNode> body = get(what, path, LISTING_TIMEOUT);
     if (body.isEmpty()) {
       if (inVhost) {
         throw new BrokerException(BrokerException.Failure.REJECTED, "vhost '" + vhost + "' does not exist on the "
@@ -138,6 +143,10 @@ final class ManagementReads {
   }
 
   private Optional<JsonNode> get(String what, String path) {
+    return get(what, path, timeout);
+  }
+
+  private Optional<JsonNode> get(String what, String path, Duration timeout) {
     HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
         .header("Authorization", authorization).header("Accept", "application/json").GET().build();
     HttpResponse<byte[]> response;
