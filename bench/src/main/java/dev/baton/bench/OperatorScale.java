@@ -123,6 +123,12 @@ final class OperatorScale {
       takeKube(server);
       proxy.takeCounts();
 
+      // Ready is followed by a watch (each status change comes once), not by listing every resource twice a second:
+      // at thousands of resources those lists were most of the mock server's work, under its one lock.
+      ReadyWatch<WorkerService> wsReady = stack.own(new ReadyWatch<>(poller.resources(WorkerService.class)
+          .inNamespace(NS), w -> w.getStatus() != null && w.getStatus().isReady()));
+      ReadyWatch<Workflow> wfReady = stack.own(new ReadyWatch<>(poller.resources(Workflow.class).inNamespace(NS),
+          w -> w.getStatus() != null && w.getStatus().isReady()));
       long t0 = System.nanoTime();
       RetryPolicy policy = new RetryPolicy();
       policy.setMetadata(new ObjectMetaBuilder().withName("standard").withNamespace(NS).build());
@@ -153,10 +159,8 @@ final class OperatorScale {
       }
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
       while (true) {
-        long readyServices = poller.resources(WorkerService.class).inNamespace(NS).list().getItems().stream()
-            .filter(w -> w.getStatus() != null && w.getStatus().isReady()).count();
-        long readyWorkflows = poller.resources(Workflow.class).inNamespace(NS).list().getItems().stream()
-            .filter(w -> w.getStatus() != null && w.getStatus().isReady()).count();
+        long readyServices = wsReady.ready();
+        long readyWorkflows = wfReady.ready();
         if (readyServices == services && readyWorkflows == workflows) {
           break;
         }
@@ -164,7 +168,7 @@ final class OperatorScale {
           throw new IllegalStateException("not all Ready after 15 minutes: " + readyServices + "/" + services
               + " WorkerServices, " + readyWorkflows + "/" + workflows + " Workflows");
         }
-        Thread.sleep(500);
+        Thread.sleep(200);
       }
       double secondsToReady = (System.nanoTime() - t0) / 1e9;
       System.gc();

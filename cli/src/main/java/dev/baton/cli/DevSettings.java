@@ -37,7 +37,10 @@ record DevSettings(
     AuthMode auth,
     WorkerLanguage workers) {
 
-  /** The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes). */
+  /**
+   * The operator against the dev API: server-side apply off (the fabric8 mock has none, docs/design.md#platform-notes);
+   * it declares over AMQP at the broker address the runtime and workers use.
+   */
   OperatorSettings operator(String runtimeUrl) {
     return operator(runtimeUrl, apiToken);
   }

@@ -69,4 +69,11 @@ class DevCommandTest {
     assertThat(settings.operator(null).serverSideApply()).isFalse();
     assertThat(settings.runtime().createDatabase()).isTrue();
   }
+
+  @Test
+  void theOperatorDeclaresOverAmqpWhereTheRuntimeConnects() {
+    DevCommand dev = new DevCommand();
+    new CommandLine(dev).parseArgs("--rabbitmq-host", "rabbit.local", "--rabbitmq-port", "5673");
+    assertThat(dev.settings().operator(null).declarationUrl()).isEqualTo("amqp://rabbit.local:5673");
+  }
 }

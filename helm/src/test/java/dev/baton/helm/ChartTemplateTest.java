@@ -305,6 +305,13 @@ class ChartTemplateTest {
   }
 
   @Test
+  void theOperatorDeclaresWhereTheWorkersConnectUnlessAnAmqpUrlIsSet() {
+    assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKey("BATON_OPERATOR_AMQP_URL");
+    assertThat(value(Chart.template(ValueSet.DEFAULTS, Map.of("operator.amqpUrl", "amqps://rabbitmq.internal:5671"))
+        .operator(), "BATON_OPERATOR_AMQP_URL")).isEqualTo("amqps://rabbitmq.internal:5671");
+  }
+
+  @Test
   void tenancyStaysClosedUnlessTheChartOpensIt() {
     assertThat(env(Chart.template(ValueSet.DEFAULTS).operator())).doesNotContainKey("BATON_TENANCY_OPEN");
     assertThat(env(Chart.template(ValueSet.DEFAULTS, Map.of("operator.tenancyOpen", false)).operator()))

@@ -1,9 +1,9 @@
 package dev.baton.operator;
 
 import dev.baton.contract.probes.ProbeServer;
+import dev.baton.operator.broker.AmqpBrokerClient;
 import dev.baton.operator.broker.BrokerClient;
 import dev.baton.operator.broker.BrokerSnapshot;
-import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.operator.monitoring.KubeEvents;
 import dev.baton.operator.monitoring.OperatorHealth;
 import dev.baton.operator.monitoring.OperatorMetrics;
@@ -39,6 +39,8 @@ public final class BatonOperator implements AutoCloseable {
   private final RuntimeBrokerUser runtimeUser;
   private final OutcomeExchange outcomeExchange;
   private final BrokerSnapshot broker;
+  /** The broker client {@link #start(KubernetesClient, OperatorSettings)} opened, closed with the operator. */
+  private volatile AutoCloseable ownBroker;
   private volatile boolean closing;
 
   private BatonOperator(OperatorSettings settings, KubernetesClient client, BrokerClient brokerClient) {
@@ -86,9 +88,16 @@ public final class BatonOperator implements AutoCloseable {
    * (it is not closed on {@link #close()}).
    */
   public static BatonOperator start(KubernetesClient client, OperatorSettings settings) {
-    BrokerClient broker = HopBrokerClient.create(settings.managementUrl(), settings.adminUsername(),
-        settings.adminPassword(), settings.vhost(), settings.caFile());
-    return start(client, settings, broker);
+    AmqpBrokerClient broker = AmqpBrokerClient.create(settings);
+    BatonOperator baton;
+    try {
+      baton = start(client, settings, broker);
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+    baton.ownBroker = broker;
+    return baton;
   }
 
   /** As {@link #start(KubernetesClient, OperatorSettings)}, with the given broker client (tests use a fake). */
@@ -143,6 +152,17 @@ public final class BatonOperator implements AutoCloseable {
       if (http != null) {
         http.close();
       }
+      closeOwnBroker();
+    }
+  }
+
+  private void closeOwnBroker() {
+    try {
+      if (ownBroker != null) {
+        ownBroker.close();
+      }
+    } catch (Exception e) {
+      LOG.debug("closing the broker client", e);
     }
   }
 

@@ -50,6 +50,9 @@ import java.util.Set;
  *     providers' spec.access grant ({@link Tenancy#CLOSED}); {@code BATON_TENANCY_OPEN=true} opens everything, {@code
  *     BATON_TENANCY} restricts the names each namespace may claim
  * @param reconcileThreads how many resources are reconciled at once ({@code BATON_RECONCILE_THREADS})
+ * @param operatorAmqpUrl {@code amqp://host:port} or {@code amqps://host:port} where the operator itself declares
+ *     exchanges, queues and bindings ({@code BATON_OPERATOR_AMQP_URL}, as the administrator, in {@code vhost}); null:
+ *     where the workers connect ({@link #declarationUrl()})
  */
 public record OperatorSettings(
     String managementUrl,
@@ -77,14 +80,15 @@ public record OperatorSettings(
     Tenancy tenancy,
     boolean amqpTls,
     String caFile,
-    int reconcileThreads) {
+    int reconcileThreads,
+    String operatorAmqpUrl) {
 
   public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(60);
   public static final Duration DEFAULT_COUNTS_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final String DEFAULT_LEASE_NAME = "baton-operator";
   /**
-   * A pass mostly waits on the management API (a WorkerService's first one is some twenty requests in a row), so the
+   * A pass mostly waits on the broker (a WorkerService's first one is some twenty declarations in a row), so the
    * broker, not the operator's CPU, bounds how many may run at once; JOSDK's default of 50 left it half idle when a
    * thousand resources arrive together (docs/design.md#drift-and-scale).
    */
@@ -101,7 +105,8 @@ public record OperatorSettings(
   public static OperatorSettings localDefaults() {
     return new OperatorSettings("http://127.0.0.1:15672/api/", "guest", "guest", "127.0.0.1", 5672, "/", "baton-",
         Duration.ofSeconds(60), true, null, DEFAULT_COUNTS_INTERVAL, null, null, null, null, "0.0.0.0", 0, false, null,
-        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.CLOSED, false, null, DEFAULT_RECONCILE_THREADS);
+        DEFAULT_LEASE_NAME, Set.of(), DEFAULT_STATUS_INTERVAL, Tenancy.CLOSED, false, null, DEFAULT_RECONCILE_THREADS,
+        null);
   }
 
   /**
@@ -148,6 +153,7 @@ public record OperatorSettings(
         .tenancy(Tenancy.parse(r.string("BATON_TENANCY", null), r.bool("BATON_TENANCY_OPEN", false)))
         .tls(r.bool("BATON_RABBITMQ_TLS", false), r.string(TlsTrust.CA_FILE_VARIABLE, null))
         .reconcileThreads(r.integer("BATON_RECONCILE_THREADS", d.reconcileThreads, 1, 1_000))
+        .operatorAmqpUrl(r.uri("BATON_OPERATOR_AMQP_URL", null, "amqp", "amqps"))
         .build();
   }
 
@@ -166,6 +172,16 @@ public record OperatorSettings(
    */
   public Duration snapshotMaxAge() {
     return resync.dividedBy(2);
+  }
+
+  /**
+   * Where the operator declares exchanges, queues and bindings over AMQP: {@link #operatorAmqpUrl} when set, else the
+   * address the workers get ({@code amqpHost:amqpPort}, amqps with {@code amqpTls}), which in a cluster is the broker's
+   * Service the operator reaches as well.
+   */
+  public String declarationUrl() {
+    return operatorAmqpUrl != null ? operatorAmqpUrl
+        : (amqpTls ? "amqps://" : "amqp://") + amqpHost + ":" + amqpPort;
   }
 
   public OperatorSettings withVhost(String vhost) {
@@ -224,7 +240,7 @@ public record OperatorSettings(
         + ", leaderElection=" + (leaderElection ? "lease " + (leaseNamespace == null ? "" : leaseNamespace + "/")
         + leaseName : "off") + ", namespaces=" + (namespaces.isEmpty() ? "all" : String.join(",", namespaces))
         + ", statusInterval=" + statusInterval + ", tenancy=" + tenancy + ", amqpTls=" + amqpTls
-        + ", caFile=" + (caFile == null ? "default" : caFile) + ", reconcileThreads=" + reconcileThreads + "]";
+        + ", caFile=" + (caFile == null ? "default" : caFile) + ", reconcileThreads=" + reconcileThreads + ", declarations=" + declarationUrl() + "]";
   }
 
   /** A copy with some settings changed; {@link OperatorSettings} itself stays immutable. */
@@ -255,6 +271,7 @@ public record OperatorSettings(
     private boolean amqpTls;
     private String caFile;
     private int reconcileThreads;
+    private String operatorAmqpUrl;
 
     private Builder(OperatorSettings s) {
       managementUrl = s.managementUrl;
@@ -283,6 +300,7 @@ public record OperatorSettings(
       amqpTls = s.amqpTls;
       caFile = s.caFile;
       reconcileThreads = s.reconcileThreads;
+      operatorAmqpUrl = s.operatorAmqpUrl;
     }
 
     public Builder managementUrl(String v) {
@@ -377,6 +395,12 @@ public record OperatorSettings(
       return this;
     }
 
+    /** Where the operator declares over AMQP ({@code amqp[s]://host:port}); null: where the workers connect. */
+    public Builder operatorAmqpUrl(String v) {
+      operatorAmqpUrl = v;
+      return this;
+    }
+
     public Builder reconcileThreads(int v) {
       reconcileThreads = v;
       return this;
@@ -400,7 +424,7 @@ public record OperatorSettings(
           runtimeCredentialsSecret,
           httpHost,
           httpPort, leaderElection, leaseNamespace, leaseName, namespaces, statusInterval,
-          tenancy == null ? Tenancy.CLOSED : tenancy, amqpTls, caFile, reconcileThreads);
+          tenancy == null ? Tenancy.CLOSED : tenancy, amqpTls, caFile, reconcileThreads, operatorAmqpUrl);
     }
   }
 }

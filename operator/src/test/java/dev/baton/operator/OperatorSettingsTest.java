@@ -56,6 +56,19 @@ class OperatorSettingsTest {
   }
 
   @Test
+  void theOperatorDeclaresOverAmqpWhereTheWorkersConnectUnlessToldOtherwise() {
+    assertThat(OperatorSettings.fromEnvironment(Map.of()).declarationUrl()).isEqualTo("amqp://127.0.0.1:5672");
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_RABBITMQ_HOST", "rabbitmq.rabbitmq.svc",
+        "BATON_RABBITMQ_PORT", "5671", "BATON_RABBITMQ_TLS", "true")).declarationUrl())
+        .isEqualTo("amqps://rabbitmq.rabbitmq.svc:5671");
+    assertThat(OperatorSettings.fromEnvironment(Map.of("BATON_RABBITMQ_HOST", "rabbitmq.example.com",
+        "BATON_OPERATOR_AMQP_URL", "amqp://rabbitmq.rabbitmq.svc:5672")).declarationUrl())
+        .isEqualTo("amqp://rabbitmq.rabbitmq.svc:5672");
+    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("BATON_OPERATOR_AMQP_URL", "http://x:5672")))
+        .hasMessageContaining("BATON_OPERATOR_AMQP_URL");
+  }
+
+  @Test
   void tenancyIsClosedUnlessTheOpeningFlagIsSet() {
     assertThat(OperatorSettings.fromEnvironment(Map.of()).tenancy().isOpen()).isFalse();
     assertThat(OperatorSettings.localDefaults().tenancy().isOpen()).as("baton dev too").isFalse();

@@ -26,7 +26,10 @@ public interface BrokerClient {
 
   void deleteExchange(String name);
 
-  /** Every queue of the vhost, with the columns Baton reads (name, arguments, counts) and nothing else. */
+  /**
+   * Every queue of the vhost, with the columns Baton reads (name, arguments, counts) and nothing else; the one method
+   * that may take two requests (the management API lists the consumers apart from queues without statistics).
+   */
   List<BrokerQueue> queues();
 
   /** One queue with its counts as the broker reports them now (sampled every few seconds), if it exists. */

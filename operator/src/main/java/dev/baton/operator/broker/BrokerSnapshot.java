@@ -14,11 +14,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
  * The vhost's exchanges, queues, bindings, users and permissions as of one listing, shared by every reconciliation:
- * the operator lists the broker (five requests, with only the columns it reads) at most once per {@code maxAge},
+ * the operator lists the broker (six requests, with only the columns it reads) at most once per {@code maxAge},
  * however many resources it keeps, instead of once per resource and pass. Every write goes through here, to the
  * broker and then into the snapshot, so a pass sees what earlier passes did without listing again.
  *
@@ -36,7 +37,7 @@ public final class BrokerSnapshot {
   private final BrokerClient broker;
   private final Duration maxAge;
   private final Clock clock;
-  private final Object refreshing = new Object();
+  private final ReentrantLock refreshing = new ReentrantLock();
   private volatile State state;
   private volatile Instant listedAt;
   private volatile BrokerException lastFailure;
@@ -62,7 +63,9 @@ public final class BrokerSnapshot {
 
   /**
    * Lists the broker again if the snapshot is older than {@code maxAge}; called at the start of every pass. One caller
-   * lists, the others wait for it.
+   * lists; the others go on with the listing they have meanwhile (its writes reach the new one), so that passes do not
+   * all stop for as long as a listing takes, which grows with the vhost (seconds at tens of thousands of queues). They
+   * wait only when there is no listing yet, or the last one failed.
    *
    * @throws BrokerException when the broker cannot be listed
    */
@@ -70,7 +73,13 @@ public final class BrokerSnapshot {
     if (isFresh()) {
       return;
     }
-    synchronized (refreshing) {
+    if (!refreshing.tryLock()) {
+      if (state != null && lastFailure == null) {
+        return; // another pass lists: this one reads the last listing, as it would have a moment ago
+      }
+      refreshing.lock();
+    }
+    try {
       if (isFresh()) {
         return;
       }
@@ -101,6 +110,8 @@ public final class BrokerSnapshot {
       }
       listedAt = started;
       lastFailure = null;
+    } finally {
+      refreshing.unlock();
     }
   }
 

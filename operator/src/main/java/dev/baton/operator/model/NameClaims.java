@@ -6,12 +6,15 @@ import dev.baton.operator.status.Reason;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -24,9 +27,9 @@ import java.util.function.Predicate;
  */
 public final class NameClaims<T extends HasMetadata> {
 
-  private final Map<String, T> holders;
+  private final Function<String, Optional<T>> holders;
 
-  private NameClaims(Map<String, T> holders) {
+  private NameClaims(Function<String, Optional<T>> holders) {
     this.holders = holders;
   }
 
@@ -38,22 +41,33 @@ public final class NameClaims<T extends HasMetadata> {
    */
   public static <T extends HasMetadata> NameClaims<T> of(
       Collection<T> resources, Function<T, Optional<String>> claim, Predicate<T> incumbent) {
-    // Every reconciliation asks this of all resources: one pass, and the order is worked out only between the
-    // claimants of one name (rare). Sorting them all, with timestamps parsed per comparison, was more than half of the
-    // operator's CPU at a thousand resources.
+    Map<String, List<T>> byName = new HashMap<>();
+    for (T r : resources) {
+      claim.apply(r).ifPresent(name -> byName.computeIfAbsent(name, n -> new ArrayList<>()).add(r));
+    }
+    return indexed(name -> byName.getOrDefault(name, List.of()), claim, incumbent);
+  }
+
+  /**
+   * As {@link #of(Collection, Function, Predicate)}, where the claimants of one name are looked up when that name is
+   * asked about (an informer's index by claimed name): a pass asks about a name or two, so it costs what the claimants
+   * of those names cost, not what all resources do.
+   *
+   * @param claimants the resources that may claim a name, by that name (more are fine: they are checked again)
+   */
+  public static <T extends HasMetadata> NameClaims<T> indexed(Function<String, Collection<T>> claimants,
+      Function<T, Optional<String>> claim, Predicate<T> incumbent) {
     Comparator<T> order = Comparator.comparing((T r) -> created(r))
         .thenComparing(r -> !incumbent.test(r))
         .thenComparing(r -> Objects.toString(r.getMetadata().getNamespace(), ""))
         .thenComparing(r -> r.getMetadata().getName());
-    Map<String, T> holders = new HashMap<>();
-    for (T r : resources) {
-      claim.apply(r).ifPresent(name -> holders.merge(name, r, (a, b) -> order.compare(a, b) <= 0 ? a : b));
-    }
-    return new NameClaims<>(holders);
+    Map<String, Optional<T>> asked = new ConcurrentHashMap<>();
+    return new NameClaims<>(name -> asked.computeIfAbsent(name, n -> claimants.apply(n).stream()
+        .filter(r -> claim.apply(r).filter(n::equals).isPresent()).min(order)));
   }
 
   public Optional<T> holder(String name) {
-    return Optional.ofNullable(holders.get(name));
+    return holders.apply(name);
   }
 
   /** Whether {@code resource} holds {@code name}. */

@@ -24,7 +24,12 @@ public final class ServiceDirectory {
 
   /** Only names claimed as the tenancy rules allow are provided. */
   public static ServiceDirectory of(Collection<WorkerService> workerServices, Tenancy tenancy) {
-    return new ServiceDirectory(WorkerServiceTranslator.claims(workerServices, tenancy));
+    return of(WorkerServiceTranslator.claims(workerServices, tenancy));
+  }
+
+  /** The services as {@code claims} says who holds them. */
+  public static ServiceDirectory of(NameClaims<WorkerService> claims) {
+    return new ServiceDirectory(claims);
   }
 
   public Optional<Provider> lookup(String service) {

@@ -61,9 +61,26 @@ public final class WorkerServiceTranslator {
 
   /** As {@link #claims(Collection)}, where a WorkerService claims only a name its namespace may claim. */
   public static NameClaims<WorkerService> claims(Collection<WorkerService> all, Tenancy tenancy) {
-    return NameClaims.of(all, ws -> claimedServiceName(ws)
-        .filter(name -> tenancy.mayClaim(ws.getMetadata().getNamespace(), name)), ws -> ws.getStatus() != null
-        && ws.serviceName().equals(ws.getStatus().getService()) && !NameClaims.inConflict(ws.getStatus()));
+    return NameClaims.of(all, ws -> claim(ws, tenancy), WorkerServiceTranslator::incumbent);
+  }
+
+  /**
+   * As {@link #claims(Collection, Tenancy)}, with the claimants of a name looked up when it is asked about (the
+   * informer's index by {@link #claim}).
+   */
+  public static NameClaims<WorkerService> claims(Function<String, Collection<WorkerService>> claimants,
+      Tenancy tenancy) {
+    return NameClaims.indexed(claimants, ws -> claim(ws, tenancy), WorkerServiceTranslator::incumbent);
+  }
+
+  /** The service name a WorkerService claims under the tenancy rules, if any. */
+  public static Optional<String> claim(WorkerService ws, Tenancy tenancy) {
+    return claimedServiceName(ws).filter(name -> tenancy.mayClaim(ws.getMetadata().getNamespace(), name));
+  }
+
+  private static boolean incumbent(WorkerService ws) {
+    return ws.getStatus() != null && ws.serviceName().equals(ws.getStatus().getService())
+        && !NameClaims.inConflict(ws.getStatus());
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * The Workflows there are, by namespace, and the Workflows their child workflow steps start (read from the specs as
@@ -20,20 +21,32 @@ import java.util.Set;
  */
 public final class WorkflowDirectory {
 
-  private final Map<String, Map<String, List<String>>> children = new HashMap<>();
+  /** The children of a Workflow that exists and is not being deleted, by namespace and name. */
+  private final BiFunction<String, String, Optional<List<String>>> children;
 
-  private WorkflowDirectory() {}
+  private WorkflowDirectory(BiFunction<String, String, Optional<List<String>>> children) {
+    this.children = children;
+  }
 
   public static WorkflowDirectory of(Collection<Workflow> all) {
-    WorkflowDirectory d = new WorkflowDirectory();
+    Map<String, Map<String, Workflow>> byName = new HashMap<>();
     for (Workflow w : all) {
-      if (w.getMetadata() == null || w.getMetadata().getDeletionTimestamp() != null) {
-        continue; // one being deleted starts no more children
+      if (w.getMetadata() != null) {
+        byName.computeIfAbsent(w.getMetadata().getNamespace(), ns -> new HashMap<>()).put(w.getMetadata().getName(), w);
       }
-      d.children.computeIfAbsent(w.getMetadata().getNamespace(), ns -> new HashMap<>())
-          .put(w.getMetadata().getName(), childrenOf(w));
     }
-    return d;
+    return lookingUp((namespace, name) -> Optional.ofNullable(byName.getOrDefault(namespace, Map.of()).get(name)));
+  }
+
+  /**
+   * As {@link #of(Collection)}, with each Workflow looked up when the check reaches it (an informer's cache by
+   * namespace and name): a check walks the few Workflows its child steps lead to, not all there are.
+   */
+  public static WorkflowDirectory lookingUp(BiFunction<String, String, Optional<Workflow>> workflow) {
+    return new WorkflowDirectory((namespace, name) -> workflow.apply(namespace, name)
+        // one being deleted starts no more children
+        .filter(w -> w.getMetadata() != null && w.getMetadata().getDeletionTimestamp() == null)
+        .map(WorkflowDirectory::childrenOf));
   }
 
   /** The Workflows the child workflow steps of {@code w} start, in declaration order, each once. */
@@ -43,7 +56,7 @@ public final class WorkflowDirectory {
   }
 
   public boolean exists(String namespace, String name) {
-    return children.getOrDefault(namespace, Map.of()).containsKey(name);
+    return children.apply(namespace, name).isPresent();
   }
 
   /**
@@ -61,7 +74,7 @@ public final class WorkflowDirectory {
       return true;
     }
     if (seen.add(at)) {
-      for (String next : children.getOrDefault(namespace, Map.of()).getOrDefault(at, List.of())) {
+      for (String next : children.apply(namespace, at).orElse(List.of())) {
         if (walk(namespace, start, next, path, seen)) {
           return true;
         }

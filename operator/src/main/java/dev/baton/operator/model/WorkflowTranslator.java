@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Workflow (+ the services of the vhost) → {@link WorkflowModel}, or the problems a person must fix. The spec itself
@@ -98,9 +99,18 @@ public final class WorkflowTranslator {
 
   /** Who holds which orchestrator queue among these Workflows (all namespaces): a Workflow claims its name. */
   public static NameClaims<Workflow> claims(Collection<Workflow> all) {
-    return NameClaims.of(all, WorkflowTranslator::claimedName, wf -> wf.getStatus() != null
+    return NameClaims.of(all, WorkflowTranslator::claimedName, WorkflowTranslator::incumbent);
+  }
+
+  /** As {@link #claims(Collection)}, with the claimants of a name looked up when it is asked about. */
+  public static NameClaims<Workflow> claims(Function<String, Collection<Workflow>> claimants) {
+    return NameClaims.indexed(claimants, WorkflowTranslator::claimedName, WorkflowTranslator::incumbent);
+  }
+
+  private static boolean incumbent(Workflow wf) {
+    return wf.getStatus() != null
         && dev.baton.contract.Names.orchestratorQueue(wf.getMetadata().getName()).equals(wf.getStatus().getQueue())
-        && !NameClaims.inConflict(wf.getStatus()));
+        && !NameClaims.inConflict(wf.getStatus());
   }
 
   public static Optional<String> claimedName(Workflow workflow) {

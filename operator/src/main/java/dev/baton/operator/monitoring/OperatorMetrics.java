@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -98,13 +97,13 @@ public final class OperatorMetrics {
     queueConsumers.retain(service, keep);
   }
 
-  /** One gauge per (service, queue) of one metric. */
+  /** One gauge per (service, queue) of one metric, by service: a pass touches only its own service's gauges. */
   private final class QueueGauges {
     private record Entry(AtomicLong value, Gauge gauge) {}
 
     private final String name;
     private final String description;
-    private final Map<List<String>, Entry> gauges = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Entry>> gauges = new ConcurrentHashMap<>();
 
     QueueGauges(String name, String description) {
       this.name = name;
@@ -112,7 +111,7 @@ public final class OperatorMetrics {
     }
 
     void set(String service, String queue, long value) {
-      gauges.computeIfAbsent(List.of(service, queue), key -> {
+      gauges.computeIfAbsent(service, s -> new ConcurrentHashMap<>()).computeIfAbsent(queue, q -> {
         AtomicLong v = new AtomicLong();
         return new Entry(v, Gauge.builder(name, v, AtomicLong::get).description(description)
             .tags("service", service, "queue", queue).register(registry));
@@ -120,13 +119,20 @@ public final class OperatorMetrics {
     }
 
     void retain(String service, Set<String> keep) {
-      gauges.entrySet().removeIf(e -> {
-        boolean drop = e.getKey().get(0).equals(service) && !keep.contains(e.getKey().get(1));
+      Map<String, Entry> ofService = gauges.get(service);
+      if (ofService == null) {
+        return;
+      }
+      ofService.entrySet().removeIf(e -> {
+        boolean drop = !keep.contains(e.getKey());
         if (drop) {
           registry.remove(e.getValue().gauge());
         }
         return drop;
       });
+      if (keep.isEmpty()) {
+        gauges.remove(service, Map.of()); // an empty map equals Map.of(): gone unless a pass set one meanwhile
+      }
     }
   }
 }

@@ -84,7 +84,8 @@ final class ServiceAdmission {
 
   /** Who holds which service name, among all WorkerServices the operator sees, under the tenancy rules. */
   NameClaims<WorkerService> claims(Context<WorkerService> context) {
-    return WorkerServiceTranslator.claims(context.getPrimaryCache().list().toList(), settings.tenancy());
+    return WorkerServiceTranslator.claims(CacheIndexes.claimants(context.getPrimaryCache(), CacheIndexes.SERVICE_CLAIM),
+        settings.tenancy());
   }
 
   /** Which events the WorkerService's namespace may receive, as the providers of the vhost grant them. */

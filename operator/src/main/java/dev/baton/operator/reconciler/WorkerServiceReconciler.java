@@ -47,7 +47,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,16 +126,12 @@ public class WorkerServiceReconciler implements Reconciler<WorkerService>, Clean
             .map(ResourceID::fromResource)
             .collect(Collectors.toSet()))
         .build(), context);
-    // A WorkerService that appears, changes (its spec.access) or goes reconciles those subscribing to its events.
-    return List.of(retryPolicies, ClaimPeers.eventSource(WorkerService.class, context,
-        WorkerServiceTranslator::claimedServiceName, WorkerServiceReconciler::subscribesTo));
-  }
-
-  /** Whether {@code subscriber} subscribes to the events of the service {@code provider} provides or provided. */
-  private static boolean subscribesTo(WorkerService provider, WorkerService subscriber) {
-    Set<String> sources = WorkerServiceTranslator.subscribedServices(subscriber);
-    return sources.contains(provider.serviceName())
-        || provider.getStatus() != null && sources.contains(provider.getStatus().getService());
+    CacheIndexes.workerServices(context.getPrimaryCache(), settings.tenancy(), true);
+    // A WorkerService that appears, changes (its spec.access) or goes reconciles those claiming the same name and those
+    // subscribing to the events of the service it provides or provided.
+    return List.of(retryPolicies, ClaimPeers.eventSource(WorkerService.class, context, CacheIndexes.SERVICE_CLAIM,
+        CacheIndexes::serviceNames, (provider, cache) ->
+            CacheIndexes.lookUp(cache, CacheIndexes.SUBSCRIBES_TO, CacheIndexes.serviceNames(provider))));
   }
 
   @Override

@@ -15,6 +15,7 @@ import dev.baton.operator.broker.BrokerSnapshot;
 import dev.baton.operator.model.CommandGrants;
 import dev.baton.operator.model.NameClaims;
 import dev.baton.operator.model.ServiceDirectory;
+import dev.baton.operator.model.WorkerServiceTranslator;
 import dev.baton.operator.model.WorkflowDirectory;
 import dev.baton.operator.model.WorkflowTranslator;
 import dev.baton.operator.monitoring.KubeEvents;
@@ -48,14 +49,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,25 +98,27 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
 
   @Override
   public List<EventSource<?, Workflow>> prepareEventSources(EventSourceContext<Workflow> context) {
-    // A WorkerService that appears, changes or goes reconciles the Workflows that use its service name, and those
-    // not ready (which may wait for it under a name it just took).
+    // A WorkerService that appears, changes or goes reconciles the Workflows that use the service name it claims or
+    // held (a Workflow waiting for it, refused by its spec.access, or bound to it).
     workerServices = new InformerEventSource<>(InformerEventSourceConfiguration.from(WorkerService.class, Workflow.class)
         .withName("worker-services")
         .withOnUpdateFilter((next, previous) ->
             !Objects.equals(next.getMetadata().getGeneration(), previous.getMetadata().getGeneration()))
-        .withSecondaryToPrimaryMapper((WorkerService ws) -> context.getPrimaryCache().list()
-            .filter(wf -> WorkflowTranslator.referencedServices(wf).contains(ws.serviceName())
-                || wf.getStatus() == null || !wf.getStatus().isReady())
+        .withSecondaryToPrimaryMapper((WorkerService ws) -> CacheIndexes.lookUp(context.getPrimaryCache(),
+                CacheIndexes.USES_SERVICE, CacheIndexes.serviceNames(ws))
             .map(ResourceID::fromResource)
             .collect(Collectors.toSet()))
         .build(), context);
+    CacheIndexes.workerServices(workerServices, settings.tenancy(), false);
+    CacheIndexes.workflows(context.getPrimaryCache());
     // A Workflow that appears, changes or goes also reconciles those of its namespace that start it as a child, and
-    // those not ready (a cycle through it, or one waiting for it to exist).
+    // those refused as invalid or for a missing Workflow (a cycle through it, or one waiting for it to exist).
     InformerEventSource<Workflow, Workflow> claims = ClaimPeers.eventSource(Workflow.class, context,
-        WorkflowTranslator::claimedName,
-        (changed, peer) -> Objects.equals(changed.getMetadata().getNamespace(), peer.getMetadata().getNamespace())
-            && (WorkflowDirectory.childrenOf(peer).contains(changed.getMetadata().getName())
-                || peer.getStatus() == null || !peer.getStatus().isReady()));
+        CacheIndexes.WORKFLOW_CLAIM, wf -> WorkflowTranslator.claimedName(wf).stream().toList(),
+        (changed, cache) -> Stream.concat(
+            cache.byIndex(CacheIndexes.STARTS,
+                CacheIndexes.key(changed.getMetadata().getNamespace(), changed.getMetadata().getName())).stream(),
+            cache.byIndex(CacheIndexes.WAITS_FOR_PEERS, changed.getMetadata().getNamespace()).stream()));
     peers = claims;
     if (settings.runtimeUrl() == null) {
       return List.of(workerServices, claims);
@@ -142,10 +144,14 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
           + Names.orchestratorQueue(name) + " already belongs to Workflow " + holder + ", which is older; nothing is "
           + "declared for this one: rename it, or delete one of the two"), null, null, instances));
     }
-    ServiceDirectory services = ServiceDirectory.of(workerServices.list().toList(), settings.tenancy());
+    ServiceDirectory services = ServiceDirectory.of(WorkerServiceTranslator.claims(
+        CacheIndexes.claimants(workerServices, CacheIndexes.SERVICE_CLAIM), settings.tenancy()));
     CommandGrants grants = CommandGrants.of(workflow.getMetadata().getNamespace(), services, settings.tenancy());
     Validated<WorkflowModel> model = WorkflowTranslator.fromCrd(workflow, services,
-        WorkflowDirectory.of(newest(context.getPrimaryCache().list().toList(), peers.list().toList())));
+        WorkflowDirectory.lookingUp((namespace, other) -> {
+          ResourceID peer = new ResourceID(other, namespace);
+          return newest(context.getPrimaryCache().get(peer), peers.get(peer));
+        }));
     // A service it may not command refuses the Workflow before anything else: its commands are not told.
     Optional<ConditionState> refusal = grants.refusal(WorkflowTranslator.referencedServices(workflow))
         .map(why -> ConditionState.failed(Reason.FORBIDDEN, why + "; nothing is declared for this Workflow until then"))
@@ -291,19 +297,15 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   }
 
   /**
-   * Every Workflow as the newer of the two informers has it. A child's change reaches its parent through the peers'
+   * A Workflow as the newer of the two informers has it. A child's change reaches its parent through the peers'
    * informer, whose cache has the change when the event comes; the primary cache may not have it yet (two watches,
    * each at its own pace), and a parent reconciled with the child's old spec would miss a cycle until the resync.
    */
-  static List<Workflow> newest(List<Workflow> primary, List<Workflow> peers) {
-    Map<ResourceID, Workflow> byId = new HashMap<>();
-    for (Workflow w : primary) {
-      byId.put(ResourceID.fromResource(w), w);
+  static Optional<Workflow> newest(Optional<Workflow> primary, Optional<Workflow> peer) {
+    if (primary.isEmpty() || peer.isEmpty()) {
+      return primary.or(() -> peer);
     }
-    for (Workflow w : peers) {
-      byId.merge(ResourceID.fromResource(w), w, (a, b) -> version(b) > version(a) ? b : a);
-    }
-    return List.copyOf(byId.values());
+    return version(peer.get()) > version(primary.get()) ? peer : primary;
   }
 
   /** A resourceVersion as a number where it is one (etcd's are); otherwise the primary cache's copy stands. */
@@ -316,6 +318,6 @@ public class WorkflowReconciler implements Reconciler<Workflow>, Cleaner<Workflo
   }
 
   private static NameClaims<Workflow> claims(Context<Workflow> context) {
-    return WorkflowTranslator.claims(context.getPrimaryCache().list().toList());
+    return WorkflowTranslator.claims(CacheIndexes.claimants(context.getPrimaryCache(), CacheIndexes.WORKFLOW_CLAIM));
   }
 }

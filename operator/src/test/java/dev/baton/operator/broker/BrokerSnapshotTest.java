@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.contract.topology.QueueSpec;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class BrokerSnapshotTest {
@@ -55,6 +57,32 @@ class BrokerSnapshotTest {
 
     assertThat(snapshot.listings()).isEqualTo(2);
     assertThat(snapshot.queue("q.late.c")).as("re-applied over the listing that missed it").isPresent();
+  }
+
+  @Test
+  void whileOnePassListsTheOthersGoOnWithTheLastListingInsteadOfWaiting() throws Exception {
+    snapshot.refreshIfStale();
+    snapshot.declareQueue(new QueueSpec("q.known.c", QueueSpec.Role.CONSUMER, Map.of()));
+    clock.advance(Duration.ofSeconds(31));
+    CompletableFuture<Boolean> otherPass = new CompletableFuture<>();
+    broker.afterListingQueues = () -> {
+      broker.afterListingQueues = () -> {};
+      // Another reconciler thread, while this one lists: it must not wait for the listing to end.
+      Thread other = new Thread(() -> {
+        snapshot.refreshIfStale();
+        otherPass.complete(snapshot.queue("q.known.c").isPresent());
+      });
+      other.start();
+      try {
+        other.join(10_000); // bounded: with passes waiting for the listing, it never ends
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    snapshot.refreshIfStale();
+
+    assertThat(otherPass.get(10, TimeUnit.SECONDS)).as("the other pass read the last listing").isTrue();
+    assertThat(snapshot.listings()).isEqualTo(2);
   }
 
   @Test

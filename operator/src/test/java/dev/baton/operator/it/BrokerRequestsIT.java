@@ -66,7 +66,8 @@ class BrokerRequestsIT {
       assertThat(listings).as("listings in %s", window).isBetween(1L, maxListings);
       assertThat(requests).as("requests to the management API in %s with nothing changing", window)
           .isLessThanOrEqualTo((int) (5 * maxListings))
-          .isLessThan(SERVICES + WORKFLOWS);
+          .as("fewer than one request per resource and resync")
+          .isLessThan((SERVICES + WORKFLOWS) * (int) window.dividedBy(OperatorFixture.RESYNC));
     }
   }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * An operator configured for TLS to the broker (BATON_RABBITMQ_TLS, BATON_RABBITMQ_CA_FILE) gives workers amqps://
  * credentials and the broker's CA, mounted where the worker SDK reads it. (The broker here speaks plain AMQP: what is
- * checked is what the operator writes.)
+ * checked is what the operator writes; the operator itself declares over plain AMQP, BATON_OPERATOR_AMQP_URL.)
  */
 class BrokerTlsIT {
 
@@ -30,7 +30,8 @@ class BrokerTlsIT {
   static void start() throws Exception {
     Path ca = Files.createTempFile("broker-ca", ".crt");
     Files.writeString(ca, PEM);
-    f = OperatorFixture.start("tls", s -> s.toBuilder().tls(true, ca.toString()).build());
+    f = OperatorFixture.start("tls", s -> s.toBuilder().tls(true, ca.toString())
+        .operatorAmqpUrl("amqp://" + s.amqpHost() + ":" + s.amqpPort()).build());
   }
 
   @AfterAll

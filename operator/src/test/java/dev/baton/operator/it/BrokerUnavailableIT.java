@@ -15,27 +15,32 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operator reaches the management API through a proxy the test cuts (the shared broker keeps running for
- * everyone else): resources go Ready=False/BrokerUnavailable, deletion waits, and all recovers once it is back.
+ * The operator reaches the management API and AMQP through proxies the test cuts (the shared broker keeps running for
+ * everyone else): resources go Ready=False/BrokerUnavailable, deletion waits, and all recovers once it is back (the
+ * AMQP connection the cut closed is opened again).
  */
 class BrokerUnavailableIT {
 
   static final String NS = "outage";
   static TcpProxy proxy;
+  static TcpProxy amqp;
   static OperatorFixture f;
 
   @BeforeAll
   static void start() {
     URI management = URI.create(LocalServices.RABBITMQ_MANAGEMENT_URL);
     proxy = TcpProxy.start(management.getHost(), management.getPort());
+    amqp = TcpProxy.start(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT);
     f = OperatorFixture.start("outage", s -> s.toBuilder()
-        .managementUrl("http://127.0.0.1:" + proxy.port() + management.getPath()).build());
+        .managementUrl("http://127.0.0.1:" + proxy.port() + management.getPath())
+        .operatorAmqpUrl("amqp://127.0.0.1:" + amqp.port()).build());
   }
 
   @AfterAll
   static void stop() {
     f.close();
     proxy.close();
+    amqp.close();
   }
 
   @Test
@@ -44,6 +49,7 @@ class BrokerUnavailableIT {
     f.awaitReady(WorkerService.class, NS, "steady", true, "Ready");
 
     proxy.cut();
+    amqp.cut();
     var down = f.awaitReady(WorkerService.class, NS, "steady", false, "BrokerUnavailable");
     assertThat(down.getMessage()).contains("cannot reach the RabbitMQ management API at http://127.0.0.1:" + proxy.port());
     f.create(workerService(NS, "newcomer", "work"));
@@ -54,6 +60,7 @@ class BrokerUnavailableIT {
         .until(() -> f.get(WorkerService.class, NS, "steady") != null);
 
     proxy.restore();
+    amqp.restore();
     f.awaitReady(WorkerService.class, NS, "newcomer", true, "Ready");
     await().atMost(WITHIN).until(() -> f.get(WorkerService.class, NS, "steady") == null);
     assertThat(f.management.getUser(f.username("steady"))).isNull();

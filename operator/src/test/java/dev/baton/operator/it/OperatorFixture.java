@@ -7,8 +7,8 @@ import dev.baton.api.v1alpha1.BatonStatus;
 import dev.baton.api.v1alpha1.ConditionTypes;
 import dev.baton.operator.BatonOperator;
 import dev.baton.operator.OperatorSettings;
+import dev.baton.operator.broker.AmqpBrokerClient;
 import dev.baton.operator.broker.BrokerClient;
-import dev.baton.operator.broker.HopBrokerClient;
 import dev.baton.sandbox.LocalServices;
 import dev.baton.sandbox.MockKubernetes;
 import dev.baton.sandbox.RabbitVhost;
@@ -55,8 +55,9 @@ public final class OperatorFixture implements AutoCloseable {
         .amqp(LocalServices.RABBITMQ_HOST, LocalServices.RABBITMQ_PORT)
         .vhost(vhost.name()).userPrefix(stack.userPrefix()).resync(RESYNC).serverSideApply(false)
         .build());
-    this.operator = stack.own(BatonOperator.start(client, settings, broker.apply(HopBrokerClient.create(
-        settings.managementUrl(), settings.adminUsername(), settings.adminPassword(), settings.vhost()))));
+    // The broker client the operator's start opens, owned by the stack so that a wrapper (counting) can sit on it.
+    this.operator = stack.own(BatonOperator.start(client, settings,
+        broker.apply(stack.own(AmqpBrokerClient.create(settings)))));
   }
 
   public static OperatorFixture start(String name) {

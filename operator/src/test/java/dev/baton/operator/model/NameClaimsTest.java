@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.api.v1alpha1.WorkerService;
 import dev.baton.api.v1alpha1.WorkerServiceStatus;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,6 +52,26 @@ class NameClaimsTest {
     NameClaims<WorkerService> claims = WorkerServiceTranslator.claims(List.of(newcomer, incumbent));
     assertThat(claims.holds(incumbent, "payment")).isTrue();
     assertThat(claims.holds(newcomer, "payment")).isFalse();
+  }
+
+  @Test
+  void claimantsLookedUpByNameGiveTheVerdictOfTheWholeList() {
+    WorkerService older = ws("a-team", "payment-v1", "2026-01-01T00:00:00Z");
+    WorkerService newer = ws("b-team", "payment-v2", "2026-01-02T00:00:00Z");
+    WorkerService other = WorkerServiceTranslatorTest.ws("billing", s -> s.setService("billing"));
+    List<String> asked = new ArrayList<>();
+
+    // An index may hand back more than the claimants of the name: they are checked again.
+    NameClaims<WorkerService> claims = WorkerServiceTranslator.claims(name -> {
+      asked.add(name);
+      return List.of(newer, other, older);
+    }, Tenancy.CLOSED);
+
+    assertThat(claims.holds(older, "payment")).isTrue();
+    assertThat(claims.holds(newer, "payment")).isFalse();
+    assertThat(claims.holder("billing")).contains(other);
+    assertThat(claims.isFreeFor(newer, "audit")).isTrue();
+    assertThat(asked).as("each name looked up once").containsExactly("payment", "billing", "audit");
   }
 
   private static WorkerService parse(String spec) {
