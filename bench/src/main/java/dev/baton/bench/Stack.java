@@ -222,8 +222,8 @@ final class Stack implements AutoCloseable {
         .httpHost("127.0.0.1")
         .httpPort(0)
         .consumerRetryInterval(Duration.ofMillis(500))
-        // As the runtime reads it: BATON_OUTBOX_FAST_PATH=false measures the relay without its fast path.
-        .outboxFastPath(!"false".equalsIgnoreCase(System.getenv("BATON_OUTBOX_FAST_PATH")));
+        // As the runtime reads it: BATON_OUTBOX_FAST_PATH=true measures the relay with its fast path.
+        .outboxFastPath("true".equalsIgnoreCase(System.getenv("BATON_OUTBOX_FAST_PATH")));
     if (config.threads() > 0) {
       b.consumerThreads(config.threads());
     }

@@ -186,7 +186,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
-        new BrokerMessageLimit(), PublishTracing.NONE, true);
+        new BrokerMessageLimit(), PublishTracing.NONE, false);
   }
 
   /**
