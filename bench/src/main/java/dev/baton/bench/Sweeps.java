@@ -94,25 +94,20 @@ final class Sweeps {
       }
       case "limit" -> {
         // The drain with a maxInFlight on every command that it never reaches, beside none: what limited dispatch
-        // costs when the limit is not the bottleneck. Like the shape sweep, the first point warms the JVM up; the
-        // last two, one after the other, make the figure.
+        // costs when the limit is not the bottleneck. Like the shape sweep, the first point warms the JVM up. The
+        // figure is the last limited point over the mean of the unlimited points just before and after it, so that
+        // a machine getting busier or quieter during the sweep does not pass for the limit's cost.
         BenchConfig limited = base.withMaxInFlight(UNREACHED_LIMIT);
-        double none = Double.NaN;
-        double some = Double.NaN;
-        for (int i = 0; i < 4; i++) {
+        double[] steps = new double[5];
+        for (int i = 0; i < steps.length; i++) {
           boolean withLimit = i % 2 == 1;
-          double stepsPerSecond = point(report, sweep, (withLimit ? "maxInFlight " + UNREACHED_LIMIT : "no limit")
+          steps[i] = point(report, sweep, (withLimit ? "maxInFlight " + UNREACHED_LIMIT : "no limit")
               + (i == 0 ? " (JVM warming up)" : i >= 2 ? " (again, JVM warm)" : ""), withLimit ? limited : base, false);
-          if (i >= 2 && withLimit) {
-            some = stepsPerSecond;
-          } else if (i >= 2) {
-            none = stepsPerSecond;
-          }
         }
-        report.limitRatio = some / none;
+        report.limitRatio = LimitRatio.bracketed(steps[2], steps[3], steps[4]);
         report.sweepNotes.add(String.format(Locale.ROOT, "Limit: with maxInFlight %d on every command (never "
-            + "reached), the drain runs at %.2f of its steps/s without a limit (the last two points, JVM warm).",
-            UNREACHED_LIMIT, report.limitRatio));
+            + "reached), the drain runs at %.2f of its steps/s without a limit (the fourth point over the mean of "
+            + "the unlimited points before and after it, JVM warm).", UNREACHED_LIMIT, report.limitRatio));
       }
       case "growth" -> report.growth = Growth.run(base, options.growthRows);
       case "operator" -> report.operator = OperatorScale.run(options.operatorServices, options.operatorWorkflows,
