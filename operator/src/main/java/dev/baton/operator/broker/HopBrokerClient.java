@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
@@ -34,6 +35,14 @@ public final class HopBrokerClient implements BrokerClient {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+  /**
+   * Writes (users, permissions) sent at once, whatever the number of reconcile threads. The management API applies
+   * each in a schema transaction of its own; at 5,000 WorkerServices a burst of 150 at once (one per reconcile thread)
+   * was answered 502 for seconds, where a few at a time keep the broker's pace without failures to retry.
+   */
+  static final int MAX_CONCURRENT_WRITES = 4;
+
+  private final Semaphore writes = new Semaphore(MAX_CONCURRENT_WRITES, true);
 
   private final Client client;
   private final ManagementReads reads;
@@ -202,11 +211,22 @@ public final class HopBrokerClient implements BrokerClient {
         new UserPermissions(permissions.read(), permissions.write(), permissions.configure())));
   }
 
+  /** A write: at most {@link #MAX_CONCURRENT_WRITES} at once, the rest wait their turn in order. */
   private void run(String what, Runnable action) {
-    call(what, () -> {
-      action.run();
-      return null;
-    });
+    try {
+      writes.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BrokerException(BrokerException.Failure.UNAVAILABLE, what + " was interrupted", e);
+    }
+    try {
+      call(what, () -> {
+        action.run();
+        return null;
+      });
+    } finally {
+      writes.release();
+    }
   }
 
   private <T> T call(String what, Supplier<T> action) {
