@@ -33,10 +33,28 @@ export interface ConsumerSpec {
 export class TestBroker {
   readonly vhost = `baton-ts-${randomUUID().substring(0, 8)}`;
   private connection: amqp.ChannelModel | undefined;
+  private readonly users: string[] = [];
   channel!: amqp.ConfirmChannel;
 
   get uri(): string {
     return `amqp://guest:guest@${HOST}:5672/${encodeURIComponent(this.vhost)}`;
+  }
+
+  /** The vhost's URI without a user, for a worker given its credentials apart. */
+  get address(): string {
+    return `amqp://${HOST}:5672/${encodeURIComponent(this.vhost)}`;
+  }
+
+  /** A user of this test's own, allowed everything in the vhost; deleted by {@link close}. */
+  async addUser(user: string, password: string): Promise<void> {
+    this.users.push(user);
+    await this.setPassword(user, password);
+    await management("PUT", `/permissions/${encodeURIComponent(this.vhost)}/${encodeURIComponent(user)}`, { configure: ".*", write: ".*", read: ".*" });
+  }
+
+  /** Changes a user's password on the broker; connections already open stay open, as with a rotated Secret. */
+  async setPassword(user: string, password: string): Promise<void> {
+    await management("PUT", `/users/${encodeURIComponent(user)}`, { password, tags: "" });
   }
 
   async open(): Promise<void> {
@@ -49,6 +67,9 @@ export class TestBroker {
   async close(): Promise<void> {
     await this.connection?.close().catch(() => undefined);
     await management("DELETE", `/vhosts/${encodeURIComponent(this.vhost)}`);
+    for (const user of this.users) {
+      await management("DELETE", `/users/${encodeURIComponent(user)}`);
+    }
   }
 
   /** The service's exchanges, command queues with their tiers and parking lots, and a queue seeing all its events. */
@@ -111,6 +132,12 @@ export class TestBroker {
     const q = (await management("GET", `/queues/${encodeURIComponent(this.vhost)}/${encodeURIComponent(queue)}`)) as { messages?: number; messages_unacknowledged?: number };
     return { messages: q.messages ?? 0, unacked: q.messages_unacknowledged ?? 0 };
   }
+
+  /** How many consumers `queue` has, as the management API last saw it (0 while it has no statistics yet). */
+  async consumers(queue: string): Promise<number> {
+    const q = (await management("GET", `/queues/${encodeURIComponent(this.vhost)}/${encodeURIComponent(queue)}`)) as { consumers?: number };
+    return q.consumers ?? 0;
+  }
 }
 
 /** Polls `check` until it holds, for at most `timeoutMs`. */
@@ -124,12 +151,17 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
   }
 }
 
+/** The broker's names of the connections whose client-provided name starts with `prefix` (the listing lags a little). */
+export async function connectionsNamed(prefix: string): Promise<string[]> {
+  const list = (await management("GET", "/connections")) as { name: string; client_properties?: { connection_name?: string } }[];
+  return list.filter((c) => c.client_properties?.connection_name?.startsWith(prefix)).map((c) => c.name);
+}
+
 /** Closes every connection whose client-provided name starts with `prefix`, as an outage would; how many it closed. */
 export async function closeConnections(prefix: string): Promise<number> {
-  const list = (await management("GET", "/connections")) as { name: string; client_properties?: { connection_name?: string } }[];
-  const mine = list.filter((c) => c.client_properties?.connection_name?.startsWith(prefix));
-  for (const c of mine) {
-    await management("DELETE", `/connections/${encodeURIComponent(c.name)}`);
+  const mine = await connectionsNamed(prefix);
+  for (const name of mine) {
+    await management("DELETE", `/connections/${encodeURIComponent(name)}`);
   }
   return mine.length;
 }
