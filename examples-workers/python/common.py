@@ -6,7 +6,7 @@ import os
 import sys
 
 try:
-    import baton_worker  # noqa: F401 - installed with `pip install ./sdk/python`
+    import baton_worker  # noqa: F401 - installed as sdk/python/README.md says
 except ImportError:  # run from a checkout: the SDK next door
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk", "python"))
 

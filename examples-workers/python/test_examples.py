@@ -1,5 +1,5 @@
 """The example workers' rules and the names they serve (no broker):
-``python3 -m unittest discover -s examples-workers/python`` from the repository's root."""
+``python3 -m pytest -q examples-workers/python`` from the repository's root."""
 
 import unittest
 

@@ -112,7 +112,8 @@ class PayloadTooLarge(Exception):
 
 
 class HandlerTimeout(Exception):
-    """A handler raised after it had overrun its time limit; the handler's exception is its ``__cause__``."""
+    """A handler raised after it had overrun its time limit (the handler's exception is its ``__cause__``), or an
+    ``async def`` handler was cancelled at its limit."""
 
 
 # ---- header values -------------------------------------------------------------------------------------------

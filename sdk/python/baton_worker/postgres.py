@@ -17,6 +17,7 @@ again), a crash after it, before the ack, finds the outcome (the event is re-pub
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 from typing import Callable, Optional
 
@@ -76,7 +77,12 @@ class PostgresIdempotencyStore(IdempotencyStore):
     def transactional(self, handler: Callable) -> Callable:
         """Wraps ``handler(cmd, connection)``: runs it and records its outcome in one transaction, committed
         together. If the handler raises, both roll back (a technical failure, retried). If a duplicate committed
-        first, this effect is rolled back and the first outcome returned."""
+        first, this effect is rolled back and the first outcome returned. ``handler`` must be a plain function: the
+        transaction is psycopg's blocking one, so an ``async def`` handler is refused (TypeError)."""
+        if inspect.iscoroutinefunction(handler):
+            # It would run after this wrapper returned, its connection closed and nothing recorded.
+            raise TypeError(f"{handler.__name__} is an async def: transactional wraps a plain function")
+
         @functools.wraps(handler)
         def run(cmd):
             with self._connect() as connection:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 import os
 import signal
@@ -63,6 +65,7 @@ class _Running:
         self.overran = False
         self._lock = threading.Lock()
         self._done = False
+        self._at_limit: Optional[Callable[[], None]] = None
         self._timer = threading.Timer(limit_ms / 1000, self._limit_passed)
         self._timer.daemon = True
         self._timer.start()
@@ -72,9 +75,13 @@ class _Running:
             if self._done:
                 return
             self.overran = True
+            at_limit = self._at_limit
         # Python cannot stop a thread: the handler is asked to (stop_requested), and until it really returns its
-        # delivery stays unacked and its message_id claimed, so the command never runs twice.
+        # delivery stays unacked and its message_id claimed, so the command never runs twice. A coroutine can be
+        # stopped: an async handler is cancelled as well (at_limit).
         self.stop_requested.set()
+        if at_limit is not None:
+            at_limit()
         LOG.warning("%s message_id=%s is past its time limit of %d ms: its delivery stays unacked and its "
                     "message_id claimed until it returns", self.what, self.message_id, self.limit_ms)
         self._schedule_stuck(2 * self.limit_ms)
@@ -93,12 +100,51 @@ class _Running:
                     self.message_id, int((time.monotonic() - self.started) * 1000), self.limit_ms)
         self._schedule_stuck(2 * at_ms)
 
+    def when_over_limit(self, callback: Optional[Callable[[], None]]) -> None:
+        """Calls ``callback`` (from the timer's thread) when the limit passes, at once if it has passed already;
+        None forgets it."""
+        with self._lock:
+            self._at_limit = callback
+            passed = self.overran and callback is not None
+        if passed:
+            callback()
+
     def finish(self) -> bool:
         """Whether it had overrun its limit."""
         with self._lock:
             self._done = True
             self._timer.cancel()
             return self.overran
+
+
+def _completed(result, running: _Running):
+    """What a handler returned; for an ``async def`` handler (a coroutine, or any awaitable), what it gives when run to
+    completion here, on the handler's thread, in an event loop of its own (so no loop is shared between handlers).
+    At the time limit it is cancelled: ``asyncio.CancelledError`` in the handler, then ``HandlerTimeout`` unless it
+    still returns an outcome."""
+    if not inspect.isawaitable(result):
+        return result
+
+    async def until_limit():
+        task = asyncio.ensure_future(result)
+        loop = asyncio.get_running_loop()
+
+        def cancel():
+            try:
+                loop.call_soon_threadsafe(task.cancel)
+            except RuntimeError:  # the loop closed meanwhile: the handler is over
+                pass
+        running.when_over_limit(cancel)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if not running.overran:
+                raise  # cancelled by the handler itself: a failure like any other (see _run_handler)
+            raise HandlerTimeout(f"the handler was cancelled at its time limit of {running.limit_ms} ms") from None
+        finally:
+            running.when_over_limit(None)
+
+    return asyncio.run(until_limit())
 
 
 class _Processor:
@@ -119,8 +165,8 @@ class _Processor:
         raise NotImplementedError
 
     def _run_handler(self, message, delivery, key, argument, limit_ms_at, call, before=None, on_end=None):
-        """Runs ``call(argument)`` (the handler) on the pool; ``before()`` may answer instead of it when the
-        pool has kept it waiting; ``on_end(result, failure, overran)`` gives the decision."""
+        """Runs ``call(argument, running)`` (the handler, see ``_completed``) on the pool; ``before()`` may answer
+        instead of it when the pool has kept it waiting; ``on_end(result, failure, overran)`` gives the decision."""
         def task():
             if self.worker._stopping.is_set():
                 # Prefetched but not started when the stop came: back to the queue, for another worker.
@@ -137,7 +183,7 @@ class _Processor:
                                limit_ms_at(), argument.stop_requested)
             result, failure = None, None
             try:
-                result = call(argument)
+                result = call(argument, running)
             except Exception as e:
                 failure = e
             except BaseException as e:  # SystemExit and the like, raised in a handler, fail its message only
@@ -241,7 +287,7 @@ class _CommandProcessor(_Processor):
                                     key, exc_info=True)
                 return Decision([event])
             except Exception as e:
-                if overran and not isinstance(e, PayloadTooLarge):
+                if overran and not isinstance(e, (PayloadTooLarge, HandlerTimeout)):
                     timeout = HandlerTimeout(f"the handler ran past its time limit and then failed: "
                                              f"{type(e).__name__}: {e}")
                     timeout.__cause__ = e
@@ -253,9 +299,9 @@ class _CommandProcessor(_Processor):
             finally:
                 handling.end()
 
-        def call(cmd):
-            with handling.active():
-                return self.handler(cmd)
+        def call(cmd, running):
+            with handling.active():  # current while an async handler runs, too (its task copies the context)
+                return _completed(self.handler(cmd), running)
 
         self._run_handler(message, delivery, key, command,
                           lambda: limit_for_ms(message, self.settings.handler_timeout_ms, now_ms()), call,
@@ -318,7 +364,7 @@ class _SubscriptionProcessor(_Processor):
                         LOG.warning("the idempotency store could not remember %s; acking anyway", key,
                                     exc_info=True)
                 return Decision()
-            if overran:
+            if overran and not isinstance(failure, HandlerTimeout):
                 timeout = HandlerTimeout(f"the handler ran past its time limit and then failed: "
                                          f"{type(failure).__name__}: {failure}")
                 timeout.__cause__ = failure
@@ -327,8 +373,8 @@ class _SubscriptionProcessor(_Processor):
 
         # Not the step timeout nor the deadline an event may carry (copied from its command): those bound the
         # producer's handler, not what others do with its event.
-        self._run_handler(message, delivery, key, event, lambda: self.settings.handler_timeout_ms, self.handler,
-                          on_end=on_end)
+        self._run_handler(message, delivery, key, event, lambda: self.settings.handler_timeout_ms,
+                          lambda e, running: _completed(self.handler(e), running), on_end=on_end)
 
 
 class Worker:
@@ -376,7 +422,8 @@ class Worker:
 
     def command(self, name: str):
         """Decorates the handler of command ``name``: ``fn(cmd: Command) -> Success | Failed``; raise for a
-        technical failure (retried along the staircase)."""
+        technical failure (retried along the staircase). ``fn`` may be an ``async def``: it is run to completion on
+        the handler's thread, in an event loop of its own, and cancelled at its time limit."""
         def register(fn):
             if name in self._commands:
                 raise ValueError(f"command {name} has a handler already")
@@ -385,7 +432,8 @@ class Worker:
         return register
 
     def subscription(self, name: str):
-        """Decorates the handler of subscription ``name``: ``fn(event: Event)``; raise for a technical failure."""
+        """Decorates the handler of subscription ``name``: ``fn(event: Event)``; raise for a technical failure.
+        ``fn`` may be an ``async def``, run as a command's is."""
         def register(fn):
             if name in self._subscriptions:
                 raise ValueError(f"subscription {name} has a handler already")

@@ -14,12 +14,13 @@ import uuid
 from baton_worker import read_settings
 
 from . import broker
+from .required import needs
 from .test_integration import eventually
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # sdk/python
 
 
-@unittest.skipUnless(broker.reachable(), "RabbitMQ management API not reachable")
+@needs(broker.reachable(), "the RabbitMQ management API is not reachable")
 class ConformanceWorkerProcessTest(unittest.TestCase):
 
     def setUp(self):

@@ -14,6 +14,7 @@ from baton_worker import Command, Credentials, Event, Settings, Staircase, Worke
 from baton_worker.routing import event_message_id
 
 from . import broker
+from .required import needs
 from .conformance_worker import conformance_worker
 
 CASES = {"echo", "decline", "crash", "crash-once", "sleep", "big"}
@@ -34,7 +35,7 @@ def eventually(check, timeout=20.0, what="condition"):
         time.sleep(0.05)
 
 
-@unittest.skipUnless(broker.reachable(), "RabbitMQ management API not reachable")
+@needs(broker.reachable(), "the RabbitMQ management API is not reachable")
 class WorkerIntegrationTest(unittest.TestCase):
 
     @classmethod

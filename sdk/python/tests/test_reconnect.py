@@ -10,12 +10,13 @@ import uuid
 from baton_worker import Command, Success, Worker
 
 from . import broker
+from .required import needs
 from .test_integration import eventually
 
 CONNECTION = "pyit-reconnect"
 
 
-@unittest.skipUnless(broker.reachable(), "RabbitMQ management API not reachable")
+@needs(broker.reachable(), "the RabbitMQ management API is not reachable")
 class ReconnectTest(unittest.TestCase):
 
     def setUp(self):
