@@ -42,6 +42,19 @@ final class BrokerSpy implements AutoCloseable {
       return v == null ? null : v.toString();
     }
 
+    /**
+     * The queue the broker last dead-lettered the message from (the newest {@code x-death} entry's, which the broker
+     * puts first), e.g. the retry tier whose TTL sent it back; null when it never was.
+     */
+    String lastDeadLetteredFrom() {
+      Object deaths = properties.getHeaders() == null ? null : properties.getHeaders().get("x-death");
+      if (deaths instanceof List<?> entries && !entries.isEmpty() && entries.get(0) instanceof Map<?, ?> newest) {
+        Object queue = newest.get("queue");
+        return queue == null ? null : queue.toString();
+      }
+      return null;
+    }
+
     JsonNode json() {
       try {
         return JSON.readTree(body);
@@ -62,11 +75,18 @@ final class BrokerSpy implements AutoCloseable {
     }
   }
 
-  /** Sees every message published to {@code exchange} from now on. */
+  /** Sees every message published to the topic exchange {@code exchange} from now on. */
   BrokerSpy tap(String exchange) {
+    return tap(exchange, List.of("#"));
+  }
+
+  /** Sees every message published to {@code exchange} with one of {@code routingKeys} (a direct exchange's). */
+  BrokerSpy tap(String exchange, List<String> routingKeys) {
     try {
       String queue = channel.queueDeclare().getQueue(); // server-named, exclusive, gone with the channel's connection
-      channel.queueBind(queue, exchange, "#");
+      for (String key : routingKeys) {
+        channel.queueBind(queue, exchange, key);
+      }
       consume(queue, exchange);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -4,8 +4,9 @@ package dev.baton.conformance;
 enum Case {
   SUCCESS("success", "a command that succeeds completes its instance, its event copying the command's headers"),
   BUSINESS_FAILURE("business failure", "a declined command fails its instance with the error code, run once"),
-  STAIRCASE("staircase to the dead-letter queue",
-      "a command that always crashes is run three times, then parked with its reason and answered error"),
+  STAIRCASE("staircase through every tier to the dead-letter queue",
+      "a command that always crashes is retried through each tier of its staircase, then parked with its reason and "
+          + "answered error"),
   RETRY_THEN_SUCCESS("retry, then success", "a command that crashes once succeeds on its retry"),
   DUPLICATES("duplicates", "a command sent twice is run once and answered twice with one message id"),
   DEADLINE_PASSED("deadline passed", "a command past its deadline is answered expired without running"),
@@ -15,7 +16,7 @@ enum Case {
   HANDLER_TIME_LIMIT("handler time limit",
       "a handler past its time limit is not run again for a re-send, and its late outcome is published"),
   SUBSCRIPTION_EVENTS("subscription events",
-      "subscription events are handled once, or three times and then parked when they crash");
+      "subscription events are handled once, or retried through each tier and then parked when they crash");
 
   private final String title;
   private final String sentence;

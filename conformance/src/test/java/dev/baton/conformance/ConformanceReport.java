@@ -28,10 +28,6 @@ final class ConformanceReport {
       return new Outcome("**FAIL**", why);
     }
 
-    static Outcome notApplicable(String reason) {
-      return new Outcome("not applicable", reason);
-    }
-
     String cell() {
       return detail == null ? verdict : verdict + ": " + detail.replace("|", "\\|");
     }

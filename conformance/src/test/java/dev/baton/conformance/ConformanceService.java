@@ -27,10 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The service {@code S} of one implementation's run (conformance/README.md): its topology as the operator declares it
- * (command {@code act} and subscription {@code heard}, 3 attempts, delay 1s), a one-step Workflow that sends
+ * (command {@code act} and subscription {@code heard}, {@link #STAIRCASE}), a one-step Workflow that sends
  * {@code act}, a broker user with exactly a worker's permissions, the conformance worker running with the
  * environment a pod gets, and the suite's view of the broker around it.
  */
@@ -42,7 +44,11 @@ final class ConformanceService implements AutoCloseable {
   static final String PATTERN = "*.ping.*";
   static final int HANDLER_TIMEOUT_MS = 1_000;
   static final int MAX_RESULT_BYTES = 4_096;
-  private static final RetryStaircase STAIRCASE = RetryStaircase.of(3, List.of("1s"));
+  /**
+   * 4 attempts, delays 500ms then 1s: the retries go through two tiers and the last one repeats, as a staircase of any
+   * length does; short, so that the cases that climb it stay quick (a delay may be as short as 1ms).
+   */
+  static final RetryStaircase STAIRCASE = RetryStaircase.of(4, List.of("500ms", "1s"));
 
   final Implementation implementation;
   final String service;
@@ -81,6 +87,9 @@ final class ConformanceService implements AutoCloseable {
     BrokerSpy spy = sandbox.own(new BrokerSpy(harness.amqp))
         .tap(Names.eventExchange(service))
         .tap(Names.commandExchange(service))
+        .tap(Names.retryExchange(service), Stream.of(COMMAND, SUBSCRIPTION)
+            .flatMap(consumer -> STAIRCASE.tiers().stream().map(d -> Names.retryQueue(service, consumer, d)))
+            .toList()) // a direct exchange: one binding per tier queue
         .drain(Names.deadLetterQueue(service, COMMAND))
         .drain(Names.deadLetterQueue(service, SUBSCRIPTION));
 
@@ -131,6 +140,28 @@ final class ConformanceService implements AutoCloseable {
   List<BrokerSpy.Message> commands(UUID instance) {
     return spy.from(Names.commandExchange(service),
         m -> instance.toString().equals(m.correlationId()) && !m.headers().containsKey("x-death"));
+  }
+
+  /**
+   * The commands of {@code instance} that came back to the command exchange from a retry tier, in the order they came
+   * back.
+   */
+  List<BrokerSpy.Message> returnedCommands(UUID instance) {
+    return spy.from(Names.commandExchange(service),
+        m -> instance.toString().equals(m.correlationId()) && m.headers().containsKey("x-death"));
+  }
+
+  /** The retries of the message {@code messageId} the worker sent to the retry tiers of {@code consumer}, in order. */
+  List<BrokerSpy.Message> retriesSent(String consumer, String messageId) {
+    List<String> tiers = tiersOfEachRetry(consumer);
+    return spy.from(Names.retryExchange(service),
+        m -> messageId.equals(m.messageId()) && tiers.contains(m.routingKey()));
+  }
+
+  /** The retry tier queue each retry of {@code consumer} goes through, retry 1 first: the staircase's delays. */
+  List<String> tiersOfEachRetry(String consumer) {
+    return IntStream.rangeClosed(1, STAIRCASE.retries())
+        .mapToObj(k -> Names.retryQueue(service, consumer, STAIRCASE.delayBeforeRetry(k))).toList();
   }
 
   // --- around the runtime ----------------------------------------------------------------------------------------

@@ -15,23 +15,21 @@ import java.util.Optional;
  */
 enum Implementation {
 
-  JAVA("java", Map.of()) {
+  JAVA("java") {
     @Override
     List<String> command(Path root) {
       return javaMain(JavaConformanceWorker.class.getName());
     }
   },
 
-  RAW_AMQP("raw-amqp", Map.of(
-      // the limit is the SDKs' (docs/message-contract.md asks none of a worker)
-      Case.OVERSIZED_OUTPUT, "TestWorker has no result size limit: it publishes what its handler returns")) {
+  RAW_AMQP("raw-amqp") {
     @Override
     List<String> command(Path root) {
       return javaMain("dev.baton.runtime.it.RawConformanceWorker");
     }
   },
 
-  PYTHON("python", Map.of()) {
+  PYTHON("python") {
     @Override
     List<String> command(Path root) {
       return List.of("python3", "sdk/python/conformance/worker.py");
@@ -48,7 +46,7 @@ enum Implementation {
     }
   },
 
-  TYPESCRIPT("typescript", Map.of()) {
+  TYPESCRIPT("typescript") {
     @Override
     List<String> command(Path root) {
       return List.of("node", "sdk/typescript/dist/conformance/worker.js");
@@ -65,11 +63,9 @@ enum Implementation {
   static final String PROPERTY = "baton.conformance.implementations";
 
   private final String id;
-  private final Map<Case, String> notApplicable;
 
-  Implementation(String id, Map<Case, String> notApplicable) {
+  Implementation(String id) {
     this.id = id;
-    this.notApplicable = notApplicable;
   }
 
   String id() {
@@ -87,11 +83,6 @@ enum Implementation {
   /** Why the worker cannot be started at all (its file is absent), or empty. */
   Optional<String> missing(Path root) {
     return Optional.empty();
-  }
-
-  /** Why {@code c} cannot apply to this implementation by its design, or empty: it must pass. */
-  Optional<String> notApplicable(Case c) {
-    return Optional.ofNullable(notApplicable.get(c));
   }
 
   /** The implementations {@value #PROPERTY} names (comma-separated ids), all of them without it. */

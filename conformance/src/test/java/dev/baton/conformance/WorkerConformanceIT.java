@@ -16,11 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -57,11 +57,6 @@ class WorkerConformanceIT {
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("cases")
   void conforms(Implementation implementation, Case c) throws Throwable {
-    Optional<String> notApplicable = implementation.notApplicable(c);
-    if (notApplicable.isPresent()) {
-      report.record(implementation, c, ConformanceReport.Outcome.notApplicable(notApplicable.get()));
-      Assumptions.abort("not applicable to " + implementation + ": " + notApplicable.get());
-    }
     try {
       ConformanceService s = service(implementation);
       switch (c) {
@@ -172,7 +167,15 @@ class WorkerConformanceIT {
     UUID id = s.startInstance("{\"case\": \"crash\"}");
     String messageId = single(s, "the command", () -> s.commands(id)).messageId();
     BrokerSpy.Message parked = single(s, "the command parked in q.dlx.S.act", () -> s.parked(COMMAND, messageId));
-    assertThat(s.runs.retries(messageId)).as("baton-retries of each handler run").containsExactly(0, 1, 2);
+    assertThat(s.runs.retries(messageId)).as("baton-retries of each handler run").containsExactly(everyRun());
+    List<String> tiers = s.tiersOfEachRetry(COMMAND);
+    eventually(s, CASE, () -> {
+      assertThat(s.retriesSent(COMMAND, messageId)).as("the retries sent to S.retry.direct.ex: tier, baton-retries")
+          .extracting(m -> m.routingKey() + ", " + m.header("baton-retries")).containsExactly(numbered(tiers));
+      assertThat(s.returnedCommands(id)).as("the queue each retry came back from (x-death), baton-retries")
+          .extracting(m -> m.lastDeadLetteredFrom() + ", " + m.header("baton-retries"))
+          .containsExactly(numbered(tiers));
+    });
     assertThat(parked.header("x-exception-message")).as("x-exception-message").contains("boom");
     assertThat(parked.header("x-exception-type")).as("x-exception-type").isNotBlank();
     assertThat(parked.header("x-original-routing-key")).as("x-original-routing-key").isNotBlank();
@@ -221,8 +224,9 @@ class WorkerConformanceIT {
     String messageId = single(s, "the command", () -> s.commands(id)).messageId();
     BrokerSpy.Message parked = single(s, "the command parked in q.dlx.S.act", () -> s.parked(COMMAND, messageId));
     assertThat(parked.header("x-exception-type")).isEqualTo("PayloadTooLarge");
-    single(s, "the error event", () -> s.events(id.toString()).stream()
+    BrokerSpy.Message error = single(s, "the error event", () -> s.events(id.toString()).stream()
         .filter(m -> m.routingKey().equals(ENTITY + "." + COMMAND + ".error")).toList());
+    assertThat(error.json().path("errorCode").asText()).as("the error event's errorCode").isEqualTo("PayloadTooLarge");
     assertThat(s.runs.of(messageId)).as("handler runs").hasSize(1);
   }
 
@@ -262,10 +266,26 @@ class WorkerConformanceIT {
     s.publishSourceEvent(ENTITY + ".ping.success", crashing,
         RuntimeHarness.JSON.createObjectNode().put("case", "crash"));
     single(s, "the crashing event parked in q.dlx.S.heard", () -> s.parked(SUBSCRIPTION, crashing));
-    assertThat(s.runs.retries(crashing)).as("retries of each run of the crashing event").containsExactly(0, 1, 2);
+    assertThat(s.runs.retries(crashing)).as("retries of each run of the crashing event").containsExactly(everyRun());
+    List<String> tiers = s.tiersOfEachRetry(SUBSCRIPTION);
+    eventually(s, CASE, () -> assertThat(s.retriesSent(SUBSCRIPTION, crashing))
+        .as("the retries of the crashing event sent to S.retry.direct.ex: tier, baton-retries")
+        .extracting(m -> m.routingKey() + ", " + m.header("baton-retries")).containsExactly(numbered(tiers)));
     assertThat(s.runs.of(heard)).as("runs of the first event").hasSize(1)
         .allSatisfy(r -> assertThat(r.kind()).isEqualTo("event"));
     assertThat(s.parked(SUBSCRIPTION, heard)).as("the first event parked").isEmpty();
+  }
+
+  // --- the staircase ----------------------------------------------------------------------------------------------
+
+  /** The retries header of every run a message that always fails gets: 0 on its first, up to the last attempt. */
+  private static Integer[] everyRun() {
+    return IntStream.range(0, ConformanceService.STAIRCASE.maxAttempts()).boxed().toArray(Integer[]::new);
+  }
+
+  /** {@code "<tier>, <k>"} for retry k = 1, 2, … going through {@code tiers.get(k - 1)}. */
+  private static String[] numbered(List<String> tiers) {
+    return IntStream.range(0, tiers.size()).mapToObj(i -> tiers.get(i) + ", " + (i + 1)).toArray(String[]::new);
   }
 
   // --- waiting ---------------------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@link TestWorker} as the raw-AMQP implementation of the worker conformance suite (conformance/README.md): a process
  * of its own serving the command {@code act} (by the command's {@code input.case}) and the subscription {@code heard}
- * of {@code BATON_SERVICE}, with the staircases and the deadline rule on, on one connection named
- * {@code BATON_CONFORMANCE_CONNECTION_NAME} (automatic recovery on, as the client's default). It has what TestWorker
- * has and nothing more: the cases the suite marks not applicable to it say what that leaves out. It lives in
+ * of {@code BATON_SERVICE}, with the staircases, the deadline rule and the result size limit
+ * ({@code BATON_CONFORMANCE_MAX_RESULT_BYTES}) on, on one connection named {@code BATON_CONFORMANCE_CONNECTION_NAME}
+ * (automatic recovery on, as the client's default). It has what TestWorker has and nothing more. It lives in
  * TestWorker's package (the runtime's test jar) to use it as it is.
  */
 public final class RawConformanceWorker {
@@ -41,7 +41,8 @@ public final class RawConformanceWorker {
     ServiceModel.Subscription heard = service.subscriptions().get(0);
     TestWorker worker = new TestWorker(connection)
         .serve(queue(env, act.name()), service.service(), act.name(), c -> act(c, log),
-            new TestWorker.Rules(act.retry(), true))
+            new TestWorker.Rules(act.retry(), true)
+                .limitingResultsTo(Integer.parseInt(env.get("BATON_CONFORMANCE_MAX_RESULT_BYTES"))))
         .subscribe(queue(env, heard.name()), service.service(), heard.name(), e -> heard(e, log),
             new TestWorker.Rules(heard.retry(), false));
     CountDownLatch stopped = new CountDownLatch(1);

@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code message_id}: a command seen before (or still in its handler) is answered again with the same event, without
  * applying its effect twice. The ledger counts effects per (instance, step, action): any count above one is a double
  * effect. Asked to ({@link Rules}), it also climbs the staircase, answers a command past its deadline
- * {@code expired}, and consumes subscriptions: the worker conformance suite runs it so (conformance/README.md).
+ * {@code expired}, parks a command whose result is over a size limit, and consumes subscriptions: the worker
+ * conformance suite runs it so (conformance/README.md).
  */
 final class TestWorker implements AutoCloseable {
 
@@ -92,11 +93,33 @@ final class TestWorker implements AutoCloseable {
   /**
    * What the worker does beyond the basics, for a test that asks (the worker conformance suite): the staircase when
    * a behaviour throws (a retry through the tier of {@code staircase}, then the dead-letter queue and an {@code error}
-   * event), and the deadline (a command past its {@code baton-deadline} answered {@code expired} without running).
-   * The runtime's own tests use {@link #NONE}: their behaviours do not throw, and they decide what a late command gets.
+   * event), the deadline (a command past its {@code baton-deadline} answered {@code expired} without running), and,
+   * when {@code maxResultBytes} is above 0, the SDKs' result size limit (a result event body larger than that is not
+   * published: the command is parked at once with {@code x-exception-type} {@value #PAYLOAD_TOO_LARGE} and answered
+   * {@code error} with that code, as the worker SDK does). The runtime's own tests use {@link #NONE}: their
+   * behaviours do not throw, they decide what a late command gets, and some answer with outputs of any size.
    */
-  record Rules(RetryStaircase staircase, boolean deadlines) {
+  record Rules(RetryStaircase staircase, boolean deadlines, int maxResultBytes) {
     static final Rules NONE = new Rules(null, false);
+    /** {@code x-exception-type} of the dead letter and {@code errorCode} of the {@code error} event. */
+    static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+
+    /** Without a result size limit. */
+    Rules(RetryStaircase staircase, boolean deadlines) {
+      this(staircase, deadlines, 0);
+    }
+
+    /** These rules, with results whose event body is over {@code bytes} parked instead of published. */
+    Rules limitingResultsTo(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("a result size limit must be at least 1 byte, got " + bytes);
+      }
+      return new Rules(staircase, deadlines, bytes);
+    }
+
+    boolean limitsResults() {
+      return maxResultBytes > 0;
+    }
   }
 
   /** An event as a subscription received it; {@code retries}: the subscription's own, 0 on the first delivery. */
@@ -148,7 +171,7 @@ final class TestWorker implements AutoCloseable {
           (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, true),
           (seq, multiple) -> settle(consume, unconfirmed, seq, multiple, false));
       consume.basicQos(100);
-      Channel retry = rules.staircase() == null ? null : confirmChannel();
+      Channel retry = rules.staircase() == null && !rules.limitsResults() ? null : confirmChannel();
       consume.basicConsume(queue, false, new DefaultConsumer(consume) {
         @Override
         public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
@@ -163,7 +186,7 @@ final class TestWorker implements AutoCloseable {
                 + pastDeadline(c).toMillis() + " ms when the command was taken"));
             unconfirmed.put(publish.getNextPublishSeqNo(), envelope.getDeliveryTag());
             publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent),
-                eventBody(sent));
+                eventBody(c, sent));
             return;
           }
           // The message_id stays claimed while its handler runs: a redelivery that arrives meanwhile (on the channel
@@ -175,13 +198,13 @@ final class TestWorker implements AutoCloseable {
               try {
                 reply = behaviour.handle(c);
               } catch (RuntimeException failure) {
-                if (retry == null) {
+                if (rules.staircase() == null) {
                   throw failure;
                 }
                 if (climb(retry, rules.staircase(), service, command, envelope, props, body, retries(c.headers()),
                     failure)) {
                   answer(retry, c, new Sent(UUID.randomUUID().toString(),
-                      Reply.error(failure.getClass().getSimpleName(), failure.getMessage())));
+                      Reply.error(failure.getClass().getName(), String.valueOf(failure.getMessage()))));
                 }
                 getChannel().basicAck(envelope.getDeliveryTag(), false);
                 return;
@@ -191,6 +214,18 @@ final class TestWorker implements AutoCloseable {
               } else if (reply != Reply.SILENT) {
                 record(c);
                 sent = new Sent(UUID.randomUUID().toString(), reply);
+                int size = rules.limitsResults() ? eventBody(c, sent).length : 0;
+                if (rules.limitsResults() && size > rules.maxResultBytes()) {
+                  // It would be as large on every retry: parked at once, and not remembered (a copy runs again).
+                  String reason = "the result event of command " + command + " is " + size
+                      + " bytes, over the limit of " + rules.maxResultBytes() + " bytes: not published";
+                  park(retry, service, command, envelope, props, body, retries(c.headers()),
+                      Rules.PAYLOAD_TOO_LARGE, reason);
+                  answer(retry, c, new Sent(UUID.randomUUID().toString(),
+                      Reply.error(Rules.PAYLOAD_TOO_LARGE, reason)));
+                  getChannel().basicAck(envelope.getDeliveryTag(), false);
+                  return;
+                }
                 answered.put(c.messageId(), sent);
               }
             } // else: a redelivered command gets the same answer, without a second effect
@@ -200,7 +235,7 @@ final class TestWorker implements AutoCloseable {
           } else {
             unconfirmed.put(publish.getNextPublishSeqNo(), envelope.getDeliveryTag());
             publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent),
-                eventBody(sent));
+                eventBody(c, sent));
           }
         }
       });
@@ -256,27 +291,49 @@ final class TestWorker implements AutoCloseable {
   private static boolean climb(Channel retry, RetryStaircase staircase, String service, String consumer,
       Envelope envelope, AMQP.BasicProperties props, byte[] body, int retries, RuntimeException failure)
       throws IOException {
+    if (!staircase.mayRetryAfter(retries)) {
+      park(retry, service, consumer, envelope, props, body, retries, failure.getClass().getName(),
+          String.valueOf(failure.getMessage()));
+      return true;
+    }
+    Map<String, Object> headers = originalHeaders(envelope, props);
+    headers.put(Headers.RETRIES, retries + 1);
+    publishConfirmed(retry, service, Names.retryQueue(service, consumer, staircase.delayBeforeRetry(retries + 1)),
+        props.builder().headers(headers).build(), body);
+    return false;
+  }
+
+  /**
+   * Parks the message in {@code q.dlx.S.<consumer>} (docs/message-contract.md): through the retry exchange, with why
+   * in {@code x-exception-*} and where from in {@code x-original-*}, the retries it had in {@code baton-retries}.
+   * Confirmed before it returns.
+   */
+  private static void park(Channel retry, String service, String consumer, Envelope envelope,
+      AMQP.BasicProperties props, byte[] body, int retries, String type, String reason) throws IOException {
+    Map<String, Object> headers = originalHeaders(envelope, props);
+    headers.put(Headers.RETRIES, retries);
+    headers.put(Headers.EXCEPTION_MESSAGE, reason);
+    headers.put(Headers.EXCEPTION_TYPE, type);
+    publishConfirmed(retry, service, Names.deadLetterQueue(service, consumer), props.builder().headers(headers).build(),
+        body);
+  }
+
+  /** The message's headers, with the first exchange and key it came through kept along the tiers (which change them). */
+  private static Map<String, Object> originalHeaders(Envelope envelope, AMQP.BasicProperties props) {
     Map<String, Object> headers = new HashMap<>(props.getHeaders() == null ? Map.of() : props.getHeaders());
-    boolean park = !staircase.mayRetryAfter(retries);
-    // the first exchange and key, kept along the tiers (which send it back through another)
     headers.putIfAbsent(Headers.ORIGINAL_EXCHANGE, envelope.getExchange());
     headers.putIfAbsent(Headers.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-    String key;
-    if (park) {
-      headers.put(Headers.EXCEPTION_MESSAGE, String.valueOf(failure.getMessage()));
-      headers.put(Headers.EXCEPTION_TYPE, failure.getClass().getName());
-      key = Names.deadLetterQueue(service, consumer);
-    } else {
-      headers.put(Headers.RETRIES, retries + 1);
-      key = Names.retryQueue(service, consumer, staircase.delayBeforeRetry(retries + 1));
-    }
-    retry.basicPublish(Names.retryExchange(service), key, true, props.builder().headers(headers).build(), body);
+    return headers;
+  }
+
+  private static void publishConfirmed(Channel retry, String service, String queue, AMQP.BasicProperties props,
+      byte[] body) throws IOException {
+    retry.basicPublish(Names.retryExchange(service), queue, true, props, body);
     try {
       retry.waitForConfirmsOrDie(10_000);
     } catch (Exception e) {
-      throw new IOException("no confirm for " + key, e);
+      throw new IOException("no confirm for " + queue, e);
     }
-    return park;
   }
 
   private static int retries(Map<String, Object> headers) {
@@ -410,7 +467,8 @@ final class TestWorker implements AutoCloseable {
 
   /** Publishes the event of a command and waits for its confirm (docs/design.md#message-contract). */
   private static void answer(Channel publish, Command c, Sent sent) throws IOException {
-    publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent), eventBody(sent));
+    publish.basicPublish(Names.eventExchange(c.service()), routingKey(c, sent), properties(c, sent),
+        eventBody(c, sent));
     try {
       publish.waitForConfirmsOrDie(10_000);
     } catch (Exception e) {
@@ -441,9 +499,20 @@ final class TestWorker implements AutoCloseable {
         .build();
   }
 
-  /** {@code output} on success, {@code errorCode} and {@code reason} otherwise. */
-  private static byte[] eventBody(Sent sent) throws IOException {
+  /**
+   * {@code instanceId}, {@code step} and {@code attempt} (from the headers the event copies), then {@code output} on
+   * success, {@code errorCode} and {@code reason} otherwise ({@code reason} alone when expired).
+   */
+  private static byte[] eventBody(Command c, Sent sent) throws IOException {
     ObjectNode body = JSON.createObjectNode();
+    body.put("instanceId", c.instance());
+    body.put("step", c.step());
+    String attempt = c.header(Headers.ATTEMPT);
+    try {
+      body.put("attempt", attempt == null ? null : Integer.valueOf(attempt.trim()));
+    } catch (NumberFormatException notANumber) {
+      body.put("attempt", attempt);
+    }
     if (sent.reply().output() != null) {
       body.set("output", sent.reply().output());
     }
