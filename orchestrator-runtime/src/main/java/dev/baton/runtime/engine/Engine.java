@@ -203,14 +203,15 @@ public final class Engine {
 
   /**
    * Takes back, before deciding, the commands that must never reach a worker once the decision is made
-   * (docs/design.md#runtime-semantics, "No effect after its compensation"): a cancel withdraws every unpublished
+   * (docs/design.md#runtime-semantics, "No effect after its compensation"): a cancel that stops the instance
+   * ({@link Stimulus.Cancel#stops}; not one asking an instance already undoing to undo) withdraws every unpublished
    * command of the instance, and tells the state machine which they were (their tasks never ran; the others may
    * have, and are awaited before anything is undone); a timeout withdraws the unpublished command of each attempt
    * that timed out, before it is sent again or failed.
    */
   private Stimulus withdrawing(Connection c, InstanceRecord instance, List<StepState> rows, Stimulus stimulus)
       throws SQLException {
-    if (stimulus instanceof Stimulus.Cancel cancel && instance.status().isActive()) {
+    if (stimulus instanceof Stimulus.Cancel cancel && cancel.stops(instance.status(), instance.phase())) {
       return new Stimulus.Cancel(cancel.compensate(), outbox.withdrawAll(c, instance.id()));
     }
     if (stimulus instanceof Stimulus.TimersDue) {

@@ -45,7 +45,9 @@ public final class LinkStore {
   /**
    * Parents a lost wake-up left waiting (the runtime stopped between a commit and the work it asked for): a child step
    * in flight whose child has ended, or that has no child (it could not be started), or a compensation of one whose
-   * child has not been told; and a child still going whose parent's step has ended (it is to be cancelled).
+   * child has not been told; a child still going whose parent's step has ended (it is to be cancelled); and a parent
+   * undoing its steps that waits for nothing (no step in flight, no child still going): it was waiting for a child
+   * to end before undoing its own older steps.
    */
   private static final String NEEDING_ATTENTION = "(SELECT DISTINCT s.instance_id FROM instance_step s"
       + " LEFT JOIN instance_link l ON l.parent_id = s.instance_id"
@@ -56,7 +58,12 @@ public final class LinkStore {
       + " UNION (SELECT l.parent_id FROM workflow_instance c JOIN instance_link l ON l.child_id = c.id"
       + " WHERE c.status IN ('RUNNING', 'COMPENSATING') AND NOT EXISTS (SELECT 1 FROM instance_step s"
       + "   WHERE s.instance_id = l.parent_id AND s.name IN (l.parent_step, l.parent_step || '/compensate')"
-      + "   AND s.status = 'RUNNING') LIMIT ?)";
+      + "   AND s.status = 'RUNNING') LIMIT ?)"
+      + " UNION (SELECT p.id FROM workflow_instance p WHERE p.status = 'COMPENSATING'"
+      + "   AND EXISTS (SELECT 1 FROM instance_link l WHERE l.parent_id = p.id)"
+      + "   AND NOT EXISTS (SELECT 1 FROM instance_step s WHERE s.instance_id = p.id AND s.status = 'RUNNING')"
+      + "   AND NOT EXISTS (SELECT 1 FROM instance_link l JOIN workflow_instance c ON c.id = l.child_id"
+      + "     WHERE l.parent_id = p.id AND c.status IN ('RUNNING', 'COMPENSATING')) LIMIT ?)";
 
   public void link(Connection c, UUID child, UUID parent, String parentStep, int parentAttempt) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
@@ -124,6 +131,7 @@ public final class LinkStore {
     try (PreparedStatement ps = c.prepareStatement(NEEDING_ATTENTION)) {
       ps.setInt(1, limit);
       ps.setInt(2, limit);
+      ps.setInt(3, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           parents.add(rs.getObject(1, UUID.class));

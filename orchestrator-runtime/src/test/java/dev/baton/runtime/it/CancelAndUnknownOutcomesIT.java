@@ -257,6 +257,37 @@ class CancelAndUnknownOutcomesIT {
         "reserve/compensate:SUCCEEDED");
   }
 
+  /**
+   * Fails on the code before: a second cancel with compensation (a user's second click, or a parent cancelling its
+   * child again) withdrew the refund waiting in the outbox, and the instance waited for it forever.
+   */
+  @Test
+  void aSecondCancelWithCompensateWhileTheInstanceUndoesItsStepsTakesNoCommandBack() throws Exception {
+    applySaga("twice", "tw");
+    TestWorker w = sagaWorker("tw", c -> Reply.HOLD);
+    UUID id = h.startOk("twice", "tw-1");
+    await().atMost(Duration.ofSeconds(10)).until(() -> w.heldCount() == 1);
+    // The payment service is paused: the refund the cancel leads to waits in the outbox, as long as the test needs.
+    h.applyService("tw-payment", true);
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.count(
+        "SELECT count(*) FROM dispatch_pause WHERE name = 'tw-payment'") == 1);
+
+    assertThat(h.post("/api/v1/instances/" + id + "/cancel", "{\"compensate\": true}").status()).isEqualTo(200);
+    w.release(c -> Reply.success(output("paid")));
+    await().atMost(Duration.ofSeconds(10)).until(() -> commandsOf(id) == 1); // the refund, held by the pause
+
+    RuntimeHarness.Response again = h.post("/api/v1/instances/" + id + "/cancel", "{\"compensate\": true}");
+    assertThat(again.status()).as(again.text()).isEqualTo(200);
+    assertThat(again.json().get("status").asText()).isEqualTo("COMPENSATING");
+    assertThat(commandsOf(id)).as("the refund is still to be sent").isEqualTo(1);
+
+    h.applyService("tw-payment", false);
+    JsonNode i = h.awaitStatus(id, "CANCELLED", Duration.ofSeconds(20));
+    assertThat(effects(w, id)).containsExactly("reserve", "pay", "refund", "release");
+    assertThat(history(i)).containsExactly("reserve:SUCCEEDED", "charge:SUCCEEDED", "charge/compensate:SUCCEEDED",
+        "reserve/compensate:SUCCEEDED");
+  }
+
   /** Fails on the code before: pay was cancelled in flight although its command never left the outbox. */
   @Test
   void cancelWithCompensateStopsAtOnceAStepWhoseCommandWasNeverSent() throws Exception {

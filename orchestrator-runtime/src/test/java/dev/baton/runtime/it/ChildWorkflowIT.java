@@ -160,6 +160,30 @@ class ChildWorkflowIT {
     assertThat(undone).containsExactly("void", "discard", "release");
   }
 
+  /**
+   * Fails on the code before: a parent cancelled with compensation waits for its child to end before undoing its own
+   * steps; when its runtime stopped between the child's end and telling the parent, no sweep looked for it again.
+   */
+  @Test
+  void aParentWhoseChildEndedWhileNoRuntimeToldItUndoesItsStepsOnceARuntimeRuns() throws Exception {
+    apply("lost");
+    TestWorker w = worker("lost", c -> Reply.HOLD, c -> Reply.success(json("{}")));
+    UUID id = start("order-lost", "lost-1", "{\"id\": \"o-7\"}");
+    await().atMost(Duration.ofSeconds(20)).until(() -> w.heldCount() == 1); // the child's issue is in flight
+    UUID child = childOf(h.instance(id));
+    assertThat(h.post("/api/v1/instances/" + id + "/cancel", "{\"compensate\": true}").status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(20)).until(() -> h.instance(child).get("phase").asText().equals("COMPENSATION"));
+
+    // What a runtime stopped right after the child's last commit leaves: the child ended, its parent never told.
+    h.stopRuntime();
+    h.scalar("UPDATE workflow_instance SET status = 'CANCELLED', finished_at = now() WHERE id = '" + child
+        + "' RETURNING id");
+    h.startRuntime();
+
+    h.awaitStatus(id, "CANCELLED", Duration.ofSeconds(20));
+    assertThat(commands(w, "release")).containsExactly(id.toString());
+  }
+
   @Test
   void aLaterFailureOfTheParentCompensatesItsSucceededChildNewestFirst() {
     apply("late");

@@ -304,7 +304,7 @@ public final class StateMachine {
           + "; only RUNNING or COMPENSATING instances can be cancelled", state);
     }
     Draft d = new Draft(definition, state);
-    d.cancel(cancel.compensate(), cancel.withdrawn());
+    d.cancel(cancel);
     return d.transition();
   }
 
@@ -940,9 +940,11 @@ public final class StateMachine {
     /**
      * @param withdrawn commands of the instance withdrawn unpublished: their tasks never reached a worker
      */
-    void cancel(boolean compensate, java.util.Set<UUID> withdrawn) {
+    void cancel(Cancel cancel) {
+      boolean compensate = cancel.compensate();
+      java.util.Set<UUID> withdrawn = cancel.withdrawn();
       cancelRequested |= compensate;
-      if (compensate && phase == Phase.COMPENSATION) {
+      if (!cancel.stops(status, phase)) {
         return; // already undoing: it ends CANCELLED instead of COMPENSATED
       }
       withdraw = true;

@@ -59,6 +59,16 @@ public sealed interface Stimulus {
     public Cancel(boolean compensate) {
       this(compensate, Set.of());
     }
+
+    /**
+     * Whether this cancel stops what the instance is doing, so that its unpublished commands are withdrawn first:
+     * not when it asks for compensation of an instance already undoing its steps (a second cancel, or a parent's
+     * drive cancelling its child again), which goes on as it was; withdrawing then would take back the commands of
+     * the steps being undone, and those steps would wait for an answer that never comes.
+     */
+    public boolean stops(InstanceStatus status, Phase phase) {
+      return status.isActive() && !(compensate && phase == Phase.COMPENSATION);
+    }
   }
 
   /** Send the failed steps (or the failed compensation) of a FAILED instance again, as new attempts. */

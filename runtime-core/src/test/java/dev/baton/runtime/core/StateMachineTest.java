@@ -827,6 +827,27 @@ class StateMachineTest {
   }
 
   @Test
+  void aSecondCancelThatCompensatesLeavesAnInstanceAlreadyUndoingAsItWasAndWithdrawsNothing() {
+    InstanceState refunding = state(COMPENSATING, COMPENSATION, true, ok("reserve"), ok("check"), ok("charge"),
+        running("charge/compensate", 1));
+    Stimulus.Cancel again = new Stimulus.Cancel(true);
+    // The engine asks before it withdraws: refund's command, perhaps not yet published, must reach its worker.
+    assertThat(again.stops(COMPENSATING, COMPENSATION)).isFalse();
+    assertThat(lines(MACHINE.decide(SAGA, refunding, again))).doesNotContain("withdraw")
+        .noneMatch(line -> line.startsWith("end charge/compensate"));
+  }
+
+  @Test
+  void aCancelStopsARunningInstanceAndAPlainCancelStopsOneThatIsUndoing() {
+    assertThat(new Stimulus.Cancel(true).stops(RUNNING, FORWARD)).isTrue();
+    assertThat(new Stimulus.Cancel(false).stops(RUNNING, FORWARD)).isTrue();
+    assertThat(new Stimulus.Cancel(false).stops(COMPENSATING, COMPENSATION)).as("stops the undoing halfway").isTrue();
+    assertThat(new Stimulus.Cancel(true).stops(FAILED, FORWARD)).isFalse();
+    assertThat(lines(MACHINE.decide(SAGA, state(COMPENSATING, COMPENSATION, ok("reserve"), ok("check"), ok("charge"),
+        running("charge/compensate", 1)), new Stimulus.Cancel(false)))).contains("-> CANCELLED", "withdraw");
+  }
+
+  @Test
   void aTaskThatNeverRanIsNotUndone() {
     // charge was withdrawn unsent by the cancel: reserve is undone, charge is not.
     InstanceState s = state(RUNNING, FORWARD, ok("reserve"), ok("check"), running("charge", 1));
