@@ -8,6 +8,7 @@ import dev.baton.api.v1alpha1.StepSpec;
 import dev.baton.api.v1alpha1.WorkflowSpec;
 import dev.baton.contract.RetryStaircase;
 import dev.baton.contract.WorkerEnvironment;
+import dev.baton.contract.settings.SettingsReader;
 import dev.baton.contract.topology.ServiceModel;
 import dev.baton.runtime.app.BatonRuntime;
 import dev.baton.runtime.app.RuntimeSettings;
@@ -222,8 +223,9 @@ final class Stack implements AutoCloseable {
         .httpHost("127.0.0.1")
         .httpPort(0)
         .consumerRetryInterval(Duration.ofMillis(500))
-        // As the runtime reads it: BATON_OUTBOX_FAST_PATH=true measures the relay with its fast path.
-        .outboxFastPath("true".equalsIgnoreCase(System.getenv("BATON_OUTBOX_FAST_PATH")));
+        // As the runtime reads it: BATON_OUTBOX_FAST_PATH=false measures the relay without its fast path.
+        .outboxFastPath(SettingsReader.of(System.getenv()).bool("BATON_OUTBOX_FAST_PATH",
+            RuntimeSettings.localDefaults().outboxFastPath()));
     if (config.threads() > 0) {
       b.consumerThreads(config.threads());
     }

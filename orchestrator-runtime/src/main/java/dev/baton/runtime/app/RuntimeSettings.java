@@ -59,8 +59,7 @@ import java.util.Map;
  * @param trustedProxy whether the runtime stands behind a proxy it trusts to write {@code X-Forwarded-For}: the
  *     audit then records that header's first hop as the source address instead of the proxy's
  * @param outboxFastPath whether a committing thread publishes its own commands when the relay is free
- *     ({@code BATON_OUTBOX_FAST_PATH}, off by default until a stall CI saw once with it on is understood: see
- *     orchestrator-runtime/README.md); off, the relay's thread publishes every command
+ *     ({@code BATON_OUTBOX_FAST_PATH}, on by default); off, the relay's thread publishes every command
  */
 public record RuntimeSettings(
     String databaseUrl,
@@ -135,7 +134,7 @@ public record RuntimeSettings(
         "amqp://guest:guest@127.0.0.1:5672/%2F", "127.0.0.1", 8080, 2, 50, Duration.ofDays(7), null, null, List.of(),
         false, 20, 200, Duration.ofSeconds(1), Duration.ofMillis(500), 100, Duration.ofMinutes(10),
         Duration.ofSeconds(10), Duration.ofSeconds(2), 0, 1_048_576L, null, null, null, List.of(), null, null, null, null,
-        StateMachine.DEFAULT_MAX_COMMAND_BYTES, AuthMode.TOKEN, List.of(), false, false);
+        StateMachine.DEFAULT_MAX_COMMAND_BYTES, AuthMode.TOKEN, List.of(), false, true);
   }
 
   /**

@@ -183,6 +183,7 @@ public final class OutboxRelay implements OutboxSignal, AutoCloseable {
     wakeUp();
   }
 
+  /** A relay without the fast path: its thread publishes every command. */
   public OutboxRelay(Database database, OutboxStore store, Connection connection, RuntimeMetrics metrics,
       int batchSize, Duration pollInterval) {
     this(database, store, connection, metrics, batchSize, pollInterval, CommandRefusals.NONE,
