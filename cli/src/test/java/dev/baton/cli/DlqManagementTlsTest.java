@@ -2,12 +2,8 @@ package dev.baton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import dev.baton.cli.support.ExitCodes;
-import dev.baton.testing.SelfSignedCertificate;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import dev.baton.testing.HttpsJsonStub;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,37 +25,26 @@ class DlqManagementTlsTest {
 
   @TempDir
   static Path dir;
-  static SelfSignedCertificate certificate;
-  static HttpsServer management;
+  static HttpsJsonStub management;
 
   @BeforeAll
   static void managementApi() throws Exception {
-    certificate = SelfSignedCertificate.create(dir);
-    management = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    management.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
-    management.createContext("/api/queues/", exchange -> { // GET /api/queues/%2F
-      byte[] body = QUEUES.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    management.start();
+    management = HttpsJsonStub.serving(dir, "/api/queues/", QUEUES); // GET /api/queues/%2F
   }
 
   @AfterAll
   static void stop() {
-    management.stop(0);
+    management.close();
   }
 
   private static String url() {
-    return "https://127.0.0.1:" + management.getAddress().getPort() + "/api/";
+    return management.managementUrl();
   }
 
   @Test
   void theCaFileOptionMakesTheCliTrustThePrivateCa() {
     CliRun run = CliRun.baton(Map.of(), "dlq", "list", "--rabbitmq-management-url", url(),
-        "--rabbitmq-ca-file", certificate.caPem().toString());
+        "--rabbitmq-ca-file", management.caPem().toString());
 
     assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.OK);
     assertThat(run.out()).contains("q.dlx.payment.charge-card").doesNotContain("q.payment.charge-card ");
@@ -68,7 +53,7 @@ class DlqManagementTlsTest {
   @Test
   void theCaFileCanComeFromTheEnvironmentAsForTheRuntimeAndTheWorkers() {
     CliRun run = CliRun.baton(Map.of("BATON_RABBITMQ_MANAGEMENT_URL", url(),
-        "BATON_RABBITMQ_CA_FILE", certificate.caPem().toString()), "dlq", "list", "-o", "name");
+        "BATON_RABBITMQ_CA_FILE", management.caPem().toString()), "dlq", "list", "-o", "name");
 
     assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.OK);
     assertThat(run.out()).contains("charge-card");

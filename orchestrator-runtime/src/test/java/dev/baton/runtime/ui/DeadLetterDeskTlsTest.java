@@ -3,14 +3,9 @@ package dev.baton.runtime.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
-import dev.baton.testing.SelfSignedCertificate;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import dev.baton.testing.HttpsJsonStub;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,48 +23,32 @@ class DeadLetterDeskTlsTest {
 
   @TempDir
   static Path dir;
-  static SelfSignedCertificate certificate;
-  static HttpsServer management;
-  static final AtomicInteger queueReads = new AtomicInteger();
+  static HttpsJsonStub management;
 
   @BeforeAll
   static void managementApi() throws Exception {
-    certificate = SelfSignedCertificate.create(dir);
-    management = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    management.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
-    management.createContext("/api/queues/", exchange -> { // GET /api/queues/%2F: no queue in the vhost
-      queueReads.incrementAndGet();
-      byte[] body = "[]".getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    management.start();
+    management = HttpsJsonStub.serving(dir, "/api/queues/", "[]"); // GET /api/queues/%2F: no queue in the vhost
   }
 
   @AfterAll
   static void stop() {
-    management.stop(0);
-  }
-
-  private static String url() {
-    return "https://127.0.0.1:" + management.getAddress().getPort() + "/api/";
+    management.close();
   }
 
   @Test
   void theBrokersCaFileIsTrustedForTheManagementApi() {
-    DeadLetterDesk desk = DeadLetterDesk.of(url(), BROKER, "u", "p", certificate.caPem().toString(), List.of());
-    int before = queueReads.get();
+    DeadLetterDesk desk = DeadLetterDesk.of(management.managementUrl(), BROKER, "u", "p", management.caPem().toString(),
+        List.of());
+    int before = management.reads();
 
     assertThat(desk.unavailable()).isEmpty();
     assertThat(desk.byService(null)).isEmpty();
-    assertThat(queueReads.get()).as("the page read the queues").isEqualTo(before + 1);
+    assertThat(management.reads()).as("the page read the queues").isEqualTo(before + 1);
   }
 
   @Test
   void withoutItTheJvmsTrustStoreRefusesAPrivateCa() {
-    DeadLetterDesk desk = DeadLetterDesk.of(url(), BROKER, "u", "p", null, List.of());
+    DeadLetterDesk desk = DeadLetterDesk.of(management.managementUrl(), BROKER, "u", "p", null, List.of());
 
     assertThatThrownBy(() -> desk.byService(null)).hasCauseInstanceOf(SSLHandshakeException.class);
   }
