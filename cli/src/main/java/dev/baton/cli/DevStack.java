@@ -41,10 +41,19 @@ final class DevStack implements AutoCloseable {
 
   /** As {@link #start(DevSettings, PrintStream)}, with spans going to {@code tracing} (null: the OTEL_* variables). */
   static DevStack start(DevSettings settings, PrintStream out, RuntimeTracing tracing) {
+    return start(settings, out, tracing, BatonHome.of(System.getenv(), Path.of("")));
+  }
+
+  /**
+   * As {@link #start(DevSettings, PrintStream, RuntimeTracing)}, the example workers' programs in other languages
+   * taken from the repository at {@code home} (otherwise {@code BATON_HOME}, else the working directory).
+   */
+  static DevStack start(DevSettings settings, PrintStream out, RuntimeTracing tracing, Path home) {
     Preflight.check(settings);
     DevStack stack = new DevStack();
     try {
-      stack.startAll(settings, out, tracing != null ? tracing : RuntimeTracing.fromEnvironment());
+      stack.startAll(settings, out, tracing != null ? tracing : RuntimeTracing.fromEnvironment(),
+          home.toAbsolutePath());
       return stack;
     } catch (RuntimeException e) {
       stack.close();
@@ -52,7 +61,7 @@ final class DevStack implements AutoCloseable {
     }
   }
 
-  private void startAll(DevSettings s, PrintStream out, RuntimeTracing tracing) {
+  private void startAll(DevSettings s, PrintStream out, RuntimeTracing tracing, Path home) {
     try {
       api = DevApiServer.start(s.host(), s.kubePort());
     } catch (PortInUseException e) {
@@ -92,7 +101,7 @@ final class DevStack implements AutoCloseable {
     if (s.exampleWorkers()) {
       // after the runtime, so that they stop before it (reverse order): no command is left half-handled
       workers = ExampleWorkerRunner.start(newClient(), EXAMPLE_WORKER_POLL, out, tracing.openTelemetry(),
-          s.workers(), BatonHome.of(System.getenv(), Path.of("")).toAbsolutePath());
+          s.workers(), home);
       toClose.push(workers);
       out.println("  workers      example workers run " + (s.workers() == WorkerLanguage.JAVA ? "in-process"
           : "in " + s.workers() + " as child processes") + " for WorkerServices labelled "

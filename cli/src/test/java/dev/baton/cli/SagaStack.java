@@ -9,6 +9,7 @@ import com.rabbitmq.client.Connection;
 import dev.baton.api.v1alpha1.Workflow;
 import dev.baton.devapi.Kubectl;
 import dev.baton.examples.ExampleWorker;
+import dev.baton.runtime.http.auth.AuthMode;
 import dev.baton.runtime.tracing.RuntimeTracing;
 import dev.baton.sandbox.RabbitVhost;
 import dev.baton.sandbox.Sandbox;
@@ -36,8 +37,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * {@code baton dev} in-process with the example workers, against a fresh vhost and database, with the order saga of
  * {@code examples/order-saga/} applied by the real kubectl and every example worker running: what a new user has
- * after the README quickstart. Started once per test run and shared by the classes that ask for it
- * ({@code @ExtendWith(SagaStack.Resolver.class)}, a {@code SagaStack} parameter); closed when the run ends.
+ * after the README quickstart. The Java one is started once per test run and shared by the classes that ask for it
+ * ({@code @ExtendWith(SagaStack.Resolver.class)}, a {@code SagaStack} parameter); closed when the run ends. One with
+ * the workers in another language ({@code --workers python}) is {@link #start(WorkerLanguage)}'s, closed by its test.
  */
 final class SagaStack implements AutoCloseable {
 
@@ -61,26 +63,39 @@ final class SagaStack implements AutoCloseable {
   /** Every span of the runtime and the example workers (OrderSagaTraceIT picks an instance's by its trace id). */
   final InMemorySpanExporter spans = InMemorySpanExporter.create();
   private final Sandbox infrastructure;
+  private final ByteArrayOutputStream printed;
+  final WorkerLanguage workers;
   final RabbitVhost vhost;
   final DevStack stack;
   final Kubectl kubectl;
   private final HttpClient http = HttpClient.newHttpClient();
 
   /** Starts {@code baton dev} on the stack's vhost and database, applies the saga and waits until it runs. */
-  private SagaStack(Sandbox infrastructure, ByteArrayOutputStream printed) throws Exception {
+  private SagaStack(Sandbox infrastructure, ByteArrayOutputStream printed, WorkerLanguage workers) throws Exception {
     this.infrastructure = infrastructure;
+    this.printed = printed;
+    this.workers = workers;
     this.vhost = infrastructure.vhost();
     DevRun dev = DevRun.start(infrastructure, Files.createTempDirectory("baton-saga"), Duration.ofSeconds(10), true,
         new PrintStream(printed, true, StandardCharsets.UTF_8), RuntimeTracing.of(OpenTelemetrySdk.builder()
             .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
             .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-            .build()));
+            .build()), AuthMode.TOKEN, workers);
     DevStack s = dev.stack();
     this.stack = s;
     this.kubectl = dev.kubectl();
     kubectl.ok("apply", "-f", DevRun.orderSaga());
     await("the four example workers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-        .until(() -> s.exampleWorkers().runningServices().equals(Set.of("inventory", "payment", "shipping", "sms")));
+        .until(() -> s.exampleWorkers().runningServices().equals(Set.copyOf(ExampleWorkerPrerequisites.SAGA_WORKERS)));
+    if (workers != WorkerLanguage.JAVA) {
+      // a child process counts as running once started: its own line says when it consumes
+      for (String worker : ExampleWorkerPrerequisites.SAGA_WORKERS) {
+        await("the " + workers + " " + worker + " worker consuming").atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200)).until(() -> console().lines()
+                .anyMatch(l -> l.startsWith("[" + workers + ":" + worker + "] ")
+                    && l.contains(worker + " worker consuming")));
+      }
+    }
     awaitRunnable(WORKFLOW);
   }
 
@@ -106,15 +121,29 @@ final class SagaStack implements AutoCloseable {
   }
 
   static SagaStack start() {
+    return start(WorkerLanguage.JAVA);
+  }
+
+  /**
+   * A stack of its own with the example workers in {@code workers}; fails at once, saying what to install or build,
+   * when that language's runtime or programs are missing.
+   */
+  static SagaStack start(WorkerLanguage workers) {
     Kubectl.executable();
+    ExampleWorkerPrerequisites.require(workers, DevRun.repository());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     try {
       return Sandbox.builder("baton-saga").database().brokerUsers("baton-sagatest-")
-          .start(s -> new SagaStack(s, printed));
+          .start(s -> new SagaStack(s, printed, workers));
     } catch (RuntimeException | Error e) {
       throw new IllegalStateException("the saga stack did not come up: " + e.getMessage() + "\nbaton dev printed:\n"
           + printed.toString(StandardCharsets.UTF_8), e);
     }
+  }
+
+  /** What {@code baton dev} has printed so far, the child workers' lines among it. */
+  String console() {
+    return printed.toString(StandardCharsets.UTF_8);
   }
 
   String runtimeUrl() {
