@@ -938,7 +938,8 @@ public final class StateMachine {
     }
 
     /**
-     * @param withdrawn commands of the instance withdrawn unpublished: their tasks never reached a worker
+     * @param cancel with compensation or not, and the commands of the instance withdrawn unpublished (their tasks never
+     *     reached a worker)
      */
     void cancel(Cancel cancel) {
       boolean compensate = cancel.compensate();
