@@ -78,6 +78,11 @@ export class ConfirmedPublisher {
     this.channel ??= (async () => {
       try {
         const connection = await this.open();
+        if (this.closed) {
+          // close() came while this connection was being opened: it had none to close, so nothing else would.
+          await connection.close().catch(() => undefined);
+          throw new Error("publisher closed");
+        }
         this.connection = connection;
         connection.on("error", (e: Error) => this.logger.warn(`publishing connection: ${safeMessage(e)}`));
         connection.on("close", () => this.reset(connection));

@@ -204,6 +204,11 @@ export class BatonWorker {
     while (!this.stopping) {
       try {
         const connection = await openConnection(credentials, name);
+        if (this.stopping) {
+          // stop() came while this connection was being opened: it had none to close, so nothing else would.
+          await connection.close().catch(() => undefined);
+          break;
+        }
         const closed = new Promise<void>((resolve) => connection.on("close", () => resolve()));
         connection.on("error", (e: Error) => this.logger.warn(`consuming connection: ${safeMessage(e)}`));
         this.connection = connection;

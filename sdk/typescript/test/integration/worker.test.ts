@@ -111,7 +111,9 @@ describe("a worker that cannot consume its queue", () => {
   before(() => broker.open());
   after(() => broker.close());
 
-  it("answers its health endpoint 503 while not consuming", async () => {
+  // Stopped right after its health answer, often while its connection is still being opened: it stops all the same
+  // (it once waited forever for a connection stop() had not seen). Bounded, so that a hang fails instead of waiting.
+  it("answers its health endpoint 503 while not consuming, and stops", { timeout: 30_000 }, async () => {
     const worker = BatonWorker.fromEnvironment({ logger: quiet, healthPort: 0 }, {
       BATON_SERVICE: "nowhere",
       BATON_RABBITMQ_URI: broker.uri,
