@@ -12,7 +12,7 @@ from baton_worker import Command, Credentials, Event, Failed, Settings, Staircas
 
 from . import broker
 from .required import needs
-from .test_integration import eventually
+from .waiting import eventually
 
 SERVICE = "pyasync"
 

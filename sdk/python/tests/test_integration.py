@@ -16,23 +16,12 @@ from baton_worker.routing import event_message_id
 from . import broker
 from .required import needs
 from .conformance_worker import conformance_worker
+from .waiting import eventually
 
 CASES = {"echo", "decline", "crash", "crash-once", "sleep", "big"}
 
 SERVICE = "pyit"
 CONNECTION = "pyit-worker-under-test"
-
-
-def eventually(check, timeout=20.0, what="condition"):
-    """Polls ``check`` until it returns something truthy (Awaitility's way, bounded)."""
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"{what} not met within {timeout} s")
-        time.sleep(0.05)
 
 
 @needs(broker.reachable(), "the RabbitMQ management API is not reachable")
