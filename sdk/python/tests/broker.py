@@ -1,4 +1,5 @@
-"""A vhost of the test's own on the local RabbitMQ, with a service's topology declared as the operator would."""
+"""A vhost of the test's own on the local RabbitMQ, with a service's topology declared as the operator would, and
+the events its worker answers commands with."""
 
 import base64
 import json
@@ -128,3 +129,47 @@ def command(service: str, name: str, case_input: dict, message_id: str = None, h
     body = json.dumps({"instanceId": instance, "workflow": "wf", "step": "s1", "attempt": 1,
                        "businessKey": "bk-" + instance[:8], "input": case_input}).encode()
     return f"service.{service}.{name}", properties, body
+
+
+def drain(channel, queue):
+    """The (properties, body) of every message in ``queue``, taken out of it."""
+    found = []
+    while True:
+        method, properties, body = channel.basic_get(queue, auto_ack=True)
+        if method is None:
+            return found
+        found.append((properties, body))
+
+
+class ObservedEvents:
+    """Commands sent to a service's ``act``, each tagged with a header of the test's own, and the events its worker
+    answers them with, picked out by that tag: the worker copies a command's ``baton-*`` headers onto its events."""
+
+    QUEUE = "observed-events"
+    TAG = "baton-test-id"
+
+    def __init__(self, channel, settings: Settings):
+        self.channel = channel
+        self.service = settings.service
+        # Taken off the queue once, kept: a test asks again for the events of a command it has seen some of.
+        self.seen = []
+        channel.queue_declare(self.QUEUE, durable=False)
+        channel.queue_bind(self.QUEUE, settings.event_exchange, "#")
+
+    def send(self, case_input, message_id=None, headers=None):
+        """Sends ``case_input`` to ``act``, tagged with its message id; returns the command's properties."""
+        mid = message_id or str(uuid.uuid4())
+        tagged = {self.TAG: mid}
+        tagged.update(headers or {})
+        key, properties, body = command(self.service, "act", case_input, mid, tagged)
+        self.channel.basic_publish(f"{self.service}.command.topic.ex", key, body, properties)
+        return properties
+
+    def events_for(self, message_id):
+        """(routing key, properties, body) of the events answering the command ``message_id`` so far."""
+        while True:
+            method, properties, body = self.channel.basic_get(self.QUEUE, auto_ack=True)
+            if method is None:
+                break
+            self.seen.append((method.routing_key, properties, json.loads(body)))
+        return [e for e in self.seen if e[1].headers.get(self.TAG) == message_id]

@@ -3,7 +3,6 @@
 cancelled at their time limit. Skipped when the broker's management API is not reachable."""
 
 import asyncio
-import json
 import threading
 import unittest
 import uuid
@@ -12,7 +11,7 @@ from baton_worker import Command, Credentials, Event, Failed, Settings, Staircas
 
 from . import broker
 from .required import needs
-from .test_integration import eventually
+from .waiting import eventually
 
 SERVICE = "pyasync"
 
@@ -30,8 +29,7 @@ class AsyncHandlerTest(unittest.TestCase):
         cls.channel = cls.connection.channel()
         broker.declare(cls.channel, cls.settings,
                        sources=[(f"{SERVICE}-src.event.topic.ex", f"q.{SERVICE}.heard", "#")])
-        cls.channel.queue_declare("observed-events", durable=False)
-        cls.channel.queue_bind("observed-events", cls.settings.event_exchange, "#")
+        cls.observed = broker.ObservedEvents(cls.channel, cls.settings)
         cls.runs, cls.cancelled, cls.heard = [], set(), []
         cls.lock = threading.Lock()
         cls.worker = Worker(cls.settings, credentials=lambda: Credentials(cls.vhost.uri))
@@ -65,7 +63,6 @@ class AsyncHandlerTest(unittest.TestCase):
                 cls.heard.append(event.message_id)
 
         cls.worker.start()
-        cls.events = []
 
     @classmethod
     def tearDownClass(cls):
@@ -73,59 +70,40 @@ class AsyncHandlerTest(unittest.TestCase):
         cls.connection.close()
         cls.vhost.__exit__(None, None, None)
 
-    def send(self, case_input, message_id=None):
-        mid = message_id or str(uuid.uuid4())
-        key, properties, body = broker.command(SERVICE, "act", case_input, mid, {"baton-test-id": mid})
-        self.channel.basic_publish(f"{SERVICE}.command.topic.ex", key, body, properties)
-        return mid
-
-    def events_for(self, message_id):
-        while True:
-            method, properties, body = self.channel.basic_get("observed-events", auto_ack=True)
-            if method is None:
-                break
-            self.events.append((method.routing_key, properties, json.loads(body)))
-        return [e for e in self.events if e[1].headers.get("baton-test-id") == message_id]
-
     def parked(self, queue):
         """The properties of the messages in ``queue``, taken out of it."""
-        found = []
-        while True:
-            method, properties, _ = self.channel.basic_get(queue, auto_ack=True)
-            if method is None:
-                return found
-            found.append(properties)
+        return [properties for properties, _ in broker.drain(self.channel, queue)]
 
     def runs_of(self, message_id):
         with self.lock:
             return [r[1] for r in self.runs if r[0] == message_id]
 
     def test_an_async_handler_s_success_is_published(self):
-        mid = self.send({"case": "echo", "value": 7})
-        key, _, body = eventually(lambda: self.events_for(mid), what="success event")[0]
+        mid = self.observed.send({"case": "echo", "value": 7}).message_id
+        key, _, body = eventually(lambda: self.observed.events_for(mid), what="success event")[0]
         self.assertEqual((key, body["output"]), ("order.act.success", {"echo": 7}))
 
     def test_an_async_handler_s_business_failure_is_published(self):
-        mid = self.send({"case": "decline"})
-        key, _, body = eventually(lambda: self.events_for(mid), what="failed event")[0]
+        mid = self.observed.send({"case": "decline"}).message_id
+        key, _, body = eventually(lambda: self.observed.events_for(mid), what="failed event")[0]
         self.assertEqual((key, body["errorCode"]), ("order.act.failed", "DECLINED"))
 
     def test_an_error_an_async_handler_raises_is_retried(self):
-        mid = self.send({"case": "crash-once"})
-        key, _, body = eventually(lambda: self.events_for(mid), what="success event")[0]
+        mid = self.observed.send({"case": "crash-once"}).message_id
+        key, _, body = eventually(lambda: self.observed.events_for(mid), what="success event")[0]
         self.assertEqual((key, body["output"]), ("order.act.success", {"recovered": True}))
         self.assertEqual(self.runs_of(mid), [0, 1])
 
     def test_a_duplicate_is_answered_from_the_idempotency_store(self):
-        mid = self.send({"case": "echo", "value": 1})
-        eventually(lambda: self.events_for(mid), what="first event")
-        self.send({"case": "echo", "value": 1}, mid)
-        eventually(lambda: len(self.events_for(mid)) == 2, what="second event")
+        mid = self.observed.send({"case": "echo", "value": 1}).message_id
+        eventually(lambda: self.observed.events_for(mid), what="first event")
+        self.observed.send({"case": "echo", "value": 1}, mid)
+        eventually(lambda: len(self.observed.events_for(mid)) == 2, what="second event")
         self.assertEqual(self.runs_of(mid), [0])
 
     def test_an_async_handler_is_cancelled_at_its_time_limit_and_fails(self):
-        mid = self.send({"case": "hang"})
-        key, _, body = eventually(lambda: self.events_for(mid), timeout=10, what="error event")[0]
+        mid = self.observed.send({"case": "hang"}).message_id
+        key, _, body = eventually(lambda: self.observed.events_for(mid), timeout=10, what="error event")[0]
         self.assertEqual((key, body["errorCode"]), ("order.act.error", "baton_worker.messages.HandlerTimeout"))
         self.assertEqual(self.runs_of(mid), [0, 1])  # each attempt cancelled, not left running
         with self.lock:

@@ -15,7 +15,7 @@ from baton_worker import read_settings
 
 from . import broker
 from .required import needs
-from .test_integration import eventually
+from .waiting import eventually
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # sdk/python
 

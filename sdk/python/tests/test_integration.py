@@ -16,23 +16,12 @@ from baton_worker.routing import event_message_id
 from . import broker
 from .required import needs
 from .conformance_worker import conformance_worker
+from .waiting import eventually
 
 CASES = {"echo", "decline", "crash", "crash-once", "sleep", "big"}
 
 SERVICE = "pyit"
 CONNECTION = "pyit-worker-under-test"
-
-
-def eventually(check, timeout=20.0, what="condition"):
-    """Polls ``check`` until it returns something truthy (Awaitility's way, bounded)."""
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"{what} not met within {timeout} s")
-        time.sleep(0.05)
 
 
 @needs(broker.reachable(), "the RabbitMQ management API is not reachable")
@@ -51,8 +40,7 @@ class WorkerIntegrationTest(unittest.TestCase):
         cls.channel = cls.connection.channel()
         broker.declare(cls.channel, cls.settings, sources=[(f"{SERVICE}-src.event.topic.ex", f"q.{SERVICE}.heard",
                                                             "*.ping.*")])
-        cls.channel.queue_declare("observed-events", durable=False)
-        cls.channel.queue_bind("observed-events", cls.settings.event_exchange, "#")
+        cls.observed = broker.ObservedEvents(cls.channel, cls.settings)
         cls.runs = []
         cls.asked_to_stop = {}
         cls.runs_lock = threading.Lock()
@@ -82,7 +70,6 @@ class WorkerIntegrationTest(unittest.TestCase):
                 cls.runs.append((kind, message_id, case, retries, routing_key))
 
         cls.worker.start()
-        cls.events = []
 
     @classmethod
     def tearDownClass(cls):
@@ -92,43 +79,18 @@ class WorkerIntegrationTest(unittest.TestCase):
 
     # ---- helpers ----------------------------------------------------------------------------------------------
 
-    def send(self, case_input, message_id=None, headers=None):
-        key, properties, body = broker.command(SERVICE, "act", case_input, message_id, headers)
-        self.channel.basic_publish(f"{SERVICE}.command.topic.ex", key, body, properties)
-        return properties
-
-    def events_for(self, message_id):
-        """Events answering the command ``message_id`` (by their copied correlation id and message id)."""
-        while True:
-            method, properties, body = self.channel.basic_get("observed-events", auto_ack=True)
-            if method is None:
-                break
-            self.events.append((method.routing_key, properties, json.loads(body)))
-        return [e for e in self.events if e[1].headers.get("baton-test-id") == message_id]
-
     def runs_of(self, message_id):
         with self.runs_lock:
             return [r for r in self.runs if r[1] == message_id]
 
     def parked(self, queue):
-        found = []
-        while True:
-            method, properties, body = self.channel.basic_get(queue, auto_ack=True)
-            if method is None:
-                return found
-            found.append((properties, body))
-
-    def tagged(self, case_input, message_id=None, headers=None):
-        mid = message_id or str(uuid.uuid4())
-        h = {"baton-test-id": mid}
-        h.update(headers or {})
-        return self.send(case_input, mid, h)
+        return broker.drain(self.channel, queue)
 
     # ---- cases ------------------------------------------------------------------------------------------------
 
     def test_success_copies_headers_and_is_acked_after_its_confirm(self):
-        sent = self.tagged({"case": "echo", "value": 42})
-        key, props, body = eventually(lambda: self.events_for(sent.message_id), what="success event")[0]
+        sent = self.observed.send({"case": "echo", "value": 42})
+        key, props, body = eventually(lambda: self.observed.events_for(sent.message_id), what="success event")[0]
         self.assertEqual(key, "order.act.success")
         self.assertEqual(body["output"], {"echo": 42})
         self.assertEqual(body["instanceId"], sent.correlation_id)
@@ -143,15 +105,15 @@ class WorkerIntegrationTest(unittest.TestCase):
                    what="nothing unacked")
 
     def test_business_failure_is_not_retried(self):
-        sent = self.tagged({"case": "decline"})
-        key, _, body = eventually(lambda: self.events_for(sent.message_id), what="failed event")[0]
+        sent = self.observed.send({"case": "decline"})
+        key, _, body = eventually(lambda: self.observed.events_for(sent.message_id), what="failed event")[0]
         self.assertEqual(key, "order.act.failed")
         self.assertEqual((body["errorCode"], body["reason"]), ("DECLINED", "declined by the conformance worker"))
         self.assertEqual(len(self.runs_of(sent.message_id)), 1)
 
     def test_staircase_ends_in_the_parking_lot_with_an_error_event(self):
-        sent = self.tagged({"case": "crash"})
-        key, _, body = eventually(lambda: self.events_for(sent.message_id), what="error event")[0]
+        sent = self.observed.send({"case": "crash"})
+        key, _, body = eventually(lambda: self.observed.events_for(sent.message_id), what="error event")[0]
         self.assertEqual(key, "order.act.error")
         self.assertEqual(body["errorCode"], "RuntimeError")
         self.assertEqual([r[3] for r in self.runs_of(sent.message_id)], [0, 1, 2])
@@ -164,23 +126,25 @@ class WorkerIntegrationTest(unittest.TestCase):
         self.assertEqual(headers["baton-retries"], 2)
 
     def test_retry_then_success(self):
-        sent = self.tagged({"case": "crash-once"})
-        key, _, body = eventually(lambda: self.events_for(sent.message_id), what="success event")[0]
+        sent = self.observed.send({"case": "crash-once"})
+        key, _, body = eventually(lambda: self.observed.events_for(sent.message_id), what="success event")[0]
         self.assertEqual((key, body["output"]), ("order.act.success", {"recovered": True}))
         self.assertEqual([r[3] for r in self.runs_of(sent.message_id)], [0, 1])
 
     def test_duplicate_runs_the_handler_once(self):
         mid = str(uuid.uuid4())
-        self.tagged({"case": "echo", "value": 1}, mid)
-        eventually(lambda: self.events_for(mid), what="first event")
-        self.tagged({"case": "echo", "value": 1}, mid)
-        events = eventually(lambda: len(self.events_for(mid)) == 2 and self.events_for(mid), what="second event")
+        self.observed.send({"case": "echo", "value": 1}, mid)
+        eventually(lambda: self.observed.events_for(mid), what="first event")
+        self.observed.send({"case": "echo", "value": 1}, mid)
+        events = eventually(lambda: len(self.observed.events_for(mid)) == 2 and self.observed.events_for(mid),
+                            what="second event")
         self.assertEqual({e[1].message_id for e in events}, {event_message_id(mid, "success")})
         self.assertEqual(len(self.runs_of(mid)), 1)
 
     def test_command_past_its_deadline_is_answered_expired_and_not_run(self):
-        sent = self.tagged({"case": "echo", "value": 1}, headers={"baton-deadline": int(time.time() * 1000) - 1000})
-        key, _, body = eventually(lambda: self.events_for(sent.message_id), what="expired event")[0]
+        sent = self.observed.send({"case": "echo", "value": 1},
+                                  headers={"baton-deadline": int(time.time() * 1000) - 1000})
+        key, _, body = eventually(lambda: self.observed.events_for(sent.message_id), what="expired event")[0]
         self.assertEqual(key, "order.act.expired")
         self.assertIn("deadline", body["reason"])
         self.assertNotIn("errorCode", body)
@@ -189,8 +153,8 @@ class WorkerIntegrationTest(unittest.TestCase):
                          [])
 
     def test_oversized_result_is_parked_at_once(self):
-        sent = self.tagged({"case": "big", "bytes": 5000})
-        key, _, body = eventually(lambda: self.events_for(sent.message_id), what="error event")[0]
+        sent = self.observed.send({"case": "big", "bytes": 5000})
+        key, _, body = eventually(lambda: self.observed.events_for(sent.message_id), what="error event")[0]
         self.assertEqual((key, body["errorCode"]), ("order.act.error", "PayloadTooLarge"))
         parked = eventually(lambda: [p for p in self.parked(f"q.dlx.{SERVICE}.act")
                                      if p[0].message_id == sent.message_id], what="dead letter")
@@ -199,10 +163,11 @@ class WorkerIntegrationTest(unittest.TestCase):
 
     def test_handler_past_its_limit_runs_once_and_its_late_outcome_is_published(self):
         mid = str(uuid.uuid4())
-        self.tagged({"case": "sleep", "ms": 2500}, mid)
+        self.observed.send({"case": "sleep", "ms": 2500}, mid)
         eventually(lambda: self.runs_of(mid), what="handler started")
-        self.tagged({"case": "sleep", "ms": 2500}, mid)  # re-sent while it runs, past the 1 s limit
-        events = eventually(lambda: len(self.events_for(mid)) == 2 and self.events_for(mid), what="two answers")
+        self.observed.send({"case": "sleep", "ms": 2500}, mid)  # re-sent while it runs, past the 1 s limit
+        events = eventually(lambda: len(self.observed.events_for(mid)) == 2 and self.observed.events_for(mid),
+                            what="two answers")
         self.assertEqual({e[0] for e in events}, {"order.act.success"})
         self.assertEqual(events[0][2]["output"], {"slept": 2500})
         self.assertEqual(len(self.runs_of(mid)), 1)
@@ -210,10 +175,11 @@ class WorkerIntegrationTest(unittest.TestCase):
 
     def test_connection_dropped_mid_handler_reconnects_and_runs_once(self):
         eventually(lambda: len(self.vhost.connections(CONNECTION)) == 2, what="connections listed")  # stats lag
-        sent = self.tagged({"case": "sleep", "ms": 3000})
+        sent = self.observed.send({"case": "sleep", "ms": 3000})
         eventually(lambda: self.runs_of(sent.message_id), what="handler started")
         self.assertEqual(self.vhost.close_connections(CONNECTION), 2)  # consuming and publishing
-        key, _, _ = eventually(lambda: self.events_for(sent.message_id), timeout=40, what="success event")[0]
+        key, _, _ = eventually(lambda: self.observed.events_for(sent.message_id), timeout=40,
+                               what="success event")[0]
         self.assertEqual(key, "order.act.success")
         eventually(lambda: self.worker.healthy, what="consuming again")
         self.assertEqual(len(self.runs_of(sent.message_id)), 1)

@@ -11,7 +11,7 @@ from baton_worker import Command, Success, Worker
 
 from . import broker
 from .required import needs
-from .test_integration import eventually
+from .waiting import eventually
 
 CONNECTION = "pyit-reconnect"
 
