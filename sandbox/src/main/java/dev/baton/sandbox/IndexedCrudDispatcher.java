@@ -79,16 +79,23 @@ public final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
   @Override
   public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
       GenericKubernetesResource resource, String newState) {
-    AttributeSet newAttributes = newState == null ? null : storedKey(pathAttributes, resource, newState);
-    super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
-    if (oldAttributes != null && !map.containsKey(oldAttributes)) {
-      index.remove(oldAttributes);
+    AttributeSet newAttributes = null;
+    try {
+      newAttributes = newState == null ? null : storedKey(pathAttributes, resource, newState);
+    } catch (RuntimeException e) {
+      // fabric8 fails the same way, but only after it has removed the old object: let it
     }
-    if (newAttributes != null) {
-      if (map.containsKey(newAttributes)) {
+    try {
+      super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+    } finally {
+      // also after a failure (a watcher that cannot be told, say), the store having changed before it
+      if (oldAttributes != null && !map.containsKey(oldAttributes)) {
+        index.remove(oldAttributes);
+      }
+      if (newAttributes != null && map.containsKey(newAttributes)) {
         index.add(newAttributes);
-      } else {
-        // fabric8 filed the object under a key other than the one foreseen: refile all rather than miss it
+      } else if (newState != null) {
+        // not foreseen, or filed under another key than foreseen: refile all rather than miss it
         index.rebuild(map);
       }
     }
