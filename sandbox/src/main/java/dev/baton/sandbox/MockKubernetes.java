@@ -26,7 +26,8 @@ import java.util.function.Consumer;
 
 /**
  * The fabric8 mock API server in CRUD mode with Baton's CRDs installed, and a client of it: the Kubernetes API the
- * runtime watches and the operator reconciles against, without a cluster. Closing it closes the client and stops the
+ * runtime watches and the operator reconciles against, without a cluster. Its store is fabric8's, indexed by name
+ * ({@link IndexedCrudDispatcher}) unless there are canned answers. Closing it closes the client and stops the
  * server.
  */
 public final class MockKubernetes implements AutoCloseable {
@@ -85,8 +86,18 @@ public final class MockKubernetes implements AutoCloseable {
   public static MockKubernetes start(List<String> crdFiles, Consumer<KubernetesMockServer> expectations,
       Interceptor interceptor) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    Dispatcher mock =
-        expectations == null ? new KubernetesCrudDispatcher(List.of()) : new KubernetesMixedDispatcher(responses);
+    // fabric8's mixed dispatcher makes its own (unindexed) store: canned answers cost the index.
+    Dispatcher mock = expectations == null ? new IndexedCrudDispatcher() : new KubernetesMixedDispatcher(responses);
+    return start(crdFiles, responses, mock, expectations, interceptor);
+  }
+
+  /** A CRUD mock on the given store (e.g. fabric8's own, to compare with), with the given CRD files installed. */
+  static MockKubernetes startOn(KubernetesCrudDispatcher store, List<String> crdFiles) {
+    return start(crdFiles, new HashMap<>(), store, null, null);
+  }
+
+  private static MockKubernetes start(List<String> crdFiles, Map<ServerRequest, Queue<ServerResponse>> responses,
+      Dispatcher mock, Consumer<KubernetesMockServer> expectations, Interceptor interceptor) {
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
         interceptor == null ? mock : new Intercepted(interceptor, mock), false);
     server.init();
